@@ -1,0 +1,20 @@
+/**
+ * Per-user folders, following each platform's convention (XDG on Linux, Application Support on
+ * macOS, APPDATA on Windows). Plain values: no Electron `app.getPath`, so the CLI and tests share them.
+ */
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
+const APP = 'pos-agent'
+
+export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), APP)
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP)
+  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), APP)
+}
+
+export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), APP, 'data')
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP, 'data')
+  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), APP)
+}

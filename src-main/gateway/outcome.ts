@@ -1,0 +1,128 @@
+/**
+ * What a gateway call taught us, as data: a decline is a result, not an error (docs/architecture.md).
+ *
+ * The line between `notDelivered` and `unknown` decides between store-and-forward and reversal, so it
+ * is drawn in this one file:
+ * - notDelivered: the request provably never reached the host (connection refused, DNS failure, TLS
+ *   handshake failure, connect timeout, HTTP 503 which host-contract.md §1 defines as "nothing recorded").
+ * - unknown: it may have reached the host (timeout or reset after sending, a signature that does not
+ *   verify, an unparsable body, an unexpected HTTP status or result code). host-contract.md §1: "A
+ *   response whose signature does not verify is treated exactly like no response".
+ */
+import { z } from 'zod'
+import { OPERATIONS, type OperationKind } from './operations'
+
+interface OutcomeBase {
+  operation: OperationKind
+  msgId: string
+  latencyMs: number
+}
+
+export type HostResponse = z.infer<typeof hostResponseSchema>
+
+export type GatewayOutcome =
+  | (OutcomeBase & { kind: 'approved'; status: string; authorizationCode?: string; svcTransID?: string; response: HostResponse })
+  | (OutcomeBase & { kind: 'declined'; reason: string; failureCode?: string; pspFailureCode?: string; response: HostResponse })
+  | (OutcomeBase & { kind: 'rejected'; code: string; field?: string; message: string; source: 'agent' | 'host'; response?: HostResponse })
+  | (OutcomeBase & { kind: 'notDelivered'; reason: string })
+  | (OutcomeBase & { kind: 'unknown'; reason: string; httpStatus?: number })
+
+export type OutcomeKind = GatewayOutcome['kind']
+
+const optionalText = z.string().nullish().transform((v) => v ?? undefined)
+
+const recordSchema = z.looseObject({
+  status: optionalText,
+  failureCode: optionalText,
+  failureReason: optionalText,
+  pspFailureCode: optionalText,
+  pspFailureReason: optionalText,
+  svcTransInfo: z.looseObject({ svcTransID: optionalText }).nullish(),
+  pspTransInfo: z.looseObject({ authorizationCode: optionalText }).nullish(),
+})
+
+export const hostResponseSchema = z.looseObject({
+  result: z.looseObject({ code: z.string(), message: optionalText, pspResponseCode: optionalText, pspMessage: optionalText }),
+  payment: recordSchema.nullish(),
+  cancel: recordSchema.nullish(),
+  reversal: recordSchema.nullish(),
+  tips: recordSchema.nullish(),
+  capture: recordSchema.nullish(),
+})
+
+/** Record statuses that mean the operation did what was asked (host-contract.md §2). */
+const DONE_STATUSES: Readonly<Record<OperationKind, readonly string[]>> = {
+  payment: ['Authorised', 'Captured'],
+  cancel: ['Success'],
+  reversal: ['Success'],
+  tips: ['Success'],
+  capture: ['Success'],
+}
+
+/** Result codes meaning "refused before processing, nothing recorded": safe to correct and resend. */
+const REJECTION_CODES: Readonly<Record<string, string>> = {
+  V0007: 'a required field is missing',
+  V0008: 'a field breaks a type or length rule',
+  A0001: 'the host could not verify the request signature',
+  B0031: 'this merchantTransID was already used with a different body',
+}
+
+/** Interprets a response whose signature has already been verified. */
+export function classifyResponse(base: OutcomeBase, httpStatus: number, payload: unknown): GatewayOutcome {
+  const parsed = hostResponseSchema.safeParse(payload)
+  if (!parsed.success) return { ...base, kind: 'unknown', httpStatus, reason: 'the response has no readable result' }
+  const response = parsed.data
+  const { code, message } = response.result
+  const rejection = REJECTION_CODES[code]
+  if (rejection !== undefined) {
+    const field = message?.match(/^([A-Za-z][\w.[\]]*)\b/)?.[1]
+    return { ...base, kind: 'rejected', code, source: 'host', message: message ?? rejection, response, ...(field !== undefined && code.startsWith('V') ? { field } : {}) }
+  }
+  if (httpStatus !== 200) return { ...base, kind: 'unknown', httpStatus, reason: `unexpected HTTP status ${httpStatus} with result ${code}` }
+  if (code !== 'S0000') return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised result code ${code}${message ? ` (${message})` : ''}` }
+
+  const record = response[OPERATIONS[base.operation].record]
+  const status = record?.status
+  if (record == null || status === undefined) return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${OPERATIONS[base.operation].record} status` }
+  if (DONE_STATUSES[base.operation].includes(status)) {
+    const authorizationCode = record.pspTransInfo?.authorizationCode
+    const svcTransID = record.svcTransInfo?.svcTransID
+    return { ...base, kind: 'approved', status, response, ...(authorizationCode ? { authorizationCode } : {}), ...(svcTransID ? { svcTransID } : {}) }
+  }
+  if (status === 'Failed') {
+    const reason = record.failureReason ?? record.pspFailureReason ?? message ?? 'declined by the host'
+    return {
+      ...base,
+      kind: 'declined',
+      reason,
+      response,
+      ...(record.failureCode ? { failureCode: record.failureCode } : {}),
+      ...(record.pspFailureCode ? { pspFailureCode: record.pspFailureCode } : {}),
+    }
+  }
+  return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised ${OPERATIONS[base.operation].record} status "${status}"` }
+}
+
+/**
+ * A transport error is `notDelivered` only when it happened while the connection was being set up
+ * (DNS, TCP connect, TLS handshake: the connector marks those) or before any I/O at all; everything
+ * else (reset, socket closed, timeout after connect) may have reached the host and is `unknown`.
+ */
+export function classifyTransportError(base: OutcomeBase, error: unknown, duringConnect: boolean): GatewayOutcome {
+  const code = errorCode(error)
+  const text = error instanceof Error ? error.message : String(error)
+  const reason = `${code ?? 'error'}: ${text}`
+  return duringConnect ? { ...base, kind: 'notDelivered', reason } : { ...base, kind: 'unknown', reason }
+}
+
+/** The innermost error code in a cause chain (undici wraps socket errors). */
+export function errorCode(error: unknown): string | undefined {
+  let found: string | undefined
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown }
+    if (typeof code === 'string') found = code
+    current = cause
+  }
+  return found
+}

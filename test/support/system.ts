@@ -1,0 +1,37 @@
+/**
+ * Tests that need a system component (Secret Service, socat, Chromium) run against the real thing.
+ * On a developer machine without it they skip and say how to install it; under CI=true a missing
+ * component is a failure, never a skip.
+ */
+import { spawnSync } from 'node:child_process'
+import { KeytarSecretStore } from '../../src-main/keychain'
+
+export const IN_CI = process.env.CI === 'true' || process.env.CI === '1'
+
+/** Returns true when the component is present; otherwise fails in CI, warns and returns false elsewhere. */
+export function requireComponent(name: string, present: boolean, install: string): boolean {
+  if (present) return true
+  const message = `${name} is not available: ${install}`
+  if (IN_CI) throw new Error(`CI requires ${message}`)
+  console.warn(`skipping tests that need ${message}`)
+  return false
+}
+
+export async function secretServiceAvailable(): Promise<boolean> {
+  try {
+    await KeytarSecretStore.open('pos-agent-test-probe')
+    return true
+  } catch {
+    return false
+  }
+}
+
+export function commandAvailable(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0
+}
+
+export const INSTALL = {
+  keychain: 'apt-get install gnome-keyring dbus libsecret-1-dev, then run `npm test` (it starts gnome-keyring under dbus-run-session)',
+  socat: 'apt-get install socat',
+  chromium: 'apt-get install chromium',
+} as const
