@@ -32,7 +32,7 @@ process.on('SIGINT', stop)
 process.on('SIGTERM', stop)
 child.on('exit', (code, signal) => {
   let passed = 0
-  let failed = 0
+  let failed
   let skipped = 0
   if (existsSync(report)) {
     const summary = JSON.parse(readFileSync(report, 'utf8'))

@@ -34,7 +34,7 @@ describe.runIf(present)('KeytarSecretStore against the real Secret Service', () 
 
 describe('without a Secret Service', () => {
   const probe = (mode: string) => {
-    const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/pos-agent-test-bus' }
+    const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/pos-agent-test-bus' }
     delete env.DISPLAY
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/keychain-probe.ts', mode], { env, encoding: 'utf8', timeout: 20_000 })
     return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { kind?: string; warnings?: string[]; error?: { name: string; message: string } }

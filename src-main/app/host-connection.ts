@@ -1,0 +1,69 @@
+/**
+ * Connecting to the host a runtime is configured for: the configured offline host in production, or
+ * in training mode an embedded training host started in this process, trusted through its own CA.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { UndiciHostClient, type HostClient, type HostEndpoint } from '../gateway/gateway-client'
+import { startTrainingHost, type TrainingHost } from '../training/host'
+import { trainingConfig, type AgentConfig } from './config'
+import { ensureTrainingKey, readSigningKey } from './signing-key'
+import { ConfigError } from './config'
+import type { Runtime } from './runtime'
+
+export interface HostConnection {
+  client: HostClient
+  endpoint: HostEndpoint
+  /** Present in training mode: the embedded host, for its ledger and faults. */
+  trainingHost?: TrainingHost
+  close(): Promise<void>
+}
+
+export function endpointFromConfig(config: AgentConfig): HostEndpoint {
+  const { host } = config
+  let extraCaPem: string | undefined
+  if (host.caFile !== undefined) {
+    try {
+      extraCaPem = readFileSync(host.caFile, 'utf8')
+    } catch (error) {
+      throw new ConfigError(`host.caFile ${host.caFile} cannot be read (${error instanceof Error ? error.message : String(error)})`)
+    }
+  }
+  return {
+    offlineBaseUrl: host.offlineBaseUrl,
+    baseUrl: host.baseUrl,
+    aid: host.aid,
+    signType: host.signType,
+    keyId: host.keyId,
+    extraCaPem,
+    connectTimeoutMs: host.connectTimeoutMs,
+    responseTimeoutMs: host.responseTimeoutMs,
+  }
+}
+
+/** Starts the embedded training host for a runtime without configuration, sharing its key. */
+export async function startEmbeddedTrainingHost(runtime: Runtime, port = 0): Promise<{ host: TrainingHost; config: AgentConfig; signingKey: string }> {
+  const signingKey = await ensureTrainingKey(runtime.secrets, runtime.aid)
+  const host = await startTrainingHost({ port, stateDir: join(runtime.dataDir, 'training-host'), signingKeys: { [runtime.aid]: signingKey }, log: (line) => runtime.logger.debug(line) })
+  return { host, config: trainingConfig(host.url, host.caFile, runtime.dataDir).config, signingKey }
+}
+
+export async function openHostClient(runtime: Runtime): Promise<HostConnection> {
+  if (runtime.loaded !== undefined) {
+    const endpoint = endpointFromConfig(runtime.loaded.config)
+    const client = new UndiciHostClient(endpoint, { signingKey: await readSigningKey(runtime.secrets, endpoint.aid), logger: runtime.logger })
+    return { client, endpoint, close: () => client.close() }
+  }
+  const training = await startEmbeddedTrainingHost(runtime)
+  const endpoint = endpointFromConfig(training.config)
+  const client = new UndiciHostClient(endpoint, { signingKey: training.signingKey, logger: runtime.logger })
+  return {
+    client,
+    endpoint,
+    trainingHost: training.host,
+    close: async () => {
+      await client.close()
+      await training.host.close()
+    },
+  }
+}

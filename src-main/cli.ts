@@ -1,0 +1,143 @@
+/**
+ * `pos-agent`: the command line. Each subcommand is thin: parse flags, open the runtime, call the
+ * command module, exit with a documented code (README "Exit codes"). Errors go to stderr in one line.
+ */
+import { Command, CommanderError, Option } from 'commander'
+import { ConfigError } from './app/config'
+import { EXIT, PosError } from './app/errors'
+import { openRuntime, type Runtime, type RuntimeOptions } from './app/runtime'
+import { readSigningKey } from './app/signing-key'
+import { readBody } from './app/commands/io'
+import { keySet, keyStatus } from './app/commands/key-commands'
+import { signCommand, verifyCommand } from './app/commands/sign-commands'
+import { sendCommand } from './app/commands/send-command'
+import { configCheck } from './app/commands/config-check'
+import { trainingHostCommand } from './app/commands/training-host-command'
+import { openHostClient } from './app/host-connection'
+import { SIGN_TYPES, type SignType } from './gateway/signer'
+import { OPERATION_KINDS, type OperationKind } from './gateway/operations'
+import { SecretStoreUnavailableError } from './keychain'
+
+const program = new Command('pos-agent')
+  .description('Countertop card-terminal agent. With no configuration it runs in training mode.')
+  .option('--config <file>', 'configuration file (default: $POS_AGENT_CONFIG, then the per-user config folder)')
+  .option('--data-dir <dir>', 'data folder (journal, logs, training host state); default from config or the per-user data folder')
+  .showHelpAfterError()
+  .exitOverride()
+
+const runtimeOptions = (): RuntimeOptions => {
+  const opts = program.opts<{ config?: string; dataDir?: string }>()
+  return { configFlag: opts.config, dataDirFlag: opts.dataDir }
+}
+
+/** Runs a command body with the runtime open, and always releases what it holds. */
+async function withRuntime(body: (runtime: Runtime) => Promise<number>): Promise<number> {
+  const runtime = await openRuntime(runtimeOptions())
+  try {
+    return await body(runtime)
+  } finally {
+    await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()))
+  }
+}
+
+const signTypeOption = () => new Option('--sign-type <type>', 'SHA256 | SHA512 | HMAC-SHA256 | HMAC-SHA512 (default: from config)').choices(SIGN_TYPES)
+
+const key = program.command('key').description('the signing key in the OS keychain')
+key
+  .command('set')
+  .description('read the 32-character signing key from standard input (never an argument, never echoed) and store it')
+  .option('--aid <aid>', 'acquirer id the key belongs to (default: from config)')
+  .action(async (o: { aid?: string }) => finish(await withRuntime((rt) => keySet(rt, o.aid ?? rt.aid))))
+key
+  .command('status')
+  .description('show whether a key is stored and its key check value (never the key)')
+  .option('--aid <aid>', 'acquirer id (default: from config)')
+  .option('--json', 'machine-readable output')
+  .action(async (o: { aid?: string; json?: boolean }) => finish(await withRuntime((rt) => keyStatus(rt, o.aid ?? rt.aid, o.json === true))))
+
+interface SignFlags { method: string; path: string; dateTime: string; msgId: string; signType?: SignType; bodyFile?: string; aid?: string; json?: boolean }
+const signFlags = (command: Command) =>
+  command
+    .option('--method <method>', 'HTTP method', 'POST')
+    .requiredOption('--path <path>', 'path plus query string, without the host (for a notification: the path of the webhook URL)')
+    .requiredOption('--date-time <value>', 'the DateTime header value')
+    .requiredOption('--msg-id <value>', 'the MsgID header value')
+    .addOption(signTypeOption())
+    .option('--body-file <file>', 'body bytes from a file (default: standard input; ignored for GET when signing)')
+    .option('--aid <aid>', 'whose signing key to use (default: from config)')
+    .option('--json', 'machine-readable output')
+
+async function signInput(rt: Runtime, o: SignFlags) {
+  const signType = o.signType ?? rt.loaded?.config.host.signType ?? 'HMAC-SHA256'
+  const body = o.method.toUpperCase() === 'GET' && o.bodyFile === undefined ? Buffer.alloc(0) : await readBody(o.bodyFile)
+  return { method: o.method.toUpperCase(), path: o.path, dateTime: o.dateTime, msgId: o.msgId, signType, body }
+}
+
+signFlags(program.command('sign').description('print the string to sign (key masked) and the signature for a request, to debug a rejected signature')).action(
+  async (o: SignFlags) => finish(await withRuntime(async (rt) => signCommand(await signInput(rt, o), await readSigningKey(rt.secrets, o.aid ?? rt.aid), o.json === true))),
+)
+signFlags(program.command('verify').description('check the signature of a received response or notification'))
+  .requiredOption('--authorization <hex>', 'the received Authorization header')
+  .action(async (o: SignFlags & { authorization: string }) =>
+    finish(await withRuntime(async (rt) => verifyCommand({ ...(await signInput(rt, o)), authorization: o.authorization }, await readSigningKey(rt.secrets, o.aid ?? rt.aid), o.json === true))),
+  )
+
+program
+  .command('send')
+  .description('sign one request, send it to the configured host, verify the answer and print it with its outcome class')
+  .addArgument(new Command().createArgument('<operation>', 'payment | cancel | reversal | tips | capture').choices(OPERATION_KINDS))
+  .argument('[merchantTransID]', 'the original merchantTransID (cancel, reversal, tips, capture)')
+  .option('--body-file <file>', 'JSON body from a file (default: standard input)')
+  .option('--json', 'print the outcome as one JSON line')
+  .action(async (operation: OperationKind, originalId: string | undefined, o: { bodyFile?: string; json?: boolean }) =>
+    finish(
+      await withRuntime(async (rt) => {
+        const body = await readBody(o.bodyFile)
+        const connection = await openHostClient(rt)
+        try {
+          return await sendCommand(connection.client, operation, body, originalId, o.json === true)
+        } finally {
+          await connection.close()
+        }
+      }),
+    ),
+  )
+
+program
+  .command('config')
+  .description('configuration')
+  .command('check')
+  .description('validate the configuration and check what it names (CA file, signing key)')
+  .option('--json', 'machine-readable output')
+  .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => configCheck(rt, o.json === true))))
+
+program
+  .command('training-host')
+  .description('run the training host: an HTTPS stand-in for the offline host, with fault injection')
+  .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '8443')
+  .option('--aid <aid...>', 'also serve these acquirer ids, with their keys from the keychain')
+  .option('--fault <spec...>', 'inject a fault, e.g. payment:delay=2000, *:process-then-drop, reversal:http-503x3')
+  .action(async (o: { port: string; aid?: string[]; fault?: string[] }) => finish(await withRuntime((rt) => trainingHostCommand(rt, { port: Number(o.port), aids: o.aid ?? [], faults: o.fault ?? [] }))))
+
+function finish(code: number): void {
+  process.exitCode = code
+}
+
+function exitCodeOf(error: unknown): number {
+  if (error instanceof ConfigError) return EXIT.config
+  if (error instanceof SecretStoreUnavailableError) return EXIT.keychain
+  if (error instanceof PosError && (error.code === 'NO_SIGNING_KEY' || error.code === 'BAD_SIGNING_KEY')) return EXIT.keychain
+  return EXIT.failure
+}
+
+try {
+  await program.parseAsync(process.argv)
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, with exit code 0
+    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage
+  } else {
+    process.stderr.write(`pos-agent: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = exitCodeOf(error)
+  }
+}

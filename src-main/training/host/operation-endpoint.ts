@@ -1,0 +1,101 @@
+/**
+ * One gateway operation over HTTP: read the body, apply a fault if one is set (faults.ts), check
+ * signature and headers (request-auth.ts), process (process-operation.ts), sign and send.
+ *
+ * A `delay` that is still waiting when the host closes ends with the connection dropped. When the
+ * client gives up during a delay, the host still processes the request (it cannot know): exactly
+ * the "host approved, client timed out" case the agent must reverse.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { OperationKind } from '../../gateway/operations'
+import type { FaultBook } from './faults'
+import type { HostState } from './host-state'
+import { dropConnection, readBody, sendBytes, sendJson } from './http-io'
+import type { LedgerEntry } from './ledger'
+import { processOperation, resultOnly } from './process-operation'
+import { authenticate, corruptSignature, headerProblem, readHeaders, responseHeaders, type SignedMessage } from './request-auth'
+
+export interface OperationContext {
+  state: HostState
+  faults: FaultBook
+  keys: ReadonlyMap<string, string>
+  keyId: string | undefined
+  now: () => Date
+  /** Aborted when the host closes. */
+  closing: AbortSignal
+  log: (line: string) => void
+}
+
+export interface OperationTarget {
+  aid: string
+  kind: OperationKind
+  originalId?: string | undefined
+}
+
+interface Answer {
+  status: number
+  body: Buffer
+  /** Signed response headers for the given body bytes. */
+  headersFor: (body: Buffer) => Record<string, string>
+  entry?: LedgerEntry | undefined
+}
+
+export async function serveOperation(req: IncomingMessage, res: ServerResponse, target: OperationTarget, ctx: OperationContext): Promise<void> {
+  if (req.method !== 'POST') return sendJson(res, 405, { result: { code: 'V0008', message: 'only POST is served here' } }, { Allow: 'POST' })
+  const body = await readBody(req)
+  if (body === undefined) return sendJson(res, 413, { result: { code: 'V0008', message: '(body) is too large' } }, { Connection: 'close' })
+
+  const fault = ctx.faults.take(target.kind)
+  const label = `${target.kind} aid=${target.aid}${target.originalId !== undefined ? ` original=${target.originalId}` : ''}`
+  if (fault?.kind === 'delay') {
+    try {
+      await sleep(fault.ms, undefined, { signal: ctx.closing })
+    } catch {
+      return dropConnection(req)
+    }
+  }
+  if (fault?.kind === 'drop-before-processing') {
+    ctx.log(`${label}: dropped before processing (fault)`)
+    return dropConnection(req)
+  }
+  if (fault?.kind === 'http-503') {
+    ctx.log(`${label}: HTTP 503 (fault)`)
+    return sendJson(res, 503, { result: { message: 'host temporarily unavailable (training fault http-503)' } })
+  }
+
+  const message: SignedMessage = { method: req.method, path: req.url ?? '/', body }
+  const answer = answerOperation(req, message, target, ctx)
+  if (fault && answer.entry) answer.entry.fault = fault.kind
+  ctx.log(`${label}: ${answer.status} ${describe(answer)}${fault ? ` [fault ${fault.kind}]` : ''}`)
+  if (fault?.kind === 'process-then-drop') return dropConnection(req)
+  // garbage-body: the first half of the real body (a truncated answer, as from a broken proxy),
+  // correctly signed over those bytes, so only the agent's JSON handling stands between it and harm.
+  const sent = fault?.kind === 'garbage-body' ? answer.body.subarray(0, Math.floor(answer.body.length / 2)) : answer.body
+  const headers = answer.headersFor(sent)
+  if (fault?.kind === 'bad-signature' && headers.Authorization !== undefined) headers.Authorization = corruptSignature(headers.Authorization)
+  sendBytes(res, answer.status, headers, sent)
+}
+
+function answerOperation(req: IncomingMessage, message: SignedMessage, target: OperationTarget, ctx: OperationContext): Answer {
+  const h = readHeaders(req.headers)
+  const auth = authenticate(h, target.aid, ctx.keys, ctx.keyId, message)
+  if (!auth.ok) {
+    const signer = auth.signer
+    return { status: 401, body: Buffer.from(resultOnly('A0001', auth.message).body, 'utf8'), headersFor: (body) => responseHeaders(h, signer, { ...message, body }) }
+  }
+  const problem = headerProblem(h)
+  const processed = problem ? resultOnly(problem.code, problem.message) : processOperation(ctx.state, { ...target, body: message.body, now: ctx.now() })
+  return {
+    status: 200,
+    body: Buffer.from(processed.body, 'utf8'),
+    headersFor: (body) => responseHeaders(h, auth.signer, { ...message, body }),
+    entry: processed.entry,
+  }
+}
+
+function describe(answer: Answer): string {
+  const entry = answer.entry
+  if (entry) return `${entry.resultCode}${entry.status ? ` ${entry.status}` : ''}${entry.replayed ? ' (replayed)' : ''}`
+  return answer.body.toString('utf8').slice(0, 120)
+}
