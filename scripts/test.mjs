@@ -37,7 +37,8 @@ child.on('exit', (code, signal) => {
   if (existsSync(report)) {
     const summary = JSON.parse(readFileSync(report, 'utf8'))
     passed = summary.numPassedTests
-    failed = summary.numFailedTests + (summary.numFailedTestSuites ?? 0)
+    // a suite that fails to load has no failed tests of its own: count it once
+    failed = summary.numFailedTests + (summary.numFailedTests === 0 ? (summary.numFailedTestSuites ?? 0) : 0)
     skipped = summary.numPendingTests + (summary.numTodoTests ?? 0)
   } else {
     failed = 1

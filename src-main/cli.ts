@@ -14,6 +14,7 @@ import { sendCommand } from './app/commands/send-command'
 import { configCheck } from './app/commands/config-check'
 import { trainingHostCommand } from './app/commands/training-host-command'
 import { openHostClient } from './app/host-connection'
+import { serveCommand } from './app/commands/serve-command'
 import { SIGN_TYPES, type SignType } from './gateway/signer'
 import { OPERATION_KINDS, type OperationKind } from './gateway/operations'
 import { SecretStoreUnavailableError } from './keychain'
@@ -118,6 +119,13 @@ program
   .option('--aid <aid...>', 'also serve these acquirer ids, with their keys from the keychain')
   .option('--fault <spec...>', 'inject a fault, e.g. payment:delay=2000, *:process-then-drop, reversal:http-503x3')
   .action(async (o: { port: string; aid?: string[]; fault?: string[] }) => finish(await withRuntime((rt) => trainingHostCommand(rt, { port: Number(o.port), aids: o.aid ?? [], faults: o.fault ?? [] }))))
+
+program
+  .command('serve')
+  .description('run the agent without Electron: the cashier UI and local API on 127.0.0.1 (training host included in training mode)')
+  .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '7480')
+  .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
+  .action(async (o: { port: string; renderer?: string }) => finish(await withRuntime((rt) => serveCommand(rt, { port: Number(o.port), rendererRoot: o.renderer }))))
 
 function finish(code: number): void {
   process.exitCode = code
