@@ -3,9 +3,10 @@
  * macOS, Credential Vault on Windows). research/electron-stack.md §4.3: keytar is archived but builds
  * and works; the interface keeps a swap to @napi-rs/keyring a one-file change.
  */
+import type * as KeytarModule from 'keytar'
 import { KEYCHAIN_INSTALL_HINT, KEYCHAIN_SERVICE, SecretStoreUnavailableError, type SecretStore } from './secret-store'
 
-type Keytar = typeof import('keytar')
+type Keytar = typeof KeytarModule
 
 export class KeytarSecretStore implements SecretStore {
   readonly kind = 'os-keychain' as const

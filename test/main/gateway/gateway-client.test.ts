@@ -100,7 +100,7 @@ describe('operations over HTTPS with verified responses', () => {
 
   it('a body the agent itself finds invalid is rejected before anything is sent', async () => {
     const before = host.ledger().entries.length
-    const outcome = await client().sendUnchecked('payment', { ...payment(), metadata: 'é'.repeat(257) })
+    const outcome = await client().sendUnchecked('payment', { ...(payment() as object), metadata: 'é'.repeat(257) })
     expect(outcome).toMatchObject({ kind: 'rejected', source: 'agent', code: 'V0008', field: 'metadata' })
     expect(host.ledger().entries.length).toBe(before)
   })
