@@ -1,0 +1,124 @@
+/**
+ * Opens the journal's SQLite file the same careful way every time (electron-stack.md §6.2):
+ *
+ *   folder 0700, file 0600 → busy timeout → PRAGMA quick_check → journal_mode=WAL →
+ *   synchronous=FULL (verified) → fullfsync=ON → foreign_keys=ON (verified) → migrations
+ *
+ * quick_check runs before journal_mode on purpose: switching a rollback-journal file to WAL rewrites
+ * its header, and a corrupt journal must be left byte-for-byte as found for recovery. The other
+ * pragmas are per connection and write nothing.
+ */
+import { chmodSync, closeSync, constants, mkdirSync, openSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+import { JournalCorruptError, JournalError, mapJournalError } from './journal-error'
+import { applyMigrations, validateMigrations, type Migration } from './migrations'
+
+export interface OpenJournalOptions {
+  /** The schema's forward-only steps, owned by the caller (see migrations.ts). */
+  migrations: readonly Migration[]
+  /** Stamps the migration history; defaults to the system clock. */
+  now?: () => Date
+  /** How long a write waits for another connection's lock before JournalBusyError. */
+  busyTimeoutMs?: number
+}
+
+/** better-sqlite3's default, kept explicit (electron-stack.md §6.2). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000
+/** quick_check lists at most this many problems; the first few go into the error message. */
+const MAX_REPORTED_PROBLEMS = 20
+/** PRAGMA synchronous values (https://sqlite.org/pragma.html#pragma_synchronous). */
+const SYNCHRONOUS_FULL = 2
+
+/** A pragma that did not take effect: the journal would not keep sales the way the agent promises. */
+export class JournalNotDurableError extends JournalError {
+  override readonly name = 'JournalNotDurableError'
+  constructor(
+    readonly file: string,
+    readonly setting: string,
+    readonly actual: unknown,
+  ) {
+    super('JOURNAL_NOT_DURABLE', `the journal refused ${setting} (${file} reports ${String(actual)}): every committed sale depends on it, so the agent will not take payments without it`)
+  }
+}
+
+/**
+ * The journal database, checked, configured and migrated. Every failure is a JournalError; the
+ * connection is closed again when opening fails.
+ */
+export function openJournalDatabase(file: string, options: OpenJournalOptions): Database.Database {
+  if (file === '' || file === ':memory:' || file.startsWith('file:')) {
+    throw new TypeError(`the journal must be a plain file path, got "${file}": a durable journal cannot live in memory`)
+  }
+  const path = resolve(file)
+  // A broken list is a bug in this build: refuse before creating anything on disk.
+  validateMigrations(options.migrations)
+  const timeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS
+  let db: Database.Database | undefined
+  try {
+    createPrivately(path)
+    db = new Database(path, { timeout })
+    checkIntegrity(db, path)
+    configureDurability(db, path)
+    applyMigrations(db, options.migrations, { now: options.now })
+    return db
+  } catch (error) {
+    db?.close()
+    throw mapJournalError(error, path)
+  }
+}
+
+/**
+ * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a writer never
+ * fails half-way on a lock upgrade (electron-stack.md §6.3). Commits when `fn` returns, rolls back when
+ * it throws. `fn` must be synchronous (better-sqlite3 rejects a returned promise). SQLite failures come
+ * back as JournalErrors; anything `fn` throws itself comes back unchanged.
+ */
+export function runInTransaction<T>(db: Database.Database, fn: () => T): T {
+  try {
+    return db.transaction(fn).immediate()
+  } catch (error) {
+    throw mapJournalError(error, db.name)
+  }
+}
+
+/**
+ * Card data waits in this file before authorization (card-reader.md §5), so only the agent's user
+ * may read it. SQLite gives the -wal and -shm files the database file's mode; the folder is created
+ * 0700 (an existing folder is the installer's choice and left alone). chmod repeats on every open in
+ * case the file was copied in with looser permissions; it changes metadata only, never content.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600))
+  chmodSync(path, 0o600)
+}
+
+function checkIntegrity(db: Database.Database, path: string): void {
+  // quick_check is O(size) but the journal stays small (purged after authorization, card-reader.md §5).
+  const rows = db.prepare(`PRAGMA quick_check(${MAX_REPORTED_PROBLEMS})`).pluck().all() as string[]
+  if (rows.length === 1 && rows[0] === 'ok') return
+  // Rows may carry several lines and a "*** in database main ***" banner: keep one problem per entry.
+  const problems = rows.flatMap((row) => row.split('\n')).filter((line) => line !== '' && !line.startsWith('*** in database'))
+  throw new JournalCorruptError(path, problems.length > 0 ? problems : rows)
+}
+
+/**
+ * better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1, so a re-opened WAL file comes back
+ * with synchronous=NORMAL, which can lose the last commits on power loss (electron-stack.md §6.2).
+ * FULL syncs the WAL on every commit: a sale the journal acknowledged survives a power cut. Each
+ * setting is read back, because SQLite silently ignores some pragmas (e.g. inside a transaction).
+ */
+function configureDurability(db: Database.Database, path: string): void {
+  const mode = db.pragma('journal_mode = WAL', { simple: true })
+  if (mode !== 'wal') throw new JournalNotDurableError(path, 'journal_mode=WAL', mode)
+  db.pragma('synchronous = FULL')
+  const synchronous = db.pragma('synchronous', { simple: true })
+  if (synchronous !== SYNCHRONOUS_FULL) throw new JournalNotDurableError(path, 'synchronous=FULL', synchronous)
+  // macOS fsync() does not flush the drive's cache; F_FULLFSYNC does. Ignored on other systems
+  // (https://sqlite.org/pragma.html#pragma_fullfsync).
+  db.pragma('fullfsync = ON')
+  db.pragma('foreign_keys = ON')
+  const foreignKeys = db.pragma('foreign_keys', { simple: true })
+  if (foreignKeys !== 1) throw new JournalNotDurableError(path, 'foreign_keys=ON', foreignKeys)
+}

@@ -1,0 +1,170 @@
+import { chmodSync, closeSync, copyFileSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import Database from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_BUSY_TIMEOUT_MS, openJournalDatabase, runInTransaction } from '../../../src-main/journal/database'
+import { JournalBusyError, JournalCorruptError, JournalDiskFullError, JournalIoError } from '../../../src-main/journal/journal-error'
+import { MIGRATIONS, catchError, useTempJournals } from './journal-harness'
+
+const posix = process.platform !== 'win32'
+const mode = (path: string): number => statSync(path).mode & 0o777
+const count = (db: Database.Database, table: string): number => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number
+
+describe('openJournalDatabase: pragmas on every open', () => {
+  const temp = useTempJournals()
+
+  it('re-opened, the journal is WAL with synchronous really FULL and foreign keys on', () => {
+    const file = temp.path()
+    openJournalDatabase(file, { migrations: MIGRATIONS }).close()
+    // The reason for the check (electron-stack.md §6.2): a plain re-open of a WAL file comes back NORMAL.
+    const plain = new Database(file)
+    expect(plain.pragma('synchronous', { simple: true })).toBe(1)
+    plain.close()
+
+    const db = temp.track(openJournalDatabase(file, { migrations: MIGRATIONS }))
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(db.pragma('synchronous', { simple: true })).toBe(2)
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(DEFAULT_BUSY_TIMEOUT_MS)
+    expect(() => db.prepare("INSERT INTO queue (sale_id, payload) VALUES ('no-such-sale', x'00')").run()).toThrow(/FOREIGN KEY/)
+  })
+
+  it('refuses an in-memory journal', () => {
+    expect(() => openJournalDatabase(':memory:', { migrations: MIGRATIONS })).toThrow(/plain file path/)
+  })
+
+  it.runIf(posix)('creates the folder 0700 and the database, -wal and -shm files 0600', () => {
+    const file = temp.path('nested/deeper/journal.sqlite')
+    const db = temp.track(openJournalDatabase(file, { migrations: MIGRATIONS }))
+    db.prepare("INSERT INTO sale (id, amount) VALUES ('s1', 100)").run()
+    expect(mode(temp.path('nested'))).toBe(0o700)
+    expect(mode(temp.path('nested/deeper'))).toBe(0o700)
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) expect([path, mode(path)]).toEqual([path, 0o600])
+  })
+
+  it.runIf(posix)('tightens an existing journal copied in with looser permissions', () => {
+    const file = temp.path()
+    openJournalDatabase(file, { migrations: MIGRATIONS }).close()
+    chmodSync(file, 0o644)
+    temp.track(openJournalDatabase(file, { migrations: MIGRATIONS }))
+    expect(mode(file)).toBe(0o600)
+  })
+
+  it('a folder that cannot be created is a JournalIoError', () => {
+    writeFileSync(temp.path('not-a-folder'), 'x')
+    const error = catchError(() => openJournalDatabase(temp.path('not-a-folder/journal.sqlite'), { migrations: MIGRATIONS }))
+    expect(error).toBeInstanceOf(JournalIoError)
+    expect(error).toMatchObject({ code: 'JOURNAL_IO', retryable: false })
+  })
+})
+
+describe('openJournalDatabase: integrity check', () => {
+  const temp = useTempJournals()
+
+  it.each([
+    ['the header of the sale table\'s root page (SQLite refuses the page)', (root: number) => root, 0, Buffer.alloc(24, 0xff)],
+    ['the cells of a later page (quick_check lists the damage)', () => 20, 100, Buffer.alloc(200, 0)],
+  ])('corrupting %s: JournalCorruptError naming the file, and the file stays byte-identical', (_, page, offset, bytes) => {
+    const good = temp.path('good.sqlite')
+    const db = openJournalDatabase(good, { migrations: MIGRATIONS })
+    const insert = db.prepare('INSERT INTO sale (id, amount) VALUES (?, ?)')
+    runInTransaction(db, () => {
+      for (let i = 0; i < 500; i++) insert.run(`sale-${i}-${'x'.repeat(60)}`, i)
+    })
+    const pageSize = db.pragma('page_size', { simple: true }) as number
+    const root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'sale'").pluck().get() as number
+    expect(db.pragma('page_count', { simple: true })).toBeGreaterThan(20)
+    db.close()
+
+    const bad = temp.path('bad.sqlite')
+    copyFileSync(good, bad)
+    const fd = openSync(bad, 'r+')
+    writeSync(fd, bytes, 0, bytes.length, (page(root) - 1) * pageSize + offset)
+    closeSync(fd)
+    const before = readFileSync(bad)
+
+    const error = catchError(() => openJournalDatabase(bad, { migrations: MIGRATIONS }))
+    expect(error).toBeInstanceOf(JournalCorruptError)
+    const corrupt = error as JournalCorruptError
+    expect(corrupt).toMatchObject({ code: 'JOURNAL_CORRUPT', file: bad, retryable: false })
+    expect(corrupt.problems.length).toBeGreaterThan(0)
+    expect(corrupt.message).toContain(bad)
+    expect(corrupt.message).toContain(corrupt.problems[0])
+    expect(readFileSync(bad).equals(before)).toBe(true)
+    // The intact original still opens.
+    expect(count(temp.track(openJournalDatabase(good, { migrations: MIGRATIONS })), 'sale')).toBe(500)
+  })
+
+  it('a file that is not a database at all is JournalCorruptError and is left alone', () => {
+    const file = temp.path()
+    writeFileSync(file, Buffer.alloc(8192, 0x41))
+    const before = readFileSync(file)
+    expect(catchError(() => openJournalDatabase(file, { migrations: MIGRATIONS }))).toBeInstanceOf(JournalCorruptError)
+    expect(readFileSync(file).equals(before)).toBe(true)
+  })
+})
+
+describe('runInTransaction', () => {
+  const temp = useTempJournals()
+  const open = (busyTimeoutMs?: number) => temp.track(openJournalDatabase(temp.path(), { migrations: MIGRATIONS, busyTimeoutMs }))
+
+  it('commits and returns the value of fn', () => {
+    const db = open()
+    expect(runInTransaction(db, () => db.prepare("INSERT INTO sale (id, amount) VALUES ('s1', 5)").run().changes)).toBe(1)
+    expect(count(db, 'sale')).toBe(1)
+  })
+
+  it('rolls back and rethrows what fn throws, unchanged; constraint errors stay inspectable', () => {
+    const db = open()
+    const thrown = new RangeError('cashier cancelled')
+    const insert = db.prepare('INSERT INTO sale (id, amount) VALUES (?, ?)')
+    runInTransaction(db, () => insert.run('s1', 1))
+    expect(
+      catchError(() =>
+        runInTransaction(db, () => {
+          insert.run('s2', 1)
+          throw thrown
+        }),
+      ),
+    ).toBe(thrown)
+    expect(catchError(() => runInTransaction(db, () => insert.run('s1', 2)))).toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' })
+    expect(db.prepare('SELECT id FROM sale').pluck().all()).toEqual(['s1'])
+  })
+
+  it('disk full (tiny max_page_count): JournalDiskFullError, and earlier committed rows are intact', () => {
+    const db = open()
+    const insert = db.prepare('INSERT INTO sale (id, amount) VALUES (?, ?)')
+    runInTransaction(db, () => ['s1', 's2', 's3'].forEach((id, i) => insert.run(id, i)))
+    db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 2}`)
+
+    const error = catchError(() =>
+      runInTransaction(db, () => {
+        insert.run('s4', 4)
+        db.prepare("INSERT INTO queue (sale_id, payload) VALUES ('s4', ?)").run(Buffer.alloc(256 * 1024, 7))
+      }),
+    )
+    expect(error).toBeInstanceOf(JournalDiskFullError)
+    expect(error).toMatchObject({ code: 'JOURNAL_DISK_FULL', retryable: false, cause: { code: 'SQLITE_FULL' } })
+    expect((error as Error).message).toContain('the disk holding the journal is full')
+    expect((error as Error).message).toContain('no sale was lost because nothing was committed')
+    expect(db.prepare('SELECT id FROM sale ORDER BY id').pluck().all()).toEqual(['s1', 's2', 's3'])
+    db.close()
+
+    const reopened = open()
+    expect(reopened.prepare('SELECT id FROM sale ORDER BY id').pluck().all()).toEqual(['s1', 's2', 's3'])
+    expect(count(reopened, 'queue')).toBe(0)
+  })
+
+  it('a write lock held past the busy timeout is a retryable JournalBusyError', () => {
+    const holder = open()
+    const waiter = open(50)
+    holder.exec('BEGIN IMMEDIATE')
+    try {
+      const error = catchError(() => runInTransaction(waiter, () => waiter.prepare("INSERT INTO sale (id, amount) VALUES ('s1', 1)").run()))
+      expect(error).toBeInstanceOf(JournalBusyError)
+      expect(error).toMatchObject({ code: 'JOURNAL_BUSY', retryable: true })
+    } finally {
+      holder.exec('ROLLBACK')
+    }
+    expect(runInTransaction(waiter, () => waiter.prepare("INSERT INTO sale (id, amount) VALUES ('s1', 1)").run().changes)).toBe(1)
+  })
+})
