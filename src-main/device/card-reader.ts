@@ -1,0 +1,117 @@
+/**
+ * CardReader: what the transaction engine asks of the card reader / PIN pad, whatever the wire
+ * protocol. The NEO 2 serial driver implements it; so does the simulated PIN pad in training mode.
+ *
+ * A sale uses it twice: `readCard` (wait for a card, read it, take the PIN where needed) and, for a
+ * chip card, `completeCard` (give the card the host's answer and learn its final decision, because
+ * a card that declines after the host approved must be reversed).
+ */
+import type { ReadMethod } from './entry-mode'
+
+export interface ReadCardRequest {
+  amountMinor: number
+  currency: string
+  /** `purchase` for a sale; `void` when the customer presents the card again to cancel a payment. */
+  purpose: 'purchase' | 'void'
+  /** How long to wait for a card, in seconds. */
+  timeoutSeconds: number
+  /** Ask for an online PIN whatever the card says (configurable per terminal). */
+  forceOnlinePin?: boolean
+}
+
+/** Encrypted PIN as the gateway's `card.pin` wants it; the agent never sees the clear PIN or a BDK. */
+export interface EncryptedPin {
+  encryptedPin: string
+  keySerialNumber: string
+  /** e.g. `DUKPT-TDES-ISO0` or `DUKPT-AES-ISO4`. */
+  pinEncryptMethod: string
+  checkValue?: string
+}
+
+/**
+ * Everything read from the card. The sensitive fields (pan, tracks, icCardData, expiry, pin) are
+ * sealed in the journal at once and purged when authorization completes; only the `summary`
+ * ever leaves the main process.
+ */
+export interface CardData {
+  method: ReadMethod
+  posEntryMode: string
+  termReadability: string
+  pinFlag: boolean
+  pan: string
+  /** YYMM. */
+  expiry?: string
+  track1?: string
+  track2?: string
+  track3?: string
+  /** Hex BER-TLV of the authorization tags, never carrying 56, 57, 5A, 5F20, 5F24, 99, 9F1F, 9F20. */
+  icCardData?: string
+  cardSequenceNum?: string
+  pin?: EncryptedPin
+  summary: CardSummary
+}
+
+/** What may be shown and kept after authorization: masked PAN and labels, never the card number. */
+export interface CardSummary {
+  maskedPan: string
+  brand: string
+  method: ReadMethod
+  /** Chip only: application identifier (4F/9F06) and label (50) for the receipt. */
+  applicationId?: string
+  applicationLabel?: string
+  expired: boolean
+  /** The card asked for online PIN and it was entered. */
+  onlinePin: boolean
+}
+
+export type ReadCardResult =
+  | { kind: 'card'; card: CardData }
+  | { kind: 'cancelled' }
+  | { kind: 'timeout' }
+  | { kind: 'failed'; code: string; message: string }
+
+/** The host's answer as the card needs it (EMV 2nd GENERATE AC input). */
+export interface HostAnswerForCard {
+  /**
+   * `approved`/`declined`: the host answered; `unableToGoOnline`: ask the card to approve offline
+   * (authorization response code Z3), used when the host is unreachable.
+   */
+  result: 'approved' | 'declined' | 'unableToGoOnline'
+  /** Tag 8A, two ASCII characters such as "00", "05", "Z3". */
+  authorizationResponseCode: string
+  issuerAuthenticationData?: string
+  issuerScripts?: string[]
+}
+
+/** The card's final word: TC (approved), AAC (declined), or `none` when there is no chip dialogue. */
+export type CardDecision = 'approved' | 'declined' | 'none'
+
+export type DeviceEvent =
+  | { type: 'waitingForCard'; prompt: string }
+  | { type: 'cardRead'; maskedPan: string; method: ReadMethod }
+  | { type: 'enterPin' }
+  | { type: 'pinEntered' }
+  | { type: 'processing' }
+  | { type: 'removeCard' }
+  | { type: 'insertChip'; reason: string }
+  | { type: 'error'; code: string; message: string }
+  | { type: 'connection'; state: 'connected' | 'disconnected' | 'reconnecting'; port?: string }
+  /** The device was busy with a sale when its link dropped; the engine reconciles that sale. */
+  | { type: 'interrupted'; purpose: 'purchase' | 'void' }
+
+export interface DeviceStatus {
+  connected: boolean
+  port?: string
+  busy: boolean
+}
+
+export interface CardReader {
+  readCard(request: ReadCardRequest): Promise<ReadCardResult>
+  /** Chip only; returns `none` for swipe and contactless where the card has no second dialogue. */
+  completeCard(answer: HostAnswerForCard): Promise<CardDecision>
+  /** Stops whatever the reader is doing (cashier pressed cancel); safe to call when idle. */
+  cancel(): Promise<void>
+  onEvent(listener: (event: DeviceEvent) => void): () => void
+  status(): DeviceStatus
+  close(): Promise<void>
+}

@@ -1,0 +1,42 @@
+/**
+ * When the store-and-forward queue tries an item again, and when it gives up. Pure. Exponential
+ * backoff with full jitter (research/anchors-products.md §4: PayEx asks for an exponential wait; the
+ * gateway's retry rule 10 suggests it); an item past its limits goes to needs attention, never away.
+ */
+import type { QueuedOperation } from './txn-types'
+
+export interface RetryPolicy {
+  baseDelayMs: number
+  maxDelayMs: number
+  /** Counted attempts (an attempt with no answer counts too, unlike jPOS: a dead host must surface). */
+  maxAttempts: number
+  /** Age after which an item needs a manager, per operation. A stored payment expires at the host's side. */
+  maxAgeHours: Readonly<Record<QueuedOperation, number>>
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  baseDelayMs: 2_000,
+  maxDelayMs: 5 * 60_000,
+  maxAttempts: 200,
+  maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+}
+
+/** Delay before attempt `attempts + 1`; `random` in [0, 1) is passed in to keep this pure. */
+export function nextDelayMs(policy: RetryPolicy, attempts: number, random: number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempts, 30))
+  return Math.round(policy.baseDelayMs / 2 + random * (ceiling - policy.baseDelayMs / 2))
+}
+
+export type RetryVerdict = { retry: true; at: number } | { retry: false; reason: string }
+
+export function afterFailedAttempt(policy: RetryPolicy, operation: QueuedOperation, attempts: number, createdAt: number, now: number, random: number): RetryVerdict {
+  if (attempts >= policy.maxAttempts) return { retry: false, reason: `${operation} not acknowledged after ${attempts} attempts` }
+  const ageHours = (now - createdAt) / 3_600_000
+  if (ageHours >= policy.maxAgeHours[operation]) return { retry: false, reason: `${operation} not acknowledged within ${policy.maxAgeHours[operation]} h` }
+  return { retry: true, at: now + nextDelayMs(policy, attempts, random) }
+}
+
+/** Remaining time before a queued item would need attention (shown in the queue panel). */
+export function timeLeftMs(policy: RetryPolicy, operation: QueuedOperation, createdAt: number, now: number): number {
+  return Math.max(0, createdAt + policy.maxAgeHours[operation] * 3_600_000 - now)
+}

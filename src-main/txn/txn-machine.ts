@@ -1,0 +1,189 @@
+/**
+ * The transaction state machine: a pure function from (sale, event) to (sale, effects). No I/O:
+ * txn-service.ts journals the new state together with the queue effects in one SQLite transaction,
+ * and only then runs the device and host effects (write-ahead). docs/transactions.md is this file
+ * drawn as a table; test/main/txn/txn-machine.test.ts walks every state/event pair.
+ */
+import type { ForwardAnswer, PaymentAnswer, QueuedOperation, Sale, TransitionResult, TxnEffect, TxnEvent, TxnState } from './txn-types'
+
+const ok = (sale: Sale, state: TxnState, effects: TxnEffect[] = [], patch: Partial<Sale> = {}): TransitionResult => ({
+  ok: true,
+  sale: { ...sale, ...patch, state },
+  effects,
+})
+const refuse = (sale: Sale, event: TxnEvent): TransitionResult => ({ ok: false, reason: `${event.type} is not possible while the sale is ${sale.state}` })
+
+/** States of an approved payment that a cashier may void, tip or (restaurant) capture. */
+const SETTLEABLE: ReadonlySet<TxnState> = new Set(['approved', 'forwarded', 'storedOffline'])
+
+export function transition(sale: Sale, event: TxnEvent): TransitionResult {
+  switch (event.type) {
+    case 'readCard':
+      return sale.state === 'created' ? ok(sale, 'readingCard', [{ type: 'readCard', purpose: 'purchase' }]) : refuse(sale, event)
+
+    case 'cardRead':
+      if (sale.state !== 'readingCard') return refuse(sale, event)
+      // Duplicate guard: same card, same amount, within the window: the cashier decides first.
+      if (event.duplicate) return ok(sale, 'awaitingConfirmation', [], { chip: event.chip, reason: 'same card and amount as a recent sale: confirm to charge again' })
+      return ok(sale, 'sending', [{ type: 'sendPayment' }], { chip: event.chip })
+
+    case 'cardNotRead':
+      return sale.state === 'readingCard' ? ok(sale, 'abandoned', [{ type: 'purgeCardData' }], { reason: event.reason }) : refuse(sale, event)
+
+    case 'duplicateConfirmed':
+      return sale.state === 'awaitingConfirmation' ? ok(sale, 'sending', [{ type: 'sendPayment' }], { reason: undefined }) : refuse(sale, event)
+
+    case 'duplicateRefused':
+      return sale.state === 'awaitingConfirmation'
+        ? ok(sale, 'abandoned', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'not charged: the cashier stopped a possible duplicate' })
+        : refuse(sale, event)
+
+    case 'paymentAnswered':
+      return sale.state === 'sending' ? onPaymentAnswer(sale, event.answer) : refuse(sale, event)
+
+    case 'cardCompleted':
+      return sale.state === 'completingCard' ? onCardCompleted(sale, event.decision) : refuse(sale, event)
+
+    case 'forwardAnswered':
+      return onForwardAnswer(sale, event.operation, event.answer, event)
+
+    case 'forwardGaveUp':
+      if (sale.state === 'needsAttention' || FINAL_OR_IDLE.has(sale.state)) return refuse(sale, event)
+      return ok(sale, 'needsAttention', [], { attentionFrom: sale.state, reason: event.reason })
+
+    case 'managerRetry':
+      if (sale.state !== 'needsAttention' || sale.attentionFrom === undefined) return refuse(sale, event)
+      return ok(sale, sale.attentionFrom, [{ type: 'retryQueued' }], { attentionFrom: undefined, reason: undefined })
+
+    case 'voidRequested':
+      return onVoidRequested(sale, event)
+
+    case 'voidCardRead':
+      return sale.state === 'voidReadingCard' ? ok(sale, 'cancelPending', [{ type: 'enqueue', operation: 'cancel' }]) : refuse(sale, event)
+
+    case 'voidCardNotRead':
+      return sale.state === 'voidReadingCard' ? ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], { reason: `not voided: ${event.reason}` }) : refuse(sale, event)
+
+    case 'tipRequested':
+      if (!SETTLEABLE.has(sale.state) && sale.state !== 'capturePending') return refuse(sale, event)
+      if (sale.state === 'capturePending') return { ok: false, reason: 'the payment is already being captured: the tip can no longer change' }
+      if (!Number.isSafeInteger(event.tipMinor) || event.tipMinor < 0) return { ok: false, reason: 'a tip must be a whole, non-negative amount' }
+      // A later tip replaces an earlier one (host-contract.md §3 "Tips"); it queues behind the payment's own forwarding.
+      return ok(sale, sale.state, [{ type: 'enqueue', operation: 'tips' }], { tipMinor: event.tipMinor, tipState: 'pending' })
+
+    case 'captureRequested':
+      if (sale.autoCapture) return { ok: false, reason: 'this payment was captured automatically' }
+      return SETTLEABLE.has(sale.state) ? ok(sale, 'capturePending', [{ type: 'enqueue', operation: 'capture' }]) : refuse(sale, event)
+
+    case 'recovered':
+      return onRecovered(sale)
+  }
+}
+
+const FINAL_OR_IDLE: ReadonlySet<TxnState> = new Set(['created', 'readingCard', 'awaitingConfirmation', 'sending', 'completingCard', 'voidReadingCard', 'declined', 'abandoned', 'reversed', 'cancelled'])
+
+function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
+  switch (answer.kind) {
+    case 'approved':
+      if (sale.chip) return ok(sale, 'completingCard', [{ type: 'completeCard', result: 'approved' }], { authCode: answer.authCode })
+      return ok(sale, 'approved', [{ type: 'purgeCardData' }], { authCode: answer.authCode })
+    case 'declined':
+      return ok(sale, 'declined', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }], { reason: answer.reason })
+    case 'rejected':
+      // Nothing was recorded at the host (host-contract.md §1), so nothing is charged; but a
+      // rejection of a body the agent built is a defect a manager must see.
+      return ok(sale, 'declined', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }], {
+        reason: `not charged: the host refused the request (${answer.code}: ${answer.message})`,
+      })
+    case 'notDelivered':
+      if (!answer.offline.eligible) {
+        return ok(sale, 'declined', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }], {
+          reason: `host unreachable and not allowed offline: ${answer.offline.reason}`,
+          offline: true,
+        })
+      }
+      // A chip card gets the last word on an offline approval (Z3 → TC or AAC).
+      if (sale.chip) return ok(sale, 'completingCard', [{ type: 'completeCard', result: 'unableToGoOnline' }], { offline: true })
+      return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }], { offline: true, reason: 'approved offline: stored, to be forwarded' })
+    case 'unknown':
+      // It may have reached the host: reverse at once. A late answer never turns into an approval.
+      return ok(sale, 'reversalPending', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'enqueue', operation: 'reversal', reason: 'timeout' }], {
+        reason: `not completed: no valid answer from the host (${answer.reason}); it is being reversed`,
+      })
+  }
+}
+
+function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none'): TransitionResult {
+  const cardApproved = decision !== 'declined'
+  if (sale.offline) {
+    if (cardApproved) return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }], { reason: 'approved offline: stored, to be forwarded' })
+    return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: 'declined offline by the card' })
+  }
+  if (cardApproved) return ok(sale, 'approved', [{ type: 'purgeCardData' }])
+  // The host approved but the card refused (AAC): the host must forget the approval.
+  return ok(sale, 'reversalPending', [{ type: 'enqueue', operation: 'reversal', reason: 'card declined after host approval' }], {
+    reason: 'not completed: the card declined after the host approved; it is being reversed',
+  })
+}
+
+function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: ForwardAnswer, event: TxnEvent): TransitionResult {
+  const expected: Readonly<Record<QueuedOperation, TxnState>> = { payment: 'storedOffline', reversal: 'reversalPending', cancel: 'cancelPending', capture: 'capturePending', tips: sale.state }
+  // Tips answer in whatever state the payment is; the other operations belong to their pending state.
+  if (operation !== 'tips' && sale.state !== expected[operation]) return refuse(sale, event)
+  if (operation === 'tips' && sale.tipState !== 'pending') return refuse(sale, event)
+  if (answer.kind === 'rejected') {
+    return ok(sale, 'needsAttention', [], { attentionFrom: sale.state, reason: `${operation} refused by the host (${answer.code}: ${answer.message})` })
+  }
+  const approved = answer.kind === 'approved'
+  const declineReason = answer.kind === 'declined' ? answer.reason : ''
+  switch (operation) {
+    case 'payment':
+      // A stored payment declined at forwarding is the merchant's loss to chase: keep it in sight.
+      return approved
+        ? ok(sale, 'forwarded', [{ type: 'purgeCardData' }], { authCode: answer.authCode, reason: undefined })
+        : ok(sale, 'needsAttention', [{ type: 'purgeCardData' }], { attentionFrom: undefined, reason: `stored payment declined when forwarded: ${declineReason}` })
+    case 'reversal':
+      return approved ? ok(sale, 'reversed', [{ type: 'purgeCardData' }]) : ok(sale, 'needsAttention', [], { attentionFrom: 'reversalPending', reason: `reversal refused: ${declineReason}` })
+    case 'cancel':
+      return approved
+        ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: 'voided' })
+        : ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], { reason: `void refused by the host: ${declineReason}` })
+    case 'capture':
+      return approved ? ok(sale, 'captured') : ok(sale, 'needsAttention', [], { attentionFrom: 'capturePending', reason: `capture refused: ${declineReason}` })
+    case 'tips':
+      return approved ? ok(sale, sale.state, [], { tipState: 'adjusted' }) : ok(sale, sale.state, [], { tipState: 'failed', reason: `tip refused by the host: ${declineReason}` })
+  }
+}
+
+function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidRequested' }>): TransitionResult {
+  if (sale.state === 'storedOffline') {
+    // Still in the queue: withdrawn locally and never sent. In flight: it may already be at the host.
+    if (event.paymentQueue === 'pending') return ok(sale, 'cancelled', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], { reason: 'voided before it was forwarded' })
+    return { ok: false, reason: 'the stored payment is being forwarded right now: try the void again in a moment' }
+  }
+  if (sale.state === 'approved' || sale.state === 'forwarded') return ok(sale, 'voidReadingCard', [{ type: 'readCard', purpose: 'void' }])
+  return refuse(sale, event)
+}
+
+/** At start: whatever was in flight when the agent stopped is settled the safe way. */
+function onRecovered(sale: Sale): TransitionResult {
+  switch (sale.state) {
+    case 'created':
+    case 'readingCard':
+    case 'awaitingConfirmation':
+      return ok(sale, 'abandoned', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'interrupted before anything was sent' })
+    case 'sending':
+      return ok(sale, 'reversalPending', [{ type: 'enqueue', operation: 'reversal', reason: 'agent restarted while the payment was in flight' }], {
+        reason: 'not completed: the agent stopped while waiting for the host; it is being reversed',
+      })
+    case 'completingCard':
+      if (sale.offline) return ok(sale, 'declined', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'interrupted before the card approved offline' })
+      return ok(sale, 'reversalPending', [{ type: 'cancelCardRead' }, { type: 'enqueue', operation: 'reversal', reason: 'card completion interrupted' }], {
+        reason: 'not completed: interrupted before the card confirmed; it is being reversed',
+      })
+    case 'voidReadingCard':
+      return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'void interrupted: the payment stands' })
+    default:
+      return { ok: false, reason: `nothing to recover in ${sale.state}` }
+  }
+}
