@@ -90,7 +90,8 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
     return { ...base, kind: 'approved', status, response, ...(authorizationCode ? { authorizationCode } : {}), ...(svcTransID ? { svcTransID } : {}) }
   }
   if (status === 'Failed') {
-    const reason = record.failureReason ?? record.pspFailureReason ?? message ?? 'declined by the host'
+    // The host's words first, then the issuer's, e.g. "declined by the issuer: insufficient funds"
+    const reason = [record.failureReason, record.pspFailureReason].filter(Boolean).join(': ') || message || 'declined by the host'
     return {
       ...base,
       kind: 'declined',

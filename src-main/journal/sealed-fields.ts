@@ -15,7 +15,7 @@
  * Random 96-bit nonces are safe for 2^32 seals per key (NIST SP 800-38D §8.3), far beyond a
  * terminal's lifetime of sales.
  */
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto'
 import { dataKeyAccount, type SecretStore } from '../keychain'
 import { JournalError } from './journal-error'
 
@@ -117,6 +117,20 @@ export class FieldSealer {
       return new FieldSealer(createSecretKey(raw), createHash('sha256').update(raw).digest().subarray(0, KEY_ID_BYTES))
     } finally {
       wipe(raw)
+    }
+  }
+
+  /**
+   * A keyed hash for matching without storing the value (the duplicate guard's card fingerprint).
+   * The HMAC key is derived from the data key with HKDF per purpose, so it never doubles as the
+   * encryption key, and a stolen database alone cannot be searched for a known card number.
+   */
+  keyedHash(purpose: string, value: string): string {
+    const derived = Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `pos-agent:${purpose}`, 32))
+    try {
+      return createHmac('sha256', derived).update(value, 'utf8').digest('hex')
+    } finally {
+      wipe(derived)
     }
   }
 

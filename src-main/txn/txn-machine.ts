@@ -130,7 +130,6 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
   const expected: Readonly<Record<QueuedOperation, TxnState>> = { payment: 'storedOffline', reversal: 'reversalPending', cancel: 'cancelPending', capture: 'capturePending', tips: sale.state }
   // Tips answer in whatever state the payment is; the other operations belong to their pending state.
   if (operation !== 'tips' && sale.state !== expected[operation]) return refuse(sale, event)
-  if (operation === 'tips' && sale.tipState !== 'pending') return refuse(sale, event)
   if (answer.kind === 'rejected') {
     return ok(sale, 'needsAttention', [], { attentionFrom: sale.state, reason: `${operation} refused by the host (${answer.code}: ${answer.message})` })
   }

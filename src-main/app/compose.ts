@@ -1,0 +1,66 @@
+/**
+ * The composition root: builds the transaction engine from plain settings and ports. The CLI, the
+ * local server and the Electron shell all start the agent through here; tests pass other ports
+ * (a scripted reader, a training host) rather than branching inside production code.
+ */
+import { join } from 'node:path'
+import type { Logger } from 'pino'
+import type { CardReader } from '../device/card-reader'
+import type { HostClient } from '../gateway/gateway-client'
+import { countSealedRows, FieldSealer, JOURNAL_MIGRATIONS, JournalStore, openJournalDatabase } from '../journal'
+import type { SecretStore } from '../keychain'
+import { Forwarder } from '../txn/forwarder'
+import { TxnService, type TxnSettings } from '../txn/txn-service'
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn/retry-policy'
+
+export interface EnginePorts {
+  reader: CardReader
+  host: HostClient
+  secrets: SecretStore
+  logger: Logger
+  now?: () => Date
+}
+
+export interface EngineSettings extends TxnSettings {
+  dataDir: string
+  retry?: RetryPolicy
+  forwarderConcurrency?: number
+}
+
+export interface Engine {
+  journal: JournalStore
+  txn: TxnService
+  forwarder: Forwarder
+  close(): Promise<void>
+}
+
+export const JOURNAL_FILE = 'journal.sqlite'
+
+export async function composeEngine(settings: EngineSettings, ports: EnginePorts): Promise<Engine> {
+  const db = openJournalDatabase(join(settings.dataDir, JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
+  try {
+    // A new data key only for a journal that holds nothing sealed: a fresh key could never open old rows.
+    const sealer = await FieldSealer.open(ports.secrets, settings.merchant.terminalId, { create: countSealedRows(db) === 0 })
+    const now = ports.now ?? (() => new Date())
+    const journal = new JournalStore(db, sealer, () => now().getTime())
+    const wakeForwarder = { wake: (): void => undefined }
+    const txn = new TxnService({ journal, reader: ports.reader, host: ports.host, settings, logger: ports.logger, now, onEnqueued: () => wakeForwarder.wake() })
+    const forwarder = new Forwarder({ journal, host: ports.host, txn, retry: settings.retry ?? DEFAULT_RETRY_POLICY, logger: ports.logger, now: () => now().getTime(), concurrency: settings.forwarderConcurrency ?? 16 })
+    wakeForwarder.wake = () => forwarder.wake()
+    const recovered = await txn.recover()
+    if (recovered > 0) ports.logger.warn({ recovered }, 'settled sales that were in flight when the agent stopped')
+    forwarder.start()
+    return {
+      journal,
+      txn,
+      forwarder,
+      close: async () => {
+        await forwarder.stop()
+        db.close()
+      },
+    }
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}

@@ -1,0 +1,9 @@
+/** The journal domain's public door. */
+export * from './journal-error'
+export { openJournalDatabase, runInTransaction, JournalNotDurableError } from './database'
+export type { Migration } from './migrations'
+export { JournalTooNewError, JournalMigrationError, migrateTo, journalVersion } from './migrations'
+export { FieldSealer, DataKeyMissingError, SealedFieldError, wipe } from './sealed-fields'
+export { JOURNAL_MIGRATIONS } from './schema'
+export { JournalStore, StaleSaleError, countSealedRows, type SaleRecord, type NewSale, type SaleChange } from './journal-store'
+export type { NewOutboxItem, OutboxItem, ClaimedItem, QueueTotals } from './outbox-store'

@@ -1,0 +1,214 @@
+/**
+ * JournalStore: the sales and their history in SQLite. The state column is the truth; every change
+ * of it is one SQLite transaction that also appends the event, seals or purges card data and
+ * enqueues or withdraws queue items, so the journal alone tells what the agent did and meant to do.
+ */
+import type Database from 'better-sqlite3'
+import { runInTransaction } from './database'
+import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
+import { OutboxStore, type NewOutboxItem } from './outbox-store'
+
+/** A sale as stored. The transaction core gives `state` and `tipState` their meaning. */
+export interface SaleRecord {
+  id: string
+  state: string
+  createdAt: number
+  updatedAt: number
+  businessDay: string
+  transTime: string
+  amountMinor: number
+  currency: string
+  autoCapture: boolean
+  offline: boolean
+  chip: boolean
+  tipMinor: number
+  tipState: string
+  reason?: string | undefined
+  attentionFrom?: string | undefined
+  authCode?: string | undefined
+  svcTransID?: string | undefined
+  maskedPan?: string | undefined
+  brand?: string | undefined
+  readMethod?: string | undefined
+  applicationId?: string | undefined
+  applicationLabel?: string | undefined
+  cardFingerprint?: string | undefined
+  reference?: string | undefined
+  requestHash?: string | undefined
+  options?: string | undefined
+}
+
+export type NewSale = Omit<SaleRecord, 'id' | 'createdAt' | 'updatedAt' | 'offline' | 'chip' | 'tipMinor' | 'tipState'>
+
+/** Everything one transition writes, atomically. */
+export interface SaleChange {
+  event: { type: string; detail?: unknown }
+  /** The new record (full); the store checks the previous state to refuse lost updates. */
+  next: SaleRecord
+  expectedState: string
+  sealCard?: { purpose: 'purchase' | 'void'; data: unknown }
+  purgeCard?: boolean
+  enqueue?: NewOutboxItem[]
+  withdrawPending?: boolean
+  retryAttention?: boolean
+  /** The queue item whose answer caused this change, settled in the same transaction. */
+  settleOutbox?: { seq: number; result: 'done' } | { seq: number; result: 'attention'; reason: string }
+}
+
+export class StaleSaleError extends Error {
+  override readonly name = 'StaleSaleError'
+  readonly code = 'STALE_SALE'
+}
+
+const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
+  ['id', 'id'], ['state', 'state'], ['createdAt', 'created_at'], ['updatedAt', 'updated_at'], ['businessDay', 'business_day'],
+  ['transTime', 'trans_time'], ['amountMinor', 'amount_minor'], ['currency', 'currency'], ['autoCapture', 'auto_capture'],
+  ['offline', 'offline'], ['chip', 'chip'], ['tipMinor', 'tip_minor'], ['tipState', 'tip_state'], ['reason', 'reason'],
+  ['attentionFrom', 'attention_from'], ['authCode', 'auth_code'], ['svcTransID', 'svc_trans_id'], ['maskedPan', 'masked_pan'],
+  ['brand', 'brand'], ['readMethod', 'read_method'], ['applicationId', 'application_id'], ['applicationLabel', 'application_label'],
+  ['cardFingerprint', 'card_fingerprint'], ['reference', 'reference'], ['requestHash', 'request_hash'], ['options', 'options'],
+]
+const BOOLEAN_FIELDS = new Set<keyof SaleRecord>(['autoCapture', 'offline', 'chip'])
+
+export class JournalStore {
+  readonly outbox: OutboxStore
+  private readonly statements
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sealer: FieldSealer,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.outbox = new OutboxStore(db, sealer, now)
+    const list = COLUMNS.map(([, c]) => c)
+    this.statements = {
+      bumpCounter: db.prepare('INSERT INTO counter (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value'),
+      insertSale: db.prepare(`INSERT INTO sale (${list.join(', ')}) VALUES (${list.map((c) => `@${c}`).join(', ')})`),
+      updateSale: db.prepare(`UPDATE sale SET ${list.filter((c) => c !== 'id').map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND state = @expected_state`),
+      insertEvent: db.prepare('INSERT INTO sale_event (sale_id, at, type, from_state, to_state, detail) VALUES (?, ?, ?, ?, ?, ?)'),
+      getSale: db.prepare('SELECT * FROM sale WHERE id = ?'),
+      byReference: db.prepare('SELECT * FROM sale WHERE reference = ?'),
+      byDay: db.prepare('SELECT * FROM sale WHERE business_day = ? ORDER BY created_at'),
+      openSales: db.prepare(`SELECT * FROM sale WHERE state NOT IN ('approved', 'declined', 'abandoned', 'reversed', 'cancelled', 'forwarded', 'captured')`),
+      recentByFingerprint: db.prepare('SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN (\'declined\', \'abandoned\', \'reversed\', \'cancelled\') LIMIT 1'),
+      sealCard: db.prepare('INSERT OR REPLACE INTO sealed_card (sale_id, purpose, envelope, key_id, created_at) VALUES (?, ?, ?, ?, ?)'),
+      getCard: db.prepare('SELECT envelope FROM sealed_card WHERE sale_id = ? AND purpose = ?'),
+      purgeCard: db.prepare('DELETE FROM sealed_card WHERE sale_id = ?'),
+      events: db.prepare('SELECT seq, at, type, from_state AS fromState, to_state AS toState, detail FROM sale_event WHERE sale_id = ? ORDER BY seq'),
+    }
+  }
+
+  /** `<terminalId>-<sequence>`: unique forever on this terminal, because the counter is durable. */
+  createSale(terminalId: string, input: NewSale): SaleRecord {
+    return runInTransaction(this.db, () => {
+      const { value } = this.statements.bumpCounter.get('merchantTransID') as { value: number }
+      const at = this.now()
+      const record: SaleRecord = { ...input, id: `${terminalId}-${String(value).padStart(8, '0')}`, createdAt: at, updatedAt: at, offline: false, chip: false, tipMinor: 0, tipState: 'none' }
+      this.statements.insertSale.run(toRow(record))
+      this.statements.insertEvent.run(record.id, at, 'created', null, record.state, null)
+      return record
+    })
+  }
+
+  /** Runs several changes in one SQLite transaction: one disk sync for a batch of acknowledgements. */
+  batch<T>(work: () => T): T {
+    return runInTransaction(this.db, work)
+  }
+
+  /** Applies one transition atomically: state, event, card data, queue. */
+  apply(change: SaleChange): SaleRecord {
+    return runInTransaction(this.db, () => {
+      const at = this.now()
+      const next = { ...change.next, updatedAt: at }
+      const result = this.statements.updateSale.run({ ...toRow(next), expected_state: change.expectedState })
+      if (result.changes !== 1) throw new StaleSaleError(`sale ${next.id} is no longer ${change.expectedState}`)
+      this.statements.insertEvent.run(next.id, at, change.event.type, change.expectedState, next.state, change.event.detail === undefined ? null : JSON.stringify(change.event.detail))
+      if (change.sealCard) {
+        const envelope = this.sealer.seal(sealedFieldAad('sealed_card', next.id, change.sealCard.purpose), JSON.stringify(change.sealCard.data))
+        this.statements.sealCard.run(next.id, change.sealCard.purpose, envelope, this.sealer.keyId, at)
+      }
+      if (change.withdrawPending) this.outbox.withdrawPending(next.id)
+      if (change.retryAttention) this.outbox.retryAttention(next.id)
+      for (const item of change.enqueue ?? []) this.outbox.enqueue(next.id, item)
+      if (change.settleOutbox?.result === 'done') this.outbox.complete(change.settleOutbox.seq)
+      else if (change.settleOutbox?.result === 'attention') this.outbox.toAttention(change.settleOutbox.seq, change.settleOutbox.reason)
+      if (change.purgeCard) this.statements.purgeCard.run(next.id)
+      return next
+    })
+  }
+
+  /** The sealed card data of a sale, or undefined once purged. The caller must not keep it. */
+  openCard<T>(saleId: string, purpose: 'purchase' | 'void'): T | undefined {
+    const row = this.statements.getCard.get(saleId, purpose) as { envelope: Buffer } | undefined
+    if (!row) return undefined
+    const plain = this.sealer.open(sealedFieldAad('sealed_card', saleId, purpose), row.envelope)
+    try {
+      return JSON.parse(plain.toString('utf8')) as T
+    } finally {
+      wipe(plain)
+    }
+  }
+
+  get(id: string): SaleRecord | undefined {
+    const row = this.statements.getSale.get(id)
+    return row ? fromRow(row) : undefined
+  }
+
+  byReference(reference: string): SaleRecord | undefined {
+    const row = this.statements.byReference.get(reference)
+    return row ? fromRow(row) : undefined
+  }
+
+  salesOfDay(day: string): SaleRecord[] {
+    return this.statements.byDay.all(day).map(fromRow)
+  }
+
+  /** Sales not in a settled state: what recovery looks at on start. */
+  openSales(): SaleRecord[] {
+    return this.statements.openSales.all().map(fromRow)
+  }
+
+  /** Duplicate guard: an earlier live sale of the same card and amount since `since`. */
+  recentSameCard(fingerprint: string, amountMinor: number, currency: string, since: number, exceptId: string): SaleRecord | undefined {
+    const row = this.statements.recentByFingerprint.get(fingerprint, since, amountMinor, currency, exceptId)
+    return row ? fromRow(row) : undefined
+  }
+
+  /** How many sealed rows exist (card data or queued bodies): they need the data key. */
+  sealedRowCount(): number {
+    return countSealedRows(this.db)
+  }
+
+  events(saleId: string): Array<{ seq: number; at: number; type: string; fromState: string | null; toState: string; detail: string | null }> {
+    return this.statements.events.all(saleId) as never
+  }
+
+  fingerprint(pan: string): string {
+    return this.sealer.keyedHash('card-fingerprint', pan)
+  }
+}
+
+/** Rows that can only be read with the data key: checked before the key is fetched or created. */
+export function countSealedRows(db: Database.Database): number {
+  return (db.prepare('SELECT (SELECT count(*) FROM sealed_card) + (SELECT count(*) FROM outbox WHERE body IS NOT NULL) AS n').get() as { n: number }).n
+}
+
+function toRow(record: SaleRecord): Record<string, unknown> {
+  const row: Record<string, unknown> = {}
+  for (const [field, column] of COLUMNS) {
+    const value = record[field]
+    row[column] = BOOLEAN_FIELDS.has(field) ? (value ? 1 : 0) : (value ?? null)
+  }
+  return row
+}
+
+function fromRow(row: unknown): SaleRecord {
+  const source = row as Record<string, unknown>
+  const record: Record<string, unknown> = {}
+  for (const [field, column] of COLUMNS) {
+    const value = source[column]
+    if (BOOLEAN_FIELDS.has(field)) record[field] = value === 1
+    else if (value !== null) record[field] = value
+  }
+  return record as unknown as SaleRecord
+}

@@ -1,0 +1,164 @@
+/**
+ * The store-and-forward queue in SQLite. Items of one sale go strictly in order (a reversal first,
+ * then the rest by age), items of different sales independently; an item past its limits waits in
+ * `attention` for a manager and blocks the later items of its sale. Bodies are sealed: a stored
+ * payment carries card data until the host acknowledges it.
+ */
+import type Database from 'better-sqlite3'
+import { runInTransaction } from './database'
+import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
+
+export interface NewOutboxItem {
+  operation: string
+  /** merchantTransID carried by this message (the sale's own id for payment and reversal). */
+  messageId: string
+  /** The original merchantTransID in the path (cancel, reversal, tips, capture). */
+  body: unknown
+  amountMinor?: number
+  currency?: string
+}
+
+export interface OutboxItem {
+  seq: number
+  saleId: string
+  operation: string
+  messageId: string
+  state: string
+  attempts: number
+  nextAttemptAt: number
+  createdAt: number
+  amountMinor: number
+  currency: string | null
+  lastError: string | null
+}
+
+export interface ClaimedItem extends OutboxItem {
+  body: unknown
+}
+
+export interface QueueTotals {
+  /** Items waiting or in flight. */
+  count: number
+  /** Stored payments waiting, per currency, in minor units. */
+  storedAmountMinor: Record<string, number>
+  storedCount: number
+  oldestStoredAt: number | undefined
+  oldestItemAt: number | undefined
+  attentionCount: number
+}
+
+const PRIORITY: Readonly<Record<string, number>> = { reversal: 0 }
+const SELECT = 'seq, sale_id AS saleId, operation, message_id AS messageId, state, attempts, next_attempt_at AS nextAttemptAt, created_at AS createdAt, amount_minor AS amountMinor, currency, last_error AS lastError'
+
+export class OutboxStore {
+  private readonly sql
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sealer: FieldSealer,
+    private readonly now: () => number,
+  ) {
+    this.sql = {
+      insert: db.prepare('INSERT INTO outbox (sale_id, operation, message_id, priority, state, body, amount_minor, currency, next_attempt_at, created_at) VALUES (?, ?, ?, ?, \'pending\', ?, ?, ?, ?, ?)'),
+      due: db.prepare(`SELECT ${SELECT}, body FROM outbox o WHERE o.state = 'pending' AND o.next_attempt_at <= ?
+        AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.state IN ('pending', 'inflight', 'attention')
+                        AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
+        ORDER BY o.priority, o.seq LIMIT ?`),
+      markInflight: db.prepare('UPDATE outbox SET state = \'inflight\', attempts = attempts + 1 WHERE seq = ?'),
+      complete: db.prepare('UPDATE outbox SET state = \'done\', body = NULL, done_at = ?, last_error = NULL WHERE seq = ?'),
+      retryLater: db.prepare('UPDATE outbox SET state = \'pending\', next_attempt_at = ?, last_error = ? WHERE seq = ?'),
+      toAttention: db.prepare('UPDATE outbox SET state = \'attention\', last_error = ? WHERE seq = ?'),
+      withdraw: db.prepare('UPDATE outbox SET state = \'withdrawn\', body = NULL, done_at = ? WHERE sale_id = ? AND state = \'pending\''),
+      retryAttention: db.prepare('UPDATE outbox SET state = \'pending\', attempts = 0, next_attempt_at = ?, created_at = ?, last_error = NULL WHERE sale_id = ? AND state = \'attention\''),
+      recoverInflight: db.prepare('UPDATE outbox SET state = \'pending\' WHERE state = \'inflight\''),
+      totals: db.prepare(`SELECT
+          (SELECT count(*) FROM outbox WHERE state IN ('pending', 'inflight')) AS count,
+          (SELECT count(*) FROM outbox WHERE state = 'attention') AS attentionCount,
+          (SELECT min(created_at) FROM outbox WHERE state IN ('pending', 'inflight')) AS oldestItemAt`),
+      stored: db.prepare(`SELECT currency, count(*) AS n, sum(amount_minor) AS total, min(created_at) AS oldest FROM outbox
+          WHERE operation = 'payment' AND state IN ('pending', 'inflight', 'attention') GROUP BY currency`),
+      waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE state IN ('pending', 'inflight', 'attention') ORDER BY priority, seq LIMIT ?`),
+      ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
+      bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
+    }
+  }
+
+  enqueue(saleId: string, item: NewOutboxItem): void {
+    const at = this.now()
+    const envelope = this.sealer.seal(this.aad(saleId, item.operation, item.messageId), JSON.stringify(item.body))
+    this.sql.insert.run(saleId, item.operation, item.messageId, PRIORITY[item.operation] ?? 1, envelope, item.amountMinor ?? 0, item.currency ?? null, at, at)
+  }
+
+  /** Claims up to `limit` due items (one per sale), marks them in flight and opens their bodies. */
+  claimDue(limit: number): ClaimedItem[] {
+    return runInTransaction(this.db, () => this.claimInTransaction(limit))
+  }
+
+  private claimInTransaction(limit: number): ClaimedItem[] {
+    const rows = this.sql.due.all(this.now(), limit) as Array<OutboxItem & { body: Buffer }>
+    return rows.map((row) => {
+      this.sql.markInflight.run(row.seq)
+      const plain = this.sealer.open(this.aad(row.saleId, row.operation, row.messageId), row.body)
+      try {
+        return { ...row, state: 'inflight', attempts: row.attempts + 1, body: JSON.parse(plain.toString('utf8')) as unknown }
+      } finally {
+        wipe(plain)
+      }
+    })
+  }
+
+  complete(seq: number): void {
+    this.sql.complete.run(this.now(), seq)
+  }
+
+  retryLater(seq: number, at: number, error: string): void {
+    this.sql.retryLater.run(at, error, seq)
+  }
+
+  toAttention(seq: number, reason: string): void {
+    this.sql.toAttention.run(reason, seq)
+  }
+
+  withdrawPending(saleId: string): void {
+    this.sql.withdraw.run(this.now(), saleId)
+  }
+
+  retryAttention(saleId: string): void {
+    const at = this.now()
+    this.sql.retryAttention.run(at, at, saleId)
+  }
+
+  /** At start: whatever was in flight when the agent stopped is sent again (the host de-duplicates). */
+  recoverInflight(): number {
+    return this.sql.recoverInflight.run().changes
+  }
+
+  totals(): QueueTotals {
+    const head = this.sql.totals.get() as { count: number; attentionCount: number; oldestItemAt: number | null }
+    const storedAmountMinor: Record<string, number> = {}
+    let storedCount = 0
+    let oldestStoredAt: number | undefined
+    for (const row of this.sql.stored.all() as Array<{ currency: string; n: number; total: number; oldest: number }>) {
+      storedAmountMinor[row.currency] = row.total
+      storedCount += row.n
+      oldestStoredAt = oldestStoredAt === undefined ? row.oldest : Math.min(oldestStoredAt, row.oldest)
+    }
+    return { count: head.count, attentionCount: head.attentionCount, oldestItemAt: head.oldestItemAt ?? undefined, storedAmountMinor, storedCount, oldestStoredAt }
+  }
+
+  waiting(limit = 500): OutboxItem[] {
+    return this.sql.waiting.all(limit) as OutboxItem[]
+  }
+
+  ofSale(saleId: string): OutboxItem[] {
+    return this.sql.ofSale.all(saleId) as OutboxItem[]
+  }
+
+  get(seq: number): OutboxItem | undefined {
+    return this.sql.bySeq.get(seq) as OutboxItem | undefined
+  }
+
+  private aad(saleId: string, operation: string, messageId: string): string {
+    return sealedFieldAad('outbox', `${saleId}|${operation}|${messageId}`, 'body')
+  }
+}

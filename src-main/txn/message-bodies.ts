@@ -1,0 +1,108 @@
+/**
+ * The request bodies the sale sends, built from the journaled sale and the card data (pure).
+ * gateway-api.md "Offline payment", "Offline cancel", "Offline reversal", "TipsAdjustment",
+ * "Capture"; host-contract.md §3 for tips (the tip itself, not the new total) and capture (base + tip).
+ */
+import { formatAmount } from '../../src-shared/money'
+import type { CardData } from '../device/card-reader'
+import type { OfflineCancelBody, OfflinePaymentBody, OfflineReversalBody, TipsBody, CaptureBody } from '../gateway/request-schemas'
+import type { SaleRecord } from '../journal'
+
+export interface MerchantIdentity {
+  storeId: string
+  terminalId: string
+  merchantId: string
+  storeName?: string | undefined
+  pspInfo: Readonly<Record<string, string>>
+}
+
+/** Optional payment fields an integrator may supply per sale (validated with the request schema). */
+export interface PaymentOptions {
+  metadata?: string
+  webhook?: string
+  instalment?: Record<string, unknown>
+  DCCBillingAmount?: { currency: string; value: string }
+  origMerchantTransInfo?: { merchantTransID: string; merchantTransTime: string; merchantOrderReference?: string }
+  transInitiator?: Record<string, string>
+  merchantOrderReference?: string
+}
+
+function cardMethod(card: CardData) {
+  return {
+    type: 'card' as const,
+    card: {
+      cardInfo: {
+        ...(card.track1 ? { track1: card.track1 } : {}),
+        ...(card.track2 ? { track2: card.track2 } : { cardNumber: card.pan, ...(card.expiry ? { expiryDate: card.expiry } : {}) }),
+        ...(card.track3 ? { track3: card.track3 } : {}),
+        ...(card.icCardData ? { icCardData: card.icCardData } : {}),
+        ...(card.cardSequenceNum ? { cardSequenceNum: card.cardSequenceNum } : {}),
+        paymentBrand: card.summary.brand,
+      },
+      posEntryMode: card.posEntryMode,
+      termReadability: card.termReadability,
+      pinFlag: card.pinFlag,
+      ...(card.pin ? { pin: card.pin } : {}),
+    },
+  }
+}
+
+export function paymentBody(sale: SaleRecord, card: CardData, merchant: MerchantIdentity): OfflinePaymentBody {
+  const options = parseOptions(sale.options)
+  const { merchantOrderReference, ...fields } = options
+  return {
+    autoCapture: sale.autoCapture,
+    merchantTransInfo: { merchantTransID: sale.id, merchantTransTime: sale.transTime, ...(merchantOrderReference ? { merchantOrderReference } : {}) },
+    paymentMethod: cardMethod(card),
+    pspInfo: {
+      ...merchant.pspInfo,
+      merchantID: merchant.merchantId,
+      terminalID: merchant.terminalId,
+      storeID: merchant.storeId,
+      ...(merchant.storeName ? { storeName: merchant.storeName } : {}),
+    },
+    transAmount: { currency: sale.currency, value: formatAmount(sale.amountMinor, sale.currency) },
+    ...fields,
+  }
+}
+
+/** Reversal: the ICC data goes along for a chip card, so the issuer can match the cryptogram. */
+export function reversalBody(reason: string, card: CardData | undefined): OfflineReversalBody {
+  const chip = card?.icCardData
+  return {
+    initiatingReason: truncateBytes(reason, 64),
+    ...(chip ? { paymentMethod: { type: 'card' as const, card: { cardInfo: { icCardData: chip, ...(card?.cardSequenceNum ? { cardSequenceNum: card.cardSequenceNum } : {}) } } } } : {}),
+  }
+}
+
+/** Cancel is card present: the card read again at the counter is sent (gateway-api.md "Offline cancel"). */
+export function cancelBody(messageId: string, transTime: string, card: CardData): OfflineCancelBody {
+  const method = cardMethod(card)
+  return {
+    merchantTransInfo: { merchantTransID: messageId, merchantTransTime: transTime },
+    paymentMethod: { ...method, card: { ...method.card, icCardCondCode: card.icCardData ? '0' : '1', noSecretNoSignFlag: card.pin ? '0' : '1' } },
+    initiatingReason: 'void requested at the counter',
+  }
+}
+
+export function tipsBody(messageId: string, transTime: string, sale: SaleRecord): TipsBody {
+  return { merchantTransInfo: { merchantTransID: messageId, merchantTransTime: transTime }, transAmount: { currency: sale.currency, value: formatAmount(sale.tipMinor, sale.currency) } }
+}
+
+export function captureBody(messageId: string, transTime: string, sale: SaleRecord): CaptureBody {
+  return {
+    merchantTransInfo: { merchantTransID: messageId, merchantTransTime: transTime },
+    transAmount: { currency: sale.currency, value: formatAmount(sale.amountMinor + sale.tipMinor, sale.currency) },
+    initiatingReason: 'close of day',
+  }
+}
+
+export function parseOptions(text: string | undefined): PaymentOptions {
+  return text ? (JSON.parse(text) as PaymentOptions) : {}
+}
+
+function truncateBytes(text: string, max: number): string {
+  let out = text
+  while (Buffer.byteLength(out, 'utf8') > max) out = out.slice(0, -1)
+  return out
+}

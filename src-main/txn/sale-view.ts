@@ -1,0 +1,51 @@
+/**
+ * What a sale looks like outside the main process (UI, local API, events): masked PAN and ids only,
+ * never card data. One mapping, so nothing sensitive can leak through a second one.
+ */
+import type { SaleRecord } from '../journal'
+import type { TxnState } from './txn-types'
+
+export interface SaleView {
+  id: string
+  state: TxnState
+  amountMinor: number
+  currency: string
+  tipMinor: number
+  tipState: string
+  autoCapture: boolean
+  offline: boolean
+  reason?: string
+  authCode?: string
+  svcTransID?: string
+  maskedPan?: string
+  brand?: string
+  readMethod?: string
+  applicationId?: string
+  applicationLabel?: string
+  reference?: string
+  createdAt: number
+  updatedAt: number
+  businessDay: string
+}
+
+export function toSaleView(record: SaleRecord): SaleView {
+  const view: SaleView = {
+    id: record.id,
+    state: record.state as TxnState,
+    amountMinor: record.amountMinor,
+    currency: record.currency,
+    tipMinor: record.tipMinor,
+    tipState: record.tipState,
+    autoCapture: record.autoCapture,
+    offline: record.offline,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    businessDay: record.businessDay,
+  }
+  const optional = ['reason', 'authCode', 'svcTransID', 'maskedPan', 'brand', 'readMethod', 'applicationId', 'applicationLabel', 'reference'] as const
+  for (const key of optional) {
+    const value = record[key]
+    if (value !== undefined) view[key] = value
+  }
+  return view
+}

@@ -1,0 +1,139 @@
+/**
+ * The engine end to end with the real journal and the real training host over HTTPS; the reader is
+ * scripted here (test/main/device covers the serial side on a real pty).
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { eventually, startEngineHarness, type EngineHarness } from '../../support/engine-harness'
+
+let harness: EngineHarness | undefined
+afterEach(async () => {
+  await harness?.close()
+  harness = undefined
+})
+
+async function sale(reader: ScriptedCardReader, amountMinor: number, extra: Record<string, unknown> = {}) {
+  harness ??= await startEngineHarness(reader)
+  const started = harness.engine.txn.startSale({ amountMinor, currency: 'USD', ...extra })
+  return harness.engine.txn.waitForOutcome(started.id)
+}
+
+describe('a sale through the engine', () => {
+  it('chip sale approved online: card completed, card data purged, masked PAN kept', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    const result = await sale(reader, 1234)
+    expect(result).toMatchObject({ state: 'approved', maskedPan: '476173******0010', brand: 'VISA', offline: false })
+    expect(result.authCode).toMatch(/^[A-Z0-9]{6}$/)
+    expect(reader.answers).toEqual([{ result: 'approved', authorizationResponseCode: '00' }])
+    expect(harness!.engine.journal.openCard(result.id, 'purchase')).toBeUndefined()
+    expect(harness!.host.ledger().payments.find((p) => p.merchantTransID === result.id)?.status).toBe('Captured')
+  })
+
+  it('declined with the host reason; nothing queued', async () => {
+    const result = await sale(new ScriptedCardReader().present({ card: TEST_CARDS.swipeMastercard() }), 1051)
+    expect(result.state).toBe('declined')
+    expect(result.reason).toMatch(/insufficient|51/i)
+    expect(harness!.engine.forwarder.status().count).toBe(0)
+  })
+
+  it('host silent → reversal queued at once, forwarded, host shows it reversed', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    harness.host.setFault('payment', 'delay=2500', 1)
+    const started = harness.engine.txn.startSale({ amountMinor: 2000, currency: 'USD' })
+    const result = await harness.engine.txn.waitForOutcome(started.id)
+    expect(result.state).toBe('reversalPending')
+    expect(result.reason).toMatch(/not completed/)
+    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    // The reversal may overtake the slow payment at the host; either way the card is not charged.
+    const atHost = await eventually(() => harness!.host.ledger().payments.find((p) => p.merchantTransID === started.id), 8_000)
+    expect(['Reversed', 'Failed']).toContain(atHost.status)
+  })
+
+  it('host down → approved offline and stored → host back → forwarded', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    harness.host.setFault('*', 'http-503')
+    const started = harness.engine.txn.startSale({ amountMinor: 4500, currency: 'USD' })
+    const stored = await harness.engine.txn.waitForOutcome(started.id)
+    expect(stored).toMatchObject({ state: 'storedOffline', offline: true })
+    expect(reader.answers[0]).toMatchObject({ result: 'unableToGoOnline', authorizationResponseCode: 'Z3' })
+    expect(harness.engine.forwarder.status()).toMatchObject({ storedCount: 1, storedAmountMinor: { USD: 4500 } })
+    harness.host.clearFaults()
+    harness.engine.forwarder.wake()
+    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'forwarded', 8_000)
+    expect(harness.engine.forwarder.status().storedCount).toBe(0)
+    expect(harness.engine.journal.openCard(started.id, 'purchase')).toBeUndefined()
+  })
+
+  it('swipe with the host down is declined offline (not eligible)', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.swipeMastercard() })
+    harness = await startEngineHarness(reader)
+    harness.host.setFault('*', 'http-503')
+    const result = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 4500, currency: 'USD' }).id)
+    expect(result.state).toBe('declined')
+    expect(result.reason).toMatch(/swiped card cannot be approved offline/)
+  })
+
+  it('card declines after host approval → automatic reversal', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa(), decision: 'declined' })
+    const result = await sale(reader, 3000)
+    expect(result.state).toBe('reversalPending')
+    expect(result.reason).toMatch(/card declined after the host approved/)
+    await eventually(() => harness!.engine.txn.get(result.id)?.state === 'reversed', 8_000)
+  })
+
+  it('one sale at a time; the same reference returns the same sale; a different amount under it is refused', async () => {
+    const reader = new ScriptedCardReader()
+    harness = await startEngineHarness(reader)
+    const first = harness.engine.txn.startSale({ amountMinor: 100, currency: 'USD', reference: 'ECR-1' })
+    expect(() => harness!.engine.txn.startSale({ amountMinor: 200, currency: 'USD' })).toThrow(/still running/)
+    expect(harness.engine.txn.startSale({ amountMinor: 100, currency: 'USD', reference: 'ECR-1' }).id).toBe(first.id)
+    expect(() => harness!.engine.txn.startSale({ amountMinor: 101, currency: 'USD', reference: 'ECR-1' })).toThrow(/already used for a different sale/)
+    await harness.engine.txn.cancelSale(first.id)
+    expect((await harness.engine.txn.waitForOutcome(first.id)).state).toBe('abandoned')
+  })
+
+  it('duplicate guard: same card and amount asks the cashier; refusing charges nothing', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.chipVisa() })
+    const first = await sale(reader, 777)
+    expect(first.state).toBe('approved')
+    const second = harness!.engine.txn.startSale({ amountMinor: 777, currency: 'USD' })
+    await eventually(() => harness!.engine.txn.get(second.id)?.state === 'awaitingConfirmation')
+    await harness!.engine.txn.confirmDuplicate(second.id, false)
+    expect(harness!.engine.txn.get(second.id)?.state).toBe('abandoned')
+    expect(harness!.host.ledger().entries.filter((e) => e.merchantTransID === second.id)).toHaveLength(0)
+  })
+
+  it('void of an approved sale re-reads the card and cancels at the host', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.chipVisa() })
+    const approved = await sale(reader, 1500)
+    await harness!.engine.txn.voidSale(approved.id)
+    await eventually(() => harness!.engine.txn.get(approved.id)?.state === 'cancelled', 8_000)
+    expect(reader.requests.map((r) => r.purpose)).toEqual(['purchase', 'void'])
+    expect(harness!.host.ledger().payments.find((p) => p.merchantTransID === approved.id)?.status).toBe('Cancelled')
+  })
+
+  it('tip adjustment is sent, and a tip over tolerance needs a manager', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    const approved = await sale(reader, 5000)
+    await expect(harness!.engine.txn.adjustTip(approved.id, 1500)).rejects.toThrow(/manager/)
+    await harness!.engine.txn.adjustTip(approved.id, 800)
+    await eventually(() => harness!.engine.txn.get(approved.id)?.tipState === 'adjusted', 8_000)
+    expect(harness!.host.ledger().payments.find((p) => p.merchantTransID === approved.id)).toMatchObject({ tipAmount: { value: '8.00' } })
+  })
+
+  it('the database file and its WAL hold no PAN, track or ICC data in clear', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    harness.host.setFault('*', 'http-503')
+    const stored = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 4500, currency: 'USD' }).id)
+    expect(stored.state).toBe('storedOffline') // card data is sealed in the journal right now
+    for (const file of readdirSync(harness.dir).filter((f) => f.startsWith('journal.sqlite'))) {
+      const bytes = readFileSync(join(harness.dir, file)).toString('latin1')
+      for (const secret of ['4761739001010010', '30122011143804400000', '9F2608C2F3A1B4D5']) expect(bytes, `${file} leaks ${secret}`).not.toContain(secret)
+    }
+  })
+})
