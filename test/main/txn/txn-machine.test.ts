@@ -1,0 +1,191 @@
+/**
+ * Every state × every event of the transaction machine. The allowed transitions are listed here by
+ * hand (they are the table in docs/transactions.md); every pair not listed must be refused.
+ */
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { transition } from '../../../src-main/txn/txn-machine'
+import { TXN_STATES, type Sale, type TxnEvent, type TxnState } from '../../../src-main/txn/txn-types'
+
+const EVENTS: Record<string, TxnEvent> = {
+  readCard: { type: 'readCard' },
+  'cardRead(chip)': { type: 'cardRead', chip: true, duplicate: false },
+  'cardRead(duplicate)': { type: 'cardRead', chip: true, duplicate: true },
+  cardNotRead: { type: 'cardNotRead', reason: 'timeout' },
+  duplicateConfirmed: { type: 'duplicateConfirmed' },
+  duplicateRefused: { type: 'duplicateRefused' },
+  'paymentAnswered(approved)': { type: 'paymentAnswered', answer: { kind: 'approved', authCode: 'A1B2C3' } },
+  'paymentAnswered(declined)': { type: 'paymentAnswered', answer: { kind: 'declined', reason: 'insufficient funds' } },
+  'paymentAnswered(rejected)': { type: 'paymentAnswered', answer: { kind: 'rejected', code: 'V0008', message: 'x' } },
+  'paymentAnswered(notDelivered, eligible)': { type: 'paymentAnswered', answer: { kind: 'notDelivered', offline: { eligible: true } } },
+  'paymentAnswered(notDelivered, not eligible)': { type: 'paymentAnswered', answer: { kind: 'notDelivered', offline: { eligible: false, reason: 'swipe' } } },
+  'paymentAnswered(unknown)': { type: 'paymentAnswered', answer: { kind: 'unknown', reason: 'timeout' } },
+  'cardCompleted(TC)': { type: 'cardCompleted', decision: 'approved' },
+  'cardCompleted(AAC)': { type: 'cardCompleted', decision: 'declined' },
+  'forwardAnswered(payment approved)': { type: 'forwardAnswered', operation: 'payment', answer: { kind: 'approved' } },
+  'forwardAnswered(payment declined)': { type: 'forwardAnswered', operation: 'payment', answer: { kind: 'declined', reason: 'x' } },
+  'forwardAnswered(reversal approved)': { type: 'forwardAnswered', operation: 'reversal', answer: { kind: 'approved' } },
+  'forwardAnswered(cancel approved)': { type: 'forwardAnswered', operation: 'cancel', answer: { kind: 'approved' } },
+  'forwardAnswered(cancel declined)': { type: 'forwardAnswered', operation: 'cancel', answer: { kind: 'declined', reason: 'B0040' } },
+  'forwardAnswered(capture approved)': { type: 'forwardAnswered', operation: 'capture', answer: { kind: 'approved' } },
+  'forwardAnswered(rejected)': { type: 'forwardAnswered', operation: 'payment', answer: { kind: 'rejected', code: 'V0008', message: 'x' } },
+  forwardGaveUp: { type: 'forwardGaveUp', operation: 'payment', reason: 'too old' },
+  managerRetry: { type: 'managerRetry' },
+  'voidRequested(queued)': { type: 'voidRequested', paymentQueue: 'pending' },
+  'voidRequested(not queued)': { type: 'voidRequested', paymentQueue: 'none' },
+  voidCardRead: { type: 'voidCardRead' },
+  voidCardNotRead: { type: 'voidCardNotRead', reason: 'cancelled' },
+  captureRequested: { type: 'captureRequested' },
+  recovered: { type: 'recovered' },
+}
+
+/** The allowed transitions: [from, event] → to. Tip requests are tested separately (a parallel region). */
+const ALLOWED: Array<[TxnState, string, TxnState]> = [
+  ['created', 'readCard', 'readingCard'],
+  ['created', 'recovered', 'abandoned'],
+  ['readingCard', 'cardRead(chip)', 'sending'],
+  ['readingCard', 'cardRead(duplicate)', 'awaitingConfirmation'],
+  ['readingCard', 'cardNotRead', 'abandoned'],
+  ['readingCard', 'recovered', 'abandoned'],
+  ['awaitingConfirmation', 'duplicateConfirmed', 'sending'],
+  ['awaitingConfirmation', 'duplicateRefused', 'abandoned'],
+  ['awaitingConfirmation', 'recovered', 'abandoned'],
+  ['sending', 'paymentAnswered(approved)', 'completingCard'],
+  ['sending', 'paymentAnswered(declined)', 'declined'],
+  ['sending', 'paymentAnswered(rejected)', 'declined'],
+  ['sending', 'paymentAnswered(notDelivered, eligible)', 'completingCard'],
+  ['sending', 'paymentAnswered(notDelivered, not eligible)', 'declined'],
+  ['sending', 'paymentAnswered(unknown)', 'reversalPending'],
+  ['sending', 'recovered', 'reversalPending'],
+  ['completingCard', 'cardCompleted(TC)', 'approved'],
+  ['completingCard', 'cardCompleted(AAC)', 'reversalPending'],
+  ['completingCard', 'recovered', 'reversalPending'],
+  ['approved', 'voidRequested(queued)', 'voidReadingCard'],
+  ['approved', 'voidRequested(not queued)', 'voidReadingCard'],
+  ['approved', 'captureRequested', 'capturePending'],
+  ['approved', 'forwardGaveUp', 'needsAttention'],
+  ['storedOffline', 'forwardAnswered(payment approved)', 'forwarded'],
+  ['storedOffline', 'forwardAnswered(payment declined)', 'needsAttention'],
+  ['storedOffline', 'forwardAnswered(rejected)', 'needsAttention'],
+  ['storedOffline', 'forwardGaveUp', 'needsAttention'],
+  ['storedOffline', 'voidRequested(queued)', 'cancelled'],
+  ['storedOffline', 'captureRequested', 'capturePending'],
+  ['forwarded', 'voidRequested(queued)', 'voidReadingCard'],
+  ['forwarded', 'voidRequested(not queued)', 'voidReadingCard'],
+  ['forwarded', 'captureRequested', 'capturePending'],
+  ['forwarded', 'forwardGaveUp', 'needsAttention'],
+  ['reversalPending', 'forwardAnswered(reversal approved)', 'reversed'],
+  ['reversalPending', 'forwardGaveUp', 'needsAttention'],
+  ['voidReadingCard', 'voidCardRead', 'cancelPending'],
+  ['voidReadingCard', 'voidCardNotRead', 'approved'],
+  ['voidReadingCard', 'recovered', 'approved'],
+  ['cancelPending', 'forwardAnswered(cancel approved)', 'cancelled'],
+  ['cancelPending', 'forwardAnswered(cancel declined)', 'approved'],
+  ['cancelPending', 'forwardGaveUp', 'needsAttention'],
+  ['capturePending', 'forwardAnswered(capture approved)', 'captured'],
+  ['capturePending', 'forwardGaveUp', 'needsAttention'],
+  ['captured', 'forwardGaveUp', 'needsAttention'],
+  ['needsAttention', 'managerRetry', 'storedOffline'],
+]
+
+const base = (state: TxnState): Sale => ({
+  id: 'T1-00000001', state, amountMinor: 1000, currency: 'USD', autoCapture: false, offline: false, chip: true,
+  tipMinor: 0, tipState: 'none', ...(state === 'needsAttention' ? { attentionFrom: 'storedOffline' as const } : {}),
+})
+
+describe('every state × every event', () => {
+  for (const state of TXN_STATES) {
+    for (const [name, event] of Object.entries(EVENTS)) {
+      const allowed = ALLOWED.find(([from, ev]) => from === state && ev === name)
+      it(`${state} + ${name} → ${allowed ? allowed[2] : 'refused'}`, () => {
+        const result = transition(base(state), event)
+        if (allowed) {
+          expect(result.ok).toBe(true)
+          expect(result.ok && result.sale.state).toBe(allowed[2])
+        } else {
+          expect(result).toMatchObject({ ok: false })
+        }
+      })
+    }
+  }
+})
+
+describe('effects that carry the guarantees', () => {
+  it('an unknown outcome queues a reversal at once and tells the chip to decline', () => {
+    const result = transition(base('sending'), EVENTS['paymentAnswered(unknown)']!)
+    expect(result.ok && result.effects).toEqual([{ type: 'completeCard', result: 'declined' }, { type: 'enqueue', operation: 'reversal', reason: 'timeout' }])
+  })
+
+  it('AAC after a host approval reverses with that reason', () => {
+    const result = transition(base('completingCard'), EVENTS['cardCompleted(AAC)']!)
+    expect(result.ok && result.effects).toEqual([{ type: 'enqueue', operation: 'reversal', reason: 'card declined after host approval' }])
+  })
+
+  it('offline: the chip is asked (Z3), then TC stores the payment and AAC declines it', () => {
+    const asked = transition(base('sending'), EVENTS['paymentAnswered(notDelivered, eligible)']!)
+    expect(asked.ok && asked.effects).toEqual([{ type: 'completeCard', result: 'unableToGoOnline' }])
+    const offline = { ...base('completingCard'), offline: true }
+    expect(transition(offline, EVENTS['cardCompleted(TC)']!)).toMatchObject({ ok: true, sale: { state: 'storedOffline' }, effects: [{ type: 'enqueue', operation: 'payment' }] })
+    expect(transition(offline, EVENTS['cardCompleted(AAC)']!)).toMatchObject({ ok: true, sale: { state: 'declined' } })
+  })
+
+  it('a swipe (no chip dialogue) goes straight to approved or stored', () => {
+    const swipe = { ...base('sending'), chip: false }
+    expect(transition(swipe, EVENTS['paymentAnswered(approved)']!)).toMatchObject({ ok: true, sale: { state: 'approved' }, effects: [{ type: 'purgeCardData' }] })
+    expect(transition(swipe, EVENTS['paymentAnswered(notDelivered, eligible)']!)).toMatchObject({ ok: true, sale: { state: 'storedOffline', offline: true } })
+  })
+
+  it('card data is purged whenever authorization completes', () => {
+    const purges = (state: TxnState, event: string, sale: Partial<Sale> = {}) => {
+      const result = transition({ ...base(state), ...sale }, EVENTS[event]!)
+      return result.ok && result.effects.some((e) => e.type === 'purgeCardData')
+    }
+    expect(purges('completingCard', 'cardCompleted(TC)')).toBe(true)
+    expect(purges('sending', 'paymentAnswered(declined)')).toBe(true)
+    expect(purges('reversalPending', 'forwardAnswered(reversal approved)')).toBe(true)
+    expect(purges('storedOffline', 'forwardAnswered(payment approved)')).toBe(true)
+    expect(purges('storedOffline', 'forwardAnswered(payment declined)')).toBe(true)
+  })
+
+  it('a stored payment still queued is withdrawn, one in flight cannot be voided yet', () => {
+    expect(transition(base('storedOffline'), EVENTS['voidRequested(queued)']!)).toMatchObject({ ok: true, effects: [{ type: 'withdraw' }, { type: 'purgeCardData' }] })
+    expect(transition(base('storedOffline'), { type: 'voidRequested', paymentQueue: 'inflight' })).toMatchObject({ ok: false, reason: expect.stringMatching(/being forwarded/) })
+  })
+
+  it('autoCapture payments cannot be captured again', () => {
+    expect(transition({ ...base('approved'), autoCapture: true }, EVENTS.captureRequested!)).toMatchObject({ ok: false })
+  })
+})
+
+describe('tips (parallel region)', () => {
+  it.each(['approved', 'forwarded', 'storedOffline'] as const)('a tip on %s is queued and keeps the payment state', (state) => {
+    const result = transition(base(state), { type: 'tipRequested', tipMinor: 150 })
+    expect(result).toMatchObject({ ok: true, sale: { state, tipMinor: 150, tipState: 'pending' }, effects: [{ type: 'enqueue', operation: 'tips' }] })
+  })
+
+  it('a later tip replaces an earlier one; the answer marks it adjusted or failed', () => {
+    const first = transition(base('approved'), { type: 'tipRequested', tipMinor: 150 })
+    const second = first.ok ? transition(first.sale, { type: 'tipRequested', tipMinor: 200 }) : first
+    expect(second).toMatchObject({ ok: true, sale: { tipMinor: 200 } })
+    const sale = { ...base('approved'), tipState: 'pending' as const, tipMinor: 200 }
+    expect(transition(sale, { type: 'forwardAnswered', operation: 'tips', answer: { kind: 'approved' } })).toMatchObject({ ok: true, sale: { state: 'approved', tipState: 'adjusted' } })
+    expect(transition(sale, { type: 'forwardAnswered', operation: 'tips', answer: { kind: 'declined', reason: 'B0041' } })).toMatchObject({ ok: true, sale: { tipState: 'failed' } })
+  })
+
+  it.each(TXN_STATES.filter((s) => !['approved', 'forwarded', 'storedOffline'].includes(s)))('no tip while %s', (state) => {
+    expect(transition(base(state), { type: 'tipRequested', tipMinor: 100 })).toMatchObject({ ok: false })
+  })
+
+  it('refuses a negative or fractional tip', () => {
+    expect(transition(base('approved'), { type: 'tipRequested', tipMinor: -1 })).toMatchObject({ ok: false })
+    expect(transition(base('approved'), { type: 'tipRequested', tipMinor: 1.5 })).toMatchObject({ ok: false })
+  })
+})
+
+describe('docs/transactions.md', () => {
+  it('lists exactly the allowed transitions tested here', () => {
+    const doc = readFileSync('docs/transactions.md', 'utf8')
+    const rows = [...doc.matchAll(/^\| `(\w+)` \| `([^`]+)` \| `(\w+)` \|/gm)].map((m) => [m[1], m[2], m[3]])
+    expect(rows.sort()).toEqual(ALLOWED.map((r) => [...r]).sort())
+  })
+})
