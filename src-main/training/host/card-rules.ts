@@ -9,6 +9,7 @@
  * expiry. The first that matches decides, so "10.51" on an expired card is a 51.
  */
 import type { OfflinePaymentBody } from '../../gateway/request-schemas'
+import { isLuhnValid } from '../../device'
 
 export interface CardData {
   pan: string
@@ -87,19 +88,8 @@ export function parseTrack1(track: string): CardData | undefined {
   return match[2] === undefined ? { pan: match[1] } : { pan: match[1], expiry: match[2] }
 }
 
-export function luhnValid(pan: string): boolean {
-  if (!/^\d+$/.test(pan)) return false
-  let sum = 0
-  for (let i = 0; i < pan.length; i++) {
-    let digit = Number(pan[pan.length - 1 - i])
-    if (i % 2 === 1) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-  }
-  return sum % 10 === 0
-}
+/** The host checks the check digit with the same Luhn code the terminal uses. */
+export const luhnValid = isLuhnValid
 
 /**
  * A card is valid through the last day of its expiry month (UTC). A month outside 01-12 cannot be
