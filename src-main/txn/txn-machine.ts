@@ -73,7 +73,8 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
 
     case 'captureRequested':
       if (sale.autoCapture) return { ok: false, reason: 'this payment was captured automatically' }
-      return SETTLEABLE.has(sale.state) ? ok(sale, 'capturePending', [{ type: 'enqueue', operation: 'capture' }]) : refuse(sale, event)
+      // A stored payment is captured once forwarded: its capture would otherwise overtake its own state.
+      return sale.state === 'approved' || sale.state === 'forwarded' ? ok(sale, 'capturePending', [{ type: 'enqueue', operation: 'capture' }]) : refuse(sale, event)
 
     case 'recovered':
       return onRecovered(sale)

@@ -18,6 +18,7 @@ import { decideOffline, type OfflineLimits } from './offline-policy'
 import { cancelBody, captureBody, paymentBody, reversalBody, tipsBody, type MerchantIdentity, type PaymentOptions } from './message-bodies'
 import { toSaleView, type SaleView } from './sale-view'
 import { checkTip, type TipPolicy } from './tip-policy'
+import { dayReport, type DayReport } from './close-of-day'
 
 export interface TxnSettings {
   merchant: MerchantIdentity
@@ -133,6 +134,24 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
 
   capture(id: string): Promise<SaleView> {
     return this.step(id, { type: 'captureRequested' }).then(() => toSaleView(this.require(id)))
+  }
+
+  /** The day's report; nothing changes. */
+  dayReport(day: string = businessDay(this.now())): DayReport {
+    return dayReport(day, this.deps.journal.salesOfDay(day).map(toSaleView))
+  }
+
+  /**
+   * Close of day: refused while reversals are pending; in restaurant mode every authorised payment
+   * of the day is captured for base plus tip (host-contract.md §3 "Capture"), queued like the rest.
+   */
+  async closeDay(day: string = businessDay(this.now())): Promise<DayReport> {
+    const before = this.dayReport(day)
+    if (!before.closable) return before
+    for (const sale of this.deps.journal.salesOfDay(day)) {
+      if (!sale.autoCapture && (sale.state === 'approved' || sale.state === 'forwarded')) await this.capture(sale.id)
+    }
+    return this.dayReport(day)
   }
 
   managerRetry(id: string): Promise<SaleView> {

@@ -137,3 +137,20 @@ describe('a sale through the engine', () => {
     }
   })
 })
+
+describe('restaurant mode close of day', () => {
+  it('authorises, takes the tip, and captures base plus tip at close', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader, { restaurantMode: true })
+    const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 4000, currency: 'USD' }).id)
+    expect(sale.state).toBe('approved')
+    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === sale.id)?.status).toBe('Authorised')
+    await harness.engine.txn.adjustTip(sale.id, 600)
+    const report = await harness.engine.txn.closeDay(sale.businessDay)
+    expect(report.closable).toBe(true)
+    await eventually(() => harness!.engine.txn.get(sale.id)?.state === 'captured', 8_000)
+    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === sale.id)).toMatchObject({ status: 'Captured', tipAmount: { value: '6.00' } })
+    const capture = harness.host.ledger().entries.find((e) => e.operation === 'capture' && e.originalMerchantTransID === sale.id)
+    expect(capture?.amount).toEqual({ currency: 'USD', value: '46.00' })
+  })
+})

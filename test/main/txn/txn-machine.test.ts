@@ -69,7 +69,6 @@ const ALLOWED: Array<[TxnState, string, TxnState]> = [
   ['storedOffline', 'forwardAnswered(rejected)', 'needsAttention'],
   ['storedOffline', 'forwardGaveUp', 'needsAttention'],
   ['storedOffline', 'voidRequested(queued)', 'cancelled'],
-  ['storedOffline', 'captureRequested', 'capturePending'],
   ['forwarded', 'voidRequested(queued)', 'voidReadingCard'],
   ['forwarded', 'voidRequested(not queued)', 'voidReadingCard'],
   ['forwarded', 'captureRequested', 'capturePending'],

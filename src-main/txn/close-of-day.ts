@@ -1,0 +1,99 @@
+/**
+ * Close of day (pure): is the day ready to close, and what are its totals. Blocked while reversals
+ * are pending (research/anchors-products.md §4: a stuck reversal must be cleared before a batch
+ * closes) or a sale is still at the counter. Totals per brand and currency, counts per outcome.
+ */
+import { formatAmount } from '../../src-shared/money'
+import type { SaleView } from './sale-view'
+import type { TxnState } from './txn-types'
+
+export interface DayTotals {
+  currency: string
+  brand: string
+  count: number
+  amountMinor: number
+  tipMinor: number
+}
+
+export interface DayReport {
+  businessDay: string
+  closable: boolean
+  blockedReason?: string
+  counts: { approved: number; declined: number; offline: number; stored: number; reversed: number; cancelled: number; needsAttention: number; abandoned: number }
+  totals: DayTotals[]
+  tipsMinor: Record<string, number>
+  sales: SaleView[]
+}
+
+/** Sales whose money stands: approved at the host, or approved offline and stored or forwarded. */
+const CHARGED: ReadonlySet<TxnState> = new Set(['approved', 'forwarded', 'storedOffline', 'captured', 'capturePending', 'cancelPending'])
+const AT_COUNTER: ReadonlySet<TxnState> = new Set(['created', 'readingCard', 'awaitingConfirmation', 'sending', 'completingCard', 'voidReadingCard'])
+
+export function dayReport(businessDay: string, sales: readonly SaleView[]): DayReport {
+  const counts = { approved: 0, declined: 0, offline: 0, stored: 0, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 0 }
+  const totals = new Map<string, DayTotals>()
+  const tipsMinor: Record<string, number> = {}
+  let reversalsPending = 0
+  let atCounter = 0
+  for (const sale of sales) {
+    if (sale.state === 'reversalPending') reversalsPending++
+    if (AT_COUNTER.has(sale.state)) atCounter++
+    if (sale.offline && CHARGED.has(sale.state)) counts.offline++
+    if (sale.state === 'storedOffline') counts.stored++
+    if (sale.state === 'declined') counts.declined++
+    if (sale.state === 'reversed') counts.reversed++
+    if (sale.state === 'cancelled') counts.cancelled++
+    if (sale.state === 'needsAttention') counts.needsAttention++
+    if (sale.state === 'abandoned') counts.abandoned++
+    if (!CHARGED.has(sale.state)) continue
+    counts.approved++
+    const key = `${sale.currency}|${sale.brand ?? 'UNKNOWN'}`
+    const row = totals.get(key) ?? { currency: sale.currency, brand: sale.brand ?? 'UNKNOWN', count: 0, amountMinor: 0, tipMinor: 0 }
+    row.count++
+    row.amountMinor += sale.amountMinor
+    row.tipMinor += sale.tipMinor
+    totals.set(key, row)
+    tipsMinor[sale.currency] = (tipsMinor[sale.currency] ?? 0) + sale.tipMinor
+  }
+  const blockedReason =
+    reversalsPending > 0
+      ? `${reversalsPending} reversal(s) are still waiting for the host: the day closes once they are acknowledged`
+      : atCounter > 0
+        ? 'a sale is still running at the counter'
+        : undefined
+  return {
+    businessDay,
+    closable: blockedReason === undefined,
+    ...(blockedReason ? { blockedReason } : {}),
+    counts,
+    totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.brand.localeCompare(b.brand)),
+    tipsMinor,
+    sales: [...sales],
+  }
+}
+
+const CSV_COLUMNS = ['id', 'state', 'createdAt', 'currency', 'amount', 'tip', 'brand', 'maskedPan', 'readMethod', 'authCode', 'offline', 'reason'] as const
+
+/** One line per sale, amounts as decimal strings, ready for a spreadsheet. */
+export function dayReportCsv(report: DayReport): string {
+  const quote = (value: string) => (/[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value)
+  const lines = [CSV_COLUMNS.join(',')]
+  for (const sale of report.sales) {
+    const row: Record<(typeof CSV_COLUMNS)[number], string> = {
+      id: sale.id,
+      state: sale.state,
+      createdAt: new Date(sale.createdAt).toISOString(),
+      currency: sale.currency,
+      amount: formatAmount(sale.amountMinor, sale.currency),
+      tip: formatAmount(sale.tipMinor, sale.currency),
+      brand: sale.brand ?? '',
+      maskedPan: sale.maskedPan ?? '',
+      readMethod: sale.readMethod ?? '',
+      authCode: sale.authCode ?? '',
+      offline: sale.offline ? 'yes' : 'no',
+      reason: sale.reason ?? '',
+    }
+    lines.push(CSV_COLUMNS.map((c) => quote(row[c])).join(','))
+  }
+  return `${lines.join('\r\n')}\r\n`
+}

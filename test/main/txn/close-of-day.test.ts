@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { dayReport, dayReportCsv } from '../../../src-main/txn/close-of-day'
+import type { SaleView } from '../../../src-main/txn/sale-view'
+
+const sale = (id: string, state: SaleView['state'], amountMinor: number, extra: Partial<SaleView> = {}): SaleView => ({
+  id, state, amountMinor, currency: 'USD', tipMinor: 0, tipState: 'none', autoCapture: true, offline: false, createdAt: Date.parse('2026-11-21T10:00:00Z'), updatedAt: 0, businessDay: '2026-11-21', brand: 'VISA', ...extra,
+})
+
+describe('close of day', () => {
+  const sales = [
+    sale('A', 'approved', 1000, { tipMinor: 150 }),
+    sale('B', 'forwarded', 2000, { offline: true, brand: 'MASTERCARD' }),
+    sale('C', 'storedOffline', 500, { offline: true }),
+    sale('D', 'declined', 999),
+    sale('E', 'reversed', 700),
+    sale('F', 'cancelled', 300),
+    sale('G', 'needsAttention', 400, { reason: 'stored payment declined when forwarded' }),
+    sale('H', 'approved', 1200, { currency: 'EUR' }),
+  ]
+
+  it('totals per currency and brand, counts per outcome, tips', () => {
+    const report = dayReport('2026-11-21', sales)
+    expect(report.closable).toBe(true)
+    expect(report.totals).toEqual([
+      { currency: 'EUR', brand: 'VISA', count: 1, amountMinor: 1200, tipMinor: 0 },
+      { currency: 'USD', brand: 'MASTERCARD', count: 1, amountMinor: 2000, tipMinor: 0 },
+      { currency: 'USD', brand: 'VISA', count: 2, amountMinor: 1500, tipMinor: 150 },
+    ])
+    expect(report.counts).toEqual({ approved: 4, declined: 1, offline: 2, stored: 1, reversed: 1, cancelled: 1, needsAttention: 1, abandoned: 0 })
+    expect(report.tipsMinor).toEqual({ USD: 150, EUR: 0 })
+  })
+
+  it('is blocked while a reversal is pending, with the reason', () => {
+    const report = dayReport('2026-11-21', [...sales, sale('R', 'reversalPending', 100)])
+    expect(report.closable).toBe(false)
+    expect(report.blockedReason).toMatch(/1 reversal\(s\) are still waiting for the host/)
+  })
+
+  it('exports CSV with decimal amounts and neutralised formulas', () => {
+    const csv = dayReportCsv(dayReport('2026-11-21', [sale('A', 'approved', 1234, { tipMinor: 5, reason: '=HYPERLINK("x")' })]))
+    const [head, row] = csv.trim().split('\r\n')
+    expect(head).toBe('id,state,createdAt,currency,amount,tip,brand,maskedPan,readMethod,authCode,offline,reason')
+    expect(row).toBe('A,approved,2026-11-21T10:00:00.000Z,USD,12.34,0.05,VISA,,,,no,"\'=HYPERLINK(""x"")"')
+  })
+})
