@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device/card-reader'
 import type { HostClient } from '../gateway/gateway-client'
-import { countSealedRows, FieldSealer, JOURNAL_MIGRATIONS, JournalStore, openJournalDatabase } from '../journal'
+import { countSealedRows, FieldSealer, JOURNAL_MIGRATIONS, JournalCheckpointer, JournalStore, openJournalDatabase } from '../journal'
 import type { SecretStore } from '../keychain'
 import { Forwarder } from '../txn/forwarder'
 import { TxnService, type TxnSettings } from '../txn/txn-service'
@@ -37,7 +37,9 @@ export interface Engine {
 export const JOURNAL_FILE = 'journal.sqlite'
 
 export async function composeEngine(settings: EngineSettings, ports: EnginePorts): Promise<Engine> {
-  const db = openJournalDatabase(join(settings.dataDir, JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
+  const file = join(settings.dataDir, JOURNAL_FILE)
+  const db = openJournalDatabase(file, { migrations: JOURNAL_MIGRATIONS })
+  const checkpointer = new JournalCheckpointer(db, file)
   try {
     // A new data key only for a journal that holds nothing sealed: a fresh key could never open old rows.
     const sealer = await FieldSealer.open(ports.secrets, settings.merchant.terminalId, { create: countSealedRows(db) === 0 })
@@ -47,6 +49,8 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     const txn = new TxnService({ journal, reader: ports.reader, host: ports.host, settings, logger: ports.logger, now, onEnqueued: () => wakeForwarder.wake() })
     const forwarder = new Forwarder({ journal, host: ports.host, txn, retry: settings.retry ?? DEFAULT_RETRY_POLICY, logger: ports.logger, now: () => now().getTime(), concurrency: settings.forwarderConcurrency ?? 16 })
     wakeForwarder.wake = () => forwarder.wake()
+    txn.on('update', () => checkpointer.noteActivity())
+    forwarder.on('status', () => checkpointer.noteActivity())
     const recovered = await txn.recover()
     if (recovered > 0) ports.logger.warn({ recovered }, 'settled sales that were in flight when the agent stopped')
     forwarder.start()
@@ -56,10 +60,12 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       forwarder,
       close: async () => {
         await forwarder.stop()
+        checkpointer.stop()
         db.close()
       },
     }
   } catch (error) {
+    checkpointer.stop()
     db.close()
     throw error
   }

@@ -7,3 +7,4 @@ export { FieldSealer, DataKeyMissingError, SealedFieldError, wipe } from './seal
 export { JOURNAL_MIGRATIONS } from './schema'
 export { JournalStore, StaleSaleError, countSealedRows, type SaleRecord, type NewSale, type SaleChange } from './journal-store'
 export type { NewOutboxItem, OutboxItem, ClaimedItem, QueueTotals } from './outbox-store'
+export { JournalCheckpointer } from './checkpointer'

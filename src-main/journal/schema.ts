@@ -88,7 +88,8 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
           last_error      TEXT,
           done_at         INTEGER
         ) STRICT;
-        CREATE INDEX outbox_due ON outbox (state, next_attempt_at) WHERE state IN ('pending', 'inflight');
+        -- the forwarder walks pending items in queue order and stops at its batch size
+        CREATE INDEX outbox_queue ON outbox (priority, seq) WHERE state = 'pending';
         CREATE INDEX outbox_by_sale ON outbox (sale_id, state);
       `)
     },

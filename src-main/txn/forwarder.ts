@@ -74,14 +74,28 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     return { ...this.deps.journal.outbox.totals(), hostReachable: this.hostReachable, lastAttemptAt: this.lastAttemptAt }
   }
 
-  /** Drains what is due now; resolves when nothing due is left (tests, "forward now", benchmarks). */
+  /**
+   * Drains what is due now; resolves when nothing due is left (tests, "forward now", benchmarks).
+   * Items are claimed in batches, sent `concurrency` at a time, and the batch's answers are journaled
+   * in one transaction: one disk sync per batch, each answer durable before its item counts as done.
+   */
   async drainOnce(): Promise<number> {
+    const concurrency = this.deps.concurrency ?? 16
     let total = 0
     for (;;) {
-      const items = this.deps.journal.outbox.claimDue(this.deps.concurrency ?? 16)
+      const items = this.deps.journal.outbox.claimDue(concurrency * 4)
       if (items.length === 0) return total
       total += items.length
-      const settled = await Promise.all(items.map(async (item): Promise<Settled> => ({ item, outcome: await this.send(item) })))
+      const settled: Settled[] = []
+      let next = 0
+      await Promise.all(
+        Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+          while (next < items.length) {
+            const item = items[next++]!
+            settled.push({ item, outcome: await this.send(item) })
+          }
+        }),
+      )
       this.deps.journal.batch(() => settled.forEach((s) => this.settle(s)))
       this.emit('status', this.status())
     }

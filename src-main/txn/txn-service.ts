@@ -77,7 +77,9 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     }
     if (this.current !== undefined) throw new PosError('SALE_IN_PROGRESS', `sale ${this.current} is still running: finish or cancel it first`, true)
     const at = this.now()
-    const record = journal.createSale(settings.merchant.terminalId, {
+    // Created and handed to the reader in one commit: the journal knows the sale before the reader does.
+    const { record, effects } = journal.batch(() => {
+      const created = journal.createSale(settings.merchant.terminalId, {
       state: 'created',
       businessDay: businessDay(at),
       transTime: formatDateTime(at),
@@ -87,11 +89,12 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
       reference: request.reference,
       requestHash,
       options: JSON.stringify({ ...(request.options ?? {}), ...(request.offlinePolicy ? { offlinePolicy: request.offlinePolicy } : {}) }),
+      })
+      this.current = created.id
+      return { record: created, effects: this.applyAndPublish(created.id, { type: 'readCard' }) ?? [] }
     })
-    this.current = record.id
-    this.publish(record)
-    void this.step(record.id, { type: 'readCard' }).catch((error: unknown) => this.crashed(record.id, error))
-    return toSaleView(record)
+    void this.runEffects(record.id, effects).catch((error: unknown) => this.crashed(record.id, error))
+    return toSaleView(this.require(record.id))
   }
 
   /** Resolves when the sale reaches a state where the counter no longer waits on it. */
@@ -187,6 +190,10 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
   private async step(id: string, event: TxnEvent, extra: { card?: CardData; answerPatch?: Partial<SaleRecord> } = {}): Promise<void> {
     const effects = this.applyAndPublish(id, event, undefined, extra)
     if (effects === undefined) throw new PosError('INVALID_STEP', `${event.type} is not possible for sale ${id} in state ${this.require(id).state}`)
+    await this.runEffects(id, effects)
+  }
+
+  private async runEffects(id: string, effects: TxnEffect[]): Promise<void> {
     for (const effect of effects) await this.run(id, effect)
   }
 

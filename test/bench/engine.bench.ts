@@ -1,0 +1,192 @@
+/**
+ * bench:engine, three figures, each against a baseline in the same run:
+ * 1. forwarding a backlog of stored payments (10,000 by default) to the training host, per second,
+ *    every acknowledgement durable (journaled with synchronous=FULL before it counts), as a ratio to
+ *    a bare undici client posting the same bodies unsigned to the same host. Target ≥ 1,000/s.
+ * 2. the agent's own time per sale, excluding host and device (time inside HostClient.send and the
+ *    reader is subtracted): p50 and p99. Target p99 < 5 ms.
+ * 3. the same with 1,000,000 historical sales in the journal, as a ratio to the empty journal. Target < 1.2.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { rootCertificates } from 'node:tls'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pino from 'pino'
+import { Agent, request } from 'undici'
+import { composeEngine, JOURNAL_FILE } from '../../src-main/app/compose'
+import { UndiciHostClient, type HostClient } from '../../src-main/gateway/gateway-client'
+import { operationPath } from '../../src-main/gateway/operations'
+import { JOURNAL_MIGRATIONS, openJournalDatabase } from '../../src-main/journal'
+import { MemorySecretStore } from '../../src-main/keychain'
+import { ScriptedCardReader, TEST_CARDS } from '../fakes/scripted-card-reader'
+import { AID, KEY, testSettings } from '../support/engine-harness'
+import { percentile, report, startHostProcess, throughput } from './support/bench-kit'
+
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000)
+const SALES = Number(process.env.BENCH_SALES ?? 1_000)
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000)
+const CONCURRENCY = 16
+
+const host = await startHostProcess(AID, KEY)
+const dirs: string[] = []
+const logger = pino({ level: 'silent' })
+
+function client(): UndiciHostClient {
+  return new UndiciHostClient({ offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, signType: 'HMAC-SHA256', extraCaPem: host.caPem, connectTimeoutMs: 5_000, responseTimeoutMs: 30_000 }, { signingKey: KEY })
+}
+
+/** A HostClient that adds up the time spent waiting for the host, to subtract it from the sale. */
+function timed(inner: HostClient): HostClient & { spentMs: number } {
+  const wrapper = {
+    spentMs: 0,
+    async send(...args: Parameters<HostClient['send']>) {
+      const started = performance.now()
+      try {
+        return await inner.send(...args)
+      } finally {
+        wrapper.spentMs += performance.now() - started
+      }
+    },
+    sendUnchecked: inner.sendUnchecked.bind(inner),
+    close: () => inner.close(),
+  }
+  return wrapper
+}
+
+/** Each journal gets its own terminal id: merchantTransIDs must never repeat at the one host. */
+async function engineIn(dir: string, hostClient: HostClient, reader: ScriptedCardReader, terminalId: string) {
+  const unlimited = { enabled: true, perTransactionMinor: { USD: 10_000_000 }, totalStoredMinor: { USD: 1e15 }, maxStoredCount: 1e9, maxOldestAgeHours: 1e6, allowSwipe: true, allowOnlinePinCards: true }
+  const base = testSettings(dir)
+  return composeEngine({ ...base, merchant: { ...base.merchant, terminalId }, duplicateWindowMs: 0, offline: unlimited, forwarderConcurrency: CONCURRENCY }, { reader, host: hostClient, secrets: new MemorySecretStore(), logger })
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pos-bench-engine-'))
+  dirs.push(dir)
+  return dir
+}
+
+// ---- 1. forwarding a backlog ------------------------------------------------------------------
+async function forwardingRate(): Promise<{ perSecond: number; baselinePerSecond: number }> {
+  const reader = new ScriptedCardReader()
+  const engine = await engineIn(tempDir(), client(), reader, `F${process.pid}`)
+  await engine.forwarder.stop() // build the backlog first, then measure the drain alone
+  for (let i = 0; i < BACKLOG; i++) {
+    reader.present({ card: TEST_CARDS.swipeMastercard() })
+    const sale = engine.txn.startSale({ amountMinor: 1_000 + (i % 40) * 10, currency: 'USD', offlinePolicy: 'forceOffline' })
+    await engine.txn.waitForOutcome(sale.id)
+  }
+  if (engine.forwarder.status().storedCount !== BACKLOG) throw new Error('backlog not stored')
+  const started = performance.now()
+  const forwarded = await engine.forwarder.drainOnce()
+  const perSecond = forwarded / ((performance.now() - started) / 1000)
+  const left = engine.forwarder.status()
+  if (left.count !== 0 || forwarded !== BACKLOG) throw new Error(`backlog not drained: ${left.count} left`)
+  const bodies = engine.journal.salesOfDay(engine.journal.get(`F${process.pid}-00000001`)!.businessDay).slice(0, BACKLOG).map((s) => JSON.stringify({ merchantTransInfo: { merchantTransID: s.id }, transAmount: { currency: 'USD', value: '10.00' } }))
+  await engine.close()
+
+  const bare = new Agent({ connect: { ca: [...rootCertificates, host.caPem] } })
+  const url = `${host.url}${operationPath('payment', AID)}`
+  const baselinePerSecond = await throughput(bodies.length, CONCURRENCY, async (i) => {
+    const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[i]!, dispatcher: bare })
+    await response.body.arrayBuffer()
+  })
+  await bare.close()
+  return { perSecond, baselinePerSecond }
+}
+
+// ---- 2 and 3. the agent's own time per sale -------------------------------------------------
+interface SaleLane {
+  reader: ScriptedCardReader
+  host: HostClient & { spentMs: number }
+  engine: Awaited<ReturnType<typeof engineIn>>
+  times: number[]
+}
+
+async function lane(dir: string, terminalId: string): Promise<SaleLane> {
+  const reader = new ScriptedCardReader()
+  const host = timed(client())
+  return { reader, host, engine: await engineIn(dir, host, reader, terminalId), times: [] }
+}
+
+async function oneSale(l: SaleLane, i: number): Promise<void> {
+  l.reader.present({ card: i % 2 ? TEST_CARDS.chipVisa() : TEST_CARDS.swipeMastercard() })
+  l.host.spentMs = 0
+  const started = performance.now()
+  const sale = l.engine.txn.startSale({ amountMinor: 2_000 + (i % 40) * 10, currency: 'USD' })
+  const done = await l.engine.txn.waitForOutcome(sale.id)
+  const own = performance.now() - started - l.host.spentMs
+  if (done.state !== 'approved') throw new Error(`sale ${done.id} ended ${done.state}: ${done.reason ?? ''}`)
+  if (i >= 50) l.times.push(own) // the first 50 warm up JIT, statements and connections
+}
+
+/** Sales alternate between the two journals, so machine noise hits both alike. */
+async function saleTimes(empty: SaleLane, full: SaleLane): Promise<void> {
+  for (let i = 0; i < SALES + 50; i++) {
+    await oneSale(empty, i)
+    await oneSale(full, i)
+  }
+  for (const l of [empty, full]) {
+    await l.engine.close()
+    await l.host.close()
+    l.times.sort((a, b) => a - b)
+  }
+}
+
+/** Fills a journal with historical sales straight through SQL (as years of trading would). */
+function fillHistory(dir: string, count: number): void {
+  const db = openJournalDatabase(join(dir, JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
+  const insertSale = db.prepare(`INSERT INTO sale (id, state, created_at, updated_at, business_day, trans_time, amount_minor, currency, auto_capture, offline, chip, masked_pan, brand, read_method, card_fingerprint, auth_code)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'USD', 1, 0, 1, '476173******0010', 'VISA', 'chip', ?, 'A1B2C3')`)
+  const insertEvent = db.prepare("INSERT INTO sale_event (sale_id, at, type, from_state, to_state) VALUES (?, ?, 'paymentAnswered', 'sending', ?)")
+  const start = Date.now() - 3 * 365 * 86_400_000
+  const chunk = 50_000
+  for (let base = 0; base < count; base += chunk) {
+    db.transaction(() => {
+      for (let i = base; i < Math.min(count, base + chunk); i++) {
+        const at = start + i * 90_000
+        const id = `H1-${String(i).padStart(9, '0')}`
+        const state = i % 20 === 0 ? 'declined' : 'approved'
+        insertSale.run(id, state, at, at, new Date(at).toISOString().slice(0, 10), new Date(at).toISOString(), 1_000 + (i % 9_000), `fp${i % 200_000}`)
+        insertEvent.run(id, at, state)
+      }
+    })()
+  }
+  db.prepare("INSERT INTO counter (name, value) VALUES ('merchantTransID', 0) ON CONFLICT DO NOTHING").run()
+  db.close()
+}
+
+try {
+  const forwarding = await forwardingRate()
+  console.error(`forwarded ${BACKLOG}: ${forwarding.perSecond.toFixed(0)}/s (bare unsigned ${forwarding.baselinePerSecond.toFixed(0)}/s)`)
+  const historyDir = tempDir()
+  const filled = performance.now()
+  fillHistory(historyDir, HISTORY)
+  console.error(`filled ${HISTORY} historical sales in ${((performance.now() - filled) / 1000).toFixed(1)} s`)
+  const emptyLane = await lane(tempDir(), `E${process.pid}`)
+  const fullLane = await lane(historyDir, `H${process.pid}`)
+  await saleTimes(emptyLane, fullLane)
+  const empty = emptyLane.times
+  const full = fullLane.times
+  const p = (list: number[], q: number) => Number(percentile(list, q).toFixed(3))
+  console.error(`own time per sale: empty p50 ${p(empty, 50)} ms p99 ${p(empty, 99)} ms; with ${HISTORY} rows p50 ${p(full, 50)} ms p99 ${p(full, 99)} ms`)
+  report({
+    bench: 'engine',
+    forwardedPerSecond: Math.round(forwarding.perSecond),
+    bareUnsignedPerSecond: Math.round(forwarding.baselinePerSecond),
+    forwardingRatio: Number((forwarding.perSecond / forwarding.baselinePerSecond).toFixed(3)),
+    forwardingTarget: 1000,
+    saleOwnMsP50: p(empty, 50),
+    saleOwnMsP99: p(empty, 99),
+    saleOwnMsP99Target: 5,
+    historyRows: HISTORY,
+    historySaleOwnMsP50: p(full, 50),
+    historySaleOwnMsP99: p(full, 99),
+    historyRatioP99: Number((percentile(full, 99) / percentile(empty, 99)).toFixed(3)),
+    historyRatioP50: Number((percentile(full, 50) / percentile(empty, 50)).toFixed(3)),
+    historyRatioTarget: 1.2,
+  })
+} finally {
+  await host.stop()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+}
