@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device/card-reader'
 import type { HostClient } from '../gateway/gateway-client'
-import { countSealedRows, FieldSealer, JOURNAL_MIGRATIONS, JournalCheckpointer, JournalStore, openJournalDatabase } from '../journal'
-import type { SecretStore } from '../keychain'
+import { countSealedRows, DataKeyMissingError, FieldSealer, JOURNAL_MIGRATIONS, JournalCheckpointer, JournalStore, openJournalDatabase } from '../journal'
+import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
 import { Forwarder } from '../txn/forwarder'
 import { TxnService, type TxnSettings } from '../txn/txn-service'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn/retry-policy'
@@ -27,7 +27,14 @@ export interface EngineSettings extends TxnSettings {
   forwarderConcurrency?: number
 }
 
+/** A condition a manager must see: shown on the status panel, the local API and `doctor`. */
+export interface EngineAlarm {
+  code: 'DATA_KEY_MISSING'
+  message: string
+}
+
 export interface Engine {
+  alarms: EngineAlarm[]
   journal: JournalStore
   txn: TxnService
   forwarder: Forwarder
@@ -36,13 +43,32 @@ export interface Engine {
 
 export const JOURNAL_FILE = 'journal.sqlite'
 
+/**
+ * The data key. A new one is made only for a journal that holds nothing sealed (a fresh key could
+ * never open old rows). When it is missing while sealed rows exist, the agent keeps those rows
+ * untouched, raises an alarm, stops offline payments, and seals new sales' card data under a key that
+ * lives only as long as this process (their data is purged at authorization anyway).
+ */
+async function openSealer(db: Parameters<typeof countSealedRows>[0], settings: EngineSettings, ports: EnginePorts): Promise<{ sealer: FieldSealer; alarms: EngineAlarm[]; offlineAllowed: boolean }> {
+  const sealedRows = countSealedRows(db)
+  try {
+    return { sealer: await FieldSealer.open(ports.secrets, settings.merchant.terminalId, { create: sealedRows === 0 }), alarms: [], offlineAllowed: true }
+  } catch (error) {
+    if (!(error instanceof DataKeyMissingError)) throw error
+    const message = `the journal's data key is missing from the keychain while ${sealedRows} encrypted row(s) wait for it: offline payments are stopped and those rows are kept; restore the keychain entry "${dataKeyAccount(settings.merchant.terminalId)}" and restart`
+    ports.logger.error({ sealedRows }, message)
+    const sealer = await FieldSealer.open(new MemorySecretStore(), settings.merchant.terminalId, { create: true })
+    return { sealer, alarms: [{ code: 'DATA_KEY_MISSING', message }], offlineAllowed: false }
+  }
+}
+
 export async function composeEngine(settings: EngineSettings, ports: EnginePorts): Promise<Engine> {
   const file = join(settings.dataDir, JOURNAL_FILE)
   const db = openJournalDatabase(file, { migrations: JOURNAL_MIGRATIONS })
   const checkpointer = new JournalCheckpointer(db, file)
   try {
-    // A new data key only for a journal that holds nothing sealed: a fresh key could never open old rows.
-    const sealer = await FieldSealer.open(ports.secrets, settings.merchant.terminalId, { create: countSealedRows(db) === 0 })
+    const { sealer, alarms, offlineAllowed } = await openSealer(db, settings, ports)
+    if (!offlineAllowed) settings = { ...settings, offline: { ...settings.offline, enabled: false } }
     const now = ports.now ?? (() => new Date())
     const journal = new JournalStore(db, sealer, () => now().getTime())
     const wakeForwarder = { wake: (): void => undefined }
@@ -55,6 +81,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     if (recovered > 0) ports.logger.warn({ recovered }, 'settled sales that were in flight when the agent stopped')
     forwarder.start()
     return {
+      alarms,
       journal,
       txn,
       forwarder,

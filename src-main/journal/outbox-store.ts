@@ -59,8 +59,9 @@ export class OutboxStore {
     private readonly now: () => number,
   ) {
     this.sql = {
-      insert: db.prepare('INSERT INTO outbox (sale_id, operation, message_id, priority, state, body, amount_minor, currency, next_attempt_at, created_at) VALUES (?, ?, ?, ?, \'pending\', ?, ?, ?, ?, ?)'),
-      due: db.prepare(`SELECT ${SELECT}, body FROM outbox o WHERE o.state = 'pending' AND o.next_attempt_at <= ?
+      insert: db.prepare('INSERT INTO outbox (sale_id, operation, message_id, priority, state, body, key_id, amount_minor, currency, next_attempt_at, created_at) VALUES (?, ?, ?, ?, \'pending\', ?, ?, ?, ?, ?, ?)'),
+      // Items sealed under a data key the keychain no longer holds wait (never deleted) until it is restored.
+      due: db.prepare(`SELECT ${SELECT}, body FROM outbox o WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.key_id = ?
         AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.state IN ('pending', 'inflight', 'attention')
                         AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
         ORDER BY o.priority, o.seq LIMIT ?`),
@@ -77,6 +78,7 @@ export class OutboxStore {
           (SELECT min(created_at) FROM outbox WHERE state IN ('pending', 'inflight')) AS oldestItemAt`),
       stored: db.prepare(`SELECT currency, count(*) AS n, sum(amount_minor) AS total, min(created_at) AS oldest FROM outbox
           WHERE operation = 'payment' AND state IN ('pending', 'inflight', 'attention') GROUP BY currency`),
+      lockedCount: db.prepare('SELECT count(*) AS n FROM outbox WHERE state IN (\'pending\', \'inflight\', \'attention\') AND key_id IS NOT ? AND body IS NOT NULL'),
       waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE state IN ('pending', 'inflight', 'attention') ORDER BY priority, seq LIMIT ?`),
       ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
       bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
@@ -86,7 +88,7 @@ export class OutboxStore {
   enqueue(saleId: string, item: NewOutboxItem): void {
     const at = this.now()
     const envelope = this.sealer.seal(this.aad(saleId, item.operation, item.messageId), JSON.stringify(item.body))
-    this.sql.insert.run(saleId, item.operation, item.messageId, PRIORITY[item.operation] ?? 1, envelope, item.amountMinor ?? 0, item.currency ?? null, at, at)
+    this.sql.insert.run(saleId, item.operation, item.messageId, PRIORITY[item.operation] ?? 1, envelope, this.sealer.keyId, item.amountMinor ?? 0, item.currency ?? null, at, at)
   }
 
   /** Claims up to `limit` due items (one per sale), marks them in flight and opens their bodies. */
@@ -95,7 +97,7 @@ export class OutboxStore {
   }
 
   private claimInTransaction(limit: number): ClaimedItem[] {
-    const rows = this.sql.due.all(this.now(), limit) as Array<OutboxItem & { body: Buffer }>
+    const rows = this.sql.due.all(this.now(), this.sealer.keyId, limit) as Array<OutboxItem & { body: Buffer }>
     return rows.map((row) => {
       this.sql.markInflight.run(row.seq)
       const plain = this.sealer.open(this.aad(row.saleId, row.operation, row.messageId), row.body)
@@ -144,6 +146,11 @@ export class OutboxStore {
       oldestStoredAt = oldestStoredAt === undefined ? row.oldest : Math.min(oldestStoredAt, row.oldest)
     }
     return { count: head.count, attentionCount: head.attentionCount, oldestItemAt: head.oldestItemAt ?? undefined, storedAmountMinor, storedCount, oldestStoredAt }
+  }
+
+  /** Queued items sealed under another data key: they wait for that key to be restored. */
+  lockedCount(): number {
+    return (this.sql.lockedCount.get(this.sealer.keyId) as { n: number }).n
   }
 
   waiting(limit = 500): OutboxItem[] {

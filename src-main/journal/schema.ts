@@ -80,6 +80,7 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
           priority        INTEGER NOT NULL,           -- 0 reversal, 1 anything else
           state           TEXT NOT NULL,              -- pending | inflight | done | attention | withdrawn
           body            BLOB,                       -- sealed request body; NULL once acknowledged or withdrawn
+          key_id          TEXT,                       -- data key the body is sealed under
           amount_minor    INTEGER NOT NULL DEFAULT 0,
           currency        TEXT,
           attempts        INTEGER NOT NULL DEFAULT 0,

@@ -327,13 +327,23 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
       case 'payment':
         return { operation, messageId: sale.id, body: this.offlineBody.get(sale.id) ?? paymentBody(sale, this.cardOf(sale.id), this.deps.settings.merchant), amountMinor: sale.amountMinor, currency: sale.currency }
       case 'reversal':
-        return { operation, messageId: sale.id, body: reversalBody(reason, this.cardInFlight.get(sale.id) ?? this.deps.journal.openCard<CardData>(sale.id, 'purchase')), amountMinor: sale.amountMinor, currency: sale.currency }
+        return { operation, messageId: sale.id, body: reversalBody(reason, this.cardInFlight.get(sale.id) ?? this.readableCard(sale.id)), amountMinor: sale.amountMinor, currency: sale.currency }
       case 'tips':
         return { operation, messageId: `${sale.id}-T${nth}`, body: tipsBody(`${sale.id}-T${nth}`, transTime, sale), amountMinor: sale.tipMinor, currency: sale.currency }
       case 'cancel':
         return { operation, messageId: `${sale.id}-V${nth}`, body: cancelBody(`${sale.id}-V${nth}`, transTime, freshCard ?? this.cardOf(sale.id, 'void')), amountMinor: sale.amountMinor, currency: sale.currency }
       case 'capture':
         return { operation, messageId: `${sale.id}-C${nth}`, body: captureBody(`${sale.id}-C${nth}`, transTime, sale), amountMinor: sale.amountMinor + sale.tipMinor, currency: sale.currency }
+    }
+  }
+
+  /** The sealed card data if this process can open it; a reversal goes without it otherwise (it is optional). */
+  private readableCard(id: string): CardData | undefined {
+    try {
+      return this.deps.journal.openCard<CardData>(id, 'purchase')
+    } catch (error) {
+      this.deps.logger.warn({ sale: id, err: error }, 'card data of this sale cannot be opened; the reversal is sent without ICC data')
+      return undefined
     }
   }
 

@@ -154,3 +154,34 @@ describe('restaurant mode close of day', () => {
     expect(capture?.amount).toEqual({ currency: 'USD', value: '46.00' })
   })
 })
+
+describe('data key missing while encrypted rows exist', () => {
+  it('raises an alarm, keeps the rows, stops offline payments, still sells online, and forwards once the key is back', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    harness.host.setFault('*', 'http-503')
+    const stored = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 4500, currency: 'USD' }).id)
+    expect(stored.state).toBe('storedOffline')
+    const account = 'data-key/T1'
+    const savedKey = await harness.secrets.get(account)
+    await harness.secrets.delete(account)
+
+    reader.present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.swipeMastercard() })
+    const engine = await harness.restart()
+    expect(engine.alarms).toEqual([{ code: 'DATA_KEY_MISSING', message: expect.stringMatching(/offline payments are stopped and those rows are kept/) }])
+    expect(engine.journal.sealedRowCount()).toBeGreaterThan(0)
+    expect(engine.journal.outbox.lockedCount()).toBe(1)
+    const refused = await engine.txn.waitForOutcome(engine.txn.startSale({ amountMinor: 1200, currency: 'USD' }).id)
+    expect(refused).toMatchObject({ state: 'declined', reason: expect.stringMatching(/offline payments are switched off/) })
+    harness.host.clearFaults()
+    const online = await engine.txn.waitForOutcome(engine.txn.startSale({ amountMinor: 1300, currency: 'USD' }).id)
+    expect(online.state).toBe('approved')
+    expect(await harness.secrets.get(account)).toBeUndefined() // the missing key was not replaced behind the manager's back
+    expect(engine.txn.get(stored.id)?.state).toBe('storedOffline')
+
+    await harness.secrets.set(account, savedKey!)
+    const restored = await harness.restart()
+    expect(restored.alarms).toEqual([])
+    await eventually(() => restored.txn.get(stored.id)?.state === 'forwarded', 8_000)
+  })
+})
