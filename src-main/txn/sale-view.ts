@@ -3,30 +3,10 @@
  * never card data. One mapping, so nothing sensitive can leak through a second one.
  */
 import type { SaleRecord } from '../journal'
+import type { SaleView } from '../../src-shared/contract'
 import type { TxnState } from './txn-types'
 
-export interface SaleView {
-  id: string
-  state: TxnState
-  amountMinor: number
-  currency: string
-  tipMinor: number
-  tipState: string
-  autoCapture: boolean
-  offline: boolean
-  reason?: string
-  authCode?: string
-  svcTransID?: string
-  maskedPan?: string
-  brand?: string
-  readMethod?: string
-  applicationId?: string
-  applicationLabel?: string
-  reference?: string
-  createdAt: number
-  updatedAt: number
-  businessDay: string
-}
+export type { SaleView }
 
 export function toSaleView(record: SaleRecord): SaleView {
   const view: SaleView = {

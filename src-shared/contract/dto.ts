@@ -1,0 +1,140 @@
+/**
+ * The data that crosses from the main process to the cashier UI and the local API. Masked PAN and
+ * ids only: no type here can carry a card number, track, PIN block or key.
+ */
+
+export const SALE_STATES = [
+  'created', 'readingCard', 'awaitingConfirmation', 'sending', 'completingCard', 'approved', 'declined', 'abandoned',
+  'storedOffline', 'forwarded', 'reversalPending', 'reversed', 'voidReadingCard', 'cancelPending', 'cancelled',
+  'capturePending', 'captured', 'needsAttention',
+] as const
+export type SaleState = (typeof SALE_STATES)[number]
+
+export interface SaleView {
+  id: string
+  state: SaleState
+  amountMinor: number
+  currency: string
+  tipMinor: number
+  tipState: string
+  autoCapture: boolean
+  offline: boolean
+  reason?: string
+  authCode?: string
+  svcTransID?: string
+  maskedPan?: string
+  brand?: string
+  readMethod?: string
+  applicationId?: string
+  applicationLabel?: string
+  reference?: string
+  createdAt: number
+  updatedAt: number
+  businessDay: string
+}
+
+export interface QueueItemView {
+  seq: number
+  saleId: string
+  operation: string
+  state: string
+  attempts: number
+  amountMinor: number
+  currency: string | null
+  createdAt: number
+  nextAttemptAt: number
+  lastError: string | null
+  /** Time left before the item needs a manager, in ms. */
+  expiresInMs: number
+}
+
+export interface QueueStatusView {
+  count: number
+  storedCount: number
+  storedAmountMinor: Record<string, number>
+  oldestStoredAt?: number
+  /** Time left before the oldest stored payment expires, in ms. */
+  oldestExpiresInMs?: number
+  attentionCount: number
+  /** Items sealed under a data key the keychain no longer holds. */
+  lockedCount: number
+  hostReachable?: boolean
+  lastAttemptAt?: number
+}
+
+export interface DayTotalsView {
+  currency: string
+  brand: string
+  count: number
+  amountMinor: number
+  tipMinor: number
+}
+
+export interface DayReportView {
+  businessDay: string
+  closable: boolean
+  blockedReason?: string
+  counts: { approved: number; declined: number; offline: number; stored: number; reversed: number; cancelled: number; needsAttention: number; abandoned: number }
+  totals: DayTotalsView[]
+  tipsMinor: Record<string, number>
+  sales: SaleView[]
+}
+
+export type DevicePrompt =
+  | { type: 'waitingForCard'; prompt: string }
+  | { type: 'cardRead'; maskedPan: string; method: string }
+  | { type: 'enterPin' }
+  | { type: 'pinEntered' }
+  | { type: 'processing' }
+  | { type: 'removeCard' }
+  | { type: 'insertChip'; reason: string }
+  | { type: 'error'; code: string; message: string }
+  | { type: 'connection'; state: 'connected' | 'disconnected' | 'reconnecting'; port?: string }
+  | { type: 'interrupted'; purpose: 'purchase' | 'void' }
+
+export interface DeviceStatusView {
+  connected: boolean
+  port?: string
+  busy: boolean
+}
+
+export interface AlarmView {
+  code: string
+  message: string
+}
+
+export interface AppInfo {
+  mode: 'production' | 'training'
+  currency: string
+  terminalId: string
+  storeName?: string
+  restaurantMode: boolean
+  tipTolerancePercent: number
+  /** Training mode: the simulated PIN pad's test cards, to choose which one the "customer" presents. */
+  trainingCards: string[]
+  alarms: AlarmView[]
+}
+
+export interface SettingsView {
+  offlineBaseUrl: string
+  aid: string
+  storeId: string
+  terminalId: string
+  merchantId: string
+  signingKey: { present: boolean; kcv?: string }
+}
+
+/** Live updates pushed to the UI (IPC in Electron, server-sent events in the browser). */
+export type PosEvent =
+  | { type: 'sale'; sale: SaleView }
+  | { type: 'queue'; queue: QueueStatusView }
+  | { type: 'device'; prompt: DevicePrompt }
+  | { type: 'alarm'; alarm: AlarmView }
+
+export interface PosErrorView {
+  code: string
+  message: string
+  retryable: boolean
+}
+
+export type PosResult<T> = { ok: true; value: T } | { ok: false; error: PosErrorView }

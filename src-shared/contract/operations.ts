@@ -1,0 +1,77 @@
+/**
+ * Every operation the cashier UI and integrators can ask of the agent: one declaration, used by the
+ * Electron IPC handlers, the preload bridge, the local HTTP API and both renderer adapters.
+ * Requests are validated with these zod schemas at every entrance.
+ */
+import { z } from 'zod'
+import type { AppInfo, DayReportView, DeviceStatusView, QueueItemView, QueueStatusView, SaleView, SettingsView } from './dto'
+
+const saleId = z.string().min(1).max(64)
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
+
+export const paymentOptionsSchema = z.strictObject({
+  metadata: z.string().optional(),
+  webhook: z.string().optional(),
+  instalment: z.record(z.string(), z.unknown()).optional(),
+  DCCBillingAmount: z.strictObject({ currency: z.string(), value: z.string() }).optional(),
+  origMerchantTransInfo: z.strictObject({ merchantTransID: z.string(), merchantTransTime: z.string(), merchantOrderReference: z.string().optional() }).optional(),
+  transInitiator: z.record(z.string(), z.string()).optional(),
+  merchantOrderReference: z.string().optional(),
+})
+
+export const OPERATION_SCHEMAS = {
+  appInfo: z.strictObject({}),
+  startSale: z.strictObject({
+    amountMinor: minor.min(1, 'the amount must be more than zero'),
+    currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    /** The integrator's idempotency key: a repeat returns the same sale, never a second charge. */
+    reference: z.string().min(1).max(64).optional(),
+    offlinePolicy: z.enum(['preferOnline', 'requireOnline', 'forceOffline']).optional(),
+    options: paymentOptionsSchema.optional(),
+  }),
+  getSale: z.strictObject({ id: saleId }),
+  cancelSale: z.strictObject({ id: saleId }),
+  confirmDuplicate: z.strictObject({ id: saleId, charge: z.boolean() }),
+  voidSale: z.strictObject({ id: saleId }),
+  adjustTip: z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional() }),
+  listSales: z.strictObject({ day: day.optional() }),
+  queueStatus: z.strictObject({}),
+  queueItems: z.strictObject({}),
+  forwardNow: z.strictObject({}),
+  retryAttention: z.strictObject({ id: saleId }),
+  dayReport: z.strictObject({ day: day.optional() }),
+  closeDay: z.strictObject({ day: day.optional() }),
+  exportDay: z.strictObject({ day: day.optional(), format: z.enum(['csv', 'json']) }),
+  deviceStatus: z.strictObject({}),
+  presentTestCard: z.strictObject({ name: z.string().min(1).max(64) }),
+  settings: z.strictObject({}),
+  setSigningKey: z.strictObject({ key: z.string().length(32, 'the signing key is exactly 32 characters') }),
+} as const
+
+export type OperationName = keyof typeof OPERATION_SCHEMAS
+export type OperationRequest<K extends OperationName> = z.infer<(typeof OPERATION_SCHEMAS)[K]>
+
+export interface OperationResults {
+  appInfo: AppInfo
+  startSale: SaleView
+  getSale: SaleView
+  cancelSale: SaleView
+  confirmDuplicate: SaleView
+  voidSale: SaleView
+  adjustTip: SaleView
+  listSales: SaleView[]
+  queueStatus: QueueStatusView
+  queueItems: QueueItemView[]
+  forwardNow: QueueStatusView
+  retryAttention: SaleView
+  dayReport: DayReportView
+  closeDay: DayReportView
+  exportDay: { filename: string; contentType: string; content: string }
+  deviceStatus: DeviceStatusView
+  presentTestCard: { presented: string }
+  settings: SettingsView
+  setSigningKey: { kcv: string }
+}
+
+export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]
