@@ -15,6 +15,7 @@ import { configCheck } from './app/commands/config-check'
 import { trainingHostCommand } from './app/commands/training-host-command'
 import { openHostClient } from './app/host-connection'
 import { serveCommand } from './app/commands/serve-command'
+import { pinpadSimCommand } from './app/commands/pinpad-sim-command'
 import { SIGN_TYPES, type SignType } from './gateway/signer'
 import { OPERATION_KINDS, type OperationKind } from './gateway/operations'
 import { SecretStoreUnavailableError } from './keychain'
@@ -126,6 +127,14 @@ program
   .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '7480')
   .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
   .action(async (o: { port: string; renderer?: string }) => finish(await withRuntime((rt) => serveCommand(rt, { port: Number(o.port), rendererRoot: o.renderer }))))
+
+program
+  .command('pinpad-sim')
+  .description('a simulated NEO 2 PIN pad on a pty pair (socat), for manual testing; type a test card name to present it')
+  .requiredOption('--link <path>', 'path of the pty the agent (or a serial tool) opens')
+  .option('--card <name>', 'default test card presented after each Activate Transaction')
+  .option('--baud-rate <n>', 'line speed', '115200')
+  .action(async (o: { link: string; card?: string; baudRate: string }) => finish(await pinpadSimCommand({ link: o.link, ...(o.card ? { card: o.card } : {}), baudRate: Number(o.baudRate) })))
 
 function finish(code: number): void {
   process.exitCode = code

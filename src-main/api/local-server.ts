@@ -1,16 +1,24 @@
 /**
- * The agent without Electron: an HTTP server bound to 127.0.0.1 only, serving the same cashier UI
- * the Electron window loads. The integration API joins it under /v1.
+ * The agent without Electron: an HTTP server bound to 127.0.0.1 only. It serves the cashier UI at `/`
+ * and the integration API under /v1 (docs/local-api.md):
+ * - `POST /v1/ops/{operation}`: one contract operation, JSON in, `{ ok, value | error }` out;
+ * - `GET /v1/events`: server-sent events (sale, queue, device, alarm);
+ * - `GET /v1/health`: unauthenticated liveness.
+ * Every /v1 call needs the bearer token (or the same-site session cookie the UI page carries); the
+ * `Host` header must name this server and a present `Origin` must be this server (DNS rebinding and
+ * cross-site requests are refused).
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { timingSafeEqual } from 'node:crypto'
+import type { AgentOperations } from './agent-operations'
 import { serveStatic } from './static-files'
 
 export interface LocalServerOptions {
   port: number
-  /** Folder of the built renderer (out/renderer). */
   rendererRoot: string
-  /** Facts for GET /v1/health. */
+  operations: AgentOperations
+  token: string
   health: () => Record<string, unknown>
 }
 
@@ -19,26 +27,121 @@ export interface LocalServer {
   close(): Promise<void>
 }
 
+const MAX_BODY_BYTES = 64 * 1024
+const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
+  INVALID_REQUEST: 400,
+  UNKNOWN_OPERATION: 404,
+  NO_SUCH_SALE: 404,
+  REFERENCE_REUSED: 409,
+  SALE_IN_PROGRESS: 409,
+  INTERNAL: 500,
+}
+
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const streams = new Set<ServerResponse>()
+  let origin = ''
   const server: Server = createServer((request, response) => {
-    const path = request.url ?? '/'
-    if (request.method === 'GET' && path === '/v1/health') {
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(options.health()))
-      return
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { allow: 'GET' }).end()
-      return
-    }
-    void serveStatic(options.rendererRoot, path, response)
+    void handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end()
+    })
   })
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', origin)
+    if (!hostAllowed(request.headers.host, origin)) return plain(response, 421, 'unexpected Host header')
+    if (request.headers.origin !== undefined && request.headers.origin !== origin) return plain(response, 403, 'cross-origin requests are refused')
+    if (url.pathname === '/v1/health' && request.method === 'GET') return json(response, 200, options.health())
+    if (url.pathname.startsWith('/v1/')) {
+      if (!authorised(request, options.token)) return json(response, 401, { ok: false, error: { code: 'UNAUTHORISED', message: 'a bearer token is required (see docs/local-api.md)', retryable: false } })
+      if (url.pathname === '/v1/events' && request.method === 'GET') return openStream(response)
+      const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
+      if (op && request.method === 'POST') return operation(op[1]!, request, response)
+      return json(response, 404, { ok: false, error: { code: 'NOT_FOUND', message: `no route ${request.method} ${url.pathname}`, retryable: false } })
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return plain(response, 405, 'method not allowed')
+    // The UI page carries a same-site session cookie so the browser's own calls are authorised.
+    response.setHeader('set-cookie', `pos_session=${options.token}; HttpOnly; SameSite=Strict; Path=/`)
+    response.setHeader('content-security-policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'")
+    await serveStatic(options.rendererRoot, url.pathname, response)
+  }
+
+  async function operation(name: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let body: unknown
+    try {
+      const text = await readBody(request)
+      body = text.length === 0 ? {} : JSON.parse(text)
+    } catch (error) {
+      return json(response, 400, { ok: false, error: { code: 'INVALID_REQUEST', message: error instanceof Error ? error.message : 'unreadable body', retryable: false } })
+    }
+    const result = await options.operations.dispatch(name, body)
+    json(response, result.ok ? 200 : (STATUS_OF_ERROR[result.error.code] ?? 422), result)
+  }
+
+  function openStream(response: ServerResponse): void {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+    response.write(': connected\n\n')
+    streams.add(response)
+    response.on('close', () => streams.delete(response))
+  }
+
+  const onEvent = (event: unknown) => {
+    const frame = `data: ${JSON.stringify(event)}\n\n`
+    for (const stream of streams) stream.write(frame)
+  }
+  options.operations.on('event', onEvent)
+  const keepAlive = setInterval(() => streams.forEach((s) => s.write(': keep-alive\n\n')), 15_000)
+  keepAlive.unref()
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, '127.0.0.1', resolve)
   })
   const { port } = server.address() as AddressInfo
+  origin = `http://127.0.0.1:${port}`
   return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    url: origin,
+    close: () =>
+      new Promise((resolve) => {
+        clearInterval(keepAlive)
+        options.operations.off('event', onEvent)
+        streams.forEach((s) => s.end())
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
+}
+
+function hostAllowed(host: string | undefined, origin: string): boolean {
+  const port = origin.slice(origin.lastIndexOf(':') + 1)
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+}
+
+function authorised(request: IncomingMessage, token: string): boolean {
+  const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
+  const cookie = /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
+  return [bearer, cookie].some((given) => given !== undefined && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token)))
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`the request body is larger than ${MAX_BODY_BYTES} bytes`))
+        request.destroy()
+      } else chunks.push(chunk)
+    })
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    request.on('error', reject)
+  })
+}
+
+function json(response: ServerResponse, status: number, value: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(value))
+}
+
+function plain(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text)
 }

@@ -41,13 +41,45 @@ export const configSchema = z.strictObject({
   }),
   merchant: z.strictObject({
     storeId: id('storeId'),
-    terminalId: id('terminalId'),
+    /** Part of every merchantTransID (`<terminalId>-<sequence>-...`), so kept short. */
+    terminalId: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'terminalId must be 1 to 40 letters, digits, "-", "_" or "."'),
     merchantId: id('merchantId'),
     storeName: z.string().max(64).optional(),
     /** Extra pspInfo fields sent with every payment (mcc, merchantName, city...). */
     pspInfo: z.record(z.string(), z.string().max(256)).default({}),
   }),
   currency: z.string().refine(isKnownCurrency, 'must be an ISO 4217 alphabetic code such as "USD"').default('USD'),
+  /** Restaurant: authorise (autoCapture false), adjust tips, capture base + tip at close. Retail: capture at once. */
+  restaurantMode: z.boolean().default(false),
+  device: z
+    .strictObject({
+      /** Serial port path; when absent the port is found by vendor/product id. */
+      path: z.string().min(1).optional(),
+      vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/).optional(),
+      productId: z.string().regex(/^[0-9a-fA-F]{4}$/).optional(),
+      baudRate: z.number().int().positive().default(115_200),
+      dataBits: z.union([z.literal(7), z.literal(8)]).default(8),
+      parity: z.enum(['none', 'even', 'odd']).default('none'),
+      stopBits: z.union([z.literal(1), z.literal(2)]).default(1),
+      cardReadTimeoutSeconds: z.number().int().min(5).max(300).default(60),
+      /** Magstripe fallback after a failed chip read (posEntryMode then says fallback). */
+      allowFallback: z.boolean().default(true),
+    })
+    .prefault({}),
+  offline: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Per transaction and total stored, in major units of `currency` (Clover's defaults: 500 / 5000; Moneris 250). */
+      perTransaction: z.number().positive().default(250),
+      totalStored: z.number().positive().default(5_000),
+      maxStoredCount: z.number().int().positive().default(500),
+      maxOldestAgeHours: z.number().positive().default(24),
+      allowSwipe: z.boolean().default(false),
+      allowOnlinePinCards: z.boolean().default(false),
+    })
+    .prefault({}),
+  tips: z.strictObject({ tolerancePercent: z.number().min(0).max(1000).default(20) }).prefault({}),
+  duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
   dataDir: z.string().min(1).optional(),
   log: z
     .strictObject({

@@ -14,8 +14,9 @@ import type { Runtime } from './runtime'
 export interface HostConnection {
   client: HostClient
   endpoint: HostEndpoint
-  /** Present in training mode: the embedded host, for its ledger and faults. */
+  /** Present in training mode: the embedded host, for its ledger and faults, and the configuration pointing at it. */
   trainingHost?: TrainingHost
+  trainingConfig?: AgentConfig
   close(): Promise<void>
 }
 
@@ -61,6 +62,7 @@ export async function openHostClient(runtime: Runtime): Promise<HostConnection> 
     client,
     endpoint,
     trainingHost: training.host,
+    trainingConfig: training.config,
     close: async () => {
       await client.close()
       await training.host.close()

@@ -1,7 +1,33 @@
 /**
  * The device domain's one public door (docs/architecture.md "One public door per domain").
- * Card data and NEO 2 protocol codecs; the serial driver will add its ports here.
+ * The CardReader role and its NEO 2 serial driver; card data and NEO 2 protocol codecs.
  */
+export type { CardData, CardDecision, CardReader, CardSummary, DeviceEvent, DeviceStatus, EncryptedPin, HostAnswerForCard, ReadCardRequest, ReadCardResult } from './card-reader'
+
+// The NEO 2 serial driver: transport → framing → commands (docs/device-protocol.md §7).
+export { Neo2CardReader } from './neo2-reader'
+export type { Neo2ReaderOptions } from './neo2-reader'
+export { createSerialPort, NEO2_SERIAL_SETTINGS, SerialReaderTransport } from './serial-transport'
+export type { PortFactory, PortOpenOptions, ReaderTransport, SerialPortLike, SerialReaderTransportOptions, SerialSettings, TransportClosed } from './serial-transport'
+export { discoverReaderPort, IDTECH_USB_VENDOR_ID, listSerialPorts, matchesReaderPort, readerPortResolver } from './port-discovery'
+export type { PortInfoLike, PortLister, ReaderPortQuery } from './port-discovery'
+export { backoffDelay, DEFAULT_BACKOFF, ReaderLink } from './reader-link'
+export type { BackoffOptions, LinkState } from './reader-link'
+export { describeReaderFailure, READER_ERROR_CODES, ReaderError } from './reader-error'
+export type { ReaderErrorCode, ReaderFailure } from './reader-error'
+export type { ReaderLog } from './reader-log'
+export { silentReaderLog } from './reader-log'
+export { DEFAULT_NEO2_TIMEOUTS } from './neo2-requests'
+export type { Neo2Timeouts } from './neo2-requests'
+export { activateTransactionData, amountN12, applyHostResponseData, BOOT_NOTIFICATION_COMMAND, NEO2_COMMANDS, Neo2CommandError, READER_INTERFACES } from './neo2-commands'
+export type { ActivateParams, Neo2CommandName, ReaderInterface } from './neo2-commands'
+export { DEFAULT_PIN_REQUEST, getEncryptedPinData, parsePinAnswer, PIN_STATES } from './neo2-pin'
+export type { PinAnswer, PinRequest } from './neo2-pin'
+export { captureKindOf, cardDecisionOf, EMV_RESULT_CODES, NEO2_OPAQUE_TAGS, parseContactResult, parseTransactionData, uiEventOf } from './neo2-responses'
+export type { CaptureKind, ContactResult, TransactionData } from './neo2-responses'
+export { cardBrandOf, CARD_BRANDS } from './card-brand'
+export type { CardBrand } from './card-brand'
+export { currencyNumericCode, CurrencyCodeError } from './currency-numeric'
 export type { CashierAction, CashierAdvice } from './cashier-action'
 export { CASHIER_ACTIONS } from './cashier-action'
 

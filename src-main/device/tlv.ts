@@ -53,6 +53,12 @@ export interface TlvDecodeOptions {
   padding?: TlvPadding
   /** Nesting limit, so hostile input cannot exhaust the stack. Default 8. */
   maxDepth?: number
+  /**
+   * Tags that are constructed by their first byte but carry raw bytes, read as primitive. ID TECH's
+   * FFEE1F error record (error code, SW1, SW2, RF state) is one: decoded as a template it fails on
+   * most SW values (docs/device-protocol.md D3.9).
+   */
+  opaqueTags?: readonly string[]
 }
 
 const MAX_TAG_BYTES = 3
@@ -60,10 +66,17 @@ const MAX_LENGTH = 0xffff
 
 export function decodeTlv(bytes: Uint8Array, options: TlvDecodeOptions = {}): Tlv[] {
   const skipFf = (options.padding ?? 'zeroAndFf') === 'zeroAndFf'
-  return decodeLevel(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, skipFf, options.maxDepth ?? 8, 0)
+  const opaque = new Set((options.opaqueTags ?? []).map((tag) => tag.toUpperCase()))
+  return decodeLevel(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, { skipFf, opaque }, options.maxDepth ?? 8, 0)
 }
 
-function decodeLevel(buf: Buffer, base: number, skipFf: boolean, depthLeft: number, depth: number): Tlv[] {
+interface LevelOptions {
+  skipFf: boolean
+  opaque: ReadonlySet<string>
+}
+
+function decodeLevel(buf: Buffer, base: number, level: LevelOptions, depthLeft: number, depth: number): Tlv[] {
+  const { skipFf } = level
   const out: Tlv[] = []
   let i = 0
   while (i < buf.length) {
@@ -96,9 +109,9 @@ function decodeLevel(buf: Buffer, base: number, skipFf: boolean, depthLeft: numb
     if (i + length > buf.length) throw new TlvError('truncatedValue', `tag ${tag} needs ${length} value bytes, ${buf.length - i} left`, base + i)
     const value = buf.subarray(i, i + length)
     const tlv: Tlv = { tag, value }
-    if ((first & 0x20) !== 0) {
+    if ((first & 0x20) !== 0 && !level.opaque.has(tag)) {
       if (depthLeft <= 0) throw new TlvError('tooDeep', `templates nested deeper than ${depth}`, base + tagStart)
-      tlv.children = decodeLevel(value, base + i, skipFf, depthLeft - 1, depth + 1)
+      tlv.children = decodeLevel(value, base + i, level, depthLeft - 1, depth + 1)
     }
     out.push(tlv)
     i += length

@@ -1,28 +1,34 @@
 /**
- * `pos-agent serve`: run the agent without Electron and serve the cashier UI on 127.0.0.1. In training
- * mode (no configuration) the embedded training host starts with it.
+ * `pos-agent serve`: the whole agent without Electron. The cashier UI and the local API on 127.0.0.1;
+ * in training mode (no configuration) the embedded training host and the simulated PIN pad start with it.
  */
 import { join } from 'node:path'
+import { loadOrCreateApiToken } from '../../api/api-token'
 import { startLocalServer } from '../../api/local-server'
+import { startAgent } from '../agent'
+import { defaultReaderFactory } from '../reader-factory'
 import { EXIT } from '../errors'
-import { openHostClient } from '../host-connection'
 import type { Runtime } from '../runtime'
 
 export async function serveCommand(runtime: Runtime, flags: { port: number; rendererRoot?: string | undefined }): Promise<number> {
-  const connection = await openHostClient(runtime)
-  const rendererRoot = flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer')
+  const agent = await startAgent(runtime, defaultReaderFactory)
+  const { token, file } = loadOrCreateApiToken(runtime.dataDir)
   const server = await startLocalServer({
     port: flags.port,
-    rendererRoot,
-    health: () => ({ ok: true, mode: runtime.mode, host: connection.endpoint.offlineBaseUrl }),
+    rendererRoot: flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer'),
+    operations: agent.operations,
+    token,
+    health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
-  if (runtime.mode === 'training') console.log(`TRAINING MODE: training host at ${connection.endpoint.offlineBaseUrl}; no real card is charged`)
+  if (runtime.mode === 'training') console.log(`TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`)
+  for (const alarm of agent.engine.alarms) console.log(`ALARM ${alarm.code}: ${alarm.message}`)
   console.log(`pos-agent serving the cashier UI at ${server.url}`)
+  console.log(`local API token in ${file} (docs/local-api.md)`)
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
   await server.close()
-  await connection.close()
+  await agent.close()
   return EXIT.ok
 }

@@ -1,0 +1,139 @@
+/**
+ * The contract's operations (src-shared/contract) carried out on the running agent. One dispatcher
+ * for every door: Electron IPC and the local HTTP API both call `dispatch`, which validates the
+ * request with the contract's schema and maps errors once, to `{ ok: false, error }`.
+ */
+import { EventEmitter } from 'node:events'
+import type { Logger } from 'pino'
+import { OPERATION_SCHEMAS, type AppInfo, type OperationName, type OperationRequest, type OperationResults, type PosEvent, type PosResult, type QueueStatusView, type SaleView, type SettingsView } from '../../src-shared/contract'
+import type { Engine } from '../app/compose'
+import { PosError } from '../app/errors'
+import type { CardReader } from '../device/card-reader'
+import { keyCheckValue } from '../gateway/signer'
+import { signingKeyAccount, type SecretStore } from '../keychain'
+import { dayReportCsv } from '../txn/close-of-day'
+import { timeLeftMs, type RetryPolicy } from '../txn/retry-policy'
+import { storeSigningKey } from '../app/signing-key'
+
+export interface AgentContext {
+  engine: Engine
+  reader: CardReader
+  secrets: SecretStore
+  retry: RetryPolicy
+  info: Omit<AppInfo, 'alarms'>
+  settings: Omit<SettingsView, 'signingKey'> & { aid: string }
+  /** Training mode only: makes the simulated PIN pad present a test card next. */
+  presentTestCard?: (name: string) => void
+  logger: Logger
+}
+
+type Handlers = { [K in OperationName]: (request: OperationRequest<K>) => Promise<OperationResults[K]> | OperationResults[K] }
+
+export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
+  private readonly handlers: Handlers
+  private readonly unsubscribe: Array<() => void> = []
+
+  constructor(private readonly ctx: AgentContext) {
+    super()
+    const { engine } = ctx
+    const txn = engine.txn
+    this.handlers = {
+      appInfo: () => ({ ...ctx.info, alarms: engine.alarms }),
+      startSale: (r) => txn.startSale({ amountMinor: r.amountMinor, currency: r.currency ?? ctx.info.currency, reference: r.reference, offlinePolicy: r.offlinePolicy, options: r.options }),
+      getSale: (r) => this.sale(r.id),
+      cancelSale: async (r) => {
+        await txn.cancelSale(r.id)
+        return this.sale(r.id)
+      },
+      confirmDuplicate: async (r) => {
+        await txn.confirmDuplicate(r.id, r.charge)
+        return this.sale(r.id)
+      },
+      voidSale: (r) => txn.voidSale(r.id),
+      adjustTip: (r) => txn.adjustTip(r.id, r.tipMinor, r.managerOverride ?? false),
+      listSales: (r) => txn.dayReport(r.day).sales,
+      queueStatus: () => this.queueStatus(),
+      queueItems: () => {
+        const now = Date.now()
+        return engine.journal.outbox.waiting().map((item) => ({ ...item, expiresInMs: timeLeftMs(ctx.retry, item.operation as never, item.createdAt, now) }))
+      },
+      forwardNow: async () => {
+        await engine.forwarder.drainOnce()
+        return this.queueStatus()
+      },
+      retryAttention: (r) => txn.managerRetry(r.id),
+      dayReport: (r) => txn.dayReport(r.day),
+      closeDay: (r) => txn.closeDay(r.day),
+      exportDay: (r) => {
+        const report = txn.dayReport(r.day)
+        return r.format === 'csv'
+          ? { filename: `pos-agent-${report.businessDay}.csv`, contentType: 'text/csv; charset=utf-8', content: dayReportCsv(report) }
+          : { filename: `pos-agent-${report.businessDay}.json`, contentType: 'application/json; charset=utf-8', content: JSON.stringify(report, null, 2) }
+      },
+      deviceStatus: () => ctx.reader.status(),
+      presentTestCard: (r) => {
+        if (!ctx.presentTestCard) throw new PosError('NOT_TRAINING', 'test cards exist only in training mode')
+        ctx.presentTestCard(r.name)
+        return { presented: r.name }
+      },
+      settings: async () => {
+        const key = await ctx.secrets.get(signingKeyAccount(ctx.settings.aid))
+        return { ...ctx.settings, signingKey: key === undefined ? { present: false } : { present: true, kcv: keyCheckValue(key) } }
+      },
+      setSigningKey: async (r) => ({ kcv: await storeSigningKey(ctx.secrets, ctx.settings.aid, r.key) }),
+    }
+    const onSale = (update: { sale: SaleView }) => this.emit('event', { type: 'sale', sale: update.sale })
+    txn.on('update', onSale)
+    this.unsubscribe.push(() => txn.off('update', onSale))
+    const onQueue = () => this.emit('event', { type: 'queue', queue: this.queueStatus() })
+    engine.forwarder.on('status', onQueue)
+    this.unsubscribe.push(() => engine.forwarder.off('status', onQueue))
+    this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', { type: 'device', prompt })))
+  }
+
+  /** Validates and runs one operation; never throws. */
+  async dispatch(operation: string, request: unknown): Promise<PosResult<unknown>> {
+    if (!(operation in OPERATION_SCHEMAS)) return { ok: false, error: { code: 'UNKNOWN_OPERATION', message: `no operation "${operation}"`, retryable: false } }
+    const name = operation as OperationName
+    const parsed = OPERATION_SCHEMAS[name].safeParse(request ?? {})
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      const field = issue?.path.map(String).join('.') || '(request)'
+      return { ok: false, error: { code: 'INVALID_REQUEST', message: `${field}: ${issue?.message ?? 'invalid'}`, retryable: false } }
+    }
+    try {
+      const handler = this.handlers[name] as (r: unknown) => Promise<unknown> | unknown
+      return { ok: true, value: await handler(parsed.data) }
+    } catch (error) {
+      if (error instanceof PosError) return { ok: false, error: { code: error.code, message: error.message, retryable: error.retryable } }
+      this.ctx.logger.error({ operation, err: error }, 'operation failed')
+      return { ok: false, error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error), retryable: true } }
+    }
+  }
+
+  close(): void {
+    for (const off of this.unsubscribe.splice(0)) off()
+  }
+
+  private sale(id: string) {
+    const view = this.ctx.engine.txn.get(id)
+    if (!view) throw new PosError('NO_SUCH_SALE', `no sale ${id}`)
+    return view
+  }
+
+  private queueStatus(): QueueStatusView {
+    const status = this.ctx.engine.forwarder.status()
+    const now = Date.now()
+    return {
+      count: status.count,
+      storedCount: status.storedCount,
+      storedAmountMinor: status.storedAmountMinor,
+      attentionCount: status.attentionCount,
+      lockedCount: this.ctx.engine.journal.outbox.lockedCount(),
+      ...(status.oldestStoredAt !== undefined ? { oldestStoredAt: status.oldestStoredAt, oldestExpiresInMs: timeLeftMs(this.ctx.retry, 'payment', status.oldestStoredAt, now) } : {}),
+      ...(status.hostReachable !== undefined ? { hostReachable: status.hostReachable } : {}),
+      ...(status.lastAttemptAt !== undefined ? { lastAttemptAt: status.lastAttemptAt } : {}),
+    }
+  }
+}
+

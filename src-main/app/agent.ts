@@ -1,0 +1,95 @@
+/**
+ * Starting the whole agent from a runtime: host connection (the embedded training host in training
+ * mode), card reader, journal and engine, and the operations every door (Electron IPC, local API)
+ * dispatches to. `serve` and the Electron shell both start here.
+ */
+import type { CardReader } from '../device/card-reader'
+import { AgentOperations } from '../api/agent-operations'
+import { minorUnitDigits } from '../../src-shared/money'
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn/retry-policy'
+import { composeEngine, type Engine, type EngineSettings } from './compose'
+import type { AgentConfig } from './config'
+import { openHostClient, type HostConnection } from './host-connection'
+import type { Runtime } from './runtime'
+
+/** The card reader for a runtime, with the training controls when it is the simulated PIN pad. */
+export interface ReaderHandle {
+  reader: CardReader
+  trainingCards: string[]
+  presentTestCard?: (name: string) => void
+  close(): Promise<void>
+}
+
+export type ReaderFactory = (runtime: Runtime, config: AgentConfig) => Promise<ReaderHandle>
+
+export interface RunningAgent {
+  config: AgentConfig
+  engine: Engine
+  connection: HostConnection
+  readerHandle: ReaderHandle
+  operations: AgentOperations
+  close(): Promise<void>
+}
+
+export function engineSettings(config: AgentConfig, dataDir: string): EngineSettings {
+  const unit = 10 ** minorUnitDigits(config.currency)
+  return {
+    dataDir,
+    merchant: { storeId: config.merchant.storeId, terminalId: config.merchant.terminalId, merchantId: config.merchant.merchantId, storeName: config.merchant.storeName, pspInfo: config.merchant.pspInfo },
+    restaurantMode: config.restaurantMode,
+    cardReadTimeoutSeconds: config.device.cardReadTimeoutSeconds,
+    duplicateWindowMs: config.duplicateWindowMinutes * 60_000,
+    offline: {
+      enabled: config.offline.enabled,
+      perTransactionMinor: { [config.currency]: Math.round(config.offline.perTransaction * unit) },
+      totalStoredMinor: { [config.currency]: Math.round(config.offline.totalStored * unit) },
+      maxStoredCount: config.offline.maxStoredCount,
+      maxOldestAgeHours: config.offline.maxOldestAgeHours,
+      allowSwipe: config.offline.allowSwipe,
+      allowOnlinePinCards: config.offline.allowOnlinePinCards,
+    },
+    tips: { tolerancePercent: config.tips.tolerancePercent },
+    retry: retryPolicy(config),
+  }
+}
+
+function retryPolicy(config: AgentConfig): RetryPolicy {
+  // A stored payment needs a manager once it is older than the offline age limit.
+  return { ...DEFAULT_RETRY_POLICY, maxAgeHours: { ...DEFAULT_RETRY_POLICY.maxAgeHours, payment: config.offline.maxOldestAgeHours } }
+}
+
+export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory): Promise<RunningAgent> {
+  const connection = await openHostClient(runtime)
+  const config = runtime.loaded?.config ?? connection.trainingConfig!
+  const closers: Array<() => Promise<void>> = [() => connection.close()]
+  try {
+    const readerHandle = await readerFactory(runtime, config)
+    closers.unshift(() => readerHandle.close())
+    const engine = await composeEngine(engineSettings(config, runtime.dataDir), { reader: readerHandle.reader, host: connection.client, secrets: runtime.secrets, logger: runtime.logger })
+    closers.unshift(() => engine.close())
+    const operations = new AgentOperations({
+      engine,
+      reader: readerHandle.reader,
+      secrets: runtime.secrets,
+      retry: retryPolicy(config),
+      info: { mode: runtime.mode, currency: config.currency, terminalId: config.merchant.terminalId, restaurantMode: config.restaurantMode, tipTolerancePercent: config.tips.tolerancePercent, trainingCards: readerHandle.trainingCards, ...(config.merchant.storeName ? { storeName: config.merchant.storeName } : {}) },
+      settings: { offlineBaseUrl: config.host.offlineBaseUrl, aid: config.host.aid, storeId: config.merchant.storeId, terminalId: config.merchant.terminalId, merchantId: config.merchant.merchantId },
+      ...(readerHandle.presentTestCard ? { presentTestCard: readerHandle.presentTestCard } : {}),
+      logger: runtime.logger,
+    })
+    return {
+      config,
+      engine,
+      connection,
+      readerHandle,
+      operations,
+      close: async () => {
+        operations.close()
+        for (const close of closers) await close()
+      },
+    }
+  } catch (error) {
+    for (const close of closers) await close().catch(() => undefined)
+    throw error
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Which card reader a runtime gets: in production the NEO 2 driver on the configured (or discovered)
+ * serial port; in training mode the simulated NEO 2 PIN pad, on a real pty pair when socat is
+ * installed (the same serial path a real reader uses), otherwise on an in-process mock serial port.
+ */
+import { spawnSync } from 'node:child_process'
+import { Neo2CardReader, readerPortResolver, SerialReaderTransport, type ReaderLog } from '../device'
+import { createMockPinpadSim, DEFAULT_TRAINING_CARD, startPtyPinpadSim, TEST_CARD_NAMES, type PinpadSim } from '../training/pinpad'
+import type { ReaderFactory, ReaderHandle } from './agent'
+import type { AgentConfig } from './config'
+import type { Runtime } from './runtime'
+
+/** Human-paced: the cashier sees each prompt; the default card comes if nobody picks one. */
+const TRAINING_PACE = { autoPresentMs: 2_500, cardReadMs: 500, pinEntryMs: 1_200 }
+
+export const defaultReaderFactory: ReaderFactory = async (runtime, config) =>
+  runtime.mode === 'training' ? simulatedReader(runtime, config) : serialReader(runtime, config)
+
+async function serialReader(runtime: Runtime, config: AgentConfig): Promise<ReaderHandle> {
+  const { device } = config
+  const path = device.path ?? readerPortResolver({ ...(device.vendorId ? { vendorIds: [device.vendorId.toLowerCase()] } : {}), ...(device.productId ? { productIds: [device.productId.toLowerCase()] } : {}) })
+  const transport = new SerialReaderTransport({ path, baudRate: device.baudRate, dataBits: device.dataBits, parity: device.parity, stopBits: device.stopBits })
+  const reader = await Neo2CardReader.open({ transport, fallbackAllowed: device.allowFallback, log: runtime.logger as unknown as ReaderLog })
+  return { reader, trainingCards: [], close: () => reader.close() }
+}
+
+async function simulatedReader(runtime: Runtime, config: AgentConfig): Promise<ReaderHandle> {
+  const options = { defaultCard: DEFAULT_TRAINING_CARD, ...TRAINING_PACE }
+  let sim: PinpadSim
+  let transport: SerialReaderTransport
+  if (spawnSync('sh', ['-c', 'command -v socat']).status === 0) {
+    const pty = await startPtyPinpadSim(options)
+    sim = pty
+    transport = new SerialReaderTransport({ path: pty.hostPath, baudRate: config.device.baudRate })
+    runtime.logger.info({ port: pty.hostPath }, 'training: simulated PIN pad on a pty pair')
+  } else {
+    const mock = createMockPinpadSim(options)
+    sim = mock
+    transport = new SerialReaderTransport({ path: mock.hostPath, createPort: mock.createPort })
+    runtime.logger.info('training: simulated PIN pad in process (install socat to run it on a pty)')
+  }
+  const reader = await Neo2CardReader.open({ transport, fallbackAllowed: config.device.allowFallback, log: runtime.logger as unknown as ReaderLog })
+  return {
+    reader,
+    trainingCards: [...TEST_CARD_NAMES],
+    presentTestCard: (name) => sim.present(name),
+    close: async () => {
+      await reader.close()
+      await sim.close()
+    },
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The simulated PIN pad's named test cards (docs/device-protocol.md D7.23). Public test numbers
+ * (card-reader.md §3, §4.3; the brands' published test PANs), far expiries (D4.5) except the
+ * expired card. Each card says what the customer does at each 02-40, in turn, so one name scripts a
+ * whole sale, e.g. the chip card that is swiped, refused, inserted, fails, and is swiped again as a
+ * fallback.
+ */
+
+/** What the customer does when the reader waits for a card. */
+export const SIM_STEPS = ['chip', 'contactless', 'swipe', 'chipFail'] as const
+export type SimStep = (typeof SIM_STEPS)[number]
+
+export interface SimCard {
+  name: string
+  description: string
+  pan: string
+  /** YYMM */
+  expiry: string
+  serviceCode: string
+  /** Track 1 name and tag 5F20 (which the agent must never put into icCardData). */
+  cardholder: string
+  /** One step per 02-40; after the last one the card is gone. */
+  steps: readonly SimStep[]
+  /** Chip/contactless: AID (4F) and label (50). */
+  aid?: string
+  label?: string
+  /** 5F34 PAN sequence number, one BCD byte. */
+  panSequence?: string
+  /** The card's CVM asks for online PIN (9F34 = 42 03 00); `key` is the simulated PIN pad's key set. */
+  onlinePin?: { pin: string; key: 'tdes' | 'aes' }
+  /** What the card says at 60-12 when the host approved: TC, or AAC (declines after approval). */
+  afterApproval: 'tc' | 'aac'
+}
+
+const card = (c: Omit<SimCard, 'afterApproval'> & Partial<Pick<SimCard, 'afterApproval'>>): SimCard => ({ afterApproval: 'tc', ...c })
+
+const VISA = { aid: 'A0000000031010', label: 'VISA CREDIT', panSequence: '01' }
+const MASTERCARD = { aid: 'A0000000041010', label: 'MASTERCARD', panSequence: '00' }
+
+export const TEST_CARDS = {
+  'chip-visa': card({ name: 'chip-visa', description: 'Visa chip card; approves after host approval (TC)', pan: '4761739001010010', expiry: '4912', serviceCode: '201', cardholder: 'TEST/VISA CHIP', steps: ['chip'], ...VISA }),
+  'contactless-mastercard': card({ name: 'contactless-mastercard', description: 'Mastercard tapped (contactless EMV, ARQC, no second dialogue)', pan: '5413330089010434', expiry: '4912', serviceCode: '201', cardholder: 'TEST/MC TAP', steps: ['contactless'], ...MASTERCARD }),
+  'swipe-magstripe': card({ name: 'swipe-magstripe', description: 'Magstripe-only Visa (service code 101)', pan: '4111111111111111', expiry: '4912', serviceCode: '101', cardholder: 'TEST/MAGSTRIPE', steps: ['swipe'] }),
+  'chip-swiped': card({ name: 'chip-swiped', description: 'Chip card swiped (service code 201): insert chip, chip fails, fallback swipe', pan: '4000056655665556', expiry: '4912', serviceCode: '201', cardholder: 'TEST/FALLBACK', steps: ['swipe', 'chipFail', 'swipe'] }),
+  expired: card({ name: 'expired', description: 'Magstripe card that expired in December 2020', pan: '4012888888881881', expiry: '2012', serviceCode: '101', cardholder: 'TEST/EXPIRED', steps: ['swipe'] }),
+  'luhn-invalid': card({ name: 'luhn-invalid', description: 'Magstripe card whose check digit is wrong (the host declines 14)', pan: '4111111111111112', expiry: '4912', serviceCode: '101', cardholder: 'TEST/BAD LUHN', steps: ['swipe'] }),
+  'pin-tdes': card({ name: 'pin-tdes', description: 'Visa chip asking for online PIN 1234: TDES DUKPT (X9.24-1 test BDK), ISO format 0', pan: '4012345678909', expiry: '4912', serviceCode: '201', cardholder: 'TEST/PIN TDES', steps: ['chip'], ...VISA, onlinePin: { pin: '1234', key: 'tdes' } }),
+  'pin-aes': card({ name: 'pin-aes', description: 'Mastercard chip asking for online PIN 1234: AES DUKPT (X9.24-3 test BDK), ISO format 4', pan: '5555555555554444', expiry: '4912', serviceCode: '201', cardholder: 'TEST/PIN AES', steps: ['chip'], ...MASTERCARD, onlinePin: { pin: '1234', key: 'aes' } }),
+  'aac-after-approval': card({ name: 'aac-after-approval', description: 'Visa chip that declines (AAC) at 60-12 even though the host approved', pan: '4000000000000002', expiry: '4912', serviceCode: '201', cardholder: 'TEST/AAC', steps: ['chip'], ...VISA, afterApproval: 'aac' }),
+} as const satisfies Record<string, SimCard>
+
+export type TestCardName = keyof typeof TEST_CARDS
+export const TEST_CARD_NAMES = Object.keys(TEST_CARDS) as TestCardName[]
+
+/** The card a training-mode PIN pad presents when nobody presents one. */
+export const DEFAULT_TRAINING_CARD: TestCardName = 'chip-visa'
+
+export function isTestCardName(name: string): name is TestCardName {
+  return Object.hasOwn(TEST_CARDS, name)
+}

@@ -1,0 +1,128 @@
+/**
+ * The local API over real HTTP on 127.0.0.1: authentication, Host and Origin checks, operations,
+ * idempotent sale references, server-sent events.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AgentOperations } from '../../../src-main/api/agent-operations'
+import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
+import { startLocalServer, type LocalServer } from '../../../src-main/api/local-server'
+import { DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
+import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { startEngineHarness, type EngineHarness } from '../../support/engine-harness'
+
+let harness: EngineHarness
+let server: LocalServer
+let operations: AgentOperations
+let token: string
+const reader = new ScriptedCardReader()
+const ui = mkdtempSync(join(tmpdir(), 'pos-ui-'))
+
+beforeAll(async () => {
+  harness = await startEngineHarness(reader)
+  token = loadOrCreateApiToken(harness.dir).token
+  mkdirSync(ui, { recursive: true })
+  writeFileSync(join(ui, 'index.html'), '<!doctype html><title>pos-agent</title>')
+  operations = new AgentOperations({
+    engine: harness.engine, reader, secrets: harness.secrets, retry: DEFAULT_RETRY_POLICY, logger: pino({ level: 'silent' }),
+    info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
+    settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+  })
+  server = await startLocalServer({ port: 0, rendererRoot: ui, operations, token, health: () => ({ ok: true }) })
+})
+afterAll(async () => {
+  await server.close()
+  operations.close()
+  await harness.close()
+  rmSync(ui, { recursive: true, force: true })
+})
+
+interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+function call(method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const url = new URL(path, server.url)
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: { host: url.host, ...options.headers } }, (res) => {
+      let body = ''
+      res.on('data', (d: Buffer) => (body += d.toString()))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}
+const op = (name: string, body: unknown, headers: Record<string, string> = {}) =>
+  call('POST', `/v1/ops/${name}`, { body: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers } })
+
+describe('security of the local API', () => {
+  it('keeps its token in a 0600 file and reuses it', () => {
+    const file = join(harness.dir, 'api-token')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(readFileSync(file, 'utf8').trim()).toBe(token)
+    expect(loadOrCreateApiToken(harness.dir).token).toBe(token)
+  })
+
+  it('refuses calls without the token, with a wrong one, with a foreign Host or Origin', async () => {
+    expect((await call('POST', '/v1/ops/appInfo', { body: '{}' })).status).toBe(401)
+    expect((await op('appInfo', {}, { authorization: `Bearer ${token.replace(/.$/, 'x')}` })).status).toBe(401)
+    expect((await op('appInfo', {}, { host: 'evil.example:80' })).status).toBe(421)
+    expect((await op('appInfo', {}, { origin: 'http://evil.example' })).status).toBe(403)
+    expect((await op('appInfo', {}, { origin: server.url })).status).toBe(200)
+  })
+
+  it('the UI page sets a same-site HttpOnly session cookie that authorises the UI calls', async () => {
+    const page = await call('GET', '/')
+    expect(page.status).toBe(200)
+    const cookie = String(page.headers['set-cookie'])
+    expect(cookie).toMatch(/pos_session=[^;]+; HttpOnly; SameSite=Strict/)
+    const session = cookie.split(';')[0]!
+    expect((await call('POST', '/v1/ops/appInfo', { body: '{}', headers: { cookie: session } })).status).toBe(200)
+  })
+})
+
+describe('operations', () => {
+  it('validates requests and refuses garbage with a clear error', async () => {
+    expect(JSON.parse((await op('startSale', { amountMinor: -5 })).body)).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/amountMinor/) } })
+    const garbage = await call('POST', '/v1/ops/startSale', { body: '{"amountMinor": ', headers: { authorization: `Bearer ${token}` } })
+    expect(garbage.status).toBe(400)
+    expect((await op('noSuchThing', {})).status).toBe(404)
+  })
+
+  it('runs a sale; repeating its reference returns the same sale; another amount under it is refused (409)', async () => {
+    reader.present({ card: TEST_CARDS.chipVisa() })
+    const first = JSON.parse((await op('startSale', { amountMinor: 1234, reference: 'ECR-42' })).body)
+    expect(first).toMatchObject({ ok: true, value: { amountMinor: 1234, currency: 'USD', reference: 'ECR-42' } })
+    const outcome = await harness.engine.txn.waitForOutcome(first.value.id)
+    expect(outcome.state).toBe('approved')
+    const again = JSON.parse((await op('startSale', { amountMinor: 1234, reference: 'ECR-42' })).body)
+    expect(again.value).toMatchObject({ id: first.value.id, state: 'approved' })
+    const clash = await op('startSale', { amountMinor: 999, reference: 'ECR-42' })
+    expect(clash.status).toBe(409)
+    expect(JSON.parse(clash.body).error.code).toBe('REFERENCE_REUSED')
+    expect(harness.host.ledger().payments.filter((p) => p.merchantTransID === first.value.id)).toHaveLength(1)
+  })
+
+  it('streams sale events over SSE', async () => {
+    const events: string[] = []
+    const req = httpRequest(new URL('/v1/events', server.url), { headers: { authorization: `Bearer ${token}` } }, (res) => res.on('data', (d: Buffer) => events.push(d.toString())))
+    req.end()
+    await new Promise((r) => setTimeout(r, 100))
+    reader.present({ card: TEST_CARDS.swipeMastercard() })
+    const started = JSON.parse((await op('startSale', { amountMinor: 2500 })).body)
+    await harness.engine.txn.waitForOutcome(started.value.id)
+    await new Promise((r) => setTimeout(r, 100))
+    req.destroy()
+    const sales = events.join('').split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice(6)))
+    expect(sales.filter((e) => e.type === 'sale' && e.sale.id === started.value.id).map((e) => e.sale.state)).toEqual(['readingCard', 'sending', 'approved'])
+    expect(events.join('')).not.toContain('5413330089010434')
+  })
+
+  it('exports the day as CSV and reports the queue', async () => {
+    const csv = JSON.parse((await op('exportDay', { format: 'csv' })).body)
+    expect(csv.value.content.split('\r\n')[0]).toMatch(/^id,state,createdAt/)
+    expect(JSON.parse((await op('queueStatus', {})).body).value).toMatchObject({ count: 0, lockedCount: 0 })
+  })
+})
