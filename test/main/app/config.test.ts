@@ -54,7 +54,7 @@ describe('configuration file', () => {
   it.each([
     [{ ...valid, host: { ...valid.host, offlineBaseUrl: 'http://offline.acquirer.example' } }, /host\.offlineBaseUrl: must be an https:\/\/ URL/],
     [{ ...valid, host: { ...valid.host, signType: 'MD5' } }, /host\.signType/],
-    [{ ...valid, merchant: { ...valid.merchant, terminalId: '' } }, /merchant\.terminalId: terminalId must not be empty/],
+    [{ ...valid, merchant: { ...valid.merchant, terminalId: '' } }, /merchant\.terminalId: terminalId must be 1 to 40 letters/],
     [{ ...valid, currency: 'EURO' }, /currency: must be an ISO 4217/],
     [{ ...valid, hostt: {} }, /unknown field\(s\) "hostt"/],
     [{ ...valid, host: { ...valid.host, responseTimeoutMs: '45' } }, /host\.responseTimeoutMs/],
