@@ -1,9 +1,65 @@
-/** The cashier UI's root. The screens arrive with the cashier app; this shell shows who we are. */
-export function App() {
+/** The cashier UI: banners, status, screen buttons and the current screen, over one store. */
+import type { ReactNode } from 'react'
+import { CloseOfDayScreen } from './features/close-of-day/CloseOfDayScreen'
+import { DeviceScreen } from './features/device/DeviceScreen'
+import { QueueScreen } from './features/queue/QueueScreen'
+import { ReceiptView } from './features/receipt/ReceiptView'
+import { SaleScreen } from './features/sale/SaleScreen'
+import { SettingsScreen } from './features/settings/SettingsScreen'
+import { AlarmsBanner, TrainingBanner } from './features/shell/Banners'
+import { NavBar } from './features/shell/NavBar'
+import { StatusBar } from './features/shell/StatusBar'
+import { TipsScreen } from './features/tips/TipsScreen'
+import { TransactionsScreen } from './features/transactions/TransactionsScreen'
+import { describeError, PosProvider, usePos, type PosStore, type Screen } from './store'
+
+const SCREENS: Readonly<Record<Screen, () => ReactNode>> = {
+  sale: () => <SaleScreen />,
+  transactions: () => <TransactionsScreen />,
+  tips: () => <TipsScreen />,
+  closeOfDay: () => <CloseOfDayScreen />,
+  queue: () => <QueueScreen />,
+  device: () => <DeviceScreen />,
+  settings: () => <SettingsScreen />,
+}
+
+function Shell() {
+  const loadStatus = usePos((s) => s.loadStatus)
+  const loadError = usePos((s) => s.loadError)
+  const hasInfo = usePos((s) => s.appInfo !== null)
+  const screen = usePos((s) => s.screen)
+  const load = usePos((s) => s.load)
+
+  if (!hasInfo) {
+    return (
+      <main className="app-loading">
+        {loadStatus === 'failed' && loadError ? (
+          <div className="notice notice-error" role="alert">
+            <p>{describeError(loadError)}</p>
+            <button type="button" className="button button-large button-primary" onClick={() => void load()}>Try again</button>
+          </div>
+        ) : (
+          <p role="status">Connecting to the payment agent…</p>
+        )}
+      </main>
+    )
+  }
   return (
-    <main>
-      <h1>pos-agent</h1>
-      <p>Cashier screens are not built yet.</p>
-    </main>
+    <div className="app">
+      <TrainingBanner />
+      <AlarmsBanner />
+      <StatusBar />
+      <NavBar />
+      <main className="app-main">{SCREENS[screen]()}</main>
+      <ReceiptView />
+    </div>
+  )
+}
+
+export function App({ store }: { store: PosStore }) {
+  return (
+    <PosProvider store={store}>
+      <Shell />
+    </PosProvider>
   )
 }

@@ -185,8 +185,9 @@ export class Neo2Emulator {
     const answer = parseHostResponse(data)
     if (!emv?.online || !answer) return this.io.reply(0x60, emv?.online ? 0x05 : 0x0c)
     this.emv = undefined
-    // Approved by the host ("00") and the card agrees: TC. Declined, or unable to go online: AAC.
-    const approved = answer.online && answer.responseCode.toString('latin1') === '00' && emv.card.afterApproval === 'tc'
+    // Approved by the host ("00") and the card agrees: TC; declined by the host: AAC; unable to go
+    // online: the card's own offline decision.
+    const approved = answer.online ? answer.responseCode.toString('latin1') === '00' && emv.card.afterApproval === 'tc' : emv.card.whenOffline === 'tc'
     this.io.reply(0x60, 0x00, completionAnswer(approved, answer.responseCode))
   }
 

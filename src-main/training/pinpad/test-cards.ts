@@ -30,9 +30,14 @@ export interface SimCard {
   onlinePin?: { pin: string; key: 'tdes' | 'aes' }
   /** What the card says at 60-12 when the host approved: TC, or AAC (declines after approval). */
   afterApproval: 'tc' | 'aac'
+  /**
+   * What the card says when the terminal could not go online (8A = Z3): TC approves offline (an
+   * amount under the card's floor limit, the common case for store-and-forward), AAC declines.
+   */
+  whenOffline: 'tc' | 'aac'
 }
 
-const card = (c: Omit<SimCard, 'afterApproval'> & Partial<Pick<SimCard, 'afterApproval'>>): SimCard => ({ afterApproval: 'tc', ...c })
+const card = (c: Omit<SimCard, 'afterApproval' | 'whenOffline'> & Partial<Pick<SimCard, 'afterApproval' | 'whenOffline'>>): SimCard => ({ afterApproval: 'tc', whenOffline: 'tc', ...c })
 
 const VISA = { aid: 'A0000000031010', label: 'VISA CREDIT', panSequence: '01' }
 const MASTERCARD = { aid: 'A0000000041010', label: 'MASTERCARD', panSequence: '00' }
@@ -46,6 +51,7 @@ export const TEST_CARDS = {
   'luhn-invalid': card({ name: 'luhn-invalid', description: 'Magstripe card whose check digit is wrong (the host declines 14)', pan: '4111111111111112', expiry: '4912', serviceCode: '101', cardholder: 'TEST/BAD LUHN', steps: ['swipe'] }),
   'pin-tdes': card({ name: 'pin-tdes', description: 'Visa chip asking for online PIN 1234: TDES DUKPT (X9.24-1 test BDK), ISO format 0', pan: '4012345678909', expiry: '4912', serviceCode: '201', cardholder: 'TEST/PIN TDES', steps: ['chip'], ...VISA, onlinePin: { pin: '1234', key: 'tdes' } }),
   'pin-aes': card({ name: 'pin-aes', description: 'Mastercard chip asking for online PIN 1234: AES DUKPT (X9.24-3 test BDK), ISO format 4', pan: '5555555555554444', expiry: '4912', serviceCode: '201', cardholder: 'TEST/PIN AES', steps: ['chip'], ...MASTERCARD, onlinePin: { pin: '1234', key: 'aes' } }),
+  'offline-decline': card({ name: 'offline-decline', description: 'Visa chip that declines offline (AAC) when the host cannot be reached', pan: '4000000000000010', expiry: '4912', serviceCode: '201', cardholder: 'TEST/NO OFFLINE', steps: ['chip'], ...VISA, whenOffline: 'aac' }),
   'aac-after-approval': card({ name: 'aac-after-approval', description: 'Visa chip that declines (AAC) at 60-12 even though the host approved', pan: '4000000000000002', expiry: '4912', serviceCode: '201', cardholder: 'TEST/AAC', steps: ['chip'], ...VISA, afterApproval: 'aac' }),
 } as const satisfies Record<string, SimCard>
 

@@ -49,7 +49,8 @@ describe('chip sale (02-40, 60-11, 60-12)', () => {
 
   it.each([
     ['chip-visa', { result: 'declined' as const, authorizationResponseCode: '05' }, 'declined'],
-    ['chip-visa', { result: 'unableToGoOnline' as const, authorizationResponseCode: 'Z3' }, 'declined'],
+    ['chip-visa', { result: 'unableToGoOnline' as const, authorizationResponseCode: 'Z3' }, 'approved'],
+    ['offline-decline', { result: 'unableToGoOnline' as const, authorizationResponseCode: 'Z3' }, 'declined'],
     ['aac-after-approval', { result: 'approved' as const, authorizationResponseCode: '00' }, 'declined'],
   ])('%s completed with %j gives the card decision %s', async (name, answer, decision) => {
     rig = await mockRig()

@@ -1,0 +1,19 @@
+/**
+ * The renderer's one door to the agent. In Electron the preload exposes `window.pos` (PosBridge over
+ * IPC); in a plain browser (`pos-agent serve`) there is none and the HTTP + SSE adapter is used.
+ */
+import type { PosBridge } from '../../../src-shared/contract'
+import { createElectronBridge, isPosBridge } from './electron-bridge'
+import { createHttpBridge, type HttpBridge } from './http-bridge'
+
+export type { EventSourceLike, HttpBridge, HttpBridgeOptions } from './http-bridge'
+export { createHttpBridge, parseEventData } from './http-bridge'
+export { createElectronBridge, isPosBridge } from './electron-bridge'
+export { AGENT_BAD_RESPONSE, AGENT_UNREACHABLE } from './bridge-errors'
+
+/** A bridge that may also tell when its live feed came back after a break. */
+export type RendererBridge = PosBridge & Partial<Pick<HttpBridge, 'onReconnect'>>
+
+export function chooseBridge(host: { pos?: unknown } = window as unknown as { pos?: unknown }): RendererBridge {
+  return isPosBridge(host.pos) ? createElectronBridge(host.pos) : createHttpBridge()
+}

@@ -1,0 +1,74 @@
+/**
+ * Settings: where payments go and who this terminal is, whether the signing key is present (and its
+ * key check value). The key field is write-only: it clears itself as soon as it is sent and the key is
+ * never shown, stored in the UI state, or logged.
+ */
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { NoticeLine } from '../../components/Notice'
+import { signingKeyProblem, usePos, usePosStore } from '../../store'
+
+export function SettingsScreen() {
+  const store = usePosStore()
+  const fieldId = useId()
+  const settings = usePos((s) => s.settings)
+  const appInfo = usePos((s) => s.appInfo)
+  const saving = usePos((s) => s.keySaving)
+  const notice = usePos((s) => s.keyNotice)
+  const [key, setKey] = useState('')
+  const problem = key === '' ? null : signingKeyProblem(key)
+
+  useEffect(() => {
+    void store.getState().refreshSettings()
+  }, [store])
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (signingKeyProblem(key) !== null || saving) return
+    const value = key
+    setKey('')
+    void store.getState().setSigningKey(value)
+  }
+
+  return (
+    <section className="screen" aria-labelledby="settings-title">
+      <h2 id="settings-title">Settings</h2>
+      <dl className="facts facts-wide" data-testid="settings-summary">
+        <div><dt>Mode</dt><dd>{appInfo?.mode === 'training' ? 'Training (nothing is charged)' : 'Production'}</dd></div>
+        <div><dt>Currency</dt><dd>{appInfo?.currency ?? '—'}</dd></div>
+        <div><dt>Host</dt><dd data-testid="settings-host">{settings?.offlineBaseUrl ?? '—'}</dd></div>
+        <div><dt>AID</dt><dd>{settings?.aid ?? '—'}</dd></div>
+        <div><dt>Store id</dt><dd>{settings?.storeId ?? '—'}</dd></div>
+        <div><dt>Terminal id</dt><dd>{settings?.terminalId ?? appInfo?.terminalId ?? '—'}</dd></div>
+        <div><dt>Merchant id</dt><dd>{settings?.merchantId ?? '—'}</dd></div>
+        <div><dt>Tip tolerance</dt><dd>{appInfo ? `${appInfo.tipTolerancePercent}%` : '—'}</dd></div>
+        <div>
+          <dt>Signing key</dt>
+          <dd data-testid="signing-key-status">
+            {!settings ? '—' : settings.signingKey.present ? `Present (key check value ${settings.signingKey.kcv ?? 'unknown'})` : 'Not present'}
+          </dd>
+        </div>
+      </dl>
+      <form className="key-form" onSubmit={submit} autoComplete="off">
+        <h3>Provision the signing key</h3>
+        <label htmlFor={fieldId}>New signing key (32 characters)</label>
+        <input
+          id={fieldId}
+          type="password"
+          className="key-input"
+          data-testid="signing-key-input"
+          autoComplete="off"
+          spellCheck={false}
+          value={key}
+          aria-invalid={problem !== null}
+          aria-describedby={`${fieldId}-problem`}
+          onChange={(event) => setKey(event.target.value)}
+        />
+        <p id={`${fieldId}-problem`} className="field-message field-error">{problem ?? ''}</p>
+        <button type="submit" className="button button-large button-primary" data-testid="save-signing-key-button" disabled={saving || signingKeyProblem(key) !== null}>
+          {saving ? 'Storing the key…' : 'Store the key'}
+        </button>
+        <NoticeLine notice={notice} testId="signing-key-notice" />
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,109 @@
+/**
+ * Tip adjustment at close: one tip field per payment, the tolerance warning and a manager override
+ * per row, totals per currency, one submit. Validation is the store's (tip-selectors.ts).
+ */
+import { useEffect, useMemo } from 'react'
+import { useShallow } from 'zustand/react/shallow'
+import { moneyText } from '../../components/money-text'
+import { timeOfDay } from '../../components/time-text'
+import { canSubmitTips, tipRows, tipStateWords, tipTotals, usePos, usePosStore } from '../../store'
+
+export function TipsScreen() {
+  const store = usePosStore()
+  const inputs = usePos(useShallow((s) => ({ sales: s.sales, tipDrafts: s.tipDrafts, tipOutcomes: s.tipOutcomes, appInfo: s.appInfo, tipsSubmitting: s.tipsSubmitting })))
+  const rows = useMemo(() => tipRows(inputs), [inputs])
+  const totals = useMemo(() => tipTotals(rows), [rows])
+  const canSubmit = useMemo(() => canSubmitTips(inputs), [inputs])
+  const { setTipText, setTipOverride, submitTips } = usePos(useShallow((s) => ({ setTipText: s.setTipText, setTipOverride: s.setTipOverride, submitTips: s.submitTips })))
+  const tolerance = inputs.appInfo?.tipTolerancePercent ?? 20
+
+  useEffect(() => {
+    void store.getState().refreshSales()
+  }, [store])
+
+  return (
+    <section className="screen" aria-labelledby="tips-title">
+      <div className="screen-head">
+        <h2 id="tips-title">Tips</h2>
+        <p className="hint">A tip above {tolerance}% of the sale needs a manager override.</p>
+      </div>
+      {rows.length === 0 ? (
+        <p className="empty">No payments to add a tip to.</p>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault()
+            void submitTips()
+          }}
+        >
+          <table className="table tips-table" data-testid="tips-table">
+            <thead>
+              <tr><th scope="col">Sale</th><th scope="col">Amount</th><th scope="col">Tip</th><th scope="col">Manager override</th><th scope="col">Status</th></tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => {
+                const { sale } = row
+                const name = `${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
+                const messageId = `tip-message-${sale.id}`
+                const message = row.inputError ?? (row.overTolerance
+                  ? `More than ${tolerance}% of the sale (limit ${moneyText(row.limitMinor, sale.currency)}).${row.override ? ' Manager override ticked.' : ' A manager must tick the override.'}`
+                  : null)
+                return (
+                  <tr key={sale.id} data-testid={`tip-row-${sale.id}`}>
+                    <td>{timeOfDay(sale.createdAt)} · {[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || sale.id}</td>
+                    <td>{moneyText(sale.amountMinor, sale.currency)}</td>
+                    <td>
+                      <label className="visually-hidden" htmlFor={`tip-${sale.id}`}>Tip for {name} ({sale.currency})</label>
+                      <input
+                        id={`tip-${sale.id}`}
+                        className={`tip-input${row.inputError || row.needsOverride ? ' invalid' : ''}`}
+                        data-testid={`tip-input-${sale.id}`}
+                        type="text"
+                        inputMode="decimal"
+                        autoComplete="off"
+                        value={row.text}
+                        placeholder="0"
+                        aria-invalid={row.inputError !== null || row.needsOverride}
+                        aria-describedby={message ? messageId : undefined}
+                        onChange={(event) => setTipText(sale.id, event.target.value)}
+                      />
+                      {message && (
+                        <p id={messageId} className={`field-message ${row.inputError || row.needsOverride ? 'field-error' : 'field-warn'}`} data-testid={`tip-warning-${sale.id}`}>
+                          {message}
+                        </p>
+                      )}
+                    </td>
+                    <td>
+                      <label className="checkbox">
+                        <input type="checkbox" checked={row.override} data-testid={`tip-override-${sale.id}`} onChange={(event) => setTipOverride(sale.id, event.target.checked)} />
+                        <span>Manager override<span className="visually-hidden"> for {name}</span></span>
+                      </label>
+                    </td>
+                    <td>
+                      {row.outcome ? <span className={`notice-inline notice-${row.outcome.tone}`}>{row.outcome.text}</span> : tipStateWords(sale.tipState)}
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+            <tfoot>
+              {totals.map((total) => (
+                <tr key={total.currency} data-testid={`tip-total-${total.currency}`}>
+                  <th scope="row">Total {total.currency} ({total.count})</th>
+                  <td>{moneyText(total.baseMinor, total.currency)}</td>
+                  <td>Tips {moneyText(total.tipMinor, total.currency)}</td>
+                  <td colSpan={2}>With tips {moneyText(total.totalMinor, total.currency)}</td>
+                </tr>
+              ))}
+            </tfoot>
+          </table>
+          <div className="form-actions">
+            <button type="submit" className="button button-large button-primary" data-testid="submit-tips-button" disabled={!canSubmit}>
+              {inputs.tipsSubmitting ? 'Sending tips…' : 'Send tips'}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,87 @@
+/** The day's sales: state in words, receipt, and void (the customer presents the card again). */
+import { useEffect, useState } from 'react'
+import { useShallow } from 'zustand/react/shallow'
+import type { SaleView } from '../../../../src-shared/contract'
+import { Badge } from '../../components/Badge'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { moneyText } from '../../components/money-text'
+import { timeOfDay } from '../../components/time-text'
+import { describeError, receiptAvailable, SALE_WORDS, salesOfDay, tipStateWords, usePos, usePosStore, voidableSaleIds } from '../../store'
+import { VoidPanel } from './VoidPanel'
+
+export function TransactionsScreen() {
+  const store = usePosStore()
+  const sales = usePos(useShallow(salesOfDay))
+  const salesError = usePos((s) => s.salesError)
+  const voidingSaleId = usePos((s) => s.voidingSaleId)
+  const voidable = usePos(useShallow(voidableSaleIds))
+  const { showReceipt, voidSale, refreshSales } = usePos(useShallow((s) => ({ showReceipt: s.showReceipt, voidSale: s.voidSale, refreshSales: s.refreshSales })))
+  const [confirming, setConfirming] = useState<SaleView | null>(null)
+
+  useEffect(() => {
+    void store.getState().refreshSales()
+  }, [store])
+
+  return (
+    <section className="screen" aria-labelledby="transactions-title">
+      <div className="screen-head">
+        <h2 id="transactions-title">Transactions of the day</h2>
+        <button type="button" className="button" onClick={() => void refreshSales()}>Refresh list</button>
+      </div>
+      {salesError && <p className="notice notice-error" role="alert">{describeError(salesError)}</p>}
+      {voidingSaleId && <VoidPanel />}
+      {sales.length === 0 ? (
+        <p className="empty">No sales yet today.</p>
+      ) : (
+        <table className="table" data-testid="transactions-table">
+          <thead>
+            <tr><th scope="col">Time</th><th scope="col">Amount</th><th scope="col">Card</th><th scope="col">Status</th><th scope="col">Tip</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+          </thead>
+          <tbody>
+            {sales.map((sale) => {
+              const words = SALE_WORDS[sale.state]
+              const label = `${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
+              return (
+                <tr key={sale.id} data-testid={`sale-row-${sale.id}`}>
+                  <td>{timeOfDay(sale.createdAt)}</td>
+                  <td>{moneyText(sale.amountMinor, sale.currency)}</td>
+                  <td>{[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || '—'}</td>
+                  <td><Badge tone={words.tone}>{words.title}</Badge>{sale.reason && <span className="row-reason">{sale.reason}</span>}</td>
+                  <td>{sale.tipMinor > 0 ? moneyText(sale.tipMinor, sale.currency) : tipStateWords(sale.tipState)}</td>
+                  <td className="row-actions">
+                    {receiptAvailable(sale) && (
+                      <button type="button" className="button" aria-label={`Receipt for ${label}`} onClick={() => showReceipt(sale.id)}>Receipt</button>
+                    )}
+                    {voidable.includes(sale.id) && (
+                      <button type="button" className="button button-danger" aria-label={`Void ${label}`} data-testid={`void-${sale.id}`} onClick={() => setConfirming(sale)}>Void</button>
+                    )}
+                  </td>
+                </tr>
+              )
+            })}
+          </tbody>
+        </table>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={`Void ${moneyText(confirming.amountMinor, confirming.currency)}?`}
+          confirmLabel="Void sale"
+          cancelLabel="Keep the sale"
+          testId="void-confirm-dialog"
+          onConfirm={() => {
+            const id = confirming.id
+            setConfirming(null)
+            void voidSale(id)
+          }}
+          onCancel={() => setConfirming(null)}
+        >
+          <p>
+            {confirming.state === 'storedOffline'
+              ? 'This payment is still stored on the terminal: it is withdrawn and never sent to the bank.'
+              : 'The customer presents the same card again to void it.'}
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
+  )
+}

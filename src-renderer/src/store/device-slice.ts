@@ -1,0 +1,33 @@
+/** The card reader: whether it is connected, on which port, and the last prompt it gave. */
+import type { DevicePrompt } from '../../../src-shared/contract'
+import type { SliceCreator } from './store-types'
+
+export type DeviceLink = 'connected' | 'disconnected' | 'reconnecting' | 'unknown'
+
+export interface DeviceInfo {
+  link: DeviceLink
+  port?: string
+  busy: boolean
+}
+
+/** Every prompt but the connection changes, which belong to DeviceInfo. */
+export type CardPrompt = Exclude<DevicePrompt, { type: 'connection' }>
+
+export interface DeviceSlice {
+  device: DeviceInfo
+  /** The reader's latest prompt for the sale or void on the counter; cleared when a new one starts. */
+  prompt: CardPrompt | null
+  refreshDevice(): Promise<void>
+}
+
+export const createDeviceSlice: SliceCreator<DeviceSlice> = ({ bridge }) => (set) => ({
+  device: { link: 'unknown', busy: false },
+  prompt: null,
+
+  async refreshDevice() {
+    const result = await bridge.call('deviceStatus', {})
+    if (!result.ok) return
+    const { connected, port, busy } = result.value
+    set({ device: { link: connected ? 'connected' : 'disconnected', busy, ...(port !== undefined ? { port } : {}) } })
+  },
+})

@@ -1,0 +1,53 @@
+/**
+ * The cashier UI's store: one zustand store made of slices (pmndrs/zustand slices pattern), built
+ * around an injected bridge and clock. Components read it through pos-context.tsx.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { PosEvent } from '../../../src-shared/contract'
+import { createAppSlice } from './app-slice'
+import { applyEvent, queueItemsStale } from './apply-event'
+import { createDeviceSlice } from './device-slice'
+import { createQueueSlice } from './queue-slice'
+import { createSaleSlice } from './sale-slice'
+import { createSalesSlice } from './sales-slice'
+import type { PosState, StoreDeps } from './store-types'
+import { createTipsSlice } from './tips-slice'
+
+export type PosStore = StoreApi<PosState> & {
+  /** Applies one live event. */
+  receive(event: PosEvent): void
+  readonly deps: StoreDeps
+}
+
+export function createPosStore(deps: StoreDeps): PosStore {
+  const store = createStore<PosState>()((...a) => ({
+    ...createAppSlice(deps)(...a),
+    ...createSaleSlice(deps)(...a),
+    ...createSalesSlice(deps)(...a),
+    ...createTipsSlice(deps)(...a),
+    ...createQueueSlice(deps)(...a),
+    ...createDeviceSlice(deps)(...a),
+  }))
+  const receive = (event: PosEvent): void => {
+    const before = store.getState()
+    const change = applyEvent(before, event, deps.now())
+    if (Object.keys(change).length === 0) return
+    store.setState(change)
+    if (queueItemsStale(before, store.getState())) void store.getState().refreshQueueItems()
+  }
+  return Object.assign(store, { receive, deps })
+}
+
+/**
+ * Wires the live feed into the store: every event is applied, and after the feed comes back from a
+ * break everything is loaded again (events may have been missed). Returns the unsubscribe function.
+ */
+export function connectStore(store: PosStore): () => void {
+  const { bridge } = store.deps
+  const offEvents = bridge.subscribe((event) => store.receive(event))
+  const offReconnect = bridge.onReconnect?.(() => void store.getState().load())
+  return () => {
+    offEvents()
+    offReconnect?.()
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Every sale state in words a cashier understands (meanings from docs/transactions.md "States").
+ * `tone` drives colour only; the words carry the meaning on their own.
+ */
+import type { SaleState } from '../../../src-shared/contract'
+
+export type Tone = 'ok' | 'warn' | 'error' | 'info'
+
+export interface SaleWords {
+  title: string
+  detail: string
+  tone: Tone
+}
+
+export const SALE_WORDS: Readonly<Record<SaleState, SaleWords>> = {
+  created: { title: 'Starting the sale', detail: 'Getting the card reader ready.', tone: 'info' },
+  readingCard: { title: 'Waiting for the card', detail: 'The customer inserts, taps or swipes the card.', tone: 'info' },
+  awaitingConfirmation: { title: 'Possible duplicate', detail: 'Same card and amount as a recent sale.', tone: 'warn' },
+  sending: { title: 'Processing', detail: 'Waiting for the bank to answer.', tone: 'info' },
+  completingCard: { title: 'Processing', detail: 'Finishing with the card. Leave it in the reader.', tone: 'info' },
+  approved: { title: 'Approved', detail: 'The payment went through.', tone: 'ok' },
+  declined: { title: 'Declined', detail: 'The payment did not go through. Nothing was charged.', tone: 'error' },
+  abandoned: { title: 'Not completed', detail: 'The sale stopped before reaching the bank. Nothing was charged.', tone: 'error' },
+  storedOffline: {
+    title: 'Approved offline (stored)',
+    detail: 'The bank could not be reached. The payment is stored on this terminal and will be sent to the bank automatically.',
+    tone: 'warn',
+  },
+  forwarded: { title: 'Approved offline, sent to the bank', detail: 'The stored payment has reached the bank.', tone: 'ok' },
+  reversalPending: {
+    title: 'Not completed (being reversed)',
+    detail: 'The sale did not go through. The charge is being reversed, so the customer will not pay for it.',
+    tone: 'error',
+  },
+  reversed: { title: 'Not completed (reversed)', detail: 'The sale did not go through and was reversed. The customer does not pay for it.', tone: 'error' },
+  voidReadingCard: { title: 'Voiding: present the card again', detail: 'Ask the customer to present the same card again.', tone: 'info' },
+  cancelPending: { title: 'Void being sent', detail: 'The void is stored and will be sent to the bank.', tone: 'warn' },
+  cancelled: { title: 'Voided', detail: 'The sale was voided. The customer does not pay for it.', tone: 'info' },
+  capturePending: { title: 'Settling with tip', detail: 'The sale and its tip are being sent to the bank.', tone: 'warn' },
+  captured: { title: 'Settled with tip', detail: 'The bank has the sale and its tip.', tone: 'ok' },
+  needsAttention: {
+    title: 'Needs a manager',
+    detail: 'This sale could not be finished automatically. A manager must retry it from the Queue screen.',
+    tone: 'error',
+  },
+}
+
+export const TIP_STATE_WORDS: Readonly<Record<string, string>> = {
+  none: 'No tip',
+  pending: 'Tip waiting to be sent',
+  adjusted: 'Tip sent',
+  failed: 'Tip not accepted',
+}
+
+export const READ_METHOD_WORDS: Readonly<Record<string, string>> = {
+  chip: 'Chip',
+  contactlessChip: 'Contactless',
+  contactlessMagstripe: 'Contactless (stripe)',
+  swipe: 'Swiped',
+  fallbackSwipe: 'Swiped (chip failed)',
+  keyed: 'Keyed',
+}
+
+export function readMethodWords(method: string | undefined): string {
+  if (!method) return 'Unknown'
+  return READ_METHOD_WORDS[method] ?? method
+}
+
+export function tipStateWords(tipState: string): string {
+  return TIP_STATE_WORDS[tipState] ?? tipState
+}

@@ -1,0 +1,61 @@
+/** The day's sales, voids and close of day, derived. */
+import type { SaleView } from '../../../../src-shared/contract'
+import { COUNTER_WAITS, STANDING_PAYMENT } from '../sale-records'
+import { SALE_WORDS } from '../sale-words'
+import type { PosState } from '../store-types'
+import { counterBusy, fittingPrompt, type PromptView } from './sale-selectors'
+
+/** Newest first. Returns the cached sale objects, so `useShallow` can compare the list. */
+export function salesOfDay(s: Pick<PosState, 'sales'>): SaleView[] {
+  return Object.values(s.sales).sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
+}
+
+/** A standing payment can be voided when the counter is free (docs/transactions.md: voidRequested). */
+export function canVoid(s: PosState, sale: SaleView): boolean {
+  return STANDING_PAYMENT.has(sale.state) && !counterBusy(s)
+}
+
+export function voidingSale(s: Pick<PosState, 'voidingSaleId' | 'sales'>): SaleView | null {
+  return s.voidingSaleId ? (s.sales[s.voidingSaleId] ?? null) : null
+}
+
+export function voidWaitsForCard(s: Pick<PosState, 'voidingSaleId' | 'sales'>): boolean {
+  const sale = voidingSale(s)
+  return sale !== null && COUNTER_WAITS.has(sale.state)
+}
+
+/** What the void panel says: the card prompt while the customer presents the card, then how it ended. */
+export function voidPrompt(s: PosState): PromptView | null {
+  const sale = voidingSale(s)
+  if (!sale) return null
+  if (s.voidBusy && sale.state !== 'voidReadingCard') return { text: 'Starting the void', detail: 'Getting the card reader ready.', tone: 'info' }
+  if (sale.state === 'voidReadingCard') {
+    const fromReader = fittingPrompt(s.prompt, sale)
+    const words = SALE_WORDS.voidReadingCard
+    return fromReader ? { ...fromReader, detail: `Void: ${fromReader.detail}` } : { text: words.title, detail: words.detail, tone: words.tone }
+  }
+  if (STANDING_PAYMENT.has(sale.state)) {
+    return s.voidError ? null : { text: 'Not voided', detail: 'The void did not go through. The payment stands.', tone: 'warn' }
+  }
+  const words = SALE_WORDS[sale.state]
+  return { text: words.title, detail: words.detail, tone: words.tone }
+}
+
+export function closeBlockedReason(s: Pick<PosState, 'report'>): string | null {
+  const report = s.report
+  if (!report || report.closable) return null
+  return report.blockedReason ?? 'The day cannot be closed yet.'
+}
+
+export function canCloseDay(s: PosState): boolean {
+  return s.report !== null && s.report.closable && !s.closing && !counterBusy(s)
+}
+
+/** A receipt makes sense once a card was read and the sale no longer waits at the counter. */
+export function receiptAvailable(sale: SaleView): boolean {
+  return sale.maskedPan !== undefined && !COUNTER_WAITS.has(sale.state)
+}
+
+export function voidableSaleIds(s: PosState): string[] {
+  return salesOfDay(s).filter((sale) => canVoid(s, sale)).map((sale) => sale.id)
+}

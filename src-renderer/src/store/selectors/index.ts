@@ -1,0 +1,5 @@
+export * from './app-selectors'
+export * from './day-selectors'
+export * from './queue-selectors'
+export * from './sale-selectors'
+export * from './tip-selectors'

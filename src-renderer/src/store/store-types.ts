@@ -1,0 +1,28 @@
+/** Types every slice shares. The slices themselves are combined in pos-store.ts. */
+import type { StateCreator } from 'zustand/vanilla'
+import type { RendererBridge } from '../bridge'
+import type { AppSlice } from './app-slice'
+import type { DeviceSlice } from './device-slice'
+import type { QueueSlice } from './queue-slice'
+import type { SaleSlice } from './sale-slice'
+import type { SalesSlice } from './sales-slice'
+import type { TipsSlice } from './tips-slice'
+
+export const SCREENS = ['sale', 'transactions', 'tips', 'closeOfDay', 'queue', 'device', 'settings'] as const
+export type Screen = (typeof SCREENS)[number]
+
+/** What the store needs from outside: the bridge and a clock (injected so tests control time). */
+export interface StoreDeps {
+  bridge: RendererBridge
+  now: () => number
+}
+
+/** A one-line message after an action, shown next to the control that caused it. */
+export interface Notice {
+  tone: 'ok' | 'error'
+  text: string
+}
+
+export type PosState = AppSlice & SaleSlice & SalesSlice & TipsSlice & QueueSlice & DeviceSlice
+
+export type SliceCreator<T> = (deps: StoreDeps) => StateCreator<PosState, [], [], T>

@@ -1,0 +1,61 @@
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { FakeBridge, makeReport, ok } from './fake-bridge'
+import { renderApp } from './render-app'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('close of day', () => {
+  it('shows the blocked reason and keeps the close button disabled', async () => {
+    const report = makeReport({ closable: false, blockedReason: '1 reversal(s) are still waiting for the host: the day closes once they are acknowledged' })
+    const { bridge } = await renderApp(new FakeBridge().on('dayReport', () => ok(report)), { screen: 'closeOfDay' })
+    expect(screen.getByTestId('close-blocked-reason').textContent).toContain('1 reversal(s) are still waiting for the host')
+    const close = screen.getByRole<HTMLButtonElement>('button', { name: 'Close the day' })
+    expect(close.disabled).toBe(true)
+    fireEvent.click(close)
+    expect(bridge.callsOf('closeDay')).toEqual([])
+  })
+
+  it('shows counts, totals per brand and currency and tips; closes after confirmation', async () => {
+    const report = makeReport({
+      counts: { approved: 3, declined: 1, offline: 1, stored: 1, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 2 },
+      totals: [{ currency: 'USD', brand: 'VISA', count: 2, amountMinor: 3000, tipMinor: 300 }, { currency: 'USD', brand: 'MASTERCARD', count: 1, amountMinor: 1000, tipMinor: 0 }],
+      tipsMinor: { USD: 300 },
+    })
+    const bridge = new FakeBridge().on('dayReport', () => ok(report)).on('closeDay', (r) => ok({ ...report, businessDay: r.day ?? '' }))
+    await renderApp(bridge, { screen: 'closeOfDay' })
+    expect(screen.getByTestId('day-counts').textContent).toContain('Approved3')
+    expect(screen.getByTestId('day-totals').textContent).toContain('VISAUSD2USD 30.00USD 3.00')
+    expect(screen.getByTestId('day-tips').textContent).toBe('USD 3.00')
+    fireEvent.click(screen.getByRole('button', { name: 'Close the day' }))
+    const dialog = screen.getByRole('alertdialog')
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Close the day' }))
+    })
+    expect(bridge.callsOf('closeDay')).toEqual([{ day: '2026-01-15' }])
+    expect(screen.getByTestId('close-notice').textContent).toBe('Business day 2026-01-15 closed.')
+  })
+
+  it('exports CSV as a downloaded file', async () => {
+    const bridge = new FakeBridge().on('exportDay', (r) => ok({ filename: `day.${r.format}`, contentType: 'text/csv', content: 'id,state\n' }))
+    const created: Blob[] = []
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      created.push(blob as Blob)
+      return 'blob:fake'
+    })
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {})
+    const clicks: HTMLAnchorElement[] = []
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this)
+    })
+    await renderApp(bridge, { screen: 'closeOfDay' })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }))
+    })
+    expect(bridge.callsOf('exportDay')).toEqual([{ format: 'csv', day: '2026-01-15' }])
+    expect(clicks.map((a) => a.download)).toEqual(['day.csv'])
+    expect(await created[0]?.text()).toBe('id,state\n')
+  })
+})

@@ -1,0 +1,231 @@
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
+import { renderApp, typeChars } from './render-app'
+
+const amountInput = () => screen.getByTestId<HTMLInputElement>('amount-input')
+const prompt = () => screen.getByRole('status', { name: 'Sale status' })
+
+function startingBridge(appInfo = makeAppInfo()) {
+  const bridge = new FakeBridge(appInfo)
+  bridge.on('startSale', (r) => ok(makeSale({ id: 'S1', state: 'readingCard', amountMinor: r.amountMinor, currency: r.currency ?? 'USD', updatedAt: 1 })))
+  return bridge
+}
+
+describe('amount keypad and Enter', () => {
+  it('USD: typing 1 2 3 4 shows 12.34 and Enter charges 1234 minor units', async () => {
+    const { bridge } = await renderApp(startingBridge())
+    expect(screen.getByLabelText('Amount (USD)')).toBe(amountInput())
+    typeChars(amountInput(), '1234')
+    expect(amountInput().value).toBe('12.34')
+    expect(screen.getByTestId('charge-button').textContent).toBe('Charge USD 12.34')
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 1234, currency: 'USD' }])
+  })
+
+  it('JPY: the same keys are 1234 yen, no decimals', async () => {
+    const { bridge } = await renderApp(startingBridge(makeAppInfo({ currency: 'JPY' })))
+    typeChars(amountInput(), '1234')
+    expect(amountInput().value).toBe('1234')
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 1234, currency: 'JPY' }])
+  })
+
+  it('a pasted decimal "12.5" in USD is read cash-register style as 1.25', async () => {
+    await renderApp(startingBridge())
+    fireEvent.change(amountInput(), { target: { value: '12.5' } })
+    expect(amountInput().value).toBe('1.25')
+  })
+
+  it('the on-screen keypad, Backspace and Escape edit the amount; the charge button charges once', async () => {
+    const { bridge } = await renderApp(startingBridge())
+    const keypad = screen.getByRole('group', { name: 'Amount keypad' })
+    for (const key of ['5', '00', '7']) fireEvent.click(within(keypad).getByRole('button', { name: key }))
+    expect(amountInput().value).toBe('50.07')
+    fireEvent.click(screen.getByRole('button', { name: 'Erase last digit' }))
+    expect(amountInput().value).toBe('5.00')
+    fireEvent.keyDown(document.body, { key: '9' })
+    expect(amountInput().value).toBe('50.09')
+    fireEvent.keyDown(document.body, { key: 'Backspace' })
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    expect(amountInput().value).toBe('')
+    expect(screen.getByTestId('charge-button')).toHaveProperty('disabled', true)
+    fireEvent.keyDown(document.body, { key: '3' })
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('charge-button'))
+      fireEvent.click(screen.getByTestId('charge-button'))
+    })
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 3, currency: 'USD' }])
+  })
+})
+
+describe('prompts follow the reader', () => {
+  it('walks the customer through card, PIN, processing and remove card; cancel only while reading', async () => {
+    const { emit } = await renderApp(startingBridge())
+    expect(prompt().textContent).toContain('Enter the amount')
+    typeChars(amountInput(), '500')
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    expect(prompt().textContent).toContain('Insert, tap or swipe the card')
+    expect(screen.getByRole('button', { name: 'Cancel sale' })).toHaveProperty('disabled', false)
+    expect(amountInput().readOnly).toBe(true)
+    expect(amountInput().value).toBe('5.00')
+    expect(screen.getByTestId('nav-queue')).toHaveProperty('disabled', true)
+    emit({ type: 'device', prompt: { type: 'insertChip', reason: 'This card has a chip.' } })
+    expect(prompt().textContent).toContain('Insert the chip')
+    emit({ type: 'device', prompt: { type: 'enterPin' } })
+    expect(prompt().textContent).toContain('Enter PIN')
+    emit({ type: 'sale', sale: makeSale({ id: 'S1', state: 'sending', amountMinor: 500, updatedAt: 2 }) })
+    expect(prompt().textContent).toContain('Processing')
+    expect(screen.getByRole('button', { name: 'Cancel sale' })).toHaveProperty('disabled', true)
+    emit({ type: 'device', prompt: { type: 'removeCard' } })
+    expect(prompt().textContent).toContain('Remove card')
+    emit({ type: 'device', prompt: { type: 'error', code: 'E1', message: 'Card read failed' } })
+    expect(prompt().textContent).toContain('Card reader problem')
+    expect(prompt().textContent).toContain('Card read failed')
+  })
+
+  it('cancel while reading stops the sale: not completed, nothing charged', async () => {
+    const bridge = startingBridge().on('cancelSale', (r) => ok(makeSale({ id: r.id, state: 'abandoned', reason: 'cancelled by the cashier', updatedAt: 5 })))
+    await renderApp(bridge)
+    typeChars(amountInput(), '500')
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Cancel sale' }))
+    })
+    expect(bridge.callsOf('cancelSale')).toEqual([{ id: 'S1' }])
+    expect(screen.getByTestId('result-heading').textContent).toBe('Not completed')
+    expect(screen.getByTestId('sale-result').textContent).toContain('Nothing was charged')
+  })
+})
+
+describe('results', () => {
+  async function resultFor(sale: Partial<Parameters<typeof makeSale>[0]>) {
+    const h = await renderApp(startingBridge())
+    typeChars(amountInput(), '1234')
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    h.emit({ type: 'sale', sale: makeSale({ id: 'S1', updatedAt: 9, maskedPan: '476173******0010', brand: 'VISA', readMethod: 'chip', ...sale }) })
+    return h
+  }
+
+  it('approved: heading, auth code, receipt with both copies, AID and label, print', async () => {
+    await resultFor({ state: 'approved', authCode: 'A1B2C3', applicationId: 'A0000000031010', applicationLabel: 'VISA CREDIT' })
+    expect(screen.getByTestId('result-heading').textContent).toBe('Approved')
+    expect(screen.getByTestId('result-auth-code').textContent).toBe('A1B2C3')
+    expect(screen.getByTestId('nav-queue')).toHaveProperty('disabled', false)
+    fireEvent.click(screen.getByRole('button', { name: 'Show receipt' }))
+    const receipt = screen.getByTestId('receipt')
+    const merchant = within(receipt).getByRole('article', { name: 'Merchant copy' })
+    const customer = within(receipt).getByRole('article', { name: 'Customer copy' })
+    for (const copy of [merchant, customer]) {
+      expect(copy.textContent).toContain('476173******0010')
+      expect(copy.textContent).toContain('Chip')
+      expect(copy.textContent).toContain('A0000000031010')
+      expect(copy.textContent).toContain('VISA CREDIT')
+      expect(copy.textContent).toContain('A1B2C3')
+      expect(copy.textContent).toContain('USD 12.34')
+    }
+    // happy-dom has no window.print; the browser's opens the print dialog.
+    const print = vi.fn()
+    Object.defineProperty(window, 'print', { value: print, configurable: true, writable: true })
+    fireEvent.click(within(receipt).getByRole('button', { name: 'Print receipt' }))
+    expect(print).toHaveBeenCalledTimes(1)
+    fireEvent.click(within(receipt).getByRole('button', { name: 'Close receipt' }))
+    expect(screen.queryByTestId('receipt')).toBeNull()
+  })
+
+  it('declined: heading and the reason', async () => {
+    await resultFor({ state: 'declined', reason: '51 insufficient funds' })
+    expect(screen.getByTestId('result-heading').textContent).toBe('Declined')
+    expect(screen.getByTestId('result-reason').textContent).toBe('51 insufficient funds')
+    expect(prompt().textContent).toContain('Declined')
+  })
+
+  it('approved offline: clearly marked as stored, to be sent to the bank', async () => {
+    await resultFor({ state: 'storedOffline', offline: true })
+    expect(screen.getByTestId('result-heading').textContent).toBe('Approved offline (stored)')
+    expect(screen.getByTestId('sale-result').textContent).toMatch(/stored on this terminal and will be sent to the bank/)
+  })
+
+  it('reversal: being reversed, then reversed; the customer does not pay', async () => {
+    const { emit } = await resultFor({ state: 'reversalPending', reason: 'no answer from the host' })
+    expect(screen.getByTestId('result-heading').textContent).toBe('Not completed (being reversed)')
+    expect(screen.getByTestId('sale-result').textContent).toContain('did not go through')
+    emit({ type: 'sale', sale: makeSale({ id: 'S1', state: 'reversed', updatedAt: 10 }) })
+    expect(screen.getByTestId('result-heading').textContent).toBe('Not completed (reversed)')
+  })
+
+  it('typing a digit after a result begins the next sale', async () => {
+    await resultFor({ state: 'approved', authCode: 'X' })
+    fireEvent.keyDown(document.body, { key: '4' })
+    expect(screen.queryByTestId('result-heading')).toBeNull()
+    expect(amountInput().value).toBe('0.04')
+  })
+})
+
+describe('duplicate confirmation', () => {
+  async function atDuplicate(bridge: FakeBridge) {
+    const h = await renderApp(bridge)
+    typeChars(amountInput(), '1234')
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    h.emit({ type: 'sale', sale: makeSale({ id: 'S1', state: 'awaitingConfirmation', maskedPan: '476173******0010', updatedAt: 2 }) })
+    return h
+  }
+
+  it('asks, and "Charge again" confirms', async () => {
+    const bridge = startingBridge().on('confirmDuplicate', (r) => ok(makeSale({ id: r.id, state: 'sending', updatedAt: 3 })))
+    await atDuplicate(bridge)
+    const dialog = screen.getByRole('alertdialog', { name: 'Same card and amount as a recent sale — charge again?' })
+    expect(document.activeElement?.textContent).toBe('Stop, do not charge')
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Charge again' }))
+    })
+    expect(bridge.callsOf('confirmDuplicate')).toEqual([{ id: 'S1', charge: true }])
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(prompt().textContent).toContain('Processing')
+  })
+
+  it('Escape stops it: nothing charged', async () => {
+    const bridge = startingBridge().on('confirmDuplicate', (r) => ok(makeSale({ id: r.id, state: 'abandoned', updatedAt: 3 })))
+    await atDuplicate(bridge)
+    await act(async () => {
+      fireEvent.keyDown(screen.getByRole('alertdialog'), { key: 'Escape' })
+    })
+    expect(bridge.callsOf('confirmDuplicate')).toEqual([{ id: 'S1', charge: false }])
+    expect(bridge.callsOf('cancelSale')).toEqual([])
+    expect(screen.getByTestId('result-heading').textContent).toBe('Not completed')
+  })
+})
+
+describe('training mode', () => {
+  it('shows a banner that cannot be missed and a test-card picker that presents cards', async () => {
+    const bridge = startingBridge(makeAppInfo({ mode: 'training', trainingCards: ['chip-visa', 'pin-aes'] }))
+    bridge.on('presentTestCard', (r) => ok({ presented: r.name }))
+    await renderApp(bridge)
+    expect(screen.getByTestId('training-banner').textContent).toMatch(/TRAINING MODE/)
+    const picker = screen.getByTestId('test-card-picker')
+    await act(async () => {
+      fireEvent.click(within(picker).getByRole('button', { name: 'Present test card pin-aes' }))
+    })
+    expect(bridge.callsOf('presentTestCard')).toEqual([{ name: 'pin-aes' }])
+    expect(within(picker).getByTestId('test-card-notice').textContent).toContain('pin-aes')
+  })
+
+  it('production mode has neither', async () => {
+    await renderApp(startingBridge(makeAppInfo({ mode: 'production', trainingCards: ['chip-visa'] })))
+    expect(screen.queryByTestId('training-banner')).toBeNull()
+    expect(screen.queryByTestId('test-card-picker')).toBeNull()
+  })
+})

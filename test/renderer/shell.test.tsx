@@ -1,0 +1,108 @@
+import { act, fireEvent, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { err, FakeBridge, makeAppInfo, makeSettings, ok } from './fake-bridge'
+import { renderApp } from './render-app'
+
+const KEY = '0123456789abcdef0123456789ABCDEF'
+
+describe('settings: signing key', () => {
+  it('shows the settings and key status, stores a key, clears the field and never displays the key', async () => {
+    let present = false
+    const bridge = new FakeBridge()
+      .on('settings', () => ok(makeSettings(present ? { signingKey: { present: true, kcv: 'A1B2C3' } } : {})))
+      .on('setSigningKey', () => {
+        present = true
+        return ok({ kcv: 'A1B2C3' })
+      })
+    const { view } = await renderApp(bridge, { screen: 'settings' })
+    expect(screen.getByTestId('settings-host').textContent).toBe('https://offline.acquirer.example')
+    expect(screen.getByTestId('signing-key-status').textContent).toBe('Not present')
+    const field = screen.getByLabelText<HTMLInputElement>('New signing key (32 characters)')
+    expect(field.type).toBe('password')
+    fireEvent.change(field, { target: { value: KEY.slice(0, 10) } })
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Store the key' }).disabled).toBe(true)
+    expect(view.container.textContent).toContain('this is 10')
+    fireEvent.change(field, { target: { value: KEY } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Store the key' }))
+    })
+    expect(bridge.callsOf('setSigningKey')).toEqual([{ key: KEY }])
+    expect(field.value).toBe('')
+    expect(screen.getByTestId('signing-key-status').textContent).toBe('Present (key check value A1B2C3)')
+    expect(screen.getByTestId('signing-key-notice').textContent).toContain('A1B2C3')
+    expect(document.body.innerHTML).not.toContain(KEY)
+    expect(document.body.innerHTML).not.toContain(KEY.slice(0, 10))
+  })
+
+  it('clears the field even when the agent refuses the key', async () => {
+    const bridge = new FakeBridge().on('setSigningKey', () => err('KEYCHAIN_UNAVAILABLE', 'no keychain'))
+    await renderApp(bridge, { screen: 'settings' })
+    const field = screen.getByLabelText<HTMLInputElement>('New signing key (32 characters)')
+    fireEvent.change(field, { target: { value: KEY } })
+    await act(async () => {
+      fireEvent.submit(field.closest('form') as HTMLFormElement)
+    })
+    expect(field.value).toBe('')
+    expect(screen.getByTestId('signing-key-notice').textContent).toContain('No keychain')
+    expect(document.body.innerHTML).not.toContain(KEY)
+  })
+})
+
+describe('app shell', () => {
+  it('navigates with named buttons and marks the current screen', async () => {
+    await renderApp()
+    for (const [name, heading] of [['Transactions', 'Transactions of the day'], ['Tips', 'Tips'], ['Close of day', /Close of day/], ['Queue', 'Queue'], ['Device', 'Card reader'], ['Settings', 'Settings']] as const) {
+      fireEvent.click(screen.getByRole('button', { name }))
+      expect(screen.getByRole('heading', { level: 2, name: heading })).toBeTruthy()
+      expect(screen.getByRole('button', { name }).getAttribute('aria-current')).toBe('page')
+    }
+    fireEvent.click(screen.getByRole('button', { name: 'Sale' }))
+    expect(screen.getByTestId('amount-input')).toBeTruthy()
+  })
+
+  it('shows alarms from appInfo and from alarm events', async () => {
+    const { emit } = await renderApp(new FakeBridge(makeAppInfo({ alarms: [{ code: 'DATA_KEY_MISSING', message: 'The data key is missing' }] })))
+    expect(screen.getByTestId('alarms-banner').textContent).toContain('The data key is missing')
+    emit({ type: 'alarm', alarm: { code: 'KEYCHAIN', message: 'Keychain locked' } })
+    expect(screen.getByRole('alert').textContent).toContain('Keychain locked')
+  })
+
+  it('device panel follows connection events', async () => {
+    const { emit } = await renderApp(undefined, { screen: 'device' })
+    expect(screen.getByTestId('device-link').textContent).toBe('Connected')
+    expect(screen.getByTestId('device-port').textContent).toBe('/dev/ttyACM0')
+    emit({ type: 'device', prompt: { type: 'connection', state: 'reconnecting' } })
+    expect(screen.getByTestId('device-link').textContent).toBe('Reconnecting…')
+    emit({ type: 'device', prompt: { type: 'connection', state: 'disconnected' } })
+    expect(screen.getByTestId('device-link').textContent).toBe('Not connected')
+  })
+
+  it('says when the agent cannot be reached, and tries again', async () => {
+    let reachable = false
+    const bridge = new FakeBridge().on('appInfo', () => (reachable ? ok(makeAppInfo()) : err('AGENT_UNREACHABLE', 'down', true)))
+    await renderApp(bridge)
+    expect(screen.getByRole('alert').textContent).toContain('Cannot reach the payment agent')
+    reachable = true
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+    })
+    expect(screen.getByTestId('amount-input')).toBeTruthy()
+  })
+
+  it('every button has an accessible name and every input a label', async () => {
+    const bridge = new FakeBridge(makeAppInfo({ mode: 'training', trainingCards: ['chip-visa'] }))
+    await renderApp(bridge)
+    const screens = ['Sale', 'Transactions', 'Tips', 'Close of day', 'Queue', 'Device', 'Settings']
+    for (const name of screens) {
+      fireEvent.click(screen.getByRole('button', { name }))
+      for (const button of screen.getAllByRole('button')) {
+        const name = button.getAttribute('aria-label') ?? button.textContent ?? ''
+        expect(name.trim(), button.outerHTML).not.toBe('')
+      }
+      for (const input of document.querySelectorAll('input')) {
+        const labelled = input.labels?.length || input.getAttribute('aria-label') || input.getAttribute('aria-labelledby')
+        expect(Boolean(labelled), input.outerHTML).toBe(true)
+      }
+    }
+  })
+})
