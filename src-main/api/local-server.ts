@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
 import type { AgentOperations } from './agent-operations'
 import { serveStatic } from './static-files'
+import { contentSecurityPolicy } from '../../src-shared/contract/csp'
 
 export interface LocalServerOptions {
   port: number
@@ -61,8 +62,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(response, 405, 'method not allowed')
     // The UI page carries a same-site session cookie so the browser's own calls are authorised.
     response.setHeader('set-cookie', `pos_session=${options.token}; HttpOnly; SameSite=Strict; Path=/`)
-    response.setHeader('content-security-policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'")
-    await serveStatic(options.rendererRoot, url.pathname, response)
+    // The page's CSP names the Electron origin; in the browser it is this server, which it also calls.
+    const csp = contentSecurityPolicy(origin, true)
+    response.setHeader('content-security-policy', `${csp}; frame-ancestors 'none'`)
+    await serveStatic(options.rendererRoot, url.pathname, response, (html) => html.replace(/(<meta http-equiv="Content-Security-Policy" content=")[^"]*(")/, `$1${csp}$2`))
   }
 
   async function operation(name: string, request: IncomingMessage, response: ServerResponse): Promise<void> {

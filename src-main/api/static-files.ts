@@ -13,7 +13,8 @@ const TYPES: Readonly<Record<string, string>> = {
   '.json': 'application/json; charset=utf-8',
 }
 
-export async function serveStatic(root: string, urlPath: string, response: ServerResponse): Promise<void> {
+/** `page` rewrites the app shell (index.html) before it is sent, e.g. its CSP for this origin. */
+export async function serveStatic(root: string, urlPath: string, response: ServerResponse, page: (html: string) => string = (html) => html): Promise<void> {
   const relative = normalize(decodeURIComponent(urlPath.split('?')[0] ?? '/')).replace(/^([/\\])+/, '')
   const file = join(root, relative === '' ? 'index.html' : relative)
   if (!file.startsWith(root + sep) && file !== root) {
@@ -22,11 +23,12 @@ export async function serveStatic(root: string, urlPath: string, response: Serve
   }
   try {
     const body = await readFile(file)
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'x-content-type-options': 'nosniff' }).end(body)
+    const html = extname(file) === '.html'
+    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'x-content-type-options': 'nosniff' }).end(html ? page(body.toString('utf8')) : body)
   } catch {
     // unknown paths fall back to the app shell (client-side screens)
     const shell = await readFile(join(root, 'index.html')).catch(() => undefined)
-    if (shell) response.writeHead(200, { 'content-type': TYPES['.html']! }).end(shell)
+    if (shell) response.writeHead(200, { 'content-type': TYPES['.html']! }).end(page(shell.toString('utf8')))
     else response.writeHead(404, { 'content-type': 'text/plain' }).end('the cashier UI is not built: run `npm run build`')
   }
 }

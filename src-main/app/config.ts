@@ -150,7 +150,9 @@ export const TRAINING_IDENTITY = { aid: 'TRAINING-ACQ', storeId: 'TRAIN-STORE-1'
 export function trainingConfig(hostUrl: string, caFile: string, dataDir: string): LoadedConfig {
   const config = configSchema.parse({
     mode: 'training',
-    host: { offlineBaseUrl: hostUrl, baseUrl: hostUrl, aid: TRAINING_IDENTITY.aid, caFile },
+    // The training host answers in milliseconds; 8 s (not the gateway's 45 s) lets a trainer show a
+    // timeout and its reversal without a long wait.
+    host: { offlineBaseUrl: hostUrl, baseUrl: hostUrl, aid: TRAINING_IDENTITY.aid, caFile, responseTimeoutMs: 8_000 },
     merchant: { storeId: TRAINING_IDENTITY.storeId, terminalId: TRAINING_IDENTITY.terminalId, merchantId: TRAINING_IDENTITY.merchantId, storeName: 'Training Store', pspInfo: { merchantName: 'TRAINING STORE', mcc: '5812' } },
   })
   return { config, file: undefined, dataDir }

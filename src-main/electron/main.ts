@@ -1,47 +1,78 @@
 /**
- * Electron entry: the only place that starts Electron. It stays thin; everything it runs is plain
- * Node code that is tested without Electron (docs/architecture.md "Electron is a thin shell").
+ * Electron entry: the only place that starts Electron. It stays thin: it opens the same runtime and
+ * agent as `pos-agent serve` (src-main/app), shows one hardened window, and wires IPC. Everything it
+ * runs is plain Node code tested without Electron (docs/architecture.md "Electron is a thin shell").
  */
-import { app, BrowserWindow, protocol, net, session } from 'electron'
-import { join } from 'node:path'
+import { app, BrowserWindow, ipcMain, net, protocol, session } from 'electron'
+import { join, normalize, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { startAgent, type RunningAgent } from '../app/agent'
+import { defaultReaderFactory } from '../app/reader-factory'
+import { openRuntime } from '../app/runtime'
+import { APP_ORIGIN, registerIpc } from './ipc'
+import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../src-shared/contract/csp'
 
 const SCHEME = 'pos-agent'
+const CSP = contentSecurityPolicy(ELECTRON_APP_ORIGIN, false)
 
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }])
 
 if (!app.requestSingleInstanceLock()) app.quit()
 
+/** Files under out/renderer only; anything else is the app shell. */
 function rendererFile(pathname: string): string {
   const root = join(import.meta.dirname, '../renderer')
-  const resolved = join(root, pathname === '/' ? 'index.html' : pathname)
-  return resolved.startsWith(root) ? resolved : join(root, 'index.html')
+  const resolved = normalize(join(root, decodeURIComponent(pathname)))
+  return resolved.startsWith(root + sep) ? resolved : join(root, 'index.html')
 }
 
-async function createWindow(): Promise<void> {
+function createWindow(): BrowserWindow {
   const window = new BrowserWindow({
-    width: 1024,
-    height: 768,
+    width: 1280,
+    height: 800,
     show: false,
     webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      // The preload is reviewed: it exposes only the PosBridge's call/subscribe over two IPC channels,
+      // and every call is checked in ipc.ts (sender frame) and validated by the contract's schemas.
+      preload: join(import.meta.dirname, '../preload/index.cjs'), /* eng-disable PRELOAD_JS_CHECK */
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
+      webviewTag: false,
+      // Middle-click would open links in new windows (electronegativity AUXCLICK_JS_CHECK).
+      disableBlinkFeatures: 'Auxclick',
     },
   })
   window.webContents.on('will-navigate', (event) => event.preventDefault())
   window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
   window.once('ready-to-show', () => window.show())
-  await window.loadURL(`${SCHEME}://app/index.html`)
+  void window.loadURL(`${APP_ORIGIN}/index.html`)
+  return window
 }
 
+let agent: RunningAgent | undefined
+
 void app.whenReady().then(async () => {
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
-  protocol.handle(SCHEME, (request) => net.fetch(pathToFileURL(rendererFile(new URL(request.url).pathname)).toString()))
-  await createWindow()
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.defaultSession.setPermissionCheckHandler(() => false)
+  protocol.handle(SCHEME, async (request) => {
+    const file = await net.fetch(pathToFileURL(rendererFile(new URL(request.url).pathname)).toString())
+    const headers = new Headers(file.headers)
+    headers.set('content-security-policy', CSP)
+    return new Response(file.body, { status: file.status, headers })
+  })
+  const runtime = await openRuntime({})
+  agent = await startAgent(runtime, defaultReaderFactory)
+  const window = createWindow()
+  registerIpc(ipcMain, agent.operations, (event) => {
+    if (!window.isDestroyed()) window.webContents.send('pos:event', event)
+  })
 })
 
 app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus())
+app.on('web-contents-created', (_event, contents) => contents.on('will-attach-webview', (event) => event.preventDefault()))
 app.on('window-all-closed', () => app.quit())
+app.on('before-quit', () => {
+  void agent?.close()
+})

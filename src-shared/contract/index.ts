@@ -2,3 +2,4 @@
 export * from './dto'
 export * from './operations'
 export * from './bridge'
+export * from './csp'

@@ -12,6 +12,7 @@ import { AgentOperations } from '../../../src-main/api/agent-operations'
 import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
 import { startLocalServer, type LocalServer } from '../../../src-main/api/local-server'
 import { DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
+import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../../src-shared/contract/csp'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { startEngineHarness, type EngineHarness } from '../../support/engine-harness'
 
@@ -26,7 +27,8 @@ beforeAll(async () => {
   harness = await startEngineHarness(reader)
   token = loadOrCreateApiToken(harness.dir).token
   mkdirSync(ui, { recursive: true })
-  writeFileSync(join(ui, 'index.html'), '<!doctype html><title>pos-agent</title>')
+  // the real shell's head, so the CSP rewrite is tested on what the build ships
+  writeFileSync(join(ui, 'index.html'), readFileSync('src-renderer/index.html', 'utf8'))
   operations = new AgentOperations({
     engine: harness.engine, reader, secrets: harness.secrets, retry: DEFAULT_RETRY_POLICY, logger: pino({ level: 'silent' }),
     info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
@@ -71,6 +73,15 @@ describe('security of the local API', () => {
     expect((await op('appInfo', {}, { host: 'evil.example:80' })).status).toBe(421)
     expect((await op('appInfo', {}, { origin: 'http://evil.example' })).status).toBe(403)
     expect((await op('appInfo', {}, { origin: server.url })).status).toBe(200)
+  })
+
+  it('the shipped page carries the Electron CSP, and the server rewrites it for its own origin', async () => {
+    expect(readFileSync('src-renderer/index.html', 'utf8')).toContain(`content="${contentSecurityPolicy(ELECTRON_APP_ORIGIN, false)}"`)
+    const page = await call('GET', '/')
+    const csp = contentSecurityPolicy(server.url, true)
+    expect(page.body).toContain(`content="${csp}"`)
+    expect(page.headers['content-security-policy']).toBe(`${csp}; frame-ancestors 'none'`)
+    expect(csp).not.toMatch(/'self' |'unsafe-inline'|script-src 'self'/)
   })
 
   it('the UI page sets a same-site HttpOnly session cookie that authorises the UI calls', async () => {

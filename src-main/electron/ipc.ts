@@ -1,0 +1,50 @@
+/**
+ * IPC between the cashier window and the agent. Two channels only: `pos:call` (one contract
+ * operation, validated by AgentOperations.dispatch with the zod schemas of src-shared/contract) and
+ * `pos:event` (live updates pushed to the window). Every call checks that it comes from the app's own
+ * top-level frame; anything else is refused. Takes the ipcMain object as a parameter, so it is tested
+ * without Electron.
+ */
+import type { PosEvent, PosResult } from '../../src-shared/contract'
+import { ELECTRON_APP_ORIGIN } from '../../src-shared/contract/csp'
+
+export const IPC_CALL = 'pos:call'
+export const IPC_EVENT = 'pos:event'
+
+/** The parts of Electron's IpcMainInvokeEvent this module reads. */
+export interface InvokeEvent {
+  senderFrame: { url: string; parent: unknown } | null
+}
+
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>): void
+  removeHandler(channel: string): void
+}
+
+export interface Dispatcher {
+  dispatch(operation: string, request: unknown): Promise<PosResult<unknown>>
+  on(event: 'event', listener: (event: PosEvent) => void): unknown
+  off(event: 'event', listener: (event: PosEvent) => void): unknown
+}
+
+/** The app's pages are served from this origin by the custom protocol (main.ts). */
+export const APP_ORIGIN = ELECTRON_APP_ORIGIN
+
+export function isTrustedSender(event: InvokeEvent): boolean {
+  const frame = event.senderFrame
+  // Node's URL gives every non-special scheme the origin "null", so compare the prefix itself.
+  return frame !== null && frame.parent === null && frame.url.startsWith(`${APP_ORIGIN}/`)
+}
+
+export function registerIpc(ipcMain: IpcMainLike, dispatcher: Dispatcher, send: (event: PosEvent) => void): () => void {
+  ipcMain.handle(IPC_CALL, async (event, operation, request) => {
+    if (!isTrustedSender(event)) return { ok: false, error: { code: 'FORBIDDEN', message: 'calls are accepted from the app window only', retryable: false } }
+    if (typeof operation !== 'string') return { ok: false, error: { code: 'INVALID_REQUEST', message: 'operation must be a string', retryable: false } }
+    return dispatcher.dispatch(operation, request)
+  })
+  dispatcher.on('event', send)
+  return () => {
+    ipcMain.removeHandler(IPC_CALL)
+    dispatcher.off('event', send)
+  }
+}
