@@ -16,6 +16,7 @@ import { trainingHostCommand } from './app/commands/training-host-command'
 import { openHostClient } from './app/host-connection'
 import { serveCommand } from './app/commands/serve-command'
 import { pinpadSimCommand } from './app/commands/pinpad-sim-command'
+import { doctorCommand } from './app/commands/doctor-command'
 import { SIGN_TYPES, type SignType } from './gateway/signer'
 import { OPERATION_KINDS, type OperationKind } from './gateway/operations'
 import { SecretStoreUnavailableError } from './keychain'
@@ -135,6 +136,12 @@ program
   .option('--card <name>', 'default test card presented after each Activate Transaction')
   .option('--baud-rate <n>', 'line speed', '115200')
   .action(async (o: { link: string; card?: string; baudRate: string }) => finish(await pinpadSimCommand({ link: o.link, ...(o.card ? { card: o.card } : {}), baudRate: Number(o.baudRate) })))
+
+program
+  .command('doctor')
+  .description('check configuration, keychain, card reader, host reachability and TLS, clock, free disk and the queue, and say how to fix what is wrong')
+  .option('--json', 'machine-readable output')
+  .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => doctorCommand(rt, o.json === true))))
 
 function finish(code: number): void {
   process.exitCode = code

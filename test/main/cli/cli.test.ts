@@ -142,6 +142,23 @@ describe.runIf(keychain)('production configuration, keychain and a separately ru
     expect(bad.stdout).toMatch(/does NOT match/)
   })
 
+  it('doctor checks the host over TLS, the reader and the queue, and says what to fix', async () => {
+    const withReader = join(work, 'doctor.json')
+    writeFileSync(withReader, JSON.stringify({ host: { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, caFile: host.caFile }, merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' }, device: { path: '/dev/null' } }))
+    const ok = await cli(['--config', withReader, 'doctor', '--json'])
+    const report = JSON.parse(ok.stdout) as { status: string; findings: Array<{ level: string; area: string; text: string }> }
+    expect(report.findings.find((f) => f.area === 'host TLS')).toMatchObject({ level: 'ok', text: expect.stringMatching(/TLSv1\.[23]/) })
+    expect(report.findings.find((f) => f.area === 'card reader')).toMatchObject({ level: 'ok', text: 'port /dev/null' })
+    expect(report.findings.find((f) => f.area === 'signing key')?.level).toBe('ok')
+    const missing = join(work, 'doctor-missing.json')
+    writeFileSync(missing, JSON.stringify({ host: { offlineBaseUrl: 'https://127.0.0.1:9', baseUrl: host.url, aid: AID, caFile: host.caFile }, merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' }, device: { path: '/dev/no-such-reader' } }))
+    const bad = await cli(['--config', missing, 'doctor'])
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toMatch(/FAIL  card reader +\/dev\/no-such-reader does not exist/)
+    expect(bad.stdout).toMatch(/FAIL  host .*unreachable/)
+    expect(bad.stdout).toMatch(/NOT READY/)
+  })
+
   it('config check passes on a good file and names the bad field of a broken one (exit 3)', async () => {
     const good = await cli(['--config', config, 'config', 'check'])
     expect(good.code).toBe(0)
