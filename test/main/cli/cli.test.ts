@@ -154,8 +154,8 @@ describe.runIf(keychain)('production configuration, keychain and a separately ru
     writeFileSync(missing, JSON.stringify({ host: { offlineBaseUrl: 'https://127.0.0.1:9', baseUrl: host.url, aid: AID, caFile: host.caFile }, merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' }, device: { path: '/dev/no-such-reader' } }))
     const bad = await cli(['--config', missing, 'doctor'])
     expect(bad.code).toBe(1)
-    expect(bad.stdout).toMatch(/FAIL  card reader +\/dev\/no-such-reader does not exist/)
-    expect(bad.stdout).toMatch(/FAIL  host .*unreachable/)
+    expect(bad.stdout).toMatch(/FAIL {2}card reader +\/dev\/no-such-reader does not exist/)
+    expect(bad.stdout).toMatch(/FAIL {2}host .*unreachable/)
     expect(bad.stdout).toMatch(/NOT READY/)
   })
 
