@@ -6,6 +6,7 @@
  * chip card, `completeCard` (give the card the host's answer and learn its final decision, because
  * a card that declines after the host approved must be reversed).
  */
+import type { DevicePrompt, DeviceStatusView } from '../../src-shared/contract'
 import type { ReadMethod } from './entry-mode'
 
 export interface ReadCardRequest {
@@ -86,24 +87,14 @@ export interface HostAnswerForCard {
 /** The card's final word: TC (approved), AAC (declined), or `none` when there is no chip dialogue. */
 export type CardDecision = 'approved' | 'declined' | 'none'
 
-export type DeviceEvent =
-  | { type: 'waitingForCard'; prompt: string }
-  | { type: 'cardRead'; maskedPan: string; method: ReadMethod }
-  | { type: 'enterPin' }
-  | { type: 'pinEntered' }
-  | { type: 'processing' }
-  | { type: 'removeCard' }
-  | { type: 'insertChip'; reason: string }
-  | { type: 'error'; code: string; message: string }
-  | { type: 'connection'; state: 'connected' | 'disconnected' | 'reconnecting'; port?: string }
-  /** The device was busy with a sale when its link dropped; the engine reconciles that sale. */
-  | { type: 'interrupted'; purpose: 'purchase' | 'void' }
+/**
+ * What the reader tells the cashier as it goes (prompts, connection), the same shape the UI receives
+ * (src-shared/contract): masked PAN only. `interrupted`: the device was busy with a sale when its
+ * link dropped, and the engine reconciles that sale.
+ */
+export type DeviceEvent = DevicePrompt & ({ type: 'cardRead'; method: ReadMethod } | { type: Exclude<DevicePrompt['type'], 'cardRead'> })
 
-export interface DeviceStatus {
-  connected: boolean
-  port?: string
-  busy: boolean
-}
+export type DeviceStatus = DeviceStatusView
 
 export interface CardReader {
   readCard(request: ReadCardRequest): Promise<ReadCardResult>

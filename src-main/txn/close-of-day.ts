@@ -4,26 +4,11 @@
  * closes) or a sale is still at the counter. Totals per brand and currency, counts per outcome.
  */
 import { formatAmount } from '../../src-shared/money'
-import type { SaleView } from './sale-view'
+import type { DayReportView, DayTotalsView, SaleView } from '../../src-shared/contract'
 import type { TxnState } from './txn-types'
 
-export interface DayTotals {
-  currency: string
-  brand: string
-  count: number
-  amountMinor: number
-  tipMinor: number
-}
-
-export interface DayReport {
-  businessDay: string
-  closable: boolean
-  blockedReason?: string
-  counts: { approved: number; declined: number; offline: number; stored: number; reversed: number; cancelled: number; needsAttention: number; abandoned: number }
-  totals: DayTotals[]
-  tipsMinor: Record<string, number>
-  sales: SaleView[]
-}
+export type DayTotals = DayTotalsView
+export type DayReport = DayReportView
 
 /** Sales whose money stands: approved at the host, or approved offline and stored or forwarded. */
 const CHARGED: ReadonlySet<TxnState> = new Set(['approved', 'forwarded', 'storedOffline', 'captured', 'capturePending', 'cancelPending'])
