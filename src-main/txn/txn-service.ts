@@ -9,6 +9,7 @@ import type { Logger } from 'pino'
 import type { CardData, CardReader, ReadCardResult } from '../device/card-reader'
 import type { HostClient } from '../gateway/gateway-client'
 import { formatDateTime } from '../gateway/headers'
+import { checkRequestBody } from '../gateway/request-schemas'
 import type { GatewayOutcome } from '../gateway/outcome'
 import type { JournalStore, NewOutboxItem, SaleChange, SaleRecord } from '../journal'
 import { PosError } from '../app/errors'
@@ -77,6 +78,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     }
     if (this.current !== undefined) throw new PosError('SALE_IN_PROGRESS', `sale ${this.current} is still running: finish or cancel it first`, true)
     const at = this.now()
+    checkPaymentOptions(request, settings, formatDateTime(at))
     // Created and handed to the reader in one commit: the journal knows the sale before the reader does.
     const { record, effects } = journal.batch(() => {
       const created = journal.createSale(settings.merchant.terminalId, {
@@ -444,6 +446,24 @@ function fromSale(sale: Sale): Partial<SaleRecord> {
     authCode: sale.authCode,
   }
 }
+
+/**
+ * The integrator's optional payment fields are checked against the gateway's rules (byte limits,
+ * instalment only with autoCapture, DCC with the original) before the customer is asked for a card:
+ * refused with the field named, never dropped and never found out at the host.
+ */
+function checkPaymentOptions(request: SaleRequest, settings: TxnSettings, transTime: string): void {
+  if (request.options === undefined || Object.keys(request.options).length === 0) return
+  const probe = paymentBody(
+    { id: 'PROBE-1', transTime, amountMinor: request.amountMinor, currency: request.currency, autoCapture: !settings.restaurantMode, options: JSON.stringify(request.options) } as SaleRecord,
+    PROBE_CARD,
+    settings.merchant,
+  )
+  const checked = checkRequestBody('payment', probe)
+  if (!checked.ok) throw new PosError('INVALID_OPTIONS', `not started: ${checked.problem.message}`)
+}
+
+const PROBE_CARD = { method: 'chip', posEntryMode: '051', termReadability: '5', pinFlag: false, pan: '4000000000000002', track2: '4000000000000002=49122010000000000000', summary: { maskedPan: '', brand: 'VISA', method: 'chip', expired: false, onlinePin: false } } as CardData
 
 function hashRequest(request: SaleRequest): string {
   return createHash('sha256').update(JSON.stringify([request.amountMinor, request.currency, request.offlinePolicy ?? null, request.options ?? null])).digest('hex').slice(0, 32)

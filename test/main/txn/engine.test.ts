@@ -185,3 +185,16 @@ describe('data key missing while encrypted rows exist', () => {
     await eventually(() => restored.txn.get(stored.id)?.state === 'forwarded', 8_000)
   })
 })
+
+describe('optional payment fields from the integrator', () => {
+  it('are sent to the host, and a field breaking the rules is refused before the card is asked for', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    expect(() => harness!.engine.txn.startSale({ amountMinor: 900, currency: 'USD', options: { metadata: 'é'.repeat(257) } })).toThrow(/not started: metadata must be at most 512 bytes/)
+    expect(() => harness!.engine.txn.startSale({ amountMinor: 900, currency: 'USD', options: { DCCBillingAmount: { currency: 'EUR', value: '8.00' } } })).toThrow(/origMerchantTransInfo is required/)
+    expect(reader.requests).toHaveLength(0)
+    const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 900, currency: 'USD', options: { metadata: 'order 77 — café', webhook: 'https://merchant.example/hook', merchantOrderReference: 'ORD-77' } }).id)
+    expect(sale.state).toBe('approved')
+    expect(harness.host.ledger().payments.some((p) => p.merchantTransID === sale.id)).toBe(true)
+  })
+})
