@@ -105,11 +105,12 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
       }
       // A chip card gets the last word on an offline approval (Z3 → TC or AAC).
       if (sale.chip) return ok(sale, 'completingCard', [{ type: 'completeCard', result: 'unableToGoOnline' }], { offline: true })
-      return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }], { offline: true, reason: 'approved offline: stored, to be forwarded' })
+      return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }], { offline: true })
     case 'unknown':
       // It may have reached the host: reverse at once. A late answer never turns into an approval.
+      // The technical cause stays in the journal's event; the cashier reads why in plain words.
       return ok(sale, 'reversalPending', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'enqueue', operation: 'reversal', reason: 'timeout' }], {
-        reason: `not completed: no valid answer from the host (${answer.reason}); it is being reversed`,
+        reason: 'not completed: no valid answer from the host',
       })
   }
 }
@@ -117,13 +118,13 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
 function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none'): TransitionResult {
   const cardApproved = decision !== 'declined'
   if (sale.offline) {
-    if (cardApproved) return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }], { reason: 'approved offline: stored, to be forwarded' })
+    if (cardApproved) return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }])
     return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: 'declined offline by the card' })
   }
   if (cardApproved) return ok(sale, 'approved', [{ type: 'purgeCardData' }])
   // The host approved but the card refused (AAC): the host must forget the approval.
   return ok(sale, 'reversalPending', [{ type: 'enqueue', operation: 'reversal', reason: 'card declined after host approval' }], {
-    reason: 'not completed: the card declined after the host approved; it is being reversed',
+    reason: 'not completed: the card declined after the host approved',
   })
 }
 
@@ -146,7 +147,7 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
       return approved ? ok(sale, 'reversed', [{ type: 'purgeCardData' }]) : ok(sale, 'needsAttention', [], { attentionFrom: 'reversalPending', reason: `reversal refused: ${declineReason}` })
     case 'cancel':
       return approved
-        ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: 'voided' })
+        ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: undefined })
         : ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], { reason: `void refused by the host: ${declineReason}` })
     case 'capture':
       return approved ? ok(sale, 'captured') : ok(sale, 'needsAttention', [], { attentionFrom: 'capturePending', reason: `capture refused: ${declineReason}` })
@@ -174,12 +175,12 @@ function onRecovered(sale: Sale): TransitionResult {
       return ok(sale, 'abandoned', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'interrupted before anything was sent' })
     case 'sending':
       return ok(sale, 'reversalPending', [{ type: 'enqueue', operation: 'reversal', reason: 'agent restarted while the payment was in flight' }], {
-        reason: 'not completed: the agent stopped while waiting for the host; it is being reversed',
+        reason: 'not completed: the agent stopped while waiting for the host',
       })
     case 'completingCard':
       if (sale.offline) return ok(sale, 'declined', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'interrupted before the card approved offline' })
       return ok(sale, 'reversalPending', [{ type: 'cancelCardRead' }, { type: 'enqueue', operation: 'reversal', reason: 'card completion interrupted' }], {
-        reason: 'not completed: interrupted before the card confirmed; it is being reversed',
+        reason: 'not completed: interrupted before the card confirmed',
       })
     case 'voidReadingCard':
       return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'void interrupted: the payment stands' })

@@ -112,7 +112,8 @@ export const createSaleSlice: SliceCreator<SaleSlice> = ({ bridge }) => (set, ge
 
     newSale() {
       if (salePhase(get()) !== 'result') return
-      set({ currentSaleId: null, prompt: null, entryDigits: '', saleError: null })
+      // the test card offered for the last sale has been used: its notice goes with it
+      set({ currentSaleId: null, prompt: null, entryDigits: '', saleError: null, testCardNotice: null })
     },
 
     async presentTestCard(name) {

@@ -48,13 +48,15 @@ export function TransactionsScreen() {
                   <td>{[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || '—'}</td>
                   <td><Badge tone={words.tone}>{words.title}</Badge>{sale.reason && <span className="row-reason">{sale.reason}</span>}</td>
                   <td>{sale.tipMinor > 0 ? moneyText(sale.tipMinor, sale.currency) : tipStateWords(sale.tipState)}</td>
-                  <td className="row-actions">
+                  <td>
+                    <div className="row-actions">
                     {receiptAvailable(sale) && (
                       <button type="button" className="button" aria-label={`Receipt for ${label}`} onClick={() => showReceipt(sale.id)}>Receipt</button>
                     )}
                     {voidable.includes(sale.id) && (
                       <button type="button" className="button button-danger" aria-label={`Void ${label}`} data-testid={`void-${sale.id}`} onClick={() => setConfirming(sale)}>Void</button>
                     )}
+                    </div>
                   </td>
                 </tr>
               )

@@ -1,0 +1,66 @@
+/**
+ * What a cashier does on the UI, in test terms: key an amount on the keypad, let the "customer"
+ * present a test card, charge, read the result. Locators are the renderer's test ids and roles.
+ */
+import type { Locator, Page } from 'playwright-core'
+import { expect } from 'vitest'
+import type { SaleState } from '../../src-shared/contract'
+
+/** Key the amount cash-register style: "1234" shows 12.34. */
+export async function keyAmount(page: Page, digits: string, shown: string): Promise<void> {
+  for (const digit of digits) await page.getByTestId(`key-${digit}`).click()
+  expect(await page.getByTestId('amount-input').inputValue()).toBe(shown)
+}
+
+/** Training: the customer holds out this test card; the simulated PIN pad reads it at the next card prompt. */
+export async function presentCard(page: Page, name: string): Promise<void> {
+  await page.getByTestId(`test-card-${name}`).click()
+  await page.getByTestId('test-card-notice').filter({ hasText: name }).waitFor()
+}
+
+export function salePrompt(page: Page): Locator {
+  return page.getByRole('status', { name: 'Sale status' })
+}
+
+/** Waits for the sale result in `state` (or any of `state`) and returns the sale id shown on it. */
+export async function waitForResult(page: Page, state: SaleState | readonly SaleState[], timeoutMs = 15_000): Promise<string> {
+  const states = typeof state === 'string' ? [state] : state
+  const result = page.locator(states.map((s) => `[data-testid="sale-result"][data-state="${s}"]`).join(', '))
+  try {
+    await result.waitFor({ state: 'visible', timeout: timeoutMs })
+  } catch (error) {
+    const other = await page.getByTestId('sale-result').getAttribute('data-state', { timeout: 500 }).catch(() => null)
+    const prompt = await salePrompt(page).innerText({ timeout: 500 }).catch(() => '?')
+    throw new Error(`no sale result "${states.join('" or "')}" within ${timeoutMs} ms (result shown: ${other ?? 'none'}; prompt: ${JSON.stringify(prompt)})`, { cause: error })
+  }
+  return fact(result, 'Sale').innerText()
+}
+
+/** The value of a <dt>label</dt><dd>value</dd> pair inside `scope`. */
+export function fact(scope: Locator, label: string): Locator {
+  return scope.locator('div').filter({ has: scope.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd')
+}
+
+/** A full sale: key, present the card, charge, wait for the result. Returns the sale id. */
+export async function sell(page: Page, digits: string, shown: string, state: SaleState | readonly SaleState[], card = 'chip-visa'): Promise<string> {
+  await keyAmount(page, digits, shown)
+  await presentCard(page, card)
+  await page.getByTestId('charge-button').click()
+  return waitForResult(page, state)
+}
+
+/** Back to an empty amount after a result. */
+export async function newSale(page: Page): Promise<void> {
+  await page.getByTestId('new-sale-button').click()
+  expect(await page.getByTestId('amount-input').inputValue()).toBe('')
+}
+
+export async function goTo(page: Page, screen: 'sale' | 'transactions' | 'tips' | 'close-of-day' | 'queue'): Promise<void> {
+  await page.getByTestId(`nav-${screen}`).click()
+  await expect.poll(() => page.getByTestId(`nav-${screen}`).getAttribute('aria-current')).toBe('page')
+}
+
+/** The status badge text of a sale's row on the Transactions screen. */
+export function rowStatus(page: Page, saleId: string): Locator {
+  return page.getByTestId(`sale-row-${saleId}`).locator('.badge')
+}
