@@ -88,6 +88,11 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     const onQueue = () => this.emit('event', { type: 'queue', queue: this.queueStatus() })
     engine.forwarder.on('status', onQueue)
     this.unsubscribe.push(() => engine.forwarder.off('status', onQueue))
+    // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
+    const onAttention = (item: { operation: string; saleId: string }, reason: string) =>
+      this.emit('event', { type: 'alarm', alarm: { code: 'NEEDS_ATTENTION', message: `${item.operation} of sale ${item.saleId} needs a manager: ${reason}` } })
+    engine.forwarder.on('attention', onAttention)
+    this.unsubscribe.push(() => engine.forwarder.off('attention', onAttention))
     this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', { type: 'device', prompt })))
   }
 

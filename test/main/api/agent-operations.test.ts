@@ -1,0 +1,42 @@
+/**
+ * Contract operations on a real engine: a queued message past its limits raises an alarm and the
+ * sale needs attention; a manager's retry forwards it once the host is back.
+ */
+import pino from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { AgentOperations } from '../../../src-main/api/agent-operations'
+import type { PosEvent } from '../../../src-shared/contract'
+import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { eventually, startEngineHarness, type EngineHarness } from '../../support/engine-harness'
+
+let harness: EngineHarness | undefined
+afterEach(async () => harness?.close())
+
+describe('needs attention', () => {
+  it('raises an alarm, shows the item, and a manager retry forwards it', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    const retry = { baseDelayMs: 10, maxDelayMs: 20, maxAttempts: 1, maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 } }
+    harness = await startEngineHarness(reader, { retry })
+    const ops = new AgentOperations({
+      engine: harness.engine, reader, secrets: harness.secrets, retry, logger: pino({ level: 'silent' }),
+      info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
+      settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+    })
+    const events: PosEvent[] = []
+    ops.on('event', (e) => events.push(e))
+    harness.host.setFault('*', 'http-503')
+    const started = await ops.dispatch('startSale', { amountMinor: 3000 })
+    expect(started.ok).toBe(true)
+    const id = (started as { value: { id: string } }).value.id
+    await eventually(() => harness!.engine.txn.get(id)?.state === 'needsAttention', 8_000)
+    expect(events.some((e) => e.type === 'alarm' && e.alarm.code === 'NEEDS_ATTENTION' && e.alarm.message.includes(id))).toBe(true)
+    const items = await ops.dispatch('queueItems', {})
+    expect(items).toMatchObject({ ok: true, value: [{ saleId: id, operation: 'payment', state: 'attention', lastError: expect.stringMatching(/not acknowledged after 1 attempts.*HTTP 503/) }] })
+    expect(await ops.dispatch('queueStatus', {})).toMatchObject({ ok: true, value: { attentionCount: 1, storedCount: 1 } })
+
+    harness.host.clearFaults()
+    expect(await ops.dispatch('retryAttention', { id })).toMatchObject({ ok: true, value: { state: 'storedOffline' } })
+    await eventually(() => harness!.engine.txn.get(id)?.state === 'forwarded', 8_000)
+    ops.close()
+  })
+})
