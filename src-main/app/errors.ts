@@ -1,17 +1,5 @@
-/**
- * Errors for failing to do something (not for a declined card, which is a result). Each has a code,
- * whether retrying may help, and the CLI exit code it maps to, so every edge maps it the same way.
- */
-export class PosError extends Error {
-  override readonly name: string = 'PosError'
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly retryable = false,
-  ) {
-    super(message)
-  }
-}
+/** The CLI's exit codes; the error type itself is shared by every domain (src-shared/pos-error.ts). */
+export { PosError } from '../../src-shared/pos-error'
 
 /** Documented in README "Exit codes". */
 export const EXIT = {

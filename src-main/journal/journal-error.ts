@@ -3,6 +3,7 @@
  * so the opener, the migration runner and every transaction say the same thing to the cashier.
  * Kept in its own file because both database.ts and migrations.ts need it (no import cycle).
  */
+import { PosError } from '../../src-shared/pos-error'
 
 export const JOURNAL_ERROR_CODES = [
   'JOURNAL_DISK_FULL',
@@ -20,15 +21,11 @@ export const JOURNAL_ERROR_CODES = [
 export type JournalErrorCode = (typeof JOURNAL_ERROR_CODES)[number]
 
 /** Base of every journal failure: a `code`, and whether repeating the same step may succeed. */
-export class JournalError extends Error {
+export class JournalError extends PosError {
   override readonly name: string = 'JournalError'
-  constructor(
-    readonly code: JournalErrorCode,
-    message: string,
-    readonly retryable = false,
-    options?: ErrorOptions,
-  ) {
-    super(message, options)
+  declare readonly code: JournalErrorCode
+  constructor(code: JournalErrorCode, message: string, retryable = false, options?: ErrorOptions) {
+    super(code, message, retryable, options)
   }
 }
 

@@ -287,16 +287,8 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     const outcome: GatewayOutcome | undefined = policy === 'forceOffline' ? undefined : await this.deps.host.send('payment', body)
     const answer = this.paymentAnswer(outcome, sale, card, policy)
     const patch: Partial<SaleRecord> = outcome?.kind === 'approved' ? { svcTransID: outcome.svcTransID } : {}
-    this.offlineBody.set(id, body)
-    try {
-      await this.step(id, { type: 'paymentAnswered', answer }, { answerPatch: patch })
-    } finally {
-      this.offlineBody.delete(id)
-    }
+    await this.step(id, { type: 'paymentAnswered', answer }, { answerPatch: patch })
   }
-
-  /** Bodies of payments about to be stored, so the queue keeps exactly what was (not) sent. */
-  private readonly offlineBody = new Map<string, unknown>()
 
   private paymentAnswer(outcome: GatewayOutcome | undefined, sale: SaleRecord, card: CardData, policy: OfflinePolicy): PaymentAnswer {
     if (outcome === undefined || outcome.kind === 'notDelivered') {
@@ -327,7 +319,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     const nth = this.deps.journal.outbox.ofSale(sale.id).filter((item) => item.operation === operation).length + 1
     switch (operation) {
       case 'payment':
-        return { operation, messageId: sale.id, body: this.offlineBody.get(sale.id) ?? paymentBody(sale, this.cardOf(sale.id), this.deps.settings.merchant), amountMinor: sale.amountMinor, currency: sale.currency }
+        return { operation, messageId: sale.id, body: paymentBody(sale, this.cardOf(sale.id), this.deps.settings.merchant), amountMinor: sale.amountMinor, currency: sale.currency }
       case 'reversal':
         return { operation, messageId: sale.id, body: reversalBody(reason, this.cardInFlight.get(sale.id) ?? this.readableCard(sale.id)), amountMinor: sale.amountMinor, currency: sale.currency }
       case 'tips':

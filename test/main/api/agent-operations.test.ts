@@ -40,3 +40,37 @@ describe('needs attention', () => {
     ops.close()
   })
 })
+
+describe('a full disk', () => {
+  it('refuses a new sale with a clear typed error, and the earlier sales stay intact', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    const ops = new AgentOperations({
+      engine: harness.engine, reader, secrets: harness.secrets, retry: { baseDelayMs: 10, maxDelayMs: 20, maxAttempts: 5, maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 } }, logger: pino({ level: 'silent' }),
+      info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
+      settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+    })
+    const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1500, currency: 'USD' }).id)
+    expect(first.state).toBe('approved')
+    // the real SQLite file stops growing: its next write fails with SQLITE_FULL
+    const db = (harness.engine.journal as unknown as { db: { pragma(s: string, o?: object): unknown; prepare(s: string): { run(...a: unknown[]): unknown } } }).db
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`)
+    // fill every free byte, in the sales table and its history too, so the next sale cannot be written
+    const fillSale = db.prepare("INSERT INTO sale (id, state, created_at, updated_at, business_day, trans_time, amount_minor, currency, auto_capture, reason) VALUES (?, 'abandoned', 0, 0, '2000-01-01', 'x', 1, 'USD', 1, ?)")
+    const fillEvent = db.prepare("INSERT INTO sale_event (sale_id, at, type, to_state, detail) VALUES (?, 0, 'filler', 'abandoned', ?)")
+    let full = false
+    for (let n = 0; n < 100_000 && !full; n++) {
+      try {
+        fillSale.run(`FILL-${n}`, 'x'.repeat(64))
+        fillEvent.run(`FILL-${n}`, 'x'.repeat(64))
+      } catch (error) {
+        full = (error as { code?: string }).code === 'SQLITE_FULL'
+      }
+    }
+    expect(full).toBe(true)
+    const refused = await ops.dispatch('startSale', { amountMinor: 2000 })
+    expect(refused).toMatchObject({ ok: false, error: { code: 'JOURNAL_DISK_FULL', message: expect.stringMatching(/disk holding the journal is full/) } })
+    expect(harness.engine.txn.get(first.id)?.state).toBe('approved')
+    ops.close()
+  })
+})
