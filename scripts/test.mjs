@@ -16,14 +16,15 @@ const vitest = [process.execPath, 'node_modules/vitest/vitest.mjs', 'run', '--re
 let command = vitest
 const env = { ...process.env }
 if (has('dbus-run-session') && has('gnome-keyring-daemon') && !process.env.POS_AGENT_TEST_NO_KEYRING) {
-  // A throwaway HOME keeps the test keyring away from any real one (research/electron-stack.md §4.5).
+  // A throwaway HOME keeps the test keyring away from any real one: gnome-keyring keeps its keyrings
+  // under $HOME/.local/share/keyrings, so the test's unlock password never touches the user's.
   env.HOME = join(work, 'home')
   delete env.XDG_DATA_HOME
   delete env.XDG_CONFIG_HOME
   env.KEYRING_PASSWORD = 'pos-agent-test'
   command = ['dbus-run-session', '--', 'sh', '-c', 'mkdir -p "$HOME" && printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"', 'sh', ...vitest]
 } else {
-  console.warn('[test] dbus-run-session or gnome-keyring-daemon not found: keychain tests will skip (apt-get install gnome-keyring dbus libsecret-1-dev)')
+  console.warn('[test] dbus-run-session or gnome-keyring-daemon not found: keychain tests will skip (scripts/install-system-deps.sh installs them)')
 }
 
 const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env })

@@ -33,9 +33,12 @@ const runtimeOptions = (): RuntimeOptions => {
   return { configFlag: opts.config, dataDirFlag: opts.dataDir }
 }
 
-/** Runs a command body with the runtime open, and always releases what it holds. */
-async function withRuntime(body: (runtime: Runtime) => Promise<number>): Promise<number> {
-  const runtime = await openRuntime(runtimeOptions())
+/**
+ * Runs a command body with the runtime open, and always releases what it holds. `report` (the
+ * doctor) opens it even where starting would be refused, so the refusal can be described.
+ */
+async function withRuntime(body: (runtime: Runtime) => Promise<number>, report = false): Promise<number> {
+  const runtime = await openRuntime({ ...runtimeOptions(), report })
   try {
     return await body(runtime)
   } finally {
@@ -141,7 +144,7 @@ program
   .command('doctor')
   .description('check configuration, keychain, card reader, host reachability and TLS, clock, free disk and the queue, and say how to fix what is wrong')
   .option('--json', 'machine-readable output')
-  .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => doctorCommand(rt, o.json === true))))
+  .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => doctorCommand(rt, o.json === true), true)))
 
 function finish(code: number): void {
   process.exitCode = code

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device/card-reader'
 import type { HostClient } from '../gateway/gateway-client'
-import { countSealedRows, DataKeyMissingError, FieldSealer, JOURNAL_MIGRATIONS, JournalCheckpointer, JournalStore, openJournalDatabase } from '../journal'
+import { countSealedRows, DataKeyMissingError, FieldSealer, JOURNAL_FILE, JOURNAL_MIGRATIONS, JournalCheckpointer, JournalStore, openJournalDatabase } from '../journal'
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
 import { Forwarder } from '../txn/forwarder'
 import { TxnService, type TxnSettings } from '../txn/txn-service'
@@ -41,7 +41,7 @@ export interface Engine {
   close(): Promise<void>
 }
 
-export const JOURNAL_FILE = 'journal.sqlite'
+export { JOURNAL_FILE } from '../journal'
 
 /**
  * The data key. A new one is made only for a journal that holds nothing sealed (a fresh key could

@@ -4,9 +4,10 @@
  * shell start the agent the same way.
  */
 import { join } from 'node:path'
-import { loadConfig, TRAINING_IDENTITY, type LoadedConfig } from './config'
+import { ConfigError, loadConfig, TRAINING_IDENTITY, type LoadedConfig } from './config'
 import { userDataDir } from './paths'
 import { createLogger, type Logger } from './logger'
+import { JOURNAL_FILE, probeJournal } from '../journal'
 import { openSecretStore, type SecretStore } from '../keychain'
 
 export interface RuntimeOptions {
@@ -15,6 +16,12 @@ export interface RuntimeOptions {
   /** Pretty logs on stderr (interactive use). */
   pretty?: boolean
   env?: NodeJS.ProcessEnv
+  /**
+   * Describe what is wrong instead of refusing to start (the doctor): a missing keychain yields a
+   * process-memory stand-in carrying the reason, a missing configuration over a production journal
+   * is reported in `refusal`.
+   */
+  report?: boolean
 }
 
 export interface Runtime {
@@ -25,10 +32,32 @@ export interface Runtime {
   aid: string
   logger: Logger
   secrets: SecretStore
+  /** Only with `report`: why this runtime would have refused to start. */
+  refusal?: ConfigError
 }
 
 export function resolveDataDir(loaded: LoadedConfig | undefined, flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag ?? env.POS_AGENT_DATA_DIR ?? loaded?.dataDir ?? userDataDir(env)
+}
+
+/**
+ * No configuration means training mode, but only over a data folder that holds no production
+ * journal: a configuration file that went missing must not turn a terminal with stored payments
+ * and pending reversals into a training terminal (they would wait forever, unseen).
+ */
+export class MissingConfigurationError extends ConfigError {
+  constructor(dataDir: string, saleId: string, waitingItems: number) {
+    const waiting = waitingItems > 0 ? `; ${waitingItems} stored payment(s) and reversal(s) are kept and wait for it` : '; its sales are kept'
+    super(
+      `no configuration file was found, but ${dataDir} holds a production journal (sale ${saleId}): the configuration went missing${waiting}. ` +
+        'Put the configuration back (--config, POS_AGENT_CONFIG, or the per-user config.json) and start again; training mode was not started.',
+    )
+  }
+}
+
+function checkTrainingMayStart(dataDir: string): void {
+  const summary = probeJournal(join(dataDir, JOURNAL_FILE), TRAINING_IDENTITY.terminalId)
+  if (summary?.foreignSaleId !== undefined) throw new MissingConfigurationError(dataDir, summary.foreignSaleId, summary.waitingItems)
 }
 
 export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
@@ -36,8 +65,17 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
   const loaded = loadConfig({ flag: options.configFlag, env })
   const mode = loaded?.config.mode ?? 'training'
   const dataDir = resolveDataDir(loaded, options.dataDirFlag, env)
+  let refusal: ConfigError | undefined
+  if (loaded === undefined) {
+    try {
+      checkTrainingMayStart(dataDir)
+    } catch (error) {
+      if (!(error instanceof MissingConfigurationError) || !options.report) throw error
+      refusal = error
+    }
+  }
   const log = loaded?.config.log
   const logger = createLogger({ level: log?.level ?? 'info', logDir: join(dataDir, 'logs'), maxFileSizeMb: log?.maxFileSizeMb ?? 10, maxFiles: log?.maxFiles ?? 5, pretty: options.pretty ?? false })
-  const secrets = await openSecretStore(mode, logger)
-  return { loaded, mode, dataDir, aid: loaded?.config.host.aid ?? TRAINING_IDENTITY.aid, logger, secrets }
+  const secrets = await openSecretStore(mode, logger, options.report ?? false)
+  return { loaded, mode, dataDir, aid: loaded?.config.host.aid ?? TRAINING_IDENTITY.aid, logger, secrets, ...(refusal ? { refusal } : {}) }
 }

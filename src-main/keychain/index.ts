@@ -5,19 +5,24 @@ import { MemorySecretStore } from './memory-secret-store'
 import { SecretStoreUnavailableError, type SecretStore } from './secret-store'
 
 export * from './secret-store'
+export { keychainInstallHint, type KeychainProblem } from './install-hint'
 export { KeytarSecretStore } from './keytar-secret-store'
 export { MemorySecretStore } from './memory-secret-store'
 
 /**
  * The store for a mode: production insists on the OS keychain and refuses to start without it;
- * training may fall back to process memory, and says so at warn level every time.
+ * training may fall back to process memory, and says so at warn level every time. `report` is for
+ * the doctor, which must describe a missing keychain rather than stop at it: it gets the stand-in
+ * store with the reason attached, in any mode.
  */
-export async function openSecretStore(mode: 'production' | 'training', logger?: Logger): Promise<SecretStore> {
+export async function openSecretStore(mode: 'production' | 'training', logger?: Logger, report = false): Promise<SecretStore> {
   try {
     return await KeytarSecretStore.open()
   } catch (error) {
-    if (mode === 'production' || !(error instanceof SecretStoreUnavailableError)) throw error
-    logger?.warn({ reason: error.message }, 'TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only and vanish when the agent stops')
-    return new MemorySecretStore()
+    if (!(error instanceof SecretStoreUnavailableError) || (mode === 'production' && !report)) throw error
+    if (mode === 'training') logger?.warn({ reason: error.message }, TRAINING_WITHOUT_KEYCHAIN)
+    return new MemorySecretStore(error)
   }
 }
+
+export const TRAINING_WITHOUT_KEYCHAIN = 'TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only and vanish when the agent stops'

@@ -1,12 +1,25 @@
 /**
  * KeytarSecretStore: the OS keychain through keytar (libsecret/Secret Service on Linux, Keychain on
- * macOS, Credential Vault on Windows). research/electron-stack.md §4.3: keytar is archived but builds
- * and works; the interface keeps a swap to @napi-rs/keyring a one-file change.
+ * macOS, Credential Vault on Windows). keytar's repository (github.com/atom/node-keytar) is archived,
+ * but the package builds and works; the SecretStore interface keeps a swap to another keychain
+ * binding a one-file change.
+ *
+ * keytar is an optional dependency, loaded only here and only when asked for: an install without
+ * libsecret's headers still succeeds, and training mode runs without it.
  */
-import type * as KeytarModule from 'keytar'
-import { KEYCHAIN_INSTALL_HINT, KEYCHAIN_SERVICE, SecretStoreUnavailableError, type SecretStore } from './secret-store'
+import { keychainInstallHint, type KeychainProblem } from './install-hint'
+import { KEYCHAIN_SERVICE, SecretStoreUnavailableError, type SecretStore } from './secret-store'
 
-type Keytar = typeof KeytarModule
+/** The part of keytar's API the agent uses (its own typings are absent when it is not installed). */
+interface Keytar {
+  getPassword(service: string, account: string): Promise<string | null>
+  setPassword(service: string, account: string, password: string): Promise<void>
+  deletePassword(service: string, account: string): Promise<boolean>
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>
+}
+
+/** A variable, so neither the type checker nor the bundler insists on the optional module. */
+const KEYTAR_MODULE = 'keytar'
 
 export class KeytarSecretStore implements SecretStore {
   readonly kind = 'os-keychain' as const
@@ -18,20 +31,22 @@ export class KeytarSecretStore implements SecretStore {
 
   /**
    * Loads keytar and proves the keychain answers, so a missing Secret Service is reported at start
-   * with what to install, not at the first sale.
+   * with what to install, not at the first sale. `moduleName` is keytar's; another name only lets a
+   * test see the not-installed path on a machine where keytar is installed.
    */
-  static async open(service = KEYCHAIN_SERVICE): Promise<KeytarSecretStore> {
+  static async open(service = KEYCHAIN_SERVICE, moduleName = KEYTAR_MODULE): Promise<KeytarSecretStore> {
     let keytar: Keytar
     try {
-      const loaded = (await import('keytar')) as Keytar & { default?: Keytar }
+      const loaded = (await import(moduleName)) as Keytar & { default?: Keytar }
       keytar = loaded.default ?? loaded
     } catch (error) {
-      throw new SecretStoreUnavailableError(`the keychain library could not be loaded (${message(error)}). ${KEYCHAIN_INSTALL_HINT}`)
+      // keytar is optional (it needs libsecret to build): its absence is a missing system package.
+      throw unavailable('library-missing', 'the OS keychain library (keytar) is not installed', error)
     }
     try {
       await keytar.findCredentials(service)
     } catch (error) {
-      throw new SecretStoreUnavailableError(`no OS keychain answered (${message(error)}). ${KEYCHAIN_INSTALL_HINT}`)
+      throw unavailable('no-service', 'no OS keychain answered', error)
     }
     return new KeytarSecretStore(keytar, service)
   }
@@ -52,9 +67,13 @@ export class KeytarSecretStore implements SecretStore {
     try {
       return await call()
     } catch (error) {
-      throw new SecretStoreUnavailableError(`the OS keychain failed (${message(error)}). ${KEYCHAIN_INSTALL_HINT}`)
+      throw unavailable('failed', 'the OS keychain failed', error)
     }
   }
+}
+
+function unavailable(problem: KeychainProblem, what: string, cause: unknown): SecretStoreUnavailableError {
+  return new SecretStoreUnavailableError(problem, `${what} (${message(cause)})`, keychainInstallHint(problem))
 }
 
 function message(error: unknown): string {

@@ -2,11 +2,14 @@
  * Secrets held for the life of the process only: tests, and training mode on a machine without a
  * Secret Service (where the agent says so loudly). Never used in production mode.
  */
-import type { SecretStore } from './secret-store'
+import type { SecretStore, SecretStoreUnavailableError } from './secret-store'
 
 export class MemorySecretStore implements SecretStore {
   readonly kind = 'process-memory' as const
   private readonly secrets = new Map<string, string>()
+
+  /** @param unavailable why the OS keychain could not be used, when this store stands in for it */
+  constructor(readonly unavailable?: SecretStoreUnavailableError) {}
 
   async get(account: string): Promise<string | undefined> {
     return this.secrets.get(account)

@@ -2,6 +2,8 @@
  * Where secrets live: the signing key (per aid) and, later, the journal's data key. The production
  * store is the OS keychain; the agent itself keeps no secret on disk.
  */
+import type { KeychainProblem } from './install-hint'
+
 export interface SecretStore {
   /** `os-keychain` survives restarts; `process-memory` is gone when the process exits. */
   readonly kind: 'os-keychain' | 'process-memory'
@@ -13,6 +15,17 @@ export interface SecretStore {
 export class SecretStoreUnavailableError extends Error {
   override readonly name = 'SecretStoreUnavailableError'
   readonly code = 'KEYCHAIN_UNAVAILABLE'
+
+  constructor(
+    /** Which part is missing: the keytar library itself, or a keychain for it to talk to. */
+    readonly problem: KeychainProblem,
+    /** What is wrong, in one clause. */
+    readonly what: string,
+    /** What to install or do on this machine. */
+    readonly fix: string,
+  ) {
+    super(`${what}: ${fix}`)
+  }
 }
 
 /** The keychain service name every entry is filed under. */
@@ -26,7 +39,3 @@ export function dataKeyAccount(terminalId: string): string {
   return `data-key/${terminalId}`
 }
 
-/** How to get a Secret Service, per platform, for the message shown when none answers. */
-export const KEYCHAIN_INSTALL_HINT =
-  'Linux needs a running Secret Service: install gnome-keyring (or KeePassXC with Secret Service enabled) and libsecret-1-0, ' +
-  'and run the agent inside a desktop or `dbus-run-session` with the keyring unlocked. macOS and Windows use their built-in keychains.'

@@ -1,6 +1,6 @@
 // Child-process probe: opens the secret store for a mode and prints what it got, so a test can vary
 // the D-Bus environment without disturbing the keychain connection of the test process itself.
-import { openSecretStore } from '../../src-main/keychain'
+import { openSecretStore, SecretStoreUnavailableError } from '../../src-main/keychain'
 
 const mode = process.argv[2] === 'production' ? 'production' : 'training'
 const warnings: string[] = []
@@ -9,5 +9,6 @@ try {
   const store = await openSecretStore(mode, logger)
   console.log(JSON.stringify({ kind: store.kind, warnings }))
 } catch (error) {
-  console.log(JSON.stringify({ error: error instanceof Error ? { name: error.name, message: error.message } : String(error) }))
+  const problem = error instanceof SecretStoreUnavailableError ? { problem: error.problem } : {}
+  console.log(JSON.stringify({ error: error instanceof Error ? { name: error.name, message: error.message, ...problem } : String(error) }))
 }

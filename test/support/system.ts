@@ -30,8 +30,11 @@ export function commandAvailable(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0
 }
 
+/** What to run, from the one list of system packages (scripts/install-system-deps.sh). */
 export const INSTALL = {
-  keychain: 'apt-get install gnome-keyring dbus libsecret-1-dev, then run `npm test` (it starts gnome-keyring under dbus-run-session)',
-  socat: 'apt-get install socat',
-  chromium: 'apt-get install chromium',
+  keychain:
+    'run `scripts/install-system-deps.sh build run` (libsecret-1-dev, gnome-keyring, dbus), then `npm rebuild keytar` ' +
+    '(`npm install keytar --no-save` if npm left it out) and `npm test` (it starts gnome-keyring under dbus-run-session)',
+  socat: 'run `scripts/install-system-deps.sh test` (apt-get install socat)',
+  chromium: 'run `scripts/install-system-deps.sh test` (apt-get install chromium)',
 } as const

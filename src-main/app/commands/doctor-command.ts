@@ -8,7 +8,7 @@ import { connect, rootCertificates, type PeerCertificate } from 'node:tls'
 import Database from 'better-sqlite3'
 import { discoverReaderPort } from '../../device'
 import { keyCheckValue } from '../../gateway/signer'
-import { dataKeyAccount, signingKeyAccount } from '../../keychain'
+import { dataKeyAccount, MemorySecretStore, signingKeyAccount } from '../../keychain'
 import { endpointFromConfig } from '../host-connection'
 import { JOURNAL_FILE } from '../compose'
 import { EXIT } from '../errors'
@@ -31,9 +31,10 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
   const config = runtime.loaded?.config
 
   if (config) add('ok', 'configuration', `${runtime.loaded?.file} (mode ${config.mode})`)
+  else if (runtime.refusal) add('fail', 'configuration', runtime.refusal.message, 'restore the configuration file; nothing in the journal was touched')
   else add('warn', 'configuration', 'no configuration file: TRAINING MODE, nothing real is charged', 'write config.json (see README "Configuration") for production')
 
-  add(runtime.secrets.kind === 'os-keychain' ? 'ok' : 'warn', 'keychain', runtime.secrets.kind === 'os-keychain' ? 'OS keychain answers' : 'no OS keychain: keys live in process memory (training only)', 'install and unlock a Secret Service (gnome-keyring) on Linux')
+  checkKeychain(runtime, add)
   const signingKey = await runtime.secrets.get(signingKeyAccount(runtime.aid))
   if (signingKey) add('ok', 'signing key', `present for aid ${runtime.aid}, KCV ${keyCheckValue(signingKey)}`)
   else add(config ? 'fail' : 'warn', 'signing key', `none for aid ${runtime.aid}`, 'run `pos-agent key set` and paste the key from your acquirer')
@@ -66,6 +67,16 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
     console.log(worst === 'ok' ? 'all checks passed' : worst === 'warn' ? 'usable, with warnings' : 'NOT READY: fix the FAIL lines above')
   }
   return worst === 'fail' ? EXIT.failure : EXIT.ok
+}
+
+/** The same words the agent says when it refuses to start (production) or falls back (training). */
+function checkKeychain(runtime: Runtime, add: (level: Level, area: string, text: string, fix?: string) => void): void {
+  const secrets = runtime.secrets
+  if (secrets.kind === 'os-keychain') return add('ok', 'keychain', 'OS keychain answers')
+  const reason = secrets instanceof MemorySecretStore ? secrets.unavailable : undefined
+  const what = reason?.what ?? 'no OS keychain'
+  if (runtime.mode === 'production') add('fail', 'keychain', `${what}: production will not start without it`, reason?.fix)
+  else add('warn', 'keychain', `${what}: training keys live in process memory and vanish when the agent stops`, reason?.fix)
 }
 
 /** TLS handshake with the offline host: version, certificate validity, clock against its Date header. */

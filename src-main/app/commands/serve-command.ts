@@ -5,6 +5,7 @@
 import { join } from 'node:path'
 import { loadOrCreateApiToken } from '../../api/api-token'
 import { startLocalServer } from '../../api/local-server'
+import { MemorySecretStore } from '../../keychain'
 import { startAgent } from '../agent'
 import { defaultReaderFactory } from '../reader-factory'
 import { EXIT } from '../errors'
@@ -21,6 +22,9 @@ export async function serveCommand(runtime: Runtime, flags: { port: number; rend
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
   if (runtime.mode === 'training') console.log(`TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`)
+  if (runtime.secrets instanceof MemorySecretStore) {
+    console.log(`TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only (${runtime.secrets.unavailable?.message ?? 'no keychain'})`)
+  }
   for (const alarm of agent.engine.alarms) console.log(`ALARM ${alarm.code}: ${alarm.message}`)
   console.log(`pos-agent serving the cashier UI at ${server.url}`)
   console.log(`local API token in ${file} (docs/local-api.md)`)

@@ -1,0 +1,37 @@
+/**
+ * A read-only look into a journal file without opening it for business: which terminals its sales
+ * belong to and what still waits in its queue. Used before start-up decisions (is this data folder a
+ * production terminal's?) and by the doctor; it never migrates, writes or checkpoints.
+ */
+import { existsSync } from 'node:fs'
+import Database from 'better-sqlite3'
+
+/** The journal's file name inside the agent's data folder. */
+export const JOURNAL_FILE = 'journal.sqlite'
+
+export interface JournalSummary {
+  /** A sale whose merchantTransID does not start with `<trainingTerminalId>-`, if any. */
+  foreignSaleId: string | undefined
+  /** Queue items still owed to the host (waiting, in flight, or needing a manager). */
+  waitingItems: number
+}
+
+/** undefined when there is no journal file, or it is not a journal (no sale table yet). */
+export function probeJournal(file: string, trainingTerminalId: string): JournalSummary | undefined {
+  if (!existsSync(file)) return undefined
+  const db = new Database(file, { readonly: true, fileMustExist: true })
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('sale', 'outbox')").pluck().all() as string[]
+    if (!tables.includes('sale')) return undefined
+    // substr, not LIKE: terminal ids may hold "_", which LIKE reads as a wildcard. The scan stops at
+    // the first foreign sale; only a training-only journal is read to its end, once, at start.
+    const prefix = `${trainingTerminalId}-`
+    const foreign = db.prepare('SELECT id FROM sale WHERE substr(id, 1, ?) <> ? LIMIT 1').pluck().get(prefix.length, prefix) as string | undefined
+    const waiting = tables.includes('outbox')
+      ? (db.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', 'inflight', 'attention')").pluck().get() as number)
+      : 0
+    return { foreignSaleId: foreign, waitingItems: waiting }
+  } finally {
+    db.close()
+  }
+}
