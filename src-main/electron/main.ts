@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url'
 import { startAgent, type RunningAgent } from '../app/agent'
 import { defaultReaderFactory } from '../app/reader-factory'
 import { openRuntime } from '../app/runtime'
-import { APP_ORIGIN, registerIpc } from './ipc'
+import { registerIpc } from './ipc'
+import { createWindow } from './window'
 import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../src-shared/contract/csp'
 
 const SCHEME = 'pos-agent'
@@ -24,31 +25,6 @@ function rendererFile(pathname: string): string {
   const root = join(import.meta.dirname, '../renderer')
   const resolved = normalize(join(root, decodeURIComponent(pathname)))
   return resolved.startsWith(root + sep) ? resolved : join(root, 'index.html')
-}
-
-function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    show: false,
-    webPreferences: {
-      // The preload is reviewed: it exposes only the PosBridge's call/subscribe over two IPC channels,
-      // and every call is checked in ipc.ts (sender frame) and validated by the contract's schemas.
-      preload: join(import.meta.dirname, '../preload/index.cjs'), /* eng-disable PRELOAD_JS_CHECK */
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      webviewTag: false,
-      // Middle-click would open links in new windows (electronegativity AUXCLICK_JS_CHECK).
-      disableBlinkFeatures: 'Auxclick',
-    },
-  })
-  window.webContents.on('will-navigate', (event) => event.preventDefault())
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
-  window.once('ready-to-show', () => window.show())
-  void window.loadURL(`${APP_ORIGIN}/index.html`)
-  return window
 }
 
 let agent: RunningAgent | undefined
