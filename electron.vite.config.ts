@@ -4,8 +4,10 @@ import react from '@vitejs/plugin-react'
 
 const r = (p: string): string => resolve(import.meta.dirname, p)
 
-// Layout and options from research/electron-stack.md §1.4–1.5: dependencies stay external
-// (native modules), the sandboxed preload is self-contained CommonJS.
+// Options per electron-vite's "Dependency handling" (https://electron-vite.org/guide/dependency-handling):
+// dependencies stay external (native modules); the preload is one self-contained CommonJS file, because a
+// sandboxed preload can require no npm package and cannot be ESM (Electron docs, "Process Sandboxing" and
+// "ES Modules (ESM) in Electron": https://www.electronjs.org/docs/latest/tutorial/sandbox, .../tutorial/esm).
 export default defineConfig({
   main: {
     build: {

@@ -1,4 +1,4 @@
-// Lint rules keep the layers of docs/architecture apart: only src-main/electron and src-main/preload
+// Lint rules keep the layers of docs/architecture.md apart: only src-main/electron and src-main/preload
 // may import Electron; shared and renderer code never touches Node; main never reaches into the UI.
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'

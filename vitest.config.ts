@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
 
-// Two environments in one run (research/electron-stack.md §5.2): the main process and shared code
+// Two environments in one run (Vitest "Test projects", https://vitest.dev/guide/projects): the main process and shared code
 // under plain Node, the renderer under happy-dom. Vitest 4 needs `extends: true` to inherit root options.
 export default defineConfig({
   test: {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs @doyensec/electronegativity over the Electron shell (src-main/electron, src-main/preload) and
-// the renderer, and fails on any finding. The tool itself always exits 0 (research/electron-stack.md
-// §2.5), so its result is read here. AvailableSecurityFixesGlobalCheck needs the network: excluded.
+// the renderer, and fails on any finding. The tool itself exits 0 whatever it finds (its CLI has no
+// failing exit code: doyensec/electronegativity issue #108), so its result is read here.
+// AvailableSecurityFixesGlobalCheck needs the network: excluded.
 import { createRequire } from 'node:module'
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

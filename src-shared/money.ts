@@ -1,6 +1,6 @@
 /**
  * Money inside the program is an integer count of the currency's minor units; it becomes a decimal
- * string only at the gateway edge. host-contract.md §3 "Amounts": `transAmount.value` carries exactly
+ * string only at the gateway edge. docs/gateway.md §D3 "Amounts": `transAmount.value` carries exactly
  * the currency's ISO 4217 minor-unit digits ("12.34" USD, "1234" JPY, "12.345" BHD).
  */
 

@@ -1,6 +1,6 @@
 /**
- * Gateway length limits count UTF-8 bytes, not characters (gateway-api.md "Limits": "Field length
- * unit: bytes"). Computed without TextEncoder so shared code needs no DOM or Node typings.
+ * Gateway length limits count UTF-8 bytes, not characters (docs/gateway.md §4: the unit of every
+ * field length is the byte). Computed without TextEncoder so shared code needs no DOM or Node typings.
  */
 export function utf8ByteLength(text: string): number {
   let bytes = 0

@@ -36,7 +36,7 @@ export const configSchema = z.strictObject({
     /** An extra CA (PEM) to trust besides the public roots; relative to the config file. */
     caFile: z.string().min(1).optional(),
     connectTimeoutMs: z.number().int().min(500).max(60_000).default(10_000),
-    /** gateway-api.md retry rule 8: wait at least 45 s for a POST's answer. */
+    /** docs/gateway.md §2 (the specification's retry rule 8): wait at least 45 s for a POST's answer. */
     responseTimeoutMs: z.number().int().min(1_000).max(180_000).default(45_000),
   }),
   merchant: z.strictObject({

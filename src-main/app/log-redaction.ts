@@ -1,6 +1,6 @@
 /**
  * What may never reach a log: card numbers, tracks, ICC data, PIN blocks, KSNs, keys, tokens
- * (research/card-reader.md §5, PCI DSS 3.3/3.4). Redaction is by field name at any depth, plus a scrub
+ * (docs/card-reader.md §5, PCI DSS 3.3/3.4). Redaction is by field name at any depth, plus a scrub
  * of strings for anything shaped like a PAN or track data, so a card number pasted into a free-text
  * field or an error message is caught too.
  */

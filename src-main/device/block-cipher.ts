@@ -1,8 +1,8 @@
 /**
  * Raw ECB block operations on node:crypto for DUKPT and PIN blocks. Node 20 (OpenSSL 3) refuses
  * `des-ecb`, so single DES runs as `des-ede3-ecb` with K‖K‖K and 2-key TDES as K1‖K2‖K1
- * (card-reader.md §4.5). Only `des-ede3-ecb` and `aes-*-ecb` are used, so a single cipher check under
- * Electron's BoringSSL covers everything (card-reader.md §4.5, unverified there).
+ * (docs/card-reader.md §4.5). Only `des-ede3-ecb` and `aes-*-ecb` are used, so a single cipher check under
+ * Electron's BoringSSL covers everything (docs/card-reader.md §4.5, unverified there).
  */
 import { createCipheriv, createDecipheriv } from 'node:crypto'
 

@@ -1,6 +1,6 @@
 /**
  * CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, not reflected, no final XOR; check value 0x29B1
- * for "123456789". This is the CRC of NEO 2 Protocol-2 frames (card-reader.md §1.2, IDG p.60 §3.4).
+ * for "123456789". This is the CRC of NEO 2 Protocol-2 frames (docs/card-reader.md §1.2, IDG p.60 §3.4).
  * Table-driven (one lookup per byte) because the framer runs it over every received frame.
  */
 

@@ -1,6 +1,6 @@
 /**
  * ISO 4217 numeric codes, for EMV tag 5F2A (Transaction Currency Code, n3 in 2 BCD bytes;
- * card-reader.md §2.2, neo2-protocol.md §2.2). The money module speaks alphabetic codes; the reader
+ * docs/card-reader.md §2.2, docs/neo2-protocol.md §2.2). The money module speaks alphabetic codes; the reader
  * speaks numbers. Codes whose numeric value was not certain at the time of writing (XCG) are absent:
  * asking for one is an error rather than a guess sent to the card.
  */

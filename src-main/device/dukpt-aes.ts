@@ -1,5 +1,5 @@
 /**
- * AES DUKPT, ANSI X9.24-3:2017, AES-128 BDK → AES-128 keys (card-reader.md §4.4, pinned by the
+ * AES DUKPT, ANSI X9.24-3:2017, AES-128 BDK → AES-128 keys (docs/card-reader.md §4.4, pinned by the
  * B.1 and supplement vectors there). Simulated PIN pad and test side only, like dukpt-tdes.ts.
  *
  * KSN = 96 bits: 64-bit Initial Key ID (32-bit BDK ID + 32-bit derivation ID) + 32-bit counter;
@@ -10,7 +10,7 @@
 import { aesEncrypt } from './block-cipher'
 import { DukptError, nextDukptCounter } from './dukpt-tdes'
 
-/** Key usage indicators (card-reader.md §4.4). */
+/** Key usage indicators (docs/card-reader.md §4.4). */
 export const AES_KEY_USAGE = {
   initialKey: 0x8001,
   intermediateDerivation: 0x8000,

@@ -1,7 +1,7 @@
 /**
- * TDES DUKPT, ANSI X9.24-1:2009 (card-reader.md §4.2, pinned by the A.4 vectors in §4.3).
+ * TDES DUKPT, ANSI X9.24-1:2009 (docs/card-reader.md §4.2, pinned by the A.4 vectors in §4.3).
  * The agent never holds a BDK: this is the simulated PIN pad's side and a test decryptor
- * (card-reader.md §4.5 "Keep BDKs out of production code").
+ * (docs/card-reader.md §4.5 "Keep BDKs out of production code").
  *
  * KSN = 80 bits: 59-bit initial KSN + 21-bit transaction counter; counters with more than 10 one-bits
  * are never used (about 1 M keys per device).
@@ -20,7 +20,7 @@ export class DukptError extends Error {
 
 /** X9.24-1 key register mask for the left half of each derived key and for the IPEK right half. */
 const KEY_MASK = Buffer.from('C0C0C0C000000000C0C0C0C000000000', 'hex')
-/** PIN encryption variant (card-reader.md §4.2). */
+/** PIN encryption variant (docs/card-reader.md §4.2). */
 const PIN_VARIANT = Buffer.from('00000000000000FF00000000000000FF', 'hex')
 const COUNTER_TOP_BIT = 0x100000
 export const TDES_COUNTER_LIMIT = 0x200000

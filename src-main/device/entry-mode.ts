@@ -1,9 +1,9 @@
 /**
- * How the card was read, as the gateway's offline payment fields want it (gateway-api.md
+ * How the card was read, as the gateway's offline payment fields want it (docs/gateway.md §4,
  * paymentMethod.card: posEntryMode, termReadability, pinFlag), and the "chip card swiped" rule.
  * The values are decisions recorded in docs/device-protocol.md §5 with their sources:
  * - posEntryMode: ISO 8583:1987 DE 22 style, 3 digits = PAN entry mode (2) + PIN entry capability (1).
- *   The PAN entry modes are the NEO 2's own 9F39 values (neo2-protocol.md §3.4: 05 contact EMV,
+ *   The PAN entry modes are the NEO 2's own 9F39 values (docs/neo2-protocol.md §3.4: 05 contact EMV,
  *   07 CTLS EMV, 91 CTLS MSD, 90 swipe, 80 contact fallback to MSR) plus 01 manual entry [K].
  * - termReadability: what the terminal can read (Visa F60.2 style [K]): 5 chip (+ stripe),
  *   8 contactless only, 2 stripe only, 0 unknown.
@@ -23,7 +23,7 @@ const PAN_ENTRY_MODE: Readonly<Record<ReadMethod, string>> = {
   keyed: '01',
 }
 
-/** The NEO 2's tag 9F39 byte (neo2-protocol.md §3.4) as a read method; undefined for other values. */
+/** The NEO 2's tag 9F39 byte (docs/neo2-protocol.md §3.4) as a read method; undefined for other values. */
 export function readMethodFromNeo2EntryMode(value: number): ReadMethod | undefined {
   const byCode: Readonly<Record<number, ReadMethod>> = { 0x05: 'chip', 0x07: 'contactlessChip', 0x91: 'contactlessMagstripe', 0x90: 'swipe', 0x80: 'fallbackSwipe' }
   return byCode[value]
@@ -33,7 +33,7 @@ export interface ReaderCapabilities {
   contact: boolean
   contactless: boolean
   magstripe: boolean
-  /** The reader has a PIN pad that can capture online PIN (62-01, neo2-protocol.md §6). */
+  /** The reader has a PIN pad that can capture online PIN (62-01, docs/neo2-protocol.md §6). */
   pinPad: boolean
 }
 
@@ -75,7 +75,7 @@ export type SwipeDecision =
   | { action: 'reject'; reason: 'badServiceCode' }
 
 /**
- * A swiped chip card (service code 2xx/6xx, card-reader.md §3) gets "insert chip", unless its chip
+ * A swiped chip card (service code 2xx/6xx, docs/card-reader.md §3) gets "insert chip", unless its chip
  * already failed and fallback is allowed, in which case the swipe is a fallback (DE 22 "80").
  * A terminal without a chip reader takes the swipe as it is.
  */

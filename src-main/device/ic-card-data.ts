@@ -1,12 +1,12 @@
 /**
- * `icCardData` (the gateway's DE 55 equivalent, gateway-api.md paymentMethod.card.cardInfo) built
+ * `icCardData` (the gateway's DE 55 equivalent, docs/gateway.md §4, paymentMethod.card.cardInfo) built
  * from the EMV tags the reader returned, and `cardSequenceNum` from tag 5F34.
  *
- * Two fences keep cardholder data and SAD out (card-reader.md §2.2 and §5 "Queue the minimum"):
+ * Two fences keep cardholder data and SAD out (docs/card-reader.md §2.2 and §5 "Queue the minimum"):
  * 1. an allow-list: only the §2.2 authorization tags (or the caller's list) are copied;
  * 2. a deny-list that wins over any allow-list: 56, 57, 5A, 5F20, 5F24, 99, 9F0B, 9F1F, 9F20
  *    are never copied, and asking for one is a configuration error.
- * Tags keep the order in which the reader sent them (the host spec sets no order; card-reader.md
+ * Tags keep the order in which the reader sent them (the host spec sets no order; docs/card-reader.md
  * §2.1), first occurrence wins, lengths are minimal, no padding.
  */
 import { encodeTlv, walkTlv } from './tlv'
@@ -33,7 +33,7 @@ export function isForbiddenInIcCardData(tag: string): boolean {
 }
 
 export interface IcCardDataOptions {
-  /** Tags to copy, when the acquirer wants another set than card-reader.md §2.2. */
+  /** Tags to copy, when the acquirer wants another set than docs/card-reader.md §2.2. */
   tags?: readonly string[]
 }
 

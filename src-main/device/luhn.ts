@@ -1,5 +1,5 @@
 /**
- * Luhn check digit (ISO/IEC 7812-1, card-reader.md §5): from the check digit leftwards, double every
+ * Luhn check digit (ISO/IEC 7812-1, docs/card-reader.md §5): from the check digit leftwards, double every
  * second digit, subtract 9 from products above 9; the sum must be 0 mod 10.
  */
 

@@ -21,7 +21,7 @@ import type { Track1Data, Track2Data } from './track'
 export interface CardContext {
   capabilities: ReaderCapabilities
   now: Date
-  /** The acquirer's DE 55 tag list, when not card-reader.md §2.2. */
+  /** The acquirer's DE 55 tag list, when not docs/card-reader.md §2.2. */
   icCardDataTags?: readonly string[]
   pin?: EncryptedPin
 }

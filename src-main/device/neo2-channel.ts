@@ -1,8 +1,8 @@
 /**
  * The command channel: one command outstanding at a time, answered by the response frame with the
- * same command byte (neo2-protocol.md §13). Policy (docs/device-protocol.md §7, D7.13-D7.16):
+ * same command byte (docs/neo2-protocol.md §13). Policy (docs/device-protocol.md §7, D7.13-D7.16):
  * - every command has its own timeout; silence or a corrupt answer is retried only for commands
- *   marked idempotent (`retriesOnSilence`); 02-40, 60-1x and 62-01 never are (neo2-protocol.md §10);
+ *   marked idempotent (`retriesOnSilence`); 02-40, 60-1x and 62-01 never are (docs/neo2-protocol.md §10);
  * - status 04 (the reader saw a CRC error in our frame, so nothing started) is resent
  *   `retriesOnCrcError` times (default once);
  * - status 0E (UI event) and 0x63/0x81 are intermediate: the command stays outstanding;
@@ -31,7 +31,7 @@ export interface CommandRequest {
   retriesOnSilence?: number
   /** Resends after status 04. Default 1. */
   retriesOnCrcError?: number
-  /** 62-xx: an empty ACK first, then the answer within `timeoutMs` (neo2-protocol.md §6.1). */
+  /** 62-xx: an empty ACK first, then the answer within `timeoutMs` (docs/neo2-protocol.md §6.1). */
   secondaryResponse?: { timeoutMs: number; onAck?: () => void }
   /** Checked when the command's turn comes: true = do not send, fail with `cancelled` (a cancel raced the queue). */
   abandonIf?: () => boolean

@@ -1,5 +1,5 @@
 /**
- * The NEO 2 commands the agent sends, as data fields (neo2-protocol.md §1-§6; layout decisions in
+ * The NEO 2 commands the agent sends, as data fields (docs/neo2-protocol.md §1-§6; layout decisions in
  * docs/device-protocol.md §7). Pure: no I/O, so each builder is pinned by golden frames in tests.
  */
 import type { HostAnswerForCard } from './card-reader'
@@ -8,7 +8,7 @@ import { minorUnitDigits } from '../../src-shared/money'
 import { decodeTlv, encodeTlv } from './tlv'
 import type { TlvInput } from './tlv'
 
-/** Command and sub-command bytes (neo2-protocol.md §1, §2, §4, §5, §6). */
+/** Command and sub-command bytes (docs/neo2-protocol.md §1, §2, §4, §5, §6). */
 export const NEO2_COMMANDS = {
   ping: { command: 0x18, subCommand: 0x01 },
   activateTransaction: { command: 0x02, subCommand: 0x40 },
@@ -20,14 +20,14 @@ export const NEO2_COMMANDS = {
 } as const
 export type Neo2CommandName = keyof typeof NEO2_COMMANDS
 
-/** 14-01 boot notification: sent by the reader on its own at the end of boot (neo2-protocol.md §8). */
+/** 14-01 boot notification: sent by the reader on its own at the end of boot (docs/neo2-protocol.md §8). */
 export const BOOT_NOTIFICATION_COMMAND = 0x14
 
-/** DFEF37 interface select bits (neo2-protocol.md §2.2, IDG p.209). */
+/** DFEF37 interface select bits (docs/neo2-protocol.md §2.2, IDG p.209). */
 export const READER_INTERFACES = { magstripe: 0x01, contactless: 0x02, contact: 0x04 } as const
 export type ReaderInterface = keyof typeof READER_INTERFACES
 
-/** 9C transaction type, ISO 8583 processing code digits 1-2 (neo2-protocol.md §2.2). D7.4: a void read uses 20 (refund). */
+/** 9C transaction type, ISO 8583 processing code digits 1-2 (docs/neo2-protocol.md §2.2). D7.4: a void read uses 20 (refund). */
 const TRANSACTION_TYPE = { purchase: 0x00, void: 0x20 } as const
 
 export class Neo2CommandError extends Error {
@@ -40,7 +40,7 @@ export class Neo2CommandError extends Error {
   }
 }
 
-/** n12 BCD (6 bytes), as 9F02/9F03 carry amounts (card-reader.md §2.2). */
+/** n12 BCD (6 bytes), as 9F02/9F03 carry amounts (docs/card-reader.md §2.2). */
 export function amountN12(minor: number): Buffer {
   if (!Number.isSafeInteger(minor) || minor < 0 || minor > 999_999_999_999) throw new Neo2CommandError('badAmount', `amount must be 0 to 999999999999 minor units, got ${minor}`)
   return Buffer.from(String(minor).padStart(12, '0'), 'hex')
@@ -70,7 +70,7 @@ export function interfaceBits(interfaces: readonly ReaderInterface[]): number {
 
 /**
  * 02-40 data: timeout byte + TLVs (IDG p.210). 9A/9F21 are not sent: deprecated, "do not attempt to
- * use this tag in SRED devices"; the reader's clock is used (neo2-protocol.md §2.2).
+ * use this tag in SRED devices"; the reader's clock is used (docs/neo2-protocol.md §2.2).
  */
 export function activateTransactionData(params: ActivateParams): Buffer {
   if (!Number.isInteger(params.timeoutSeconds) || params.timeoutSeconds < 1 || params.timeoutSeconds > 255) {
@@ -96,7 +96,7 @@ export function contactAuthenticateData(): Buffer {
 
 /**
  * 60-12 data: ComFlag (01 the host answered, 00 unable to go online) + 8A + 91 + 71/72 (D7.8;
- * SDK emv_completeOnlineEMVTransaction [S2], MiniSmart II analogy, neo2-protocol.md §4).
+ * SDK emv_completeOnlineEMVTransaction [S2], MiniSmart II analogy, docs/neo2-protocol.md §4).
  * `issuerScripts` are whole 71/72 templates in hex, passed through unchanged.
  */
 export function applyHostResponseData(answer: HostAnswerForCard): Buffer {

@@ -1,7 +1,7 @@
 /**
  * The NEO 2 driver's plumbing: link (open, reconnect with backoff) → one framer per connection →
  * command channel, plus the device events, the idle heartbeat and what happens around a reconnect
- * (docs/device-protocol.md §7 D7.16, D7.17, D7.22; card-reader.md §6 "Disconnect"):
+ * (docs/device-protocol.md §7 D7.16, D7.17, D7.22; docs/card-reader.md §6 "Disconnect"):
  * - link lost: the sale in progress is marked lost, outstanding commands fail at once, then
  *   `connection: disconnected` and `reconnecting`;
  * - link back: 05-01 first (the reader may still run the old transaction), then `connected`, then

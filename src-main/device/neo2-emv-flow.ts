@@ -1,5 +1,5 @@
 /**
- * Contact EMV after 02-40 found a chip (neo2-protocol.md §4; IDG p.160, p.185, p.189;
+ * Contact EMV after 02-40 found a chip (docs/neo2-protocol.md §4; IDG p.160, p.185, p.189;
  * docs/device-protocol.md §7 D7.6-D7.9):
  * 1. 60-11 Authenticate (ODA, restrictions, CVM, risk management, 1st GENERATE AC): result code
  *    0004 "go online" with the ARQC data → the card is read; 0000 approved offline; 0001 declined.

@@ -1,5 +1,5 @@
 /**
- * NEO 2 "Protocol 2" frames (card-reader.md §1.2; neo2-protocol.md §0.1, §1, §11):
+ * NEO 2 "Protocol 2" frames (docs/card-reader.md §1.2; docs/neo2-protocol.md §0.1, §1, §11):
  *
  *   bytes 0-9   "ViVOtech2\0"  header tag + protocol version
  *   byte  10    command
@@ -9,20 +9,20 @@
  *   last 2      CRC-16/CCITT-FALSE over bytes 0..13+n
  *
  * CRC byte order differs by direction: command frames LSB first, response frames MSB first
- * (IDG §3.4; every printed example agrees, e.g. ping `… B3 CD` / `… FA 83`, neo2-protocol.md §11).
+ * (IDG §3.4; every printed example agrees, e.g. ping `… B3 CD` / `… FA 83`, docs/neo2-protocol.md §11).
  * Per-command tables in the IDG print the opposite order; docs/device-protocol.md §1 records why we
  * trust §3.4. Pass-Through (2C-xx) frames are big-endian both ways and are out of scope (§0.1).
  */
 import { crc16 } from './crc16'
 
-/** "ViVOtech2\0" (card-reader.md §1.2). */
+/** "ViVOtech2\0" (docs/card-reader.md §1.2). */
 export const NEO2_HEADER: Buffer = Buffer.from('ViVOtech2\0', 'latin1')
 export const NEO2_HEADER_LENGTH = 10
 /** Header + command + sub-command/status + 2 length bytes. */
 export const NEO2_PREFIX_LENGTH = 14
 /** Prefix + 2 CRC bytes: a frame with no data is 16 bytes long. */
 export const NEO2_FRAME_OVERHEAD = 16
-/** The length field is 2 bytes (card-reader.md §1.2). */
+/** The length field is 2 bytes (docs/card-reader.md §1.2). */
 export const NEO2_MAX_DATA_LENGTH = 0xffff
 
 export const CRC_BYTE_ORDERS = ['msbFirst', 'lsbFirst'] as const
@@ -41,7 +41,7 @@ export interface Neo2CommandFrame {
 export interface Neo2ResponseFrame {
   kind: 'response'
   command: number
-  /** Protocol-2 status byte (neo2-protocol.md §9.1); see `neo2-status.ts`. */
+  /** Protocol-2 status byte (docs/neo2-protocol.md §9.1); see `neo2-status.ts`. */
   status: number
   data: Buffer
 }
@@ -105,7 +105,7 @@ export function encodeNeo2Frame(frame: Neo2Frame): Buffer {
 
 export interface DecodeOptions {
   /**
-   * Also accept the CRC in the other byte order. neo2-protocol.md §8 and §13: reader-initiated
+   * Also accept the CRC in the other byte order. docs/neo2-protocol.md §8 and §13: reader-initiated
    * frames (61-xx) are ambiguous in the IDG tables, so the host side accepts both and reports which
    * one matched. Default false: strict.
    */

@@ -1,15 +1,15 @@
 /**
  * Receive side of NEO 2 Protocol-2 framing: a Transform from raw serial bytes to one
- * `Neo2ReceivedFrame` object per valid frame (card-reader.md §1.4; neo2-protocol.md §10, §13).
+ * `Neo2ReceivedFrame` object per valid frame (docs/card-reader.md §1.4; docs/neo2-protocol.md §10, §13).
  * - Hunts for "ViVOtech2\0"; other bytes (boot strings, burst frames, line noise) are `noise`
- *   (neo2-protocol.md §8: burst mode stays off).
+ *   (docs/neo2-protocol.md §8: burst mode stays off).
  * - A candidate with a length above `maxDataLength` or a bad CRC is reported, then only its FIRST
  *   byte is dropped and the hunt resumes inside it: a valid frame behind a truncated or corrupted one
  *   is never lost.
  * - After `interByteTimeoutMs` of silence a half frame is reported as `timeout` and abandoned the same
  *   way; the reader never times out a partial frame itself (IDG p.40 §2.7.3), so the host must.
  * - Bad frames are `badFrame` events, never exceptions, and carry no raw bytes: a frame may hold card
- *   data (card-reader.md §1.4 "Logging"). One reusable buffer: amortised O(n), no concat per chunk.
+ *   data (docs/card-reader.md §1.4 "Logging"). One reusable buffer: amortised O(n), no concat per chunk.
  */
 import { Transform } from 'node:stream'
 import type { TransformCallback } from 'node:stream'
@@ -42,11 +42,11 @@ export const systemTimers: FramerTimers = {
 export interface Neo2FramerOptions {
   /** What arrives: 'response' on the agent (default), 'command' in a simulated reader. */
   reads?: Neo2FrameKind
-  /** Accept the other CRC byte order too (neo2-protocol.md §13). Default: true for responses, false for commands. */
+  /** Accept the other CRC byte order too (docs/neo2-protocol.md §13). Default: true for responses, false for commands. */
   acceptSwappedCrc?: boolean
-  /** Largest data field accepted; neo2-protocol.md §13: 1500 (the USB-HID limit, IDG p.40). */
+  /** Largest data field accepted; docs/neo2-protocol.md §13: 1500 (the USB-HID limit, IDG p.40). */
   maxDataLength?: number
-  /** Silence after which a half frame is abandoned; card-reader.md §1.4 suggests 100-500 ms. 0 disables. */
+  /** Silence after which a half frame is abandoned; docs/card-reader.md §1.4 suggests 100-500 ms. 0 disables. */
   interByteTimeoutMs?: number
   timers?: FramerTimers
 }

@@ -1,9 +1,9 @@
 /**
- * Online PIN with 62-01 "Display Message and Get Encrypted PIN" (neo2-protocol.md §6; IDG p.346-350):
+ * Online PIN with 62-01 "Display Message and Get Encrypted PIN" (docs/neo2-protocol.md §6; IDG p.346-350):
  * the reader answers at once with an empty ACK, then, when the customer is done, with
  * `State(1) + KSN (ASCII hex, 20 or 24) + encrypted PIN block (ASCII hex, 16 or 32)`. Only 62-00
  * may be sent in between. The PIN pad holds the keys; the agent only forwards KSN + EPB
- * (card-reader.md §4.5).
+ * (docs/card-reader.md §4.5).
  */
 import type { EncryptedPin } from './card-reader'
 import { ReaderError } from './reader-error'
@@ -20,7 +20,7 @@ export interface PinRequest {
 
 export const DEFAULT_PIN_REQUEST: PinRequest = { minLength: 4, maxLength: 12, prompt: 'ENTER PIN' }
 
-/** `key type, PAN length 0, max, min, LCD length, LCD text` (D7.10; tentative layout of neo2-protocol.md §6.2). */
+/** `key type, PAN length 0, max, min, LCD length, LCD text` (D7.10; tentative layout of docs/neo2-protocol.md §6.2). */
 export function getEncryptedPinData(request: PinRequest = DEFAULT_PIN_REQUEST): Buffer {
   const { minLength, maxLength } = request
   if (!(Number.isInteger(minLength) && Number.isInteger(maxLength) && minLength >= 4 && minLength <= maxLength && maxLength <= 12)) {
@@ -61,7 +61,7 @@ export function parsePinAnswer(data: Buffer): PinAnswer {
   if (split === undefined || !/^[0-9A-Fa-f]+$/.test(text)) throw new ReaderError('pinEntryFailed', `62-01 answer has ${text.length} characters of KSN and PIN block`)
   const keySerialNumber = text.slice(0, split).toUpperCase()
   const encryptedPin = text.slice(split).toUpperCase()
-  // ISO 9564 format 0 goes with TDES DUKPT, format 4 with AES DUKPT (card-reader.md §4.1, §4.4; D7.11).
+  // ISO 9564 format 0 goes with TDES DUKPT, format 4 with AES DUKPT (docs/card-reader.md §4.1, §4.4; D7.11).
   const pinEncryptMethod = split === 20 ? 'DUKPT-TDES-ISO0' : 'DUKPT-AES-ISO4'
   return { kind: 'pin', pin: { encryptedPin, keySerialNumber, pinEncryptMethod } }
 }

@@ -27,7 +27,7 @@ import { parseServiceCode } from './track'
 
 const ACTIVATE = NEO2_COMMANDS.activateTransaction.command
 const STATUS = { ok: 0x00, timeout: 0x08, failed: 0x0a, onlineAuthorization: 0x23, cannotStartContactEmv: 0x80 } as const
-/** Failure-record codes that mean the chip itself could not be read (neo2-protocol.md §9.2; D7.19). */
+/** Failure-record codes that mean the chip itself could not be read (docs/neo2-protocol.md §9.2; D7.19). */
 const CHIP_READ_FAILURES: ReadonlySet<number> = new Set([0x20, 0x24, 0x30])
 
 type Step = { kind: 'done'; result: ReadCardResult } | { kind: 'again'; interfaces: ReaderInterface[]; prompt: string }

@@ -22,7 +22,7 @@ export interface Neo2ReaderOptions {
   /** Magstripe fallback after a failed chip read; default true (D5.4). */
   fallbackAllowed?: boolean
   timeouts?: Partial<Neo2Timeouts>
-  /** Idle ping period; 0 turns the heartbeat off. Default 5 s (card-reader.md §6: 5-10 s). */
+  /** Idle ping period; 0 turns the heartbeat off. Default 5 s (docs/card-reader.md §6: 5-10 s). */
   heartbeatMs?: number
   backoff?: Partial<BackoffOptions>
   /** DFEF3C next-command timeout for the contact flow; default 120 s (D7.2). */

@@ -1,6 +1,6 @@
 /**
  * Each NEO 2 command the driver sends, with its timeout and retry policy (docs/device-protocol.md
- * §7 D7.13-D7.14; neo2-protocol.md §10 "Suggested driver policy"):
+ * §7 D7.13-D7.14; docs/neo2-protocol.md §10 "Suggested driver policy"):
  * - idempotent commands (18-01, 05-01, 62-00) are resent after silence or a corrupt answer;
  * - 02-40, 60-11, 60-12 and 62-01 never are: a resend would cancel or repeat a card dialogue;
  * - every command is resent once on status 04 (the reader rejected our frame; nothing started).
@@ -13,17 +13,17 @@ import type { PinRequest } from './neo2-pin'
 import { getEncryptedPinData } from './neo2-pin'
 
 export interface Neo2Timeouts {
-  /** 18-01 and other admin commands: 2 s (neo2-protocol.md §10). */
+  /** 18-01 and other admin commands: 2 s (docs/neo2-protocol.md §10). */
   pingMs: number
   /** 05-01 and 62-00. */
   cancelMs: number
-  /** Added to the 02-40 card timeout: "timeout byte + 15 s" (neo2-protocol.md §10). */
+  /** Added to the 02-40 card timeout: "timeout byte + 15 s" (docs/neo2-protocol.md §10). */
   activateMarginMs: number
   /** 60-11 and 60-12: card dialogue incl. offline data authentication. */
   contactMs: number
   /** 62-01 first (ACK) response. */
   pinAckMs: number
-  /** 62-01 second response: the PIN pad's 3 min entry timeout + 10 s (IDG p.346; neo2-protocol.md §10). */
+  /** 62-01 second response: the PIN pad's 3 min entry timeout + 10 s (IDG p.346; docs/neo2-protocol.md §10). */
   pinEntryMs: number
   /** How long an interrupted command may still answer after the interrupt's reply. */
   abortGraceMs: number

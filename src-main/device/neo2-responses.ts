@@ -1,8 +1,8 @@
 /**
  * Reading the data of NEO 2 answers (layouts decided in docs/device-protocol.md §7):
- * - 02-40 (status 00/23/0A): Attribution(1) + TLVs (D7.3; neo2-protocol.md §3.2-§3.4);
+ * - 02-40 (status 00/23/0A): Attribution(1) + TLVs (D7.3; docs/neo2-protocol.md §3.2-§3.4);
  * - 60-11/60-12: Result code(2, big-endian) + Attribution(1) + TLVs (D7.7; IDG p.185 "response code
- *   is 00 04", MiniSmart II analogy in neo2-protocol.md §4);
+ *   is 00 04", MiniSmart II analogy in docs/neo2-protocol.md §4);
  * - status 0E: one UI event byte (D7.12).
  * Reader output is decoded with `padding: 'zeroOnly'`: its private tags start with FF (D3.3).
  */
@@ -19,11 +19,11 @@ export interface TransactionData {
 }
 
 export interface ContactResult extends TransactionData {
-  /** SDK EMV_RESULT_CODE_V2 (neo2-protocol.md §4). */
+  /** SDK EMV_RESULT_CODE_V2 (docs/neo2-protocol.md §4). */
   resultCode: number
 }
 
-/** The 2-byte contact result codes the driver acts on (neo2-protocol.md §4, S2 IDTEMVData.h). */
+/** The 2-byte contact result codes the driver acts on (docs/neo2-protocol.md §4, S2 IDTEMVData.h). */
 export const EMV_RESULT_CODES = {
   approvedOffline: 0x0000,
   declinedOffline: 0x0001,
@@ -87,7 +87,7 @@ const BY_CAPTURE: Readonly<Record<CaptureKind, ReadMethod | undefined>> = {
   unknown: undefined,
 }
 
-/** 9F39 when the reader sent it (neo2-protocol.md §3.4), else the attribution's capture type. */
+/** 9F39 when the reader sent it (docs/neo2-protocol.md §3.4), else the attribution's capture type. */
 export function readMethodOf(data: TransactionData): ReadMethod | undefined {
   const entryMode = findTlv(data.tlvs, '9F39')?.value[0]
   if (entryMode !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * Protocol-2 status byte (response byte 11), neo2-protocol.md §9.1 (IDG p.28, duplicated p.484; the
+ * Protocol-2 status byte (response byte 11), docs/neo2-protocol.md §9.1 (IDG p.28, duplicated p.484; the
  * 0x26-0x91 range as mapped in the iOS SDK, S2 IDTCommon.h). Each status maps to a typed error with
  * a cashier-actionable message; statuses that are not failures (00 OK, 23 Request Online
  * Authorization, 63 OK-and-next-command, ...) are `kind: 'ok'`, 0E and 81 are `kind: 'event'`.
@@ -85,7 +85,7 @@ const hex = (byte: number): string => `0x${byte.toString(16).padStart(2, '0').to
 export function describeNeo2Status(status: number): Neo2StatusInfo {
   const entry = TABLE.get(status)
   if (entry) return { status, code: entry[0], description: entry[1], ...entry[2] }
-  // 26-2A (ILM) and 41-4F (SAM) are listed only as ranges (neo2-protocol.md §9.1): no safe advice.
+  // 26-2A (ILM) and 41-4F (SAM) are listed only as ranges (docs/neo2-protocol.md §9.1): no safe advice.
   return { status, code: 'unknownStatus', description: `Status ${hex(status)} not in the IDG table`, ...REJECTED }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Transaction error codes: byte 1 of the `FFEE1F` error record of a failed 02-40 (status 0A), or
- * byte 14 of a failed 02-01 (neo2-protocol.md §3.2, §9.2; IDG p.32-34). Each maps to a typed error
+ * byte 14 of a failed 02-01 (docs/neo2-protocol.md §3.2, §9.2; IDG p.32-34). Each maps to a typed error
  * with a cashier-actionable message. Codes 00, 01, 03, 40, 41 come from an older ViVOpay IDG and are
  * marked [K] in the note; RF State Codes are not public, so they are carried raw for the log.
  */
@@ -66,7 +66,7 @@ export function describeNeo2TransactionError(errorCode: number): Neo2Transaction
   return { errorCode, code: 'unknownTransactionError', description: `Error code ${hex(errorCode)} not in the public IDG pages`, ...AGAIN }
 }
 
-/** The 4-byte `FFEE1F` value (neo2-protocol.md §3.2): error code, SW1, SW2, RF state. */
+/** The 4-byte `FFEE1F` value (docs/neo2-protocol.md §3.2): error code, SW1, SW2, RF state. */
 export interface Neo2ErrorRecord {
   errorCode: number
   sw1: number

@@ -1,5 +1,5 @@
 /**
- * PAN masking for display (PCI DSS v4.0.1 Req. 3.4.1; card-reader.md §5): never more than the first 6
+ * PAN masking for display (PCI DSS v4.0.1 Req. 3.4.1; docs/card-reader.md §5): never more than the first 6
  * and the last 4 digits. For short PANs fewer are shown, so that at least 6 digits always stay hidden
  * (the brands' "at least 6 digits removed" floor in PCI SSC FAQ 1091); the last 4 have priority because
  * receipts and the cashier identify a card by them. Decision recorded in docs/device-protocol.md §4.

@@ -1,5 +1,5 @@
 /**
- * ISO 9564-1 PIN blocks (card-reader.md §4.1):
+ * ISO 9564-1 PIN blocks (docs/card-reader.md §4.1):
  * - format 0 (8 bytes, TDES): PIN field 0‖N‖PIN‖F… XOR PAN field 0000‖rightmost 12 PAN digits
  *   excluding the check digit;
  * - format 2 (ICC offline PIN only) and format 3 (as 0, fill nibbles random A-F) are here because the
@@ -7,7 +7,7 @@
  * - format 4 (16 bytes, AES; required with AES DUKPT): PIN field 4‖N‖PIN‖A… to nibble 16 + 8 random
  *   bytes, PAN field M‖PAN‖0… (M = PAN length − 12; a PAN under 12 digits is left-padded to 12 with
  *   M = 0); C = E_K(E_K(PIN field) XOR PAN field).
- * The PIN pad builds these in production; the agent only forwards KSN + EPB (card-reader.md §4.5).
+ * The PIN pad builds these in production; the agent only forwards KSN + EPB (docs/card-reader.md §4.5).
  */
 import { randomBytes } from 'node:crypto'
 import { aesDecrypt, aesEncrypt, xorBytes } from './block-cipher'

@@ -1,15 +1,15 @@
 /**
  * Finding the reader's serial port. A configured path wins (ptys and fixed udev names are not always
- * enumerated: `SerialPort.list()` does not list ptys, card-reader.md §6). Otherwise the ports are
+ * enumerated: `SerialPort.list()` does not list ptys, docs/card-reader.md §6). Otherwise the ports are
  * listed and matched on USB vendor/product ids and, if configured, the serial number, because
- * COM numbers and /dev/ttyUSBn names change on replug (card-reader.md §6 "Disconnect", step 3).
+ * COM numbers and /dev/ttyUSBn names change on replug (docs/card-reader.md §6 "Disconnect", step 3).
  */
 import { SerialPort } from 'serialport'
 import { ReaderError } from './reader-error'
 
 /**
  * ID TECH's USB vendor id (D7.18): 0x0ACD in the USB ID database (linux-usb.org usb.ids) [K];
- * the research notes do not give it. Product ids differ per model, so none is assumed.
+ * docs/neo2-protocol.md does not give it. Product ids differ per model, so none is assumed.
  */
 export const IDTECH_USB_VENDOR_ID = '0acd'
 

@@ -3,7 +3,7 @@
  * Device statuses and failure records keep their own typed errors (`Neo2StatusError`,
  * `Neo2TransactionError`); `describeReaderFailure` reads any of them the same way, so a failed
  * `readCard` always carries a code and a cashier-actionable line (docs/device-protocol.md §7).
- * Messages never quote card data: they may reach logs and the screen (card-reader.md §1.4 "Logging").
+ * Messages never quote card data: they may reach logs and the screen (docs/card-reader.md §1.4 "Logging").
  */
 import type { CashierAction, CashierAdvice } from './cashier-action'
 import { Neo2StatusError } from './neo2-status'

@@ -1,6 +1,6 @@
 /**
  * Keeps a `ReaderTransport` open: the first open, and after every loss a reopen with exponential
- * backoff until it works (card-reader.md §6 "Disconnect": serialport has no auto-reconnect, issue #648;
+ * backoff until it works (docs/card-reader.md §6 "Disconnect": serialport has no auto-reconnect, issue #648;
  * poll with backoff, then reopen). A loss is the port closing on its own, or `markDead()` when the
  * heartbeat finds the reader silent: `close` may never fire on a Windows unplug (issue #2351).
  *

@@ -1,7 +1,7 @@
 /**
  * The logging the driver needs, shaped like pino's `logger.info(fields, message)` so the app's logger
  * fits as it is. Fields never hold card data: command names, status bytes, lengths, timings
- * (card-reader.md §1.4 "Logging"; neo2-protocol.md §13).
+ * (docs/card-reader.md §1.4 "Logging"; docs/neo2-protocol.md §13).
  */
 export interface ReaderLog {
   debug(fields: object, message: string): void

@@ -4,12 +4,12 @@
  *
  * - One port lifetime per `open()`; the path may be a function so each (re)open finds the reader
  *   again (`discoverReaderPort`): COM numbers and /dev/ttyUSBn names change on replug
- *   (card-reader.md §6 "Disconnect").
+ *   (docs/card-reader.md §6 "Disconnect").
  * - A port that closes on its own (serialport's DisconnectedError, or EIO on a pty whose other end
  *   died) is reported through `onClose` with `disconnected: true`. Reconnecting is the job of
  *   `ReaderLink`: serialport has none (issue #648).
  * - Settings default to the NEO 2's 115200 8N1, no flow control (IDG p.39); 7E1 pads exist
- *   (card-reader.md §1.1), so all are configurable.
+ *   (docs/card-reader.md §1.1), so all are configurable.
  * - The port factory is injected: production opens a real `SerialPort`, tests pass `SerialPortMock`.
  */
 import { SerialPort } from 'serialport'
@@ -140,7 +140,7 @@ export class SerialReaderTransport implements ReaderTransport {
     }
   }
 
-  /** Resolves once the bytes are handed to the OS (`drain`), so response timers start after sending (card-reader.md §1.4). */
+  /** Resolves once the bytes are handed to the OS (`drain`), so response timers start after sending (docs/card-reader.md §1.4). */
   async write(bytes: Uint8Array): Promise<void> {
     const port = this.port
     if (!port?.isOpen) throw new ReaderError('deviceDisconnected', 'port not open')

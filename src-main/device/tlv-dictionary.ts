@@ -1,8 +1,8 @@
 /**
- * Names of the EMV tags the agent meets in DE 55 (card-reader.md §2.2, EMV 4.x Book 3 Annex A), for
+ * Names of the EMV tags the agent meets in DE 55 (docs/card-reader.md §2.2, EMV 4.x Book 3 Annex A), for
  * logs and the device screen. `authorization` marks the tags normally sent with an ARQC; `sad` marks
  * sensitive authentication data and the cardholder data that travels in its own ISO 8583 field, which
- * must never be copied into icCardData (card-reader.md §2.2 "Tags that must not be sent").
+ * must never be copied into icCardData (docs/card-reader.md §2.2 "Tags that must not be sent").
  */
 
 export interface TagInfo {
@@ -17,7 +17,7 @@ const auth = (name: string, format: string): TagInfo => ({ name, format, authori
 const sad = (name: string, format: string): TagInfo => ({ name, format, sad: true })
 
 export const TLV_DICTIONARY: ReadonlyMap<string, TagInfo> = new Map<string, TagInfo>([
-  // Sent in an ARQC authorization request (card-reader.md §2.2, in that table's order).
+  // Sent in an ARQC authorization request (docs/card-reader.md §2.2, in that table's order).
   ['9F26', auth('Application Cryptogram', 'b')],
   ['9F27', auth('Cryptogram Information Data', 'b')],
   ['9F10', auth('Issuer Application Data', 'b')],
@@ -44,13 +44,13 @@ export const TLV_DICTIONARY: ReadonlyMap<string, TagInfo> = new Map<string, TagI
   ['9F6E', auth('Form Factor Indicator / Third Party Data', 'b')],
   ['9F66', auth('Terminal Transaction Qualifiers', 'b')],
   ['9F7C', auth('Customer Exclusive Data', 'b')],
-  // Response, reversal and advice (card-reader.md §2.2).
+  // Response, reversal and advice (docs/card-reader.md §2.2).
   ['8A', { name: 'Authorisation Response Code', format: 'an' }],
   ['91', { name: 'Issuer Authentication Data', format: 'b' }],
   ['71', { name: 'Issuer Script Template 1', format: 'b' }],
   ['72', { name: 'Issuer Script Template 2', format: 'b' }],
   ['9F5B', { name: 'Issuer Script Results', format: 'b' }],
-  // Never in DE 55: they travel in DE 2/14/35/52 or are SAD (card-reader.md §2.2, CyberSource list).
+  // Never in DE 55: they travel in DE 2/14/35/52 or are SAD (docs/card-reader.md §2.2, CyberSource list).
   ['56', sad('Track 1 Equivalent Data', 'ans')],
   ['57', sad('Track 2 Equivalent Data', 'b')],
   ['5A', sad('Application PAN', 'cn')],

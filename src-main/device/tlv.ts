@@ -1,5 +1,5 @@
 /**
- * BER-TLV as profiled by EMV Book 3 Annex B (card-reader.md §2.1):
+ * BER-TLV as profiled by EMV Book 3 Annex B (docs/card-reader.md §2.1):
  * - tag: b6 of the first byte = constructed; b5..b1 = 11111 = more tag bytes follow, each later byte
  *   with b8 = 1 has another after it. At most 3 tag bytes (ISO/IEC 7816-4; EMV and ID TECH tags such
  *   as 9F26, DF8101, DFEE12, FFEE1F all fit).
@@ -7,7 +7,7 @@
  *   length field to 3 bytes).
  * - padding: '00' (and, unless told otherwise, 'FF') bytes before, between or after objects are skipped
  *   (ISO/IEC 7816-4 Annex D). ID TECH reader output uses private-class tags that START with FF
- *   (FFEE01, FFEE1F, FF8105, neo2-protocol.md §3), so reader output must be decoded with
+ *   (FFEE01, FFEE1F, FF8105, docs/neo2-protocol.md §3), so reader output must be decoded with
  *   `padding: 'zeroOnly'` (docs/device-protocol.md §3).
  * Constructed values are decoded recursively. Every defect is a `TlvError` with a code and offset.
  */
@@ -140,7 +140,7 @@ function lengthBytes(length: number, tag: string): Buffer {
   return Buffer.from([0x82, length >> 8, length & 0xff])
 }
 
-/** Encodes objects in the given order, minimal lengths, no padding (card-reader.md §2.1: emit none). */
+/** Encodes objects in the given order, minimal lengths, no padding (docs/card-reader.md §2.1: emit none). */
 export function encodeTlv(items: readonly TlvInput[]): Buffer {
   const parts: Buffer[] = []
   for (const item of items) {

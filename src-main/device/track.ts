@@ -1,5 +1,5 @@
 /**
- * ISO/IEC 7813 magnetic-stripe tracks (card-reader.md §3):
+ * ISO/IEC 7813 magnetic-stripe tracks (docs/card-reader.md §3):
  *   Track 1  %B PAN ^ NAME ^ YYMM SVC discretionary ?    (sentinels optional here)
  *   Track 2  ;  PAN =        YYMM SVC discretionary ?
  *   Tag 57   packed BCD, separator nibble D, F-padded, no sentinels (track 2 equivalent data)
@@ -12,7 +12,7 @@
 export const TRACK_ERROR_CODES = ['badFormat', 'badPan', 'badExpiry', 'badServiceCode', 'tooLong'] as const
 export type TrackErrorCode = (typeof TRACK_ERROR_CODES)[number]
 
-/** Messages never quote the track: it is SAD (card-reader.md §5). */
+/** Messages never quote the track: it is SAD (docs/card-reader.md §5). */
 export class TrackError extends Error {
   override readonly name = 'TrackError'
   constructor(
@@ -43,7 +43,7 @@ export interface Track2Data extends TrackData {
   track: 2
 }
 
-/** Data characters between the sentinels: 79 and 40 minus start, end and LRC (card-reader.md §3). */
+/** Data characters between the sentinels: 79 and 40 minus start, end and LRC (docs/card-reader.md §3). */
 const TRACK1_MAX = 76
 const TRACK2_MAX = 37
 
@@ -91,7 +91,7 @@ export function parseTrack2(raw: string): Track2Data {
   return { track: 2, pan, ...rest, text }
 }
 
-/** Track 2 equivalent data (tag 57): hex nibbles, 'D' separator, trailing 'F' pad (card-reader.md §3). */
+/** Track 2 equivalent data (tag 57): hex nibbles, 'D' separator, trailing 'F' pad (docs/card-reader.md §3). */
 export function parseTrack2Equivalent(value: Uint8Array): Track2Data {
   const nibbles = Buffer.from(value).toString('hex').toUpperCase()
   if (!/^\d+D\d*F?$/.test(nibbles)) throw new TrackError('badFormat', 'tag 57 must be digits, one D separator and at most one F pad')
@@ -116,7 +116,7 @@ export function isExpired(expiry: string, now: Date): boolean {
   return now.getFullYear() * 12 + now.getMonth() + 1 > year * 12 + month
 }
 
-// Service code (ISO/IEC 7813; card-reader.md §3 "Service code", tagged [K] there: check against the
+// Service code (ISO/IEC 7813; docs/card-reader.md §3 "Service code", tagged [K] there: check against the
 // standard). Digit 1 = interchange and technology (2 and 6 = chip card, so a swipe is answered with
 // "insert chip"), digit 2 = authorization processing, digit 3 = allowed services and PIN requirement.
 export interface ServiceCodeInfo {

@@ -3,7 +3,7 @@
  * agent as `pos-agent serve` (src-main/app), shows one hardened window, and wires IPC. Everything it
  * runs is plain Node code tested without Electron (docs/architecture.md "Electron is a thin shell").
  */
-import { app, BrowserWindow, ipcMain, net, protocol, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'electron'
 import { join, normalize, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { startAgent, type RunningAgent } from '../app/agent'
@@ -38,8 +38,16 @@ void app.whenReady().then(async () => {
     headers.set('content-security-policy', CSP)
     return new Response(file.body, { status: file.status, headers })
   })
-  const runtime = await openRuntime({})
-  agent = await startAgent(runtime, defaultReaderFactory)
+  try {
+    const runtime = await openRuntime({})
+    agent = await startAgent(runtime, defaultReaderFactory)
+  } catch (error) {
+    // A refusal to start (configuration gone missing over a production journal, no OS keychain in
+    // production) is said in a window the person at the counter sees, not only on a console.
+    dialog.showErrorBox('pos-agent cannot start', error instanceof Error ? error.message : String(error))
+    app.exit(1)
+    return
+  }
   const window = createWindow()
   registerIpc(ipcMain, agent.operations, (event) => {
     if (!window.isDestroyed()) window.webContents.send('pos:event', event)

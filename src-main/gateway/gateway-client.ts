@@ -25,7 +25,7 @@ export interface HostEndpoint {
   /** Extra trusted CA certificates (PEM), added to the public roots, never replacing validation. */
   extraCaPem?: string | undefined
   connectTimeoutMs: number
-  /** How long to wait for an answer once the request is sent (gateway-api.md rule 8: at least 45 s). */
+  /** How long to wait for an answer once the request is sent (docs/gateway.md §2: at least 45 s). */
   responseTimeoutMs: number
 }
 
@@ -121,7 +121,7 @@ export class UndiciHostClient implements HostClient {
       return this.logged(classifyTransportError(base(), error, this.wasConnectError(error)), body)
     }
 
-    // host-contract.md §1: 503 means "could not process it now; nothing was recorded".
+    // docs/gateway.md §D1: 503 means "could not process it now; nothing was recorded".
     if (status === 503) return this.logged({ ...base(), kind: 'notDelivered', reason: 'HTTP 503: the host could not take the request now' }, body)
 
     const echoed = { dateTime: header(responseHeaders, 'datetime'), msgId: header(responseHeaders, 'msgid') }

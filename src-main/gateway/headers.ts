@@ -1,5 +1,5 @@
 /**
- * Request header values (gateway-api.md "Common request headers"): DateTime in ISO 8601 with an
+ * Request header values (docs/gateway.md §2): DateTime in ISO 8601 with an
  * explicit offset, MsgID a UUID of at most 32 characters (the dashes are dropped to fit).
  */
 import { randomUUID } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * The gateway operations the terminal uses (gateway-api.md "Operations"): the four offline
+ * The gateway operations the terminal uses (docs/gateway.md §1): the four offline
  * card-present calls on {offline_base_url}, and capture on {base_url} for restaurant close.
  * Every one is a POST in the acquirer family `/g2/v0/payment/acq/{aid}/`.
  */
@@ -13,7 +13,7 @@ interface OperationInfo {
   readonly host: 'offline' | 'base'
   /** Whether the path ends in `/{merchantTransID}` of the original transaction. */
   readonly takesOriginalId: boolean
-  /** The record in the response that carries `status` (host-contract.md §2). */
+  /** The record in the response that carries `status` (docs/gateway.md §D2). */
   readonly record: 'payment' | 'cancel' | 'reversal' | 'tips' | 'capture'
 }
 

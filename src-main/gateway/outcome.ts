@@ -4,9 +4,9 @@
  * The line between `notDelivered` and `unknown` decides between store-and-forward and reversal, so it
  * is drawn in this one file:
  * - notDelivered: the request provably never reached the host (connection refused, DNS failure, TLS
- *   handshake failure, connect timeout, HTTP 503 which host-contract.md §1 defines as "nothing recorded").
+ *   handshake failure, connect timeout, HTTP 503 which docs/gateway.md §D1 defines as "nothing recorded").
  * - unknown: it may have reached the host (timeout or reset after sending, a signature that does not
- *   verify, an unparsable body, an unexpected HTTP status or result code). host-contract.md §1: "A
+ *   verify, an unparsable body, an unexpected HTTP status or result code). docs/gateway.md §D1: "A
  *   response whose signature does not verify is treated exactly like no response".
  */
 import { z } from 'zod'
@@ -50,7 +50,7 @@ export const hostResponseSchema = z.looseObject({
   capture: recordSchema.nullish(),
 })
 
-/** Record statuses that mean the operation did what was asked (host-contract.md §2). */
+/** Record statuses that mean the operation did what was asked (docs/gateway.md §D2). */
 const DONE_STATUSES: Readonly<Record<OperationKind, readonly string[]>> = {
   payment: ['Authorised', 'Captured'],
   cancel: ['Success'],

@@ -1,11 +1,11 @@
 /**
- * Request bodies of the operations the terminal sends, as zod schemas (gateway-api.md "Offline
- * payment", "Offline cancel", "Offline reversal", "TipsAdjustment", "Capture and Recapture").
+ * Request bodies of the operations the terminal sends, as zod schemas (docs/gateway.md §4, after the
+ * specification's "Offline payment", "Offline cancel", "Offline reversal", "TipsAdjustment", "Capture and Recapture").
  * The same schemas validate what the agent sends and what the training host accepts, so a body the
  * agent builds wrongly is caught before it leaves the terminal.
  *
  * Where the specification does not say whether a nested field is required, the decision is in
- * docs/decisions.md ("Nested required fields").
+ * docs/gateway.md §D5 ("Nested required fields").
  */
 import { z } from 'zod'
 import { isKnownCurrency, minorUnitDigits } from '../../src-shared/money'
@@ -13,7 +13,7 @@ import { utf8ByteLength } from '../../src-shared/utf8'
 import { DATE_TIME_PATTERN } from './headers'
 import type { OperationKind } from './operations'
 
-/** A string limited in UTF-8 bytes (gateway-api.md "Limits": lengths are bytes). */
+/** A string limited in UTF-8 bytes (docs/gateway.md §4: lengths are bytes). */
 export function bytes(max: number, min = 0) {
   return z.string().refine((s) => utf8ByteLength(s) <= max && utf8ByteLength(s) >= min, {
     message: min > 0 ? `must be ${min} to ${max} bytes of UTF-8` : `must be at most ${max} bytes of UTF-8`,
@@ -24,7 +24,7 @@ export const LIMITS = {
   metadata: 512,
   webhook: 300,
   initiatingReason: 64,
-  /** Not shown in the specification; decided in docs/decisions.md. */
+  /** Not shown in the specification; decided in docs/gateway.md §D5. */
   merchantTransID: 64,
   genericField: 256,
 } as const
@@ -129,7 +129,7 @@ export const offlinePaymentSchema = z
     webhook: webhook.optional(),
   })
   .superRefine((body, ctx) => {
-    // Instalment is honoured only with autoCapture (gateway-api.md "Offline payment"); refusing it
+    // Instalment is honoured only with autoCapture (docs/gateway.md §4); refusing it
     // beats sending a field the host would silently ignore.
     if (body.instalment !== undefined && !body.autoCapture) {
       ctx.addIssue({ code: 'custom', path: ['instalment'], message: 'is supported only with autoCapture: true' })
@@ -203,7 +203,7 @@ export const REQUEST_SCHEMAS: { readonly [K in OperationKind]: z.ZodType<Request
 }
 
 export interface FieldProblem {
-  /** `missing` maps to V0007, `invalid` to V0008 (host-contract.md §1). */
+  /** `missing` maps to V0007, `invalid` to V0008 (docs/gateway.md §D1). */
   kind: 'missing' | 'invalid'
   field: string
   message: string

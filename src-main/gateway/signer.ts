@@ -1,5 +1,5 @@
 /**
- * Message signing, both directions (gateway-api.md "Authentication"; host-contract.md §1).
+ * Message signing, both directions (docs/gateway.md §3 and §D1).
  *
  * The string to sign is up to six lines joined by LF with no trailing newline, empty lines left out:
  * method, path+query, DateTime, signing key, MsgID, body exactly as sent. SHA256/SHA512 hash the whole
@@ -65,7 +65,7 @@ export function keyCheckValue(signingKey: string): string {
   return createHmac('sha256', signingKey).update('KCV').digest('hex').slice(0, 6).toUpperCase()
 }
 
-/** The spec assigns a 32-character key per store (gateway-api.md "Signing key"). */
+/** The spec assigns a 32-character key per store (docs/gateway.md §3). */
 export function validateSigningKey(key: string): string | undefined {
   if (key.length !== 32) return `the signing key must be exactly 32 characters, got ${key.length}`
   if (!/^[\x21-\x7e]+$/.test(key)) return 'the signing key must be printable ASCII without spaces'

@@ -1,5 +1,5 @@
 /**
- * Opens the journal's SQLite file the same careful way every time (electron-stack.md §6.2):
+ * Opens the journal's SQLite file the same careful way every time (https://sqlite.org/pragma.html):
  *
  *   folder 0700, file 0600 → busy timeout → PRAGMA quick_check → journal_mode=WAL →
  *   synchronous=FULL (verified) → fullfsync=ON → foreign_keys=ON (verified) → migrations
@@ -23,7 +23,10 @@ export interface OpenJournalOptions {
   busyTimeoutMs?: number
 }
 
-/** better-sqlite3's default, kept explicit (electron-stack.md §6.2). */
+/**
+ * better-sqlite3's default `timeout`, kept explicit (`new Database()` in
+ * https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md).
+ */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
 /** quick_check lists at most this many problems; the first few go into the error message. */
 const MAX_REPORTED_PROBLEMS = 20
@@ -70,9 +73,11 @@ export function openJournalDatabase(file: string, options: OpenJournalOptions): 
 
 /**
  * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a writer never
- * fails half-way on a lock upgrade (electron-stack.md §6.3). Commits when `fn` returns, rolls back when
- * it throws. `fn` must be synchronous (better-sqlite3 rejects a returned promise). SQLite failures come
- * back as JournalErrors; anything `fn` throws itself comes back unchanged.
+ * fails half-way on a lock upgrade (https://sqlite.org/lang_transaction.html; `.immediate()` in
+ * https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md).
+ * Commits when `fn` returns, rolls back when it throws. `fn` must be synchronous (better-sqlite3
+ * rejects a returned promise). SQLite failures come back as JournalErrors; anything `fn` throws
+ * itself comes back unchanged.
  */
 export function runInTransaction<T>(db: Database.Database, fn: () => T): T {
   try {
@@ -83,7 +88,7 @@ export function runInTransaction<T>(db: Database.Database, fn: () => T): T {
 }
 
 /**
- * Card data waits in this file before authorization (card-reader.md §5), so only the agent's user
+ * Card data waits in this file before authorization (docs/card-reader.md §5), so only the agent's user
  * may read it. SQLite gives the -wal and -shm files the database file's mode; the folder is created
  * 0700 (an existing folder is the installer's choice and left alone). chmod repeats on every open in
  * case the file was copied in with looser permissions; it changes metadata only, never content.
@@ -95,7 +100,7 @@ function createPrivately(path: string): void {
 }
 
 function checkIntegrity(db: Database.Database, path: string): void {
-  // quick_check is O(size) but the journal stays small (purged after authorization, card-reader.md §5).
+  // quick_check is O(size) but the journal stays small (purged after authorization, docs/card-reader.md §5).
   const rows = db.prepare(`PRAGMA quick_check(${MAX_REPORTED_PROBLEMS})`).pluck().all() as string[]
   if (rows.length === 1 && rows[0] === 'ok') return
   // Rows may carry several lines and a "*** in database main ***" banner: keep one problem per entry.
@@ -104,8 +109,10 @@ function checkIntegrity(db: Database.Database, path: string): void {
 }
 
 /**
- * better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1, so a re-opened WAL file comes back
- * with synchronous=NORMAL, which can lose the last commits on power loss (electron-stack.md §6.2).
+ * better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 ("Bundled configuration" in
+ * https://github.com/WiseLibs/better-sqlite3/blob/master/docs/compilation.md), so a re-opened WAL file
+ * comes back with synchronous=NORMAL, which can lose the last commits on power loss
+ * (https://sqlite.org/pragma.html#pragma_synchronous).
  * FULL syncs the WAL on every commit: a sale the journal acknowledged survives a power cut. Each
  * setting is read back, because SQLite silently ignores some pragmas (e.g. inside a transaction).
  */

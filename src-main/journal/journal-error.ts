@@ -55,7 +55,10 @@ export class JournalIoError extends JournalError {
   }
 }
 
-/** Another connection holds the write lock past the busy timeout (electron-stack.md §6.2). */
+/**
+ * Another connection holds the write lock past the busy timeout (the `timeout` option,
+ * https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md).
+ */
 export class JournalBusyError extends JournalError {
   override readonly name = 'JournalBusyError'
   constructor(

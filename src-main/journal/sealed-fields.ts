@@ -1,7 +1,7 @@
 /**
  * Sensitive card data at rest (tracks, ICC data, PIN block and KSN, expiry): PCI DSS 3.3.2 wants SAD
  * kept before authorization encrypted with strong cryptography, under a key separate from any other
- * (card-reader.md §5). AES-256-GCM under a 32-byte data key kept in the OS keychain, apart from the
+ * (docs/card-reader.md §5). AES-256-GCM under a 32-byte data key kept in the OS keychain, apart from the
  * signing key. Envelope, stored as a BLOB:
  *
  *   byte 0      envelope version (1)

@@ -1,6 +1,6 @@
 /**
  * Close of day (pure): is the day ready to close, and what are its totals. Blocked while reversals
- * are pending (research/anchors-products.md §4: a stuck reversal must be cleared before a batch
+ * are pending (docs/product-defaults.md §4: a stuck reversal must be cleared before a batch
  * closes) or a sale is still at the counter. Totals per brand and currency, counts per outcome.
  */
 import { formatAmount } from '../../src-shared/money'

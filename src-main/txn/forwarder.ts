@@ -3,7 +3,7 @@
  * background, until the host acknowledges each item. Answers go back into the sale's state machine
  * and are journaled in batches (one disk sync per batch, every acknowledgement durable before the
  * item counts as done). A stored payment or a reversal is resent with the same body until answered:
- * the host de-duplicates by merchantTransID (host-contract.md §3), so resending is always safe.
+ * the host de-duplicates by merchantTransID (docs/gateway.md §D3, §7), so resending is always safe.
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'

@@ -1,7 +1,7 @@
 /**
  * The request bodies the sale sends, built from the journaled sale and the card data (pure).
- * gateway-api.md "Offline payment", "Offline cancel", "Offline reversal", "TipsAdjustment",
- * "Capture"; host-contract.md §3 for tips (the tip itself, not the new total) and capture (base + tip).
+ * docs/gateway.md §4 (the specification's "Offline payment", "Offline cancel", "Offline reversal",
+ * "TipsAdjustment", "Capture"); §D3 for tips (the tip itself, not the new total) and capture (base + tip).
  */
 import { formatAmount } from '../../src-shared/money'
 import type { CardData } from '../device/card-reader'
@@ -75,7 +75,7 @@ export function reversalBody(reason: string, card: CardData | undefined): Offlin
   }
 }
 
-/** Cancel is card present: the card read again at the counter is sent (gateway-api.md "Offline cancel"). */
+/** Cancel is card present: the card read again at the counter is sent (docs/gateway.md §4). */
 export function cancelBody(messageId: string, transTime: string, card: CardData): OfflineCancelBody {
   const method = cardMethod(card)
   return {

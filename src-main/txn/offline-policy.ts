@@ -1,6 +1,6 @@
 /**
  * Store-and-forward eligibility: may a payment the host never saw be approved locally and stored?
- * Pure. Defaults come from the anchors (research/anchors-products.md §3): Clover limits each offline
+ * Pure. Defaults come from established products (docs/product-defaults.md §1): Clover limits each offline
  * payment to $500 and the total to $5,000 by default, Moneris to $250 and 500 stored records, Square
  * uploads within 24 hours; a swiped card or an online-PIN card cannot be verified offline.
  */

@@ -1,7 +1,8 @@
 /**
  * When the store-and-forward queue tries an item again, and when it gives up. Pure. Exponential
- * backoff with full jitter (research/anchors-products.md §4: PayEx asks for an exponential wait; the
- * gateway's retry rule 10 suggests it); an item past its limits goes to needs attention, never away.
+ * backoff with full jitter (docs/product-defaults.md §3: PayEx asks for an exponential wait; the
+ * gateway specification suggests it, docs/gateway.md §7); an item past its limits goes to needs
+ * attention, never away.
  */
 import type { QueuedOperation } from './txn-types'
 

@@ -1,6 +1,6 @@
 /**
  * Tip tolerance: a tip above a share of the base amount is likely a typo (an extra zero) and needs a
- * manager's override. Default 20 % of the base (research/anchors-products.md §7: scheme tolerance is
+ * manager's override. Default 20 % of the base (docs/product-defaults.md §2: scheme tolerance is
  * typically 20 % for restaurant MCCs; Clover warns above 20 %). Pure.
  */
 export interface TipPolicy {

@@ -68,7 +68,7 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
       if (!SETTLEABLE.has(sale.state) && sale.state !== 'capturePending') return refuse(sale, event)
       if (sale.state === 'capturePending') return { ok: false, reason: 'the payment is already being captured: the tip can no longer change' }
       if (!Number.isSafeInteger(event.tipMinor) || event.tipMinor < 0) return { ok: false, reason: 'a tip must be a whole, non-negative amount' }
-      // A later tip replaces an earlier one (host-contract.md §3 "Tips"); it queues behind the payment's own forwarding.
+      // A later tip replaces an earlier one (docs/gateway.md §D3 "Tips"); it queues behind the payment's own forwarding.
       return ok(sale, sale.state, [{ type: 'enqueue', operation: 'tips' }], { tipMinor: event.tipMinor, tipState: 'pending' })
 
     case 'captureRequested':
@@ -91,7 +91,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
     case 'declined':
       return ok(sale, 'declined', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }], { reason: answer.reason })
     case 'rejected':
-      // Nothing was recorded at the host (host-contract.md §1), so nothing is charged; but a
+      // Nothing was recorded at the host (docs/gateway.md §D1), so nothing is charged; but a
       // rejection of a body the agent built is a defect a manager must see.
       return ok(sale, 'declined', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }], {
         reason: `not charged: the host refused the request (${answer.code}: ${answer.message})`,

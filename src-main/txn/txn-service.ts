@@ -148,7 +148,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
 
   /**
    * Close of day: refused while reversals are pending; in restaurant mode every authorised payment
-   * of the day is captured for base plus tip (host-contract.md §3 "Capture"), queued like the rest.
+   * of the day is captured for base plus tip (docs/gateway.md §D3 "Capture"), queued like the rest.
    */
   async closeDay(day: string = businessDay(this.now())): Promise<DayReport> {
     const before = this.dayReport(day)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { formatAmount, minorUnitDigits, MoneyError, parseAmount } from '../../src-shared/money'
 import { utf8ByteLength } from '../../src-shared/utf8'
 
-describe('amounts in the currency minor units (host-contract.md §3)', () => {
+describe('amounts in the currency minor units (docs/gateway.md §D3)', () => {
   it.each([
     ['USD', 1234, '12.34'],
     ['USD', 5, '0.05'],

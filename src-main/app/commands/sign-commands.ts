@@ -37,7 +37,7 @@ export function signCommand(input: SignInput, key: string, json: boolean): numbe
 }
 
 export function verifyCommand(input: SignInput & { authorization: string }, key: string, json: boolean): number {
-  // A received response or notification always includes its body line (gateway-api.md "Verifying").
+  // A received response or notification always includes its body line (docs/gateway.md §3 "Checking a response").
   const valid = verifySignature(input, input.signType, key, input.authorization)
   const expected = sign(input, input.signType, key)
   if (json) console.log(JSON.stringify({ valid, expected, received: input.authorization }))

@@ -1,11 +1,11 @@
 /**
- * The training host's deterministic decisions (host-contract.md §4) and the card data they read.
+ * The training host's deterministic decisions (docs/gateway.md §D4) and the card data they read.
  *
  * Pure: the clock is passed in. The full card number exists only inside a request's handling; what
- * leaves this module for responses and the ledger is first6/last4 (host-contract.md §2: "never the
+ * leaves this module for responses and the ledger is first6/last4 (docs/gateway.md §D2: "never the
  * full card number").
  *
- * Order of the rules, as host-contract.md §4 lists them: amount ending 51, amount ending 05, Luhn,
+ * Order of the rules, as docs/gateway.md §D4 lists them: amount ending 51, amount ending 05, Luhn,
  * expiry. The first that matches decides, so "10.51" on an expired card is a 51.
  */
 import type { OfflinePaymentBody } from '../../gateway/request-schemas'

@@ -1,6 +1,6 @@
 /**
  * Fault injection: the failures a real host and network produce, on demand, per operation or for
- * all ('*'). Each maps to a case the agent must survive (host-contract.md §1):
+ * all ('*'). Each maps to a case the agent must survive (docs/gateway.md §D1):
  *
  * - `delay`: wait N ms, then process normally (slow host; tests the agent's timeouts).
  * - `drop-before-processing`: read the request, then destroy the socket; nothing recorded.
@@ -32,7 +32,7 @@ export interface FaultRule {
   times?: number
 }
 
-/** Longest delay accepted: long enough to outlast any client timeout (gateway-api.md: 45 s). */
+/** Longest delay accepted: long enough to outlast any client timeout (docs/gateway.md §2: 45 s). */
 const MAX_DELAY_MS = 600_000
 
 export class FaultBook {

@@ -1,19 +1,19 @@
 /**
  * Operations on an earlier payment that carry their own merchantTransInfo: cancel, tips, capture
- * (host-contract.md §2, §3). Each answers S0000 with its record's status Success or Failed, plus
+ * (docs/gateway.md §D2, §D3). Each answers S0000 with its record's status Success or Failed, plus
  * the original `payment` as it now stands when the host knows it.
  *
  * Cancel  - unknown original: Failed B0040 (contract). Authorised or Captured: Success, payment
  *           Cancelled. Declined, cancelled or reversed original: Failed B0041 (nothing to void). When
  *           the cancel carries readable card data whose first6/last4 differ from the payment's:
  *           Failed B0044 (the cashier presented another card).
- * Tips    - the path id may be the payment's or its capture's (gateway-api.md "TipsAdjustment").
+ * Tips    - the path id may be the payment's or its capture's (docs/gateway.md §1).
  *           Unknown: Failed B0040. Not Authorised/Captured: Failed B0041 (contract). Another
  *           currency than the payment's: Failed B0044. Otherwise Success and the tip replaces any
  *           earlier one; a zero tip removes it.
  * Capture - unknown: Failed B0040. Not Authorised (already captured, declined, cancelled,
  *           reversed): Failed B0041. transAmount not exactly base + current tip in the payment's
- *           currency: Failed B0044 (host-contract.md §3 "Capture"). Otherwise Success, Captured.
+ *           currency: Failed B0044 (docs/gateway.md §D3 "Capture"). Otherwise Success, Captured.
  */
 import { formatAmount, parseAmount } from '../../../src-shared/money'
 import type { CaptureBody, OfflineCancelBody, TipsBody } from '../../gateway/request-schemas'

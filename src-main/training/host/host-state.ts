@@ -1,6 +1,6 @@
 /**
  * What the training host remembers, in memory only: payments and their current state, every
- * merchantTransID it has answered (for the duplicate rule, host-contract.md §3), the first answer
+ * merchantTransID it has answered (for the duplicate rule, docs/gateway.md §D3), the first answer
  * to each reversal (reversal is idempotent, §3), and the ledger.
  *
  * No full card number or track is kept anywhere: payments hold first6/last4, and duplicate
@@ -42,7 +42,7 @@ export interface PaymentState {
   pspTransInfo: PspTransInfo
   status: PaymentStatus
   failure?: Failure
-  /** The current tip: a later tip replaces an earlier one (host-contract.md §3 "Tips"). */
+  /** The current tip: a later tip replaces an earlier one (docs/gateway.md §D3 "Tips"). */
   tip?: { amount: Amount; minor: number }
 }
 
@@ -82,7 +82,7 @@ export function stateKey(aid: string, merchantTransID: string): string {
 }
 
 /**
- * SHA-256 of the body in canonical form: object keys sorted, null members dropped (host-contract.md:
+ * SHA-256 of the body in canonical form: object keys sorted, null members dropped (docs/gateway.md §4 "Parameter rules":
  * key order is never significant and null equals absent); array order and every value still count.
  */
 export function canonicalHash(value: unknown): string {

@@ -2,8 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /**
- * Largest request body accepted. The biggest legitimate offline payment (gateway-api.md fields at
- * their limits, icCardData 2048 hex, encryptedCardInfo 4096) stays far below it.
+ * Largest request body accepted. The biggest legitimate offline payment (docs/gateway.md §4 and §D5,
+ * fields at their limits, icCardData 2048 hex, encryptedCardInfo 4096) stays far below it.
  */
 export const MAX_BODY_BYTES = 256 * 1024
 

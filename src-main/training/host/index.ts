@@ -1,6 +1,6 @@
 /**
  * The training host's public door: an HTTPS stand-in for the offline host with deterministic
- * decisions (host-contract.md §4), fault injection and a ledger of what it saw.
+ * decisions (docs/gateway.md §D4), fault injection and a ledger of what it saw.
  */
 export { startTrainingHost, type TrainingHost, type TrainingHostOptions } from './server'
 export { parseFaultSpec, parseFault, FAULT_KINDS, type Fault, type FaultKind, type FaultRule, type FaultTarget } from './faults'

@@ -1,6 +1,6 @@
 /**
  * The host's own view of what happened, for tests and trainers: one entry per processed operation
- * (host-contract.md §1: validation failures and bad signatures record nothing, so they are absent),
+ * (docs/gateway.md §D1: validation failures and bad signatures record nothing, so they are absent),
  * and the current state of every payment. Card numbers appear masked only (first6, stars, last4).
  */
 import type { OperationKind } from '../../gateway/operations'
@@ -23,7 +23,7 @@ export interface LedgerEntry {
   resultCode: string
   svcTransID?: string
   maskedPan?: string
-  /** A duplicate answered with the first response (host-contract.md §3). */
+  /** A duplicate answered with the first response (docs/gateway.md §D3). */
   replayed?: true
   /** A fault that changed how this answer reached the client (or that it never did). */
   fault?: FaultKind

@@ -1,5 +1,5 @@
 /**
- * svc.offline.payment (gateway-api.md "Offline payment"; host-contract.md §2, §4).
+ * svc.offline.payment (docs/gateway.md §4; §D2, §D4).
  *
  * Approved: status `Authorised` (autoCapture false) or `Captured` (autoCapture true), with a
  * 6-character authorizationCode. Declined by the §4 rules: status `Failed`, failureCode B0050 and
@@ -66,7 +66,7 @@ export function handlePayment(state: HostState, aid: string, body: OfflinePaymen
       type: 'card',
       card: { first6No: summary.first6No, last4No: summary.last4No, paymentBrand: summary.paymentBrand, fundingType: summary.fundingType },
     },
-    // gateway-api.md "Payment": metadata is echoed back.
+    // docs/gateway.md §4: metadata is echoed back.
     ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
   }
   return {

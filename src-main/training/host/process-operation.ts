@@ -1,10 +1,10 @@
 /**
- * One authenticated operation request, from body bytes to response body (host-contract.md §1, §3):
+ * One authenticated operation request, from body bytes to response body (docs/gateway.md §D1, §D3):
  *
  * 1. The body must be UTF-8 JSON and pass the shared request schema (request-schemas.ts): otherwise
  *    V0007 (missing field) or V0008 (type or length rule), the field named in result.message, and
- *    nothing recorded (gateway-api.md retry rule 6: failed validation saves nothing). A member whose
- *    value is null counts as absent (gateway-api.md "Parameter rules": null may be omitted).
+ *    nothing recorded (docs/gateway.md §7: failed validation saves nothing). A member whose
+ *    value is null counts as absent (docs/gateway.md §4 "Parameter rules": null may be omitted).
  * 2. Duplicate rule for requests with their own merchantTransInfo (payment, cancel, tips, capture;
  *    merchantTransIDs share one namespace per aid): the same operation, path and canonical body gets
  *    the first response body again, byte for byte; anything else under a known id gets B0031 and

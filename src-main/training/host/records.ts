@@ -1,9 +1,9 @@
 /**
- * Response records (host-contract.md §2): every record carries merchantTransInfo, svcTransInfo,
+ * Response records (docs/gateway.md §D2): every record carries merchantTransInfo, svcTransInfo,
  * pspTransInfo and status, plus the failure fields when it failed. `result.code = S0000` means the
  * host processed the request; the record's status says what happened.
  *
- * Host failure codes: B0031, B0040 and B0041 are host-contract.md §3's; the training host adds
+ * Host failure codes: B0031, B0040 and B0041 are docs/gateway.md §D3's; the training host adds
  * B0042 (payment arrived after its reversal), B0044 (amount, currency or card does not match the
  * original) and B0050 (declined by the issuer; the ISO 8583 code is in pspFailureCode).
  * pspTransInfo.authorizationCode is present exactly when the record succeeded (Authorised, Captured,
@@ -40,7 +40,7 @@ export interface RecordParts {
   extra?: Body
 }
 
-/** Field order follows the contract's listing; readers must not depend on it (gateway-api.md). */
+/** Field order follows the contract's listing; readers must not depend on it (docs/gateway.md §4 "Parameter rules"). */
 export function record(parts: RecordParts): Body {
   return {
     merchantTransInfo: parts.merchantTransInfo,
@@ -64,7 +64,7 @@ export function paymentRecord(p: PaymentState): Body {
   })
 }
 
-/** pspResponseCode/pspMessage (gateway-api.md "result") carry the ISO 8583 field 39 of an issuer answer. */
+/** pspResponseCode/pspMessage (docs/gateway.md §5) carry the ISO 8583 field 39 of an issuer answer. */
 export function successResult(psp?: { code: string; message: string }): Body {
   return psp ? { ...SUCCESS, pspResponseCode: psp.code, pspMessage: psp.message } : { ...SUCCESS }
 }

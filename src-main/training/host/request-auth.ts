@@ -1,5 +1,5 @@
 /**
- * Headers and signatures on the host side (gateway-api.md "Authentication", host-contract.md §1).
+ * Headers and signatures on the host side (docs/gateway.md §3, §D1).
  *
  * Order, as the specification asks ("verifies it before applying any business logic"):
  * 1. Signature: unknown aid, missing or unknown SignType, missing Authorization, a KeyID other than
@@ -38,7 +38,7 @@ export interface SignedMessage {
   body: Buffer
 }
 
-/** MsgID may be up to 1024 long (host-contract.md §3 "Lengths"). */
+/** MsgID may be up to 1024 long (docs/gateway.md §D3 "Lengths"). */
 const MSG_ID_MAX_BYTES = 1024
 
 export function readHeaders(headers: IncomingHttpHeaders): RequestHeaderValues {
@@ -87,7 +87,7 @@ function isJsonContentType(value: string): boolean {
 }
 
 /**
- * Response headers (host-contract.md §1): DateTime, MsgID and KeyID echoed, the request's SignType,
+ * Response headers (docs/gateway.md §D1): DateTime, MsgID and KeyID echoed, the request's SignType,
  * and Authorization over method, request path, echoed DateTime, key, echoed MsgID, response body.
  */
 export function responseHeaders(h: RequestHeaderValues, signer: Signer | undefined, message: SignedMessage): Record<string, string> {

@@ -1,5 +1,5 @@
 /**
- * svc.offline.reversal (host-contract.md §3 "Reversal"): idempotent, never Failed, so the agent can
+ * svc.offline.reversal (docs/gateway.md §D3 "Reversal"): idempotent, never Failed, so the agent can
  * repeat it until acknowledged and then stop.
  *
  * - Authorised or Captured payment: status becomes Reversed (the training host never settles).

@@ -1,7 +1,7 @@
 /**
  * The training host's own certificate authority and server certificate.
  *
- * gateway-api.md "Transport" requires TLS 1.2+ with certificate validation by the client; the agent
+ * docs/gateway.md §2: the specification requires TLS 1.2+ with certificate validation by the client; the agent
  * never disables validation, it adds `<stateDir>/training-ca.pem` as an extra CA. So the host makes
  * a private CA (ECDSA P-256) once, issues a server certificate for 127.0.0.1 and localhost (SAN IP
  * and DNS: clients match IP addresses only against IP SANs), and reuses both on later starts so the

@@ -1,5 +1,5 @@
 /**
- * Host-side identifiers of every record (host-contract.md §2: `svcTransInfo` with svcTransID,
+ * Host-side identifiers of every record (docs/gateway.md §D2: `svcTransInfo` with svcTransID,
  * svcTransTime, retrievalReferenceNum, traceNum; `pspTransInfo` with authorizationCode when
  * approved, pspTransID, pspTransTime).
  *

@@ -1,14 +1,14 @@
 /**
  * The simulated reader waiting for a card during 02-40 Activate Transaction: the cards the customer
  * holds out (`present`), the card at the reader mid-script, the card timeout (08), the 0E
- * card-detected event, and the replies to a 05-01 cancel in either order (neo2-protocol.md §5: the
+ * card-detected event, and the replies to a 05-01 cancel in either order (docs/neo2-protocol.md §5: the
  * IDG does not say which comes first, so the driver must take both).
  */
 import type { EmulatorOutput, Timer } from './emulator-output'
 import type { ActivationParams } from './sim-card-data'
 import type { SimCard, SimStep } from './test-cards'
 
-/** DFEF37 bit each customer action needs (neo2-protocol.md §2.2): contact, contactless, stripe. */
+/** DFEF37 bit each customer action needs (docs/neo2-protocol.md §2.2): contact, contactless, stripe. */
 const STEP_INTERFACE: Readonly<Record<SimStep, number>> = { chip: 0x04, chipFail: 0x04, contactless: 0x02, swipe: 0x01 }
 
 export interface CardRead {

@@ -30,7 +30,7 @@ export interface EmulatorOptions {
   cardReadMs?: number
   /** From the 62-01 ACK to the PIN answer. */
   pinEntryMs?: number
-  /** Order of the replies to a 05-01 during 02-40 (IDG silent: neo2-protocol.md §5). */
+  /** Order of the replies to a 05-01 during 02-40 (IDG silent: docs/neo2-protocol.md §5). */
   cancelReplies?: 'cancelFirst' | 'activateFirst' | 'cancelOnly'
   /** Send the 14-01 boot frame whenever a link attaches (IDG p.150). */
   bootNotification?: boolean

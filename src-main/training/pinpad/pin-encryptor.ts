@@ -1,7 +1,7 @@
 /**
  * The simulated PIN pad's key store (docs/device-protocol.md D7.24): it holds the BDKs, the agent
- * never does (card-reader.md §4.5 "Keep BDKs out of production code"). The keys are the published
- * TEST keys of ANSI X9.24-1:2009 A.4 and X9.24-3:2017 (card-reader.md §4.3, §4.4): they protect
+ * never does (docs/card-reader.md §4.5 "Keep BDKs out of production code"). The keys are the published
+ * TEST keys of ANSI X9.24-1:2009 A.4 and X9.24-3:2017 (docs/card-reader.md §4.3, §4.4): they protect
  * nothing, and a test can recompute every PIN block from them.
  * - TDES DUKPT, ISO 9564 format 0: the device's own future-key registers (`TdesDukptDevice`), so the
  *   first PIN block for PIN 1234 / PAN 4012345678909 is the published A.4 value 1B9C1845EB993A7A.

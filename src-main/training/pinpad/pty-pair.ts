@@ -1,10 +1,10 @@
 /**
- * A pair of linked pseudo-terminals made by socat (card-reader.md §6 "Integration tests with socat",
+ * A pair of linked pseudo-terminals made by socat (docs/card-reader.md §6 "Integration tests with socat",
  * serialport/node-serialport#999): the agent opens one end as its serial port, the simulated PIN pad
  * the other. `link` gives an end a fixed symlink path that survives a new pair (socat replaces a
  * dangling link and removes its links on SIGTERM), so a "replugged" reader comes back at the same path.
  * Killing socat is pulling the cable: both ends read EIO and serialport reports a disconnect.
- * Baud rate and parity are not emulated on ptys (card-reader.md §6).
+ * Baud rate and parity are not emulated on ptys (docs/card-reader.md §6).
  */
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'

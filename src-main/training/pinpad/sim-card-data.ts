@@ -11,7 +11,7 @@ import type { SimCard } from './test-cards'
 
 /** Attribution bits 4/3/0 (IDG p.232): contact 000, CTLS EMV 001, MSR 01x. */
 export const ATTRIBUTION = { contact: 0x00, contactlessEmv: 0x01, magstripe: 0x08 } as const
-/** 9F39 POS entry mode values the NEO 2 reports (neo2-protocol.md §3.4). */
+/** 9F39 POS entry mode values the NEO 2 reports (docs/neo2-protocol.md §3.4). */
 const ENTRY_MODE = { contact: 0x05, contactlessEmv: 0x07, swipe: 0x90, fallback: 0x80 } as const
 
 /** The 02-40 request as the simulator understood it: echoed into the card's data like a kernel does. */
@@ -24,7 +24,7 @@ export interface ActivationParams {
   transactionType: number
 }
 
-/** Keeps track 2 within its 37 data characters for PANs up to 19 digits (card-reader.md §3). */
+/** Keeps track 2 within its 37 data characters for PANs up to 19 digits (docs/card-reader.md §3). */
 const DISCRETIONARY = '1000000'
 
 export function track1Text(card: SimCard): string {
@@ -35,7 +35,7 @@ export function track2Text(card: SimCard): string {
   return `;${card.pan}=${card.expiry}${card.serviceCode}${DISCRETIONARY}?`
 }
 
-/** Tag 57: packed BCD, D separator, F pad (card-reader.md §3). */
+/** Tag 57: packed BCD, D separator, F pad (docs/card-reader.md §3). */
 export function tag57(card: SimCard): Buffer {
   const nibbles = `${card.pan}D${card.expiry}${card.serviceCode}${DISCRETIONARY}`
   return Buffer.from(nibbles.length % 2 === 0 ? nibbles : `${nibbles}F`, 'hex')

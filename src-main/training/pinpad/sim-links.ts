@@ -3,7 +3,7 @@
  * - `PtyDeviceEnd`: the device end of a socat pty pair, opened with the real serialport bindings;
  * - `MockPinpadWire`: serialport's in-process MockBinding. The agent's port factory gets a
  *   `SerialPortMock` whose binding forwards writes to the emulator and receives its answers
- *   (`emitData`). The mock cannot unplug (card-reader.md §6 "Mock limitations": closing rejects the
+ *   (`emitData`). The mock cannot unplug (docs/card-reader.md §6 "Mock limitations": closing rejects the
  *   read as *canceled*), so `unplug()` makes the pending read fail with a plain error, which serialport
  *   treats as a disconnect; opens then fail until `replug()`.
  */

@@ -1,6 +1,6 @@
 /**
  * The simulated PIN pad's named test cards (docs/device-protocol.md D7.23). Public test numbers
- * (card-reader.md §3, §4.3; the brands' published test PANs), far expiries (D4.5) except the
+ * (docs/card-reader.md §3, §4.3; the brands' published test PANs), far expiries (D4.5) except the
  * expired card. Each card says what the customer does at each 02-40, in turn, so one name scripts a
  * whole sale, e.g. the chip card that is swiped, refused, inserted, fails, and is swiped again as a
  * fallback.

@@ -1,6 +1,6 @@
 /**
  * Errors the renderer itself produces when it cannot learn an answer from the agent. They travel as
- * the same `{ ok: false, error }` data as the agent's own errors (architecture.md: errors cross as data).
+ * the same `{ ok: false, error }` data as the agent's own errors (docs/architecture.md: errors cross as data).
  */
 import type { PosErrorView, PosResult } from '../../../src-shared/contract'
 

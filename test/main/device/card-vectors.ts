@@ -1,4 +1,4 @@
-/** Published card-data samples from card-reader.md §2.3 and §3 (public test data, protects nothing). */
+/** Published card-data samples from docs/card-reader.md §2.3 and §3 (public test data, protects nothing). */
 
 /** §2.3 Vector A: CyberSource REST sample "sale using EMV technology with contact read". */
 export const VECTOR_A =

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { crc16 } from '../../../src-main/device/crc16'
 
-/** Bit-by-bit reference: the recipe printed in neo2-protocol.md §11. */
+/** Bit-by-bit reference: the recipe printed in docs/neo2-protocol.md §11. */
 function referenceCrc(bytes: Uint8Array): number {
   let c = 0xffff
   for (const b of bytes) {
@@ -14,7 +14,7 @@ function referenceCrc(bytes: Uint8Array): number {
 
 const hex = (text: string): Buffer => Buffer.from(text.replace(/\s+/g, ''), 'hex')
 
-describe('CRC-16/CCITT-FALSE (card-reader.md §1.2)', () => {
+describe('CRC-16/CCITT-FALSE (docs/card-reader.md §1.2)', () => {
   it('has the check value 0x29B1 for "123456789"', () => {
     expect(crc16(Buffer.from('123456789', 'ascii'))).toBe(0x29b1)
   })

@@ -5,7 +5,7 @@ import { DukptError } from '../../../src-main/device/dukpt-tdes'
 const hex = (text: string): Buffer => Buffer.from(text, 'hex')
 const up = (bytes: Buffer): string => bytes.toString('hex').toUpperCase()
 
-// ANSI X9.24-3:2017 B.1 and the AES-128 supplement (card-reader.md §4.4; openemv/dukpt, moov-io/dukpt).
+// ANSI X9.24-3:2017 B.1 and the AES-128 supplement (docs/card-reader.md §4.4; openemv/dukpt, moov-io/dukpt).
 const BDK = hex('FEDCBA9876543210F1F1F1F1F1F1F1F1')
 const IKID = hex('1234567890123456')
 const IK = '1273671EA26AC29AFA4D1084127652A1'

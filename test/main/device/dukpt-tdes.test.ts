@@ -7,7 +7,7 @@ import { encodePinBlockIso0 } from '../../../src-main/device/pin-block'
 const hex = (text: string): Buffer => Buffer.from(text, 'hex')
 const up = (bytes: Buffer): string => bytes.toString('hex').toUpperCase()
 
-// ANSI X9.24-1:2009 A.4 (card-reader.md §4.3; openemv/dukpt test/dukpt_tdes_test.c, moov-io/dukpt).
+// ANSI X9.24-1:2009 A.4 (docs/card-reader.md §4.3; openemv/dukpt test/dukpt_tdes_test.c, moov-io/dukpt).
 const BDK = hex('0123456789ABCDEFFEDCBA9876543210')
 const IKSN = hex('FFFF9876543210E00000')
 const IPEK = '6AC292FAA1315B4D858AB3A3D7D5933A'

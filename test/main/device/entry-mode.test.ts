@@ -34,7 +34,7 @@ describe('posEntryMode / termReadability / pinFlag (docs/device-protocol.md §5)
     expect(terminalReadability(reader)).toBe(expected)
   })
 
-  it('maps the NEO 2 9F39 values (neo2-protocol.md §3.4) and nothing else', () => {
+  it('maps the NEO 2 9F39 values (docs/neo2-protocol.md §3.4) and nothing else', () => {
     expect([0x05, 0x07, 0x91, 0x90, 0x80].map(readMethodFromNeo2EntryMode)).toEqual(['chip', 'contactlessChip', 'contactlessMagstripe', 'swipe', 'fallbackSwipe'])
     expect(readMethodFromNeo2EntryMode(0x02)).toBeUndefined()
   })

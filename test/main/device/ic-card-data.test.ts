@@ -46,7 +46,7 @@ describe('icCardData (DE 55) from the reader tags', () => {
     }
   })
 
-  it('the deny-list holds every tag the brief and card-reader.md §2.2 forbid, and none is allowed', () => {
+  it('the deny-list holds every tag docs/card-reader.md §2.2 forbids, and none is allowed', () => {
     for (const tag of [...FORBIDDEN_BY_BRIEF, '9F0B']) expect(isForbiddenInIcCardData(tag)).toBe(true)
     expect(AUTHORIZATION_TAGS.filter((tag) => SAD_TAGS.includes(tag))).toEqual([])
     expect(AUTHORIZATION_TAGS).toHaveLength(26)

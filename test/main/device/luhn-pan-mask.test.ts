@@ -6,7 +6,7 @@ import { maskPan, MIN_HIDDEN_DIGITS, PanError, visibleDigits } from '../../../sr
 const digits = (min: number, max: number): fc.Arbitrary<string> =>
   fc.array(fc.integer({ min: 0, max: 9 }), { minLength: min, maxLength: max }).map((d) => d.join(''))
 
-describe('Luhn (card-reader.md §3, §5)', () => {
+describe('Luhn (docs/card-reader.md §3, §5)', () => {
   it.each(['6279257749132343', '4111111111111111', '38000000000006', '4012345678909'])('%s is Luhn-valid', (pan) => {
     expect(isLuhnValid(pan)).toBe(true)
     expect(luhnCheckDigit(pan.slice(0, -1))).toBe(pan.slice(-1))
@@ -34,7 +34,7 @@ describe('Luhn (card-reader.md §3, §5)', () => {
   })
 })
 
-describe('PAN masking (PCI DSS 3.4.1, card-reader.md §5)', () => {
+describe('PAN masking (PCI DSS 3.4.1, docs/card-reader.md §5)', () => {
   it.each([
     ['4111111111111111', '411111******1111'],
     ['6279257749132343', '627925******2343'],

@@ -71,7 +71,7 @@ describe('Neo2Channel: one command outstanding', () => {
     expect(h.sent).toHaveLength(2)
   })
 
-  it('resends an idempotent command after silence, but never 02-40 (neo2-protocol.md §10)', async () => {
+  it('resends an idempotent command after silence, but never 02-40 (docs/neo2-protocol.md §10)', async () => {
     const h = harness()
     const ping = h.channel.send(req({ timeoutMs: 30, retriesOnSilence: 1 }))
     await expect(ping).rejects.toMatchObject({ code: 'deviceNotResponding' })

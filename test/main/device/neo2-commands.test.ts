@@ -16,7 +16,7 @@ const vector = (name: string): string => {
 }
 const t = DEFAULT_NEO2_TIMEOUTS
 
-describe('NEO 2 command frames match the worked frames of neo2-protocol.md §11', () => {
+describe('NEO 2 command frames match the worked frames of docs/neo2-protocol.md §11', () => {
   it.each([
     ['Ping 18-01 command', pingRequest(t)],
     ['Cancel 05-01', cancelRequest(t)],
@@ -57,7 +57,7 @@ describe('NEO 2 command frames match the worked frames of neo2-protocol.md §11'
     expect(amountN12(123_456_789_012).toString('hex')).toBe('123456789012')
   })
 
-  it('02-40 waits for the card timeout plus the 15 s margin of neo2-protocol.md §10, and is never resent on silence', () => {
+  it('02-40 waits for the card timeout plus the 15 s margin of docs/neo2-protocol.md §10, and is never resent on silence', () => {
     const request = activateRequest({ timeoutSeconds: 30, amountMinor: 1, currency: 'EUR', purpose: 'purchase', interfaces: ['contact'], fallback: true, nextCommandTimeoutSeconds: 60 }, t)
     expect(request.timeoutMs).toBe(45_000)
     expect(request.retriesOnSilence ?? 0).toBe(0)
@@ -89,7 +89,7 @@ describe('60-12 Apply Host Response data', () => {
 })
 
 describe('command identifiers and currency codes', () => {
-  it('names the command bytes of neo2-protocol.md', () => {
+  it('names the command bytes of docs/neo2-protocol.md', () => {
     expect(NEO2_COMMANDS.activateTransaction).toEqual({ command: 0x02, subCommand: 0x40 })
     expect(NEO2_COMMANDS.contactApplyHostResponse).toEqual({ command: 0x60, subCommand: 0x12 })
   })

@@ -15,7 +15,7 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined
 }
 
-describe('NEO 2 frame golden vectors (neo2-protocol.md §11)', () => {
+describe('NEO 2 frame golden vectors (docs/neo2-protocol.md §11)', () => {
   it.each(FRAME_VECTORS.map((v) => [v.name, v] as const))('%s decodes and re-encodes byte for byte', (_name, vector) => {
     const wire = bytes(vector.hex)
     const frame = decodeNeo2Frame(wire, vector.kind)

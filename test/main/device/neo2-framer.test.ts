@@ -76,7 +76,7 @@ describe('Neo2Framer: framing', () => {
   })
 })
 
-describe('Neo2Framer: CRC byte order (neo2-protocol.md §13)', () => {
+describe('Neo2Framer: CRC byte order (docs/neo2-protocol.md §13)', () => {
   const swappedPing = hex('56 69 56 4F 74 65 63 68 32 00 18 00 00 00 83 FA')
 
   it('accepts a response whose CRC came LSB first and says so', async () => {

@@ -20,7 +20,7 @@ function card(result: ReadCardResult): CardData {
   return result.card
 }
 
-/** Nothing an event carries may hold the PAN, a track or a PIN block (card-reader.md §1.4). */
+/** Nothing an event carries may hold the PAN, a track or a PIN block (docs/card-reader.md §1.4). */
 function expectNoCardDataInEvents(r: MockRig, data: CardData): void {
   const text = JSON.stringify(r.log.events)
   expect(text).not.toContain(data.pan)

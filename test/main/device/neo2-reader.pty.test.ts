@@ -1,6 +1,6 @@
 /**
  * Integration: the NEO 2 driver with the real serialport bindings on a socat pty pair, the simulated
- * PIN pad on the other end (card-reader.md §6 "Integration tests with socat"). Skips with a message
+ * PIN pad on the other end (docs/card-reader.md §6 "Integration tests with socat"). Skips with a message
  * without socat on a developer machine; fails under CI=true.
  */
 import { mkdtempSync, rmSync } from 'node:fs'

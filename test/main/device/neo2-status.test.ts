@@ -6,7 +6,7 @@ import { describeNeo2TransactionError, Neo2TransactionError, parseNeo2ErrorRecor
 import { decodeTlv, findTlv } from '../../../src-main/device/tlv'
 import { FRAME_VECTORS } from './neo2-vectors'
 
-describe('Protocol-2 status byte (neo2-protocol.md §9.1)', () => {
+describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
   it.each([
     [0x00, 'ok', 'ok'],
     [0x23, 'requestOnlineAuthorization', 'ok'],
@@ -60,7 +60,7 @@ describe('Protocol-2 status byte (neo2-protocol.md §9.1)', () => {
   })
 })
 
-describe('transaction error codes (neo2-protocol.md §9.2)', () => {
+describe('transaction error codes (docs/neo2-protocol.md §9.2)', () => {
   it.each([
     [0x24, 'cardCommunicationError', 'presentCardAgain', 'Insert the card again'],
     [0x02, 'goToContact', 'insertCard', 'Insert the card'],

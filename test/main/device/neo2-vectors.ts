@@ -1,11 +1,11 @@
 /**
- * Worked NEO 2 frames from neo2-protocol.md §11 (and §1, §2.2, §3.2, §5, §7, §8) and card-reader.md
- * §1.2. "printed" = printed in a source and CRC-verified there; "computed" = [C] frames computed by
- * the research, used as regression values.
+ * Worked NEO 2 frames from docs/neo2-protocol.md §11 (and §1, §2.2, §3.2, §5, §7, §8) and docs/card-reader.md
+ * §1.2. "printed" = printed in a source and CRC-verified there; "computed" = [C] frames computed for
+ * docs/neo2-protocol.md §11, used as regression values.
  */
 import type { Neo2FrameKind } from '../../../src-main/device/neo2-frame'
 
-/** Header `H` = "ViVOtech2\0" (card-reader.md §1.2). */
+/** Header `H` = "ViVOtech2\0" (docs/card-reader.md §1.2). */
 const H = '56 69 56 4F 74 65 63 68 32 00'
 const ascii = (text: string): string => Buffer.from(text, 'latin1').toString('hex')
 /** Frames are written as the notes print them (spaced hex); this joins them. */

@@ -11,7 +11,7 @@ const up = (bytes: Buffer): string => bytes.toString('hex').toUpperCase()
 /** A fixed "random" source for deterministic fills. */
 const fixed = (bytes: Buffer) => (size: number): Buffer => bytes.subarray(0, size)
 
-describe('ISO 9564-1 formats 0, 2, 3 (card-reader.md §4.1)', () => {
+describe('ISO 9564-1 formats 0, 2, 3 (docs/card-reader.md §4.1)', () => {
   it.each([
     ['1234', '4012345678909', '041274EDCBA9876F'], // X9.24-1:2009 A.4 clear PIN block
     ['1234', '5544332211009966', '041277CDDEEFF669'], // psec encode_pinblock_iso_0
@@ -57,7 +57,7 @@ describe('ISO 9564-1 formats 0, 2, 3 (card-reader.md §4.1)', () => {
   })
 })
 
-describe('ISO 9564-1 format 4 (AES; card-reader.md §4.1)', () => {
+describe('ISO 9564-1 format 4 (AES; docs/card-reader.md §4.1)', () => {
   it('PIN field starts 441234AAAAAAAAAA and ends with the 8 random bytes', () => {
     const random = hex('E63A8727CB39CB3A')
     expect(up(pinFieldIso4('1234', fixed(random)))).toBe('441234AAAAAAAAAAE63A8727CB39CB3A')

@@ -18,7 +18,7 @@ function codeOf(fn: () => unknown): string | undefined {
 
 const flat = (tlvs: Tlv[]): [string, string][] => tlvs.map((t) => [t.tag, t.value.toString('hex').toUpperCase()])
 
-describe('BER-TLV golden vectors (card-reader.md §2.3)', () => {
+describe('BER-TLV golden vectors (docs/card-reader.md §2.3)', () => {
   it('Vector A: 13 primitive objects with 1-byte lengths, re-encoded byte for byte', () => {
     const tlvs = decodeTlv(hex(VECTOR_A))
     expect(flat(tlvs)).toEqual([

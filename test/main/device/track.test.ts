@@ -12,7 +12,7 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined
 }
 
-describe('Track 1 (card-reader.md §3)', () => {
+describe('Track 1 (docs/card-reader.md §3)', () => {
   it('parses the ID TECH test card', () => {
     expect(parseTrack1(IDTECH_TRACK1)).toEqual({
       track: 1,
@@ -62,7 +62,7 @@ describe('Track 1 (card-reader.md §3)', () => {
   })
 })
 
-describe('Track 2 and tag 57 (card-reader.md §3)', () => {
+describe('Track 2 and tag 57 (docs/card-reader.md §3)', () => {
   it('parses the ID TECH test card with or without sentinels', () => {
     const expected = { track: 2, pan: '6279257749132343', expiry: '1012', serviceCode: '813', discretionary: '0072104350000', text: '6279257749132343=10128130072104350000' }
     expect(parseTrack2(IDTECH_TRACK2)).toEqual(expected)
@@ -98,7 +98,7 @@ describe('Track 2 and tag 57 (card-reader.md §3)', () => {
   })
 })
 
-describe('service code (ISO/IEC 7813, card-reader.md §3)', () => {
+describe('service code (ISO/IEC 7813, docs/card-reader.md §3)', () => {
   it.each([
     ['201', { interchange: 'international', chipCapable: true, authorization: 'normal', services: 'noRestrictions', pin: 'notRequired' }],
     ['101', { interchange: 'international', chipCapable: false, authorization: 'normal', services: 'noRestrictions', pin: 'notRequired' }],

@@ -1,6 +1,6 @@
 /**
  * The IPC glue without Electron: handlers are registered on a fake ipcMain and invoked with fake
- * sender frames (research/electron-stack.md §5.1: Fiddle's IPCMainMock idea).
+ * sender frames (the idea of IPCMainMock in electron/fiddle, tests/mocks/electron.ts).
  */
 import { EventEmitter } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'

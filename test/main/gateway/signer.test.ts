@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { keyCheckValue, sign, stringToSign, validateSigningKey, verifySignature, SIGN_TYPES } from '../../../src-main/gateway/signer'
 import { formatDateTime, newMsgId } from '../../../src-main/gateway/headers'
 
-// Vectors are computed here, independently of signer.ts, straight from the rule in gateway-api.md
-// "Authentication": six lines joined by LF, empty lines dropped, no trailing newline.
+// Vectors are computed here, independently of signer.ts, straight from the rule in docs/gateway.md §3
+// (the specification's "Authentication"): six lines joined by LF, empty lines dropped, no trailing newline.
 const KEY = 'k3y-0123456789abcdefghijklmnopqr'
 const parts = {
   method: 'POST',

@@ -15,7 +15,9 @@ describe('openJournalDatabase: pragmas on every open', () => {
   it('re-opened, the journal is WAL with synchronous really FULL and foreign keys on', () => {
     const file = temp.path()
     openJournalDatabase(file, { migrations: MIGRATIONS }).close()
-    // The reason for the check (electron-stack.md §6.2): a plain re-open of a WAL file comes back NORMAL.
+    // The reason for the check: a plain re-open of a WAL file comes back NORMAL, because better-sqlite3
+    // is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 ("Bundled configuration" in
+    // https://github.com/WiseLibs/better-sqlite3/blob/master/docs/compilation.md).
     const plain = new Database(file)
     expect(plain.pragma('synchronous', { simple: true })).toBe(1)
     plain.close()

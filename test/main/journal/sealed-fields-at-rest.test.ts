@@ -1,6 +1,6 @@
 /**
  * The end-to-end promise of sealed fields: after a committed write in WAL mode, neither the database
- * file nor its -wal file holds the card data in clear (card-reader.md §5). A control row written
+ * file nor its -wal file holds the card data in clear (docs/card-reader.md §5). A control row written
  * unsealed proves the scan would find it.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'

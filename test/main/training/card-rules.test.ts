@@ -33,7 +33,7 @@ describe('track parsing (ISO 7813)', () => {
   })
 })
 
-describe('decision rules (host-contract.md §4)', () => {
+describe('decision rules (docs/gateway.md §D4)', () => {
   const good = { pan: '4111111111111111', expiry: '2912' }
 
   it('Luhn', () => {

@@ -29,7 +29,7 @@ function expectRecord(record: Record<string, unknown>, status: string, failureCo
   expect((record.pspTransInfo as Record<string, unknown>).authorizationCode === undefined).toBe(status === 'Failed')
 }
 
-describe('training host: cancel (host-contract.md §3)', () => {
+describe('training host: cancel (docs/gateway.md §D3)', () => {
   it('cancels an approved payment: its own merchantTransInfo, payment now Cancelled', async () => {
     const id = await pay()
     const reply = await cancel(id, { track2: `${CARDS.visa}=2912101` })
@@ -76,7 +76,7 @@ describe('training host: cancel (host-contract.md §3)', () => {
   })
 })
 
-describe('training host: reversal (host-contract.md §3)', () => {
+describe('training host: reversal (docs/gateway.md §D3)', () => {
   it('reverses an approved payment, and a repeat returns the same record', async () => {
     const id = await pay()
     const first = await reverse(id)
@@ -114,7 +114,7 @@ describe('training host: reversal (host-contract.md §3)', () => {
   })
 })
 
-describe('training host: tips and capture (host-contract.md §3, the restaurant flow)', () => {
+describe('training host: tips and capture (docs/gateway.md §D3, the restaurant flow)', () => {
   it('authorise, tip, tip again (replaces), capture base plus tip', async () => {
     const id = await pay({ value: '40.00' })
     const first = await tip(id, '4.00')

@@ -11,7 +11,7 @@ afterAll(async () => {
 })
 
 describe('training host: payment', () => {
-  it('approves and answers per host-contract.md §1-§2, signed over the response bytes', async () => {
+  it('approves and answers per docs/gateway.md §D1-§D2, signed over the response bytes', async () => {
     const id = newId()
     const reply = await h.send({ kind: 'payment', body: paymentBody(id, { metadata: 'table 4' }) })
     expect(reply.status).toBe(200)
@@ -81,7 +81,7 @@ describe('training host: payment', () => {
   })
 })
 
-describe('training host: duplicate merchantTransID (host-contract.md §3)', () => {
+describe('training host: duplicate merchantTransID (docs/gateway.md §D3)', () => {
   it('the same body, keys in another order, gets the first response again, re-signed', async () => {
     const id = newId()
     const first = await h.send({ kind: 'payment', body: paymentBody(id) })

@@ -20,7 +20,7 @@ async function sendUnrecorded(spec: SendSpec & { id: string }) {
   return reply
 }
 
-describe('training host: signature (host-contract.md §1)', () => {
+describe('training host: signature (docs/gateway.md §D1)', () => {
   it.each<[string, (id: string) => SendSpec]>([
     ['a wrong key', (id) => ({ kind: 'payment', body: paymentBody(id), key: 'x'.repeat(32) })],
     ['a body changed after signing', (id) => ({ kind: 'payment', body: paymentBody(id), tamper: (b) => Buffer.from(b.toString().replace('12.34', '12.35')) })],
