@@ -44,9 +44,9 @@ function packagesFor({ platform, distro }: Platform): { build: string; service: 
 export function keychainInstallHint(problem: KeychainProblem, platform: Platform = currentPlatform()): string {
   const { build, service } = packagesFor(platform)
   if (problem === 'library-missing') {
-    // npm drops an optional dependency whose build failed, so a plain `npm rebuild` finds nothing to
-    // rebuild; `npm install keytar --no-save` fetches it again from the lockfile's pin and builds it.
-    return `install ${build}, then run \`npm rebuild keytar\` in the agent's folder (\`npm install keytar --no-save\` if npm left it out)`
+    // npm drops an optional dependency whose build failed, so `npm rebuild keytar` finds nothing to
+    // build; `npm install keytar --no-save` fetches it again (package.json unchanged) and builds it.
+    return `install ${build}, then run \`npm install keytar --no-save\` in the agent's folder (npm left keytar out, so \`npm rebuild keytar\` alone finds nothing to build)`
   }
   if (platform.platform !== 'linux') return `check that ${service} is unlocked for this user`
   return `install a Secret Service: ${service} (or KeePassXC with Secret Service enabled), and run the agent in a desktop session or under \`dbus-run-session\` with the keyring unlocked`

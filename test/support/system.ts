@@ -33,8 +33,8 @@ export function commandAvailable(command: string): boolean {
 /** What to run, from the one list of system packages (scripts/install-system-deps.sh). */
 export const INSTALL = {
   keychain:
-    'run `scripts/install-system-deps.sh build run` (libsecret-1-dev, gnome-keyring, dbus), then `npm rebuild keytar` ' +
-    '(`npm install keytar --no-save` if npm left it out) and `npm test` (it starts gnome-keyring under dbus-run-session)',
+    'run `scripts/install-system-deps.sh build run` (libsecret-1-dev, gnome-keyring, dbus), then `npm install keytar --no-save` ' +
+    '(npm leaves keytar out when libsecret is missing) and `npm test` (it starts gnome-keyring under dbus-run-session)',
   socat: 'run `scripts/install-system-deps.sh test` (apt-get install socat)',
   chromium: 'run `scripts/install-system-deps.sh test` (apt-get install chromium)',
 } as const

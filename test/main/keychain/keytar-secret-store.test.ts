@@ -44,7 +44,7 @@ describe('without a Secret Service', () => {
     const result = probe('production')
     expect(result.error?.name).toBe('SecretStoreUnavailableError')
     // Without keytar (libsecret was missing at install) the library is named; with it, the service.
-    expect(result.error?.message).toMatch(result.error?.problem === 'library-missing' ? /libsecret-1-dev.*npm rebuild keytar/ : /gnome-keyring/)
+    expect(result.error?.message).toMatch(result.error?.problem === 'library-missing' ? /libsecret-1-dev.*npm install keytar --no-save/ : /gnome-keyring/)
   })
 
   it('training falls back to a process-lifetime store, loudly', () => {
