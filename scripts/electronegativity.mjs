@@ -19,13 +19,23 @@ const quiet = console.log
 console.log = () => undefined
 let result
 try {
-  result = await run({ input: scan, electronVersionOverride: electronVersion, excludeFromScan: ['AvailableSecurityFixesGlobalCheck'], isRelative: true })
+  result = await run({
+    input: scan,
+    electronVersionOverride: electronVersion,
+    excludeFromScan: ['AvailableSecurityFixesGlobalCheck'],
+    isRelative: true,
+  })
 } finally {
   console.log = quiet
   rmSync(scan, { recursive: true, force: true })
 }
 const findings = result.issues ?? []
-for (const f of findings) console.log(`electronegativity: ${f.id} [${f.severity?.name ?? ''}/${f.confidence?.name ?? ''}] ${f.file ?? ''}:${f.location?.line ?? ''} ${f.description ?? ''}`)
+for (const f of findings)
+  console.log(
+    `electronegativity: ${f.id} [${f.severity?.name ?? ''}/${f.confidence?.name ?? ''}] ${f.file ?? ''}:${f.location?.line ?? ''} ${f.description ?? ''}`,
+  )
 for (const e of result.errors ?? []) console.log(`electronegativity: could not parse ${e.file}: ${e.message ?? e.error ?? ''}`)
-console.log(`electronegativity ${electronVersion}: ${result.atomicChecks} atomic and ${result.globalChecks} global checks, ${findings.length} finding(s), ${(result.errors ?? []).length} parse error(s)`)
+console.log(
+  `electronegativity ${electronVersion}: ${result.atomicChecks} atomic and ${result.globalChecks} global checks, ${findings.length} finding(s), ${(result.errors ?? []).length} parse error(s)`,
+)
 process.exit(findings.length === 0 && (result.errors ?? []).length === 0 ? 0 : 1)

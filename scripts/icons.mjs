@@ -29,8 +29,17 @@ const ICO_SIZES = [16, 24, 32, 48, 64, 128, 256]
 // ICNS element types that hold PNG data (macOS 10.7+), each with the pixel size it expects. The @2x
 // types repeat a size under another name, as Apple's iconutil writes them.
 const ICNS_TYPES = [
-  ['icp4', 16], ['icp5', 32], ['ic11', 32], ['icp6', 64], ['ic12', 64],
-  ['ic07', 128], ['ic08', 256], ['ic13', 256], ['ic09', 512], ['ic14', 512], ['ic10', 1024],
+  ['icp4', 16],
+  ['icp5', 32],
+  ['ic11', 32],
+  ['icp6', 64],
+  ['ic12', 64],
+  ['ic07', 128],
+  ['ic08', 256],
+  ['ic13', 256],
+  ['ic09', 512],
+  ['ic14', 512],
+  ['ic10', 1024],
 ]
 
 async function load(name) {

@@ -33,7 +33,13 @@ function browserMode(reason) {
 // (since Electron 42 it is fetched lazily, which fails offline).
 const electron = spawnSync(process.execPath, ['-e', "require('electron')"], { encoding: 'utf8', timeout: 20_000 })
 if (process.env.POS_AGENT_NO_ELECTRON) browserMode('disabled by POS_AGENT_NO_ELECTRON')
-else if (electron.status !== 0) browserMode((electron.stderr || electron.error?.message || 'unknown reason').trim().split('\n').find((l) => l.trim()) ?? 'unknown reason')
+else if (electron.status !== 0)
+  browserMode(
+    (electron.stderr || electron.error?.message || 'unknown reason')
+      .trim()
+      .split('\n')
+      .find((l) => l.trim()) ?? 'unknown reason',
+  )
 else {
   const started = Date.now()
   const child = spawn(process.execPath, ['node_modules/electron/cli.js', '.', ...extra], { stdio: 'inherit' })

@@ -11,7 +11,15 @@ import { join } from 'node:path'
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
 const work = mkdtempSync(join(tmpdir(), 'pos-agent-test-'))
 const report = join(work, 'vitest-report.json')
-const vitest = [process.execPath, 'node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)]
+const vitest = [
+  process.execPath,
+  'node_modules/vitest/vitest.mjs',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  ...process.argv.slice(2),
+]
 
 let command = vitest
 const env = { ...process.env }
@@ -22,9 +30,19 @@ if (has('dbus-run-session') && has('gnome-keyring-daemon') && !process.env.POS_A
   delete env.XDG_DATA_HOME
   delete env.XDG_CONFIG_HOME
   env.KEYRING_PASSWORD = 'pos-agent-test'
-  command = ['dbus-run-session', '--', 'sh', '-c', 'mkdir -p "$HOME" && printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"', 'sh', ...vitest]
+  command = [
+    'dbus-run-session',
+    '--',
+    'sh',
+    '-c',
+    'mkdir -p "$HOME" && printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"',
+    'sh',
+    ...vitest,
+  ]
 } else {
-  console.warn('[test] dbus-run-session or gnome-keyring-daemon not found: keychain tests will skip (scripts/install-system-deps.sh installs them)')
+  console.warn(
+    '[test] dbus-run-session or gnome-keyring-daemon not found: keychain tests will skip (scripts/install-system-deps.sh installs them)',
+  )
 }
 
 const child = spawn(command[0], command.slice(1), { stdio: 'inherit', env })

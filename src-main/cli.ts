@@ -46,7 +46,8 @@ async function withRuntime(body: (runtime: Runtime) => Promise<number>, report =
   }
 }
 
-const signTypeOption = () => new Option('--sign-type <type>', 'SHA256 | SHA512 | HMAC-SHA256 | HMAC-SHA512 (default: from config)').choices(SIGN_TYPES)
+const signTypeOption = () =>
+  new Option('--sign-type <type>', 'SHA256 | SHA512 | HMAC-SHA256 | HMAC-SHA512 (default: from config)').choices(SIGN_TYPES)
 
 const key = program.command('key').description('the signing key in the OS keychain')
 key
@@ -61,7 +62,16 @@ key
   .option('--json', 'machine-readable output')
   .action(async (o: { aid?: string; json?: boolean }) => finish(await withRuntime((rt) => keyStatus(rt, o.aid ?? rt.aid, o.json === true))))
 
-interface SignFlags { method: string; path: string; dateTime: string; msgId: string; signType?: SignType; bodyFile?: string; aid?: string; json?: boolean }
+interface SignFlags {
+  method: string
+  path: string
+  dateTime: string
+  msgId: string
+  signType?: SignType
+  bodyFile?: string
+  aid?: string
+  json?: boolean
+}
 const signFlags = (command: Command) =>
   command
     .option('--method <method>', 'HTTP method', 'POST')
@@ -79,13 +89,29 @@ async function signInput(rt: Runtime, o: SignFlags) {
   return { method: o.method.toUpperCase(), path: o.path, dateTime: o.dateTime, msgId: o.msgId, signType, body }
 }
 
-signFlags(program.command('sign').description('print the string to sign (key masked) and the signature for a request, to debug a rejected signature')).action(
-  async (o: SignFlags) => finish(await withRuntime(async (rt) => signCommand(await signInput(rt, o), await readSigningKey(rt.secrets, o.aid ?? rt.aid), o.json === true))),
+signFlags(
+  program
+    .command('sign')
+    .description('print the string to sign (key masked) and the signature for a request, to debug a rejected signature'),
+).action(async (o: SignFlags) =>
+  finish(
+    await withRuntime(async (rt) =>
+      signCommand(await signInput(rt, o), await readSigningKey(rt.secrets, o.aid ?? rt.aid), o.json === true),
+    ),
+  ),
 )
 signFlags(program.command('verify').description('check the signature of a received response or notification'))
   .requiredOption('--authorization <hex>', 'the received Authorization header')
   .action(async (o: SignFlags & { authorization: string }) =>
-    finish(await withRuntime(async (rt) => verifyCommand({ ...(await signInput(rt, o)), authorization: o.authorization }, await readSigningKey(rt.secrets, o.aid ?? rt.aid), o.json === true))),
+    finish(
+      await withRuntime(async (rt) =>
+        verifyCommand(
+          { ...(await signInput(rt, o)), authorization: o.authorization },
+          await readSigningKey(rt.secrets, o.aid ?? rt.aid),
+          o.json === true,
+        ),
+      ),
+    ),
   )
 
 program
@@ -123,14 +149,18 @@ program
   .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '8443')
   .option('--aid <aid...>', 'also serve these acquirer ids, with their keys from the keychain')
   .option('--fault <spec...>', 'inject a fault, e.g. payment:delay=2000, *:process-then-drop, reversal:http-503x3')
-  .action(async (o: { port: string; aid?: string[]; fault?: string[] }) => finish(await withRuntime((rt) => trainingHostCommand(rt, { port: Number(o.port), aids: o.aid ?? [], faults: o.fault ?? [] }))))
+  .action(async (o: { port: string; aid?: string[]; fault?: string[] }) =>
+    finish(await withRuntime((rt) => trainingHostCommand(rt, { port: Number(o.port), aids: o.aid ?? [], faults: o.fault ?? [] }))),
+  )
 
 program
   .command('serve')
   .description('run the agent without Electron: the cashier UI and local API on 127.0.0.1 (training host included in training mode)')
   .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '7480')
   .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
-  .action(async (o: { port: string; renderer?: string }) => finish(await withRuntime((rt) => serveCommand(rt, { port: Number(o.port), rendererRoot: o.renderer }))))
+  .action(async (o: { port: string; renderer?: string }) =>
+    finish(await withRuntime((rt) => serveCommand(rt, { port: Number(o.port), rendererRoot: o.renderer }))),
+  )
 
 program
   .command('pinpad-sim')
@@ -138,11 +168,15 @@ program
   .requiredOption('--link <path>', 'path of the pty the agent (or a serial tool) opens')
   .option('--card <name>', 'default test card presented after each Activate Transaction')
   .option('--baud-rate <n>', 'line speed', '115200')
-  .action(async (o: { link: string; card?: string; baudRate: string }) => finish(await pinpadSimCommand({ link: o.link, ...(o.card ? { card: o.card } : {}), baudRate: Number(o.baudRate) })))
+  .action(async (o: { link: string; card?: string; baudRate: string }) =>
+    finish(await pinpadSimCommand({ link: o.link, ...(o.card ? { card: o.card } : {}), baudRate: Number(o.baudRate) })),
+  )
 
 program
   .command('doctor')
-  .description('check configuration, keychain, card reader, host reachability and TLS, clock, free disk and the queue, and say how to fix what is wrong')
+  .description(
+    'check configuration, keychain, card reader, host reachability and TLS, clock, free disk and the queue, and say how to fix what is wrong',
+  )
   .option('--json', 'machine-readable output')
   .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => doctorCommand(rt, o.json === true), true)))
 

@@ -5,7 +5,18 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
-import { OPERATION_SCHEMAS, type AppInfo, type OperationName, type OperationRequest, type OperationResults, type PosEvent, type PosResult, type QueueStatusView, type SaleView, type SettingsView } from '../../src-shared/contract'
+import {
+  OPERATION_SCHEMAS,
+  type AppInfo,
+  type OperationName,
+  type OperationRequest,
+  type OperationResults,
+  type PosEvent,
+  type PosResult,
+  type QueueStatusView,
+  type SaleView,
+  type SettingsView,
+} from '../../src-shared/contract'
 import type { Engine } from '../app/compose'
 import { PosError } from '../app/errors'
 import type { CardReader } from '../device/card-reader'
@@ -39,7 +50,14 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     const txn = engine.txn
     this.handlers = {
       appInfo: () => ({ ...ctx.info, alarms: engine.alarms }),
-      startSale: (r) => txn.startSale({ amountMinor: r.amountMinor, currency: r.currency ?? ctx.info.currency, reference: r.reference, offlinePolicy: r.offlinePolicy, options: r.options }),
+      startSale: (r) =>
+        txn.startSale({
+          amountMinor: r.amountMinor,
+          currency: r.currency ?? ctx.info.currency,
+          reference: r.reference,
+          offlinePolicy: r.offlinePolicy,
+          options: r.options,
+        }),
       getSale: (r) => this.sale(r.id),
       cancelSale: async (r) => {
         await txn.cancelSale(r.id)
@@ -55,7 +73,9 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       queueStatus: () => this.queueStatus(),
       queueItems: () => {
         const now = Date.now()
-        return engine.journal.outbox.waiting().map((item) => ({ ...item, expiresInMs: timeLeftMs(ctx.retry, item.operation as never, item.createdAt, now) }))
+        return engine.journal.outbox
+          .waiting()
+          .map((item) => ({ ...item, expiresInMs: timeLeftMs(ctx.retry, item.operation as never, item.createdAt, now) }))
       },
       forwardNow: async () => {
         await engine.forwarder.drainOnce()
@@ -68,7 +88,11 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
         const report = txn.dayReport(r.day)
         return r.format === 'csv'
           ? { filename: `pos-agent-${report.businessDay}.csv`, contentType: 'text/csv; charset=utf-8', content: dayReportCsv(report) }
-          : { filename: `pos-agent-${report.businessDay}.json`, contentType: 'application/json; charset=utf-8', content: JSON.stringify(report, null, 2) }
+          : {
+              filename: `pos-agent-${report.businessDay}.json`,
+              contentType: 'application/json; charset=utf-8',
+              content: JSON.stringify(report, null, 2),
+            }
       },
       deviceStatus: () => ctx.reader.status(),
       presentTestCard: (r) => {
@@ -90,7 +114,10 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     this.unsubscribe.push(() => engine.forwarder.off('status', onQueue))
     // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
     const onAttention = (item: { operation: string; saleId: string }, reason: string) =>
-      this.emit('event', { type: 'alarm', alarm: { code: 'NEEDS_ATTENTION', message: `${item.operation} of sale ${item.saleId} needs a manager: ${reason}` } })
+      this.emit('event', {
+        type: 'alarm',
+        alarm: { code: 'NEEDS_ATTENTION', message: `${item.operation} of sale ${item.saleId} needs a manager: ${reason}` },
+      })
     engine.forwarder.on('attention', onAttention)
     this.unsubscribe.push(() => engine.forwarder.off('attention', onAttention))
     this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', { type: 'device', prompt })))
@@ -98,7 +125,8 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
 
   /** Validates and runs one operation; never throws. */
   async dispatch(operation: string, request: unknown): Promise<PosResult<unknown>> {
-    if (!(operation in OPERATION_SCHEMAS)) return { ok: false, error: { code: 'UNKNOWN_OPERATION', message: `no operation "${operation}"`, retryable: false } }
+    if (!(operation in OPERATION_SCHEMAS))
+      return { ok: false, error: { code: 'UNKNOWN_OPERATION', message: `no operation "${operation}"`, retryable: false } }
     const name = operation as OperationName
     const parsed = OPERATION_SCHEMAS[name].safeParse(request ?? {})
     if (!parsed.success) {
@@ -135,10 +163,11 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       storedAmountMinor: status.storedAmountMinor,
       attentionCount: status.attentionCount,
       lockedCount: this.ctx.engine.journal.outbox.lockedCount(),
-      ...(status.oldestStoredAt !== undefined ? { oldestStoredAt: status.oldestStoredAt, oldestExpiresInMs: timeLeftMs(this.ctx.retry, 'payment', status.oldestStoredAt, now) } : {}),
+      ...(status.oldestStoredAt !== undefined
+        ? { oldestStoredAt: status.oldestStoredAt, oldestExpiresInMs: timeLeftMs(this.ctx.retry, 'payment', status.oldestStoredAt, now) }
+        : {}),
       ...(status.hostReachable !== undefined ? { hostReachable: status.hostReachable } : {}),
       ...(status.lastAttemptAt !== undefined ? { lastAttemptAt: status.lastAttemptAt } : {}),
     }
   }
 }
-

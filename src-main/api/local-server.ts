@@ -50,14 +50,22 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin)
     if (!hostAllowed(request.headers.host, origin)) return plain(response, 421, 'unexpected Host header')
-    if (request.headers.origin !== undefined && request.headers.origin !== origin) return plain(response, 403, 'cross-origin requests are refused')
+    if (request.headers.origin !== undefined && request.headers.origin !== origin)
+      return plain(response, 403, 'cross-origin requests are refused')
     if (url.pathname === '/v1/health' && request.method === 'GET') return json(response, 200, options.health())
     if (url.pathname.startsWith('/v1/')) {
-      if (!authorised(request, options.token)) return json(response, 401, { ok: false, error: { code: 'UNAUTHORISED', message: 'a bearer token is required (see docs/local-api.md)', retryable: false } })
+      if (!authorised(request, options.token))
+        return json(response, 401, {
+          ok: false,
+          error: { code: 'UNAUTHORISED', message: 'a bearer token is required (see docs/local-api.md)', retryable: false },
+        })
       if (url.pathname === '/v1/events' && request.method === 'GET') return openStream(response)
       const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
       if (op && request.method === 'POST') return operation(op[1]!, request, response)
-      return json(response, 404, { ok: false, error: { code: 'NOT_FOUND', message: `no route ${request.method} ${url.pathname}`, retryable: false } })
+      return json(response, 404, {
+        ok: false,
+        error: { code: 'NOT_FOUND', message: `no route ${request.method} ${url.pathname}`, retryable: false },
+      })
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(response, 405, 'method not allowed')
     // The UI page carries a same-site session cookie so the browser's own calls are authorised.
@@ -65,7 +73,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     // The page's CSP names the Electron origin; in the browser it is this server, which it also calls.
     const csp = contentSecurityPolicy(origin, true)
     response.setHeader('content-security-policy', `${csp}; frame-ancestors 'none'`)
-    await serveStatic(options.rendererRoot, url.pathname, response, (html) => html.replace(/(<meta http-equiv="Content-Security-Policy" content=")[^"]*(")/, `$1${csp}$2`))
+    await serveStatic(options.rendererRoot, url.pathname, response, (html) =>
+      html.replace(/(<meta\s+http-equiv="Content-Security-Policy"\s+content=")[^"]*(")/, `$1${csp}$2`),
+    )
   }
 
   async function operation(name: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -74,7 +84,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const text = await readBody(request)
       body = text.length === 0 ? {} : JSON.parse(text)
     } catch (error) {
-      return json(response, 400, { ok: false, error: { code: 'INVALID_REQUEST', message: error instanceof Error ? error.message : 'unreadable body', retryable: false } })
+      return json(response, 400, {
+        ok: false,
+        error: { code: 'INVALID_REQUEST', message: error instanceof Error ? error.message : 'unreadable body', retryable: false },
+      })
     }
     const result = await options.operations.dispatch(name, body)
     json(response, result.ok ? 200 : (STATUS_OF_ERROR[result.error.code] ?? 422), result)
@@ -122,7 +135,9 @@ function hostAllowed(host: string | undefined, origin: string): boolean {
 function authorised(request: IncomingMessage, token: string): boolean {
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
   const cookie = /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
-  return [bearer, cookie].some((given) => given !== undefined && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token)))
+  return [bearer, cookie].some(
+    (given) => given !== undefined && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token)),
+  )
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

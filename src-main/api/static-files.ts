@@ -14,7 +14,12 @@ const TYPES: Readonly<Record<string, string>> = {
 }
 
 /** `page` rewrites the app shell (index.html) before it is sent, e.g. its CSP for this origin. */
-export async function serveStatic(root: string, urlPath: string, response: ServerResponse, page: (html: string) => string = (html) => html): Promise<void> {
+export async function serveStatic(
+  root: string,
+  urlPath: string,
+  response: ServerResponse,
+  page: (html: string) => string = (html) => html,
+): Promise<void> {
   const relative = normalize(decodeURIComponent(urlPath.split('?')[0] ?? '/')).replace(/^([/\\])+/, '')
   const file = join(root, relative === '' ? 'index.html' : relative)
   if (!file.startsWith(root + sep) && file !== root) {
@@ -24,7 +29,9 @@ export async function serveStatic(root: string, urlPath: string, response: Serve
   try {
     const body = await readFile(file)
     const html = extname(file) === '.html'
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'x-content-type-options': 'nosniff' }).end(html ? page(body.toString('utf8')) : body)
+    response
+      .writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'x-content-type-options': 'nosniff' })
+      .end(html ? page(body.toString('utf8')) : body)
   } catch {
     // unknown paths fall back to the app shell (client-side screens)
     const shell = await readFile(join(root, 'index.html')).catch(() => undefined)

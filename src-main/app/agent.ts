@@ -35,7 +35,13 @@ export function engineSettings(config: AgentConfig, dataDir: string): EngineSett
   const unit = 10 ** minorUnitDigits(config.currency)
   return {
     dataDir,
-    merchant: { storeId: config.merchant.storeId, terminalId: config.merchant.terminalId, merchantId: config.merchant.merchantId, storeName: config.merchant.storeName, pspInfo: config.merchant.pspInfo },
+    merchant: {
+      storeId: config.merchant.storeId,
+      terminalId: config.merchant.terminalId,
+      merchantId: config.merchant.merchantId,
+      storeName: config.merchant.storeName,
+      pspInfo: config.merchant.pspInfo,
+    },
     restaurantMode: config.restaurantMode,
     cardReadTimeoutSeconds: config.device.cardReadTimeoutSeconds,
     duplicateWindowMs: config.duplicateWindowMinutes * 60_000,
@@ -65,15 +71,34 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
   try {
     const readerHandle = await readerFactory(runtime, config)
     closers.unshift(() => readerHandle.close())
-    const engine = await composeEngine(engineSettings(config, runtime.dataDir), { reader: readerHandle.reader, host: connection.client, secrets: runtime.secrets, logger: runtime.logger })
+    const engine = await composeEngine(engineSettings(config, runtime.dataDir), {
+      reader: readerHandle.reader,
+      host: connection.client,
+      secrets: runtime.secrets,
+      logger: runtime.logger,
+    })
     closers.unshift(() => engine.close())
     const operations = new AgentOperations({
       engine,
       reader: readerHandle.reader,
       secrets: runtime.secrets,
       retry: retryPolicy(config),
-      info: { mode: runtime.mode, currency: config.currency, terminalId: config.merchant.terminalId, restaurantMode: config.restaurantMode, tipTolerancePercent: config.tips.tolerancePercent, trainingCards: readerHandle.trainingCards, ...(config.merchant.storeName ? { storeName: config.merchant.storeName } : {}) },
-      settings: { offlineBaseUrl: config.host.offlineBaseUrl, aid: config.host.aid, storeId: config.merchant.storeId, terminalId: config.merchant.terminalId, merchantId: config.merchant.merchantId },
+      info: {
+        mode: runtime.mode,
+        currency: config.currency,
+        terminalId: config.merchant.terminalId,
+        restaurantMode: config.restaurantMode,
+        tipTolerancePercent: config.tips.tolerancePercent,
+        trainingCards: readerHandle.trainingCards,
+        ...(config.merchant.storeName ? { storeName: config.merchant.storeName } : {}),
+      },
+      settings: {
+        offlineBaseUrl: config.host.offlineBaseUrl,
+        aid: config.host.aid,
+        storeId: config.merchant.storeId,
+        terminalId: config.merchant.terminalId,
+        merchantId: config.merchant.merchantId,
+      },
       ...(readerHandle.presentTestCard ? { presentTestCard: readerHandle.presentTestCard } : {}),
       logger: runtime.logger,
     })

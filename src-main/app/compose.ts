@@ -7,7 +7,16 @@ import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device/card-reader'
 import type { HostClient } from '../gateway/gateway-client'
-import { countSealedRows, DataKeyMissingError, FieldSealer, JOURNAL_FILE, JOURNAL_MIGRATIONS, JournalCheckpointer, JournalStore, openJournalDatabase } from '../journal'
+import {
+  countSealedRows,
+  DataKeyMissingError,
+  FieldSealer,
+  JOURNAL_FILE,
+  JOURNAL_MIGRATIONS,
+  JournalCheckpointer,
+  JournalStore,
+  openJournalDatabase,
+} from '../journal'
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
 import { Forwarder } from '../txn/forwarder'
 import { TxnService, type TxnSettings } from '../txn/txn-service'
@@ -49,10 +58,18 @@ export { JOURNAL_FILE } from '../journal'
  * untouched, raises an alarm, stops offline payments, and seals new sales' card data under a key that
  * lives only as long as this process (their data is purged at authorization anyway).
  */
-async function openSealer(db: Parameters<typeof countSealedRows>[0], settings: EngineSettings, ports: EnginePorts): Promise<{ sealer: FieldSealer; alarms: EngineAlarm[]; offlineAllowed: boolean }> {
+async function openSealer(
+  db: Parameters<typeof countSealedRows>[0],
+  settings: EngineSettings,
+  ports: EnginePorts,
+): Promise<{ sealer: FieldSealer; alarms: EngineAlarm[]; offlineAllowed: boolean }> {
   const sealedRows = countSealedRows(db)
   try {
-    return { sealer: await FieldSealer.open(ports.secrets, settings.merchant.terminalId, { create: sealedRows === 0 }), alarms: [], offlineAllowed: true }
+    return {
+      sealer: await FieldSealer.open(ports.secrets, settings.merchant.terminalId, { create: sealedRows === 0 }),
+      alarms: [],
+      offlineAllowed: true,
+    }
   } catch (error) {
     if (!(error instanceof DataKeyMissingError)) throw error
     const message = `the journal's data key is missing from the keychain while ${sealedRows} encrypted row(s) wait for it: offline payments are stopped and those rows are kept; restore the keychain entry "${dataKeyAccount(settings.merchant.terminalId)}" and restart`
@@ -72,8 +89,24 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     const now = ports.now ?? (() => new Date())
     const journal = new JournalStore(db, sealer, () => now().getTime())
     const wakeForwarder = { wake: (): void => undefined }
-    const txn = new TxnService({ journal, reader: ports.reader, host: ports.host, settings, logger: ports.logger, now, onEnqueued: () => wakeForwarder.wake() })
-    const forwarder = new Forwarder({ journal, host: ports.host, txn, retry: settings.retry ?? DEFAULT_RETRY_POLICY, logger: ports.logger, now: () => now().getTime(), concurrency: settings.forwarderConcurrency ?? 16 })
+    const txn = new TxnService({
+      journal,
+      reader: ports.reader,
+      host: ports.host,
+      settings,
+      logger: ports.logger,
+      now,
+      onEnqueued: () => wakeForwarder.wake(),
+    })
+    const forwarder = new Forwarder({
+      journal,
+      host: ports.host,
+      txn,
+      retry: settings.retry ?? DEFAULT_RETRY_POLICY,
+      logger: ports.logger,
+      now: () => now().getTime(),
+      concurrency: settings.forwarderConcurrency ?? 16,
+    })
     wakeForwarder.wake = () => forwarder.wake()
     txn.on('update', () => checkpointer.noteActivity())
     forwarder.on('status', () => checkpointer.noteActivity())

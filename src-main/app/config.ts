@@ -55,8 +55,14 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** Serial port path; when absent the port is found by vendor/product id. */
       path: z.string().min(1).optional(),
-      vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/).optional(),
-      productId: z.string().regex(/^[0-9a-fA-F]{4}$/).optional(),
+      vendorId: z
+        .string()
+        .regex(/^[0-9a-fA-F]{4}$/)
+        .optional(),
+      productId: z
+        .string()
+        .regex(/^[0-9a-fA-F]{4}$/)
+        .optional(),
       baudRate: z.number().int().positive().default(115_200),
       dataBits: z.union([z.literal(7), z.literal(8)]).default(8),
       parity: z.enum(['none', 'even', 'odd']).default('none'),
@@ -111,7 +117,8 @@ export function locateConfig({ flag, env = process.env }: ConfigLocation = {}): 
     return resolve(flag)
   }
   if (env.POS_AGENT_CONFIG) {
-    if (!existsSync(env.POS_AGENT_CONFIG)) throw new ConfigError(`config file named by POS_AGENT_CONFIG does not exist: ${env.POS_AGENT_CONFIG}`)
+    if (!existsSync(env.POS_AGENT_CONFIG))
+      throw new ConfigError(`config file named by POS_AGENT_CONFIG does not exist: ${env.POS_AGENT_CONFIG}`)
     return resolve(env.POS_AGENT_CONFIG)
   }
   const user = join(userConfigDir(env), 'config.json')
@@ -123,7 +130,10 @@ export function parseConfig(raw: unknown, file: string): AgentConfig {
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
   const field = issue?.path.map(String).join('.') || '(top level)'
-  const message = issue?.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : (issue?.message ?? 'is invalid')
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      : (issue?.message ?? 'is invalid')
   throw new ConfigError(`${file}: ${field}: ${message}`)
 }
 
@@ -145,7 +155,12 @@ export function loadConfig(location: ConfigLocation = {}): LoadedConfig | undefi
 }
 
 /** Identity of the built-in training store; the host URLs are filled in once the training host runs. */
-export const TRAINING_IDENTITY = { aid: 'TRAINING-ACQ', storeId: 'TRAIN-STORE-1', terminalId: 'TRAIN-T01', merchantId: 'TRAIN-MERCHANT' } as const
+export const TRAINING_IDENTITY = {
+  aid: 'TRAINING-ACQ',
+  storeId: 'TRAIN-STORE-1',
+  terminalId: 'TRAIN-T01',
+  merchantId: 'TRAIN-MERCHANT',
+} as const
 
 export function trainingConfig(hostUrl: string, caFile: string, dataDir: string): LoadedConfig {
   const config = configSchema.parse({
@@ -153,7 +168,13 @@ export function trainingConfig(hostUrl: string, caFile: string, dataDir: string)
     // The training host answers in milliseconds; 8 s (not the gateway's 45 s) lets a trainer show a
     // timeout and its reversal without a long wait.
     host: { offlineBaseUrl: hostUrl, baseUrl: hostUrl, aid: TRAINING_IDENTITY.aid, caFile, responseTimeoutMs: 8_000 },
-    merchant: { storeId: TRAINING_IDENTITY.storeId, terminalId: TRAINING_IDENTITY.terminalId, merchantId: TRAINING_IDENTITY.merchantId, storeName: 'Training Store', pspInfo: { merchantName: 'TRAINING STORE', mcc: '5812' } },
+    merchant: {
+      storeId: TRAINING_IDENTITY.storeId,
+      terminalId: TRAINING_IDENTITY.terminalId,
+      merchantId: TRAINING_IDENTITY.merchantId,
+      storeName: 'Training Store',
+      pspInfo: { merchantName: 'TRAINING STORE', mcc: '5812' },
+    },
   })
   return { config, file: undefined, dataDir }
 }

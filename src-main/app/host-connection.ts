@@ -43,16 +43,27 @@ export function endpointFromConfig(config: AgentConfig): HostEndpoint {
 }
 
 /** Starts the embedded training host for a runtime without configuration, sharing its key. */
-export async function startEmbeddedTrainingHost(runtime: Runtime, port = 0): Promise<{ host: TrainingHost; config: AgentConfig; signingKey: string }> {
+export async function startEmbeddedTrainingHost(
+  runtime: Runtime,
+  port = 0,
+): Promise<{ host: TrainingHost; config: AgentConfig; signingKey: string }> {
   const signingKey = await ensureTrainingKey(runtime.secrets, runtime.aid)
-  const host = await startTrainingHost({ port, stateDir: join(runtime.dataDir, 'training-host'), signingKeys: { [runtime.aid]: signingKey }, log: (line) => runtime.logger.debug(line) })
+  const host = await startTrainingHost({
+    port,
+    stateDir: join(runtime.dataDir, 'training-host'),
+    signingKeys: { [runtime.aid]: signingKey },
+    log: (line) => runtime.logger.debug(line),
+  })
   return { host, config: trainingConfig(host.url, host.caFile, runtime.dataDir).config, signingKey }
 }
 
 export async function openHostClient(runtime: Runtime): Promise<HostConnection> {
   if (runtime.loaded !== undefined) {
     const endpoint = endpointFromConfig(runtime.loaded.config)
-    const client = new UndiciHostClient(endpoint, { signingKey: await readSigningKey(runtime.secrets, endpoint.aid), logger: runtime.logger })
+    const client = new UndiciHostClient(endpoint, {
+      signingKey: await readSigningKey(runtime.secrets, endpoint.aid),
+      logger: runtime.logger,
+    })
     return { client, endpoint, close: () => client.close() }
   }
   const training = await startEmbeddedTrainingHost(runtime)

@@ -7,10 +7,37 @@
 
 /** Lower-cased field names whose values are replaced wholesale. */
 export const SENSITIVE_FIELDS: ReadonlySet<string> = new Set([
-  'cardnumber', 'pan', 'cvc', 'cvv', 'expirydate', 'expiry', 'track1', 'track2', 'track3', 'iccarddata',
-  'encryptedcardinfo', 'encryptedpin', 'pinblock', 'pin', 'keyserialnumber', 'ksn', 'checkvalue', 'holdername',
-  'signingkey', 'key', 'datakey', 'secret', 'password', 'authorization', 'token', 'bearer', 'bdk', 'ipek',
-  'tlv', 'carddata', 'sealed',
+  'cardnumber',
+  'pan',
+  'cvc',
+  'cvv',
+  'expirydate',
+  'expiry',
+  'track1',
+  'track2',
+  'track3',
+  'iccarddata',
+  'encryptedcardinfo',
+  'encryptedpin',
+  'pinblock',
+  'pin',
+  'keyserialnumber',
+  'ksn',
+  'checkvalue',
+  'holdername',
+  'signingkey',
+  'key',
+  'datakey',
+  'secret',
+  'password',
+  'authorization',
+  'token',
+  'bearer',
+  'bdk',
+  'ipek',
+  'tlv',
+  'carddata',
+  'sealed',
 ])
 
 export const REDACTED = '[REDACTED]'
@@ -44,7 +71,12 @@ export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>
   seen.add(value)
   if (Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return `[${value.byteLength} bytes]`
   if (value instanceof Error) {
-    return { type: value.name, message: scrubText(value.message), ...(value.stack ? { stack: scrubText(value.stack) } : {}), ...('code' in value ? { code: (value as { code: unknown }).code } : {}) }
+    return {
+      type: value.name,
+      message: scrubText(value.message),
+      ...(value.stack ? { stack: scrubText(value.stack) } : {}),
+      ...('code' in value ? { code: (value as { code: unknown }).code } : {}),
+    }
   }
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, depth + 1, seen))
   const out: Record<string, unknown> = {}

@@ -39,7 +39,12 @@ export function createLogger(settings: LoggerSettings): Logger {
     targets.push({
       target: 'pino-roll',
       level: settings.level as string,
-      options: { file: join(settings.logDir, 'pos-agent.log'), size: `${settings.maxFileSizeMb ?? 10}m`, limit: { count: settings.maxFiles ?? 5 }, mkdir: true },
+      options: {
+        file: join(settings.logDir, 'pos-agent.log'),
+        size: `${settings.maxFileSizeMb ?? 10}m`,
+        limit: { count: settings.maxFiles ?? 5 },
+        mkdir: true,
+      },
     })
   }
   if (settings.pretty) targets.push({ target: 'pino-pretty', level: settings.level as string, options: { destination: 2, colorize: true } })

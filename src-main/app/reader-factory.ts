@@ -18,9 +18,24 @@ export const defaultReaderFactory: ReaderFactory = async (runtime, config) =>
 
 async function serialReader(runtime: Runtime, config: AgentConfig): Promise<ReaderHandle> {
   const { device } = config
-  const path = device.path ?? readerPortResolver({ ...(device.vendorId ? { vendorIds: [device.vendorId.toLowerCase()] } : {}), ...(device.productId ? { productIds: [device.productId.toLowerCase()] } : {}) })
-  const transport = new SerialReaderTransport({ path, baudRate: device.baudRate, dataBits: device.dataBits, parity: device.parity, stopBits: device.stopBits })
-  const reader = await Neo2CardReader.open({ transport, fallbackAllowed: device.allowFallback, log: runtime.logger as unknown as ReaderLog })
+  const path =
+    device.path ??
+    readerPortResolver({
+      ...(device.vendorId ? { vendorIds: [device.vendorId.toLowerCase()] } : {}),
+      ...(device.productId ? { productIds: [device.productId.toLowerCase()] } : {}),
+    })
+  const transport = new SerialReaderTransport({
+    path,
+    baudRate: device.baudRate,
+    dataBits: device.dataBits,
+    parity: device.parity,
+    stopBits: device.stopBits,
+  })
+  const reader = await Neo2CardReader.open({
+    transport,
+    fallbackAllowed: device.allowFallback,
+    log: runtime.logger as unknown as ReaderLog,
+  })
   return { reader, trainingCards: [], close: () => reader.close() }
 }
 
@@ -39,7 +54,11 @@ async function simulatedReader(runtime: Runtime, config: AgentConfig): Promise<R
     transport = new SerialReaderTransport({ path: mock.hostPath, createPort: mock.createPort })
     runtime.logger.info('training: simulated PIN pad in process (install socat to run it on a pty)')
   }
-  const reader = await Neo2CardReader.open({ transport, fallbackAllowed: config.device.allowFallback, log: runtime.logger as unknown as ReaderLog })
+  const reader = await Neo2CardReader.open({
+    transport,
+    fallbackAllowed: config.device.allowFallback,
+    log: runtime.logger as unknown as ReaderLog,
+  })
   return {
     reader,
     trainingCards: [...TEST_CARD_NAMES],

@@ -47,7 +47,8 @@ export function resolveDataDir(loaded: LoadedConfig | undefined, flag: string | 
  */
 export class MissingConfigurationError extends ConfigError {
   constructor(dataDir: string, saleId: string, waitingItems: number) {
-    const waiting = waitingItems > 0 ? `; ${waitingItems} stored payment(s) and reversal(s) are kept and wait for it` : '; its sales are kept'
+    const waiting =
+      waitingItems > 0 ? `; ${waitingItems} stored payment(s) and reversal(s) are kept and wait for it` : '; its sales are kept'
     super(
       `no configuration file was found, but ${dataDir} holds a production journal (sale ${saleId}): the configuration went missing${waiting}. ` +
         'Put the configuration back (--config, POS_AGENT_CONFIG, or the per-user config.json) and start again; training mode was not started.',
@@ -75,7 +76,13 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     }
   }
   const log = loaded?.config.log
-  const logger = createLogger({ level: log?.level ?? 'info', logDir: join(dataDir, 'logs'), maxFileSizeMb: log?.maxFileSizeMb ?? 10, maxFiles: log?.maxFiles ?? 5, pretty: options.pretty ?? false })
+  const logger = createLogger({
+    level: log?.level ?? 'info',
+    logDir: join(dataDir, 'logs'),
+    maxFileSizeMb: log?.maxFileSizeMb ?? 10,
+    maxFiles: log?.maxFiles ?? 5,
+    pretty: options.pretty ?? false,
+  })
   const secrets = await openSecretStore(mode, logger, options.report ?? false)
   return { loaded, mode, dataDir, aid: loaded?.config.host.aid ?? TRAINING_IDENTITY.aid, logger, secrets, ...(refusal ? { refusal } : {}) }
 }

@@ -6,7 +6,11 @@ import { PosError } from './errors'
 
 export async function readSigningKey(store: SecretStore, aid: string): Promise<string> {
   const key = await store.get(signingKeyAccount(aid))
-  if (key === undefined) throw new PosError('NO_SIGNING_KEY', `no signing key for aid "${aid}" in the keychain: run \`pos-agent key set\` and paste the key from your acquirer`)
+  if (key === undefined)
+    throw new PosError(
+      'NO_SIGNING_KEY',
+      `no signing key for aid "${aid}" in the keychain: run \`pos-agent key set\` and paste the key from your acquirer`,
+    )
   return key
 }
 

@@ -12,7 +12,8 @@ export class BlockCipherError extends Error {
 }
 
 function run(algorithm: string, key: Uint8Array, data: Uint8Array, blockSize: number, decrypt: boolean): Buffer {
-  if (data.length === 0 || data.length % blockSize !== 0) throw new BlockCipherError(`${algorithm} data must be whole ${blockSize}-byte blocks, got ${data.length} bytes`)
+  if (data.length === 0 || data.length % blockSize !== 0)
+    throw new BlockCipherError(`${algorithm} data must be whole ${blockSize}-byte blocks, got ${data.length} bytes`)
   const cipher = decrypt ? createDecipheriv(algorithm, key, null) : createCipheriv(algorithm, key, null)
   cipher.setAutoPadding(false)
   return Buffer.concat([cipher.update(data), cipher.final()])

@@ -66,10 +66,7 @@ export interface CardSummary {
 }
 
 export type ReadCardResult =
-  | { kind: 'card'; card: CardData }
-  | { kind: 'cancelled' }
-  | { kind: 'timeout' }
-  | { kind: 'failed'; code: string; message: string }
+  { kind: 'card'; card: CardData } | { kind: 'cancelled' } | { kind: 'timeout' } | { kind: 'failed'; code: string; message: string }
 
 /** The host's answer as the card needs it (EMV 2nd GENERATE AC input). */
 export interface HostAnswerForCard {

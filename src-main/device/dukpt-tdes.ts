@@ -119,7 +119,8 @@ export class TdesDukptDevice {
     const key = this.futureKeys[low] as Buffer
     this.futureKeys[low] = undefined
     if (oneBits(counter) < TDES_MAX_ONE_BITS) {
-      for (let p = 0; p < low; p++) this.futureKeys[p] = nonReversibleKey(key, withTdesCounter(this.initialKsn, counter | (1 << p)).subarray(2))
+      for (let p = 0; p < low; p++)
+        this.futureKeys[p] = nonReversibleKey(key, withTdesCounter(this.initialKsn, counter | (1 << p)).subarray(2))
     }
     this.counter = nextDukptCounter(counter, TDES_MAX_ONE_BITS)
     return { ksn: withTdesCounter(this.initialKsn, counter), transactionKey: key, pinKey: tdesPinKey(key) }

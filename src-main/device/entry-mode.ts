@@ -25,7 +25,13 @@ const PAN_ENTRY_MODE: Readonly<Record<ReadMethod, string>> = {
 
 /** The NEO 2's tag 9F39 byte (docs/neo2-protocol.md §3.4) as a read method; undefined for other values. */
 export function readMethodFromNeo2EntryMode(value: number): ReadMethod | undefined {
-  const byCode: Readonly<Record<number, ReadMethod>> = { 0x05: 'chip', 0x07: 'contactlessChip', 0x91: 'contactlessMagstripe', 0x90: 'swipe', 0x80: 'fallbackSwipe' }
+  const byCode: Readonly<Record<number, ReadMethod>> = {
+    0x05: 'chip',
+    0x07: 'contactlessChip',
+    0x91: 'contactlessMagstripe',
+    0x90: 'swipe',
+    0x80: 'fallbackSwipe',
+  }
   return byCode[value]
 }
 

@@ -41,14 +41,17 @@ export interface IcCardDataOptions {
 export function buildIcCardData(tlvs: readonly Tlv[], options: IcCardDataOptions = {}): string {
   const wanted = new Set((options.tags ?? AUTHORIZATION_TAGS).map((tag) => tag.toUpperCase()))
   for (const tag of wanted) {
-    if (FORBIDDEN.has(tag)) throw new IcCardDataError('forbiddenTag', `tag ${tag} carries cardholder data or SAD and never goes into icCardData`)
+    if (FORBIDDEN.has(tag))
+      throw new IcCardDataError('forbiddenTag', `tag ${tag} carries cardholder data or SAD and never goes into icCardData`)
   }
   const picked = new Map<string, Buffer>()
   for (const tlv of walkTlv(tlvs)) {
     if (tlv.children || !wanted.has(tlv.tag) || FORBIDDEN.has(tlv.tag) || picked.has(tlv.tag)) continue
     picked.set(tlv.tag, tlv.value)
   }
-  return encodeTlv([...picked].map(([tag, value]) => ({ tag, value }))).toString('hex').toUpperCase()
+  return encodeTlv([...picked].map(([tag, value]) => ({ tag, value })))
+    .toString('hex')
+    .toUpperCase()
 }
 
 /**

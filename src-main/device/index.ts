@@ -2,13 +2,32 @@
  * The device domain's one public door (docs/architecture.md "One public door per domain").
  * The CardReader role and its NEO 2 serial driver; card data and NEO 2 protocol codecs.
  */
-export type { CardData, CardDecision, CardReader, CardSummary, DeviceEvent, DeviceStatus, EncryptedPin, HostAnswerForCard, ReadCardRequest, ReadCardResult } from './card-reader'
+export type {
+  CardData,
+  CardDecision,
+  CardReader,
+  CardSummary,
+  DeviceEvent,
+  DeviceStatus,
+  EncryptedPin,
+  HostAnswerForCard,
+  ReadCardRequest,
+  ReadCardResult,
+} from './card-reader'
 
 // The NEO 2 serial driver: transport → framing → commands (docs/device-protocol.md §7).
 export { Neo2CardReader } from './neo2-reader'
 export type { Neo2ReaderOptions } from './neo2-reader'
 export { createSerialPort, NEO2_SERIAL_SETTINGS, SerialReaderTransport } from './serial-transport'
-export type { PortFactory, PortOpenOptions, ReaderTransport, SerialPortLike, SerialReaderTransportOptions, SerialSettings, TransportClosed } from './serial-transport'
+export type {
+  PortFactory,
+  PortOpenOptions,
+  ReaderTransport,
+  SerialPortLike,
+  SerialReaderTransportOptions,
+  SerialSettings,
+  TransportClosed,
+} from './serial-transport'
 export { discoverReaderPort, IDTECH_USB_VENDOR_ID, listSerialPorts, matchesReaderPort, readerPortResolver } from './port-discovery'
 export type { PortInfoLike, PortLister, ReaderPortQuery } from './port-discovery'
 export { backoffDelay, DEFAULT_BACKOFF, ReaderLink } from './reader-link'
@@ -19,11 +38,27 @@ export type { ReaderLog } from './reader-log'
 export { silentReaderLog } from './reader-log'
 export { DEFAULT_NEO2_TIMEOUTS } from './neo2-requests'
 export type { Neo2Timeouts } from './neo2-requests'
-export { activateTransactionData, amountN12, applyHostResponseData, BOOT_NOTIFICATION_COMMAND, NEO2_COMMANDS, Neo2CommandError, READER_INTERFACES } from './neo2-commands'
+export {
+  activateTransactionData,
+  amountN12,
+  applyHostResponseData,
+  BOOT_NOTIFICATION_COMMAND,
+  NEO2_COMMANDS,
+  Neo2CommandError,
+  READER_INTERFACES,
+} from './neo2-commands'
 export type { ActivateParams, Neo2CommandName, ReaderInterface } from './neo2-commands'
 export { DEFAULT_PIN_REQUEST, getEncryptedPinData, parsePinAnswer, PIN_STATES } from './neo2-pin'
 export type { PinAnswer, PinRequest } from './neo2-pin'
-export { captureKindOf, cardDecisionOf, EMV_RESULT_CODES, NEO2_OPAQUE_TAGS, parseContactResult, parseTransactionData, uiEventOf } from './neo2-responses'
+export {
+  captureKindOf,
+  cardDecisionOf,
+  EMV_RESULT_CODES,
+  NEO2_OPAQUE_TAGS,
+  parseContactResult,
+  parseTransactionData,
+  uiEventOf,
+} from './neo2-responses'
 export type { CaptureKind, ContactResult, TransactionData } from './neo2-responses'
 export { cardBrandOf, CARD_BRANDS } from './card-brand'
 export type { CardBrand } from './card-brand'
@@ -33,7 +68,16 @@ export { CASHIER_ACTIONS } from './cashier-action'
 
 export { crc16 } from './crc16'
 
-export type { CrcByteOrder, DecodeOptions, Neo2CommandFrame, Neo2Frame, Neo2FrameErrorCode, Neo2FrameKind, Neo2ReceivedFrame, Neo2ResponseFrame } from './neo2-frame'
+export type {
+  CrcByteOrder,
+  DecodeOptions,
+  Neo2CommandFrame,
+  Neo2Frame,
+  Neo2FrameErrorCode,
+  Neo2FrameKind,
+  Neo2ReceivedFrame,
+  Neo2ResponseFrame,
+} from './neo2-frame'
 export { decodeNeo2Frame, encodeNeo2Frame, NEO2_HEADER, NEO2_MAX_DATA_LENGTH, Neo2FrameError } from './neo2-frame'
 export type { BadFrameReason, FramerTimers, Neo2BadFrame, Neo2FramerOptions } from './neo2-framer'
 export { DEFAULT_INTER_BYTE_TIMEOUT_MS, DEFAULT_MAX_DATA_LENGTH, Neo2Framer } from './neo2-framer'
@@ -59,7 +103,15 @@ export { decideSwipe, entryModeFields, READ_METHODS, readMethodFromNeo2EntryMode
 
 // PIN blocks and DUKPT: the simulated PIN pad (training/) and tests; production never holds a BDK.
 export type { RandomBytes } from './pin-block'
-export { decipherPinBlockIso4, decodePinBlock, encipherPinBlockIso4, encodePinBlockIso0, encodePinBlockIso2, encodePinBlockIso3, PinBlockError } from './pin-block'
+export {
+  decipherPinBlockIso4,
+  decodePinBlock,
+  encipherPinBlockIso4,
+  encodePinBlockIso0,
+  encodePinBlockIso2,
+  encodePinBlockIso3,
+  PinBlockError,
+} from './pin-block'
 export { BlockCipherError, tdesDecrypt, tdesEncrypt } from './block-cipher'
 export { DukptError, TdesDukptDevice, tdesIpek, tdesKsnCounter, tdesPinKey, tdesTransactionKey, withTdesCounter } from './dukpt-tdes'
 export { aesInitialKey, aesIntermediateKey, aesKsnCounter, aesPinKey, nextAesCounter } from './dukpt-aes'

@@ -84,12 +84,18 @@ function panFrom5A(tlvs: readonly Tlv[]): string | undefined {
   return value ? value.toString('hex').toUpperCase().replace(/F+$/, '') : undefined
 }
 
-export function chipCardData(method: 'chip' | 'contactlessChip' | 'contactlessMagstripe', tlvs: readonly Tlv[], context: CardContext): CardData {
+export function chipCardData(
+  method: 'chip' | 'contactlessChip' | 'contactlessMagstripe',
+  tlvs: readonly Tlv[],
+  context: CardContext,
+): CardData {
   const t57 = findTlv(tlvs, '57')?.value
   const t2Text = findTlv(tlvs, 'DFEF18')?.value
   const track = t57
     ? readable('tag 57', () => parseTrack2Equivalent(t57))
-    : t2Text ? readable('track 2', () => parseTrack2(t2Text.toString('latin1'))) : undefined
+    : t2Text
+      ? readable('track 2', () => parseTrack2(t2Text.toString('latin1')))
+      : undefined
   const pan = track?.pan ?? panFrom5A(tlvs)
   if (!pan || !/^\d{8,19}$/.test(pan)) throw new ReaderError('unreadableCardData', 'no PAN in the chip data')
   const yymmdd = findTlv(tlvs, '5F24')?.value.toString('hex')

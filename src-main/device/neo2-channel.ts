@@ -111,7 +111,10 @@ export class Neo2Channel {
     if (frame.status === 0x0e) return this.hooks.onUiEvent(frame.data, frame.command)
     const main = this.main
     if (main && frame.command === main.request.command) return this.answer(main, frame)
-    this.hooks.log.debug({ command: hexByte(frame.command), status: hexByte(frame.status), length: frame.data.length }, 'card reader frame nobody waits for')
+    this.hooks.log.debug(
+      { command: hexByte(frame.command), status: hexByte(frame.status), length: frame.data.length },
+      'card reader frame nobody waits for',
+    )
   }
 
   badFrame(bad: Neo2BadFrame): void {
@@ -137,8 +140,23 @@ export class Neo2Channel {
     let resolve!: (frame: Neo2ResponseFrame) => void
     let reject!: (error: Error) => void
     const promise = new Promise<Neo2ResponseFrame>((res, rej) => ((resolve = res), (reject = rej)))
-    const bytes = encodeNeo2Frame({ kind: 'command', command: request.command, subCommand: request.subCommand, data: request.data ?? Buffer.alloc(0) })
-    const pending: Pending = { request, bytes, resolve, reject, silenceLeft: request.retriesOnSilence ?? 0, crcLeft: request.retriesOnCrcError ?? 1, acked: false, aborted: false, settled: false }
+    const bytes = encodeNeo2Frame({
+      kind: 'command',
+      command: request.command,
+      subCommand: request.subCommand,
+      data: request.data ?? Buffer.alloc(0),
+    })
+    const pending: Pending = {
+      request,
+      bytes,
+      resolve,
+      reject,
+      silenceLeft: request.retriesOnSilence ?? 0,
+      crcLeft: request.retriesOnCrcError ?? 1,
+      acked: false,
+      aborted: false,
+      settled: false,
+    }
     return { pending, promise }
   }
 
@@ -157,7 +175,10 @@ export class Neo2Channel {
 
   /** Arms the timer before writing: the frame takes milliseconds at 115200 baud, timeouts are seconds. */
   private transmit(pending: Pending): void {
-    this.arm(pending, pending.acked && pending.request.secondaryResponse ? pending.request.secondaryResponse.timeoutMs : pending.request.timeoutMs)
+    this.arm(
+      pending,
+      pending.acked && pending.request.secondaryResponse ? pending.request.secondaryResponse.timeoutMs : pending.request.timeoutMs,
+    )
     this.hooks.log.debug({ command: pending.request.name, length: pending.request.data?.length ?? 0 }, 'card reader command sent')
     this.hooks.write(pending.bytes).catch((error: unknown) => this.fail(pending, error instanceof Error ? error : new Error(String(error))))
   }

@@ -42,7 +42,8 @@ export class Neo2CommandError extends Error {
 
 /** n12 BCD (6 bytes), as 9F02/9F03 carry amounts (docs/card-reader.md §2.2). */
 export function amountN12(minor: number): Buffer {
-  if (!Number.isSafeInteger(minor) || minor < 0 || minor > 999_999_999_999) throw new Neo2CommandError('badAmount', `amount must be 0 to 999999999999 minor units, got ${minor}`)
+  if (!Number.isSafeInteger(minor) || minor < 0 || minor > 999_999_999_999)
+    throw new Neo2CommandError('badAmount', `amount must be 0 to 999999999999 minor units, got ${minor}`)
   return Buffer.from(String(minor).padStart(12, '0'), 'hex')
 }
 

@@ -109,7 +109,9 @@ export class Neo2Connection {
 
   cancelInBackground(reason: string): void {
     if (!this.isReady) return
-    this.channel.send(cancelRequest(this.flowContext.timeouts)).catch((error: unknown) => this.log.warn({ reason, error: describeReaderFailure(error).code }, 'card reader cancel failed'))
+    this.channel
+      .send(cancelRequest(this.flowContext.timeouts))
+      .catch((error: unknown) => this.log.warn({ reason, error: describeReaderFailure(error).code }, 'card reader cancel failed'))
   }
 
   async close(): Promise<void> {
@@ -125,7 +127,11 @@ export class Neo2Connection {
   private async linkState(state: LinkState): Promise<void> {
     if (this.closed) return
     const port = this.link.path
-    const connection = (value: 'connected' | 'disconnected' | 'reconnecting'): DeviceEvent => ({ type: 'connection', state: value, ...(port ? { port } : {}) })
+    const connection = (value: 'connected' | 'disconnected' | 'reconnecting'): DeviceEvent => ({
+      type: 'connection',
+      state: value,
+      ...(port ? { port } : {}),
+    })
     if (state === 'reconnecting') return this.emit(connection('reconnecting'))
     if (state === 'disconnected') {
       this.isReady = false
@@ -208,7 +214,8 @@ export class Neo2Connection {
       try {
         await this.channel.send(pingRequest(this.flowContext.timeouts))
       } catch (error) {
-        if (error instanceof ReaderError && error.code === 'deviceNotResponding') return this.link.markDead('no answer to the heartbeat ping')
+        if (error instanceof ReaderError && error.code === 'deviceNotResponding')
+          return this.link.markDead('no answer to the heartbeat ping')
       }
     }
     this.scheduleHeartbeat()

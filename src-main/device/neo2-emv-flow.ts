@@ -20,7 +20,12 @@ import { ReaderError } from './reader-error'
 const CONTACT = NEO2_COMMANDS.contactAuthenticate.command
 
 /** Reads a contact chip to its ARQC (or offline decision) and, if needed, takes the online PIN. */
-export async function contactRead(ctx: FlowContext, session: SaleSession, request: ReadCardRequest, first: TransactionData): Promise<ReadCardResult> {
+export async function contactRead(
+  ctx: FlowContext,
+  session: SaleSession,
+  request: ReadCardRequest,
+  first: TransactionData,
+): Promise<ReadCardResult> {
   session.emvOpen = true
   ctx.emit({ type: 'processing' })
   const frame = await ctx.channel.send({ ...authenticateRequest(ctx.timeouts), abandonIf: () => session.cancelRequested })

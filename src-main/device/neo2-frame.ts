@@ -113,7 +113,13 @@ export interface DecodeOptions {
 }
 
 /** Builds the typed frame from validated parts; `data` is copied so it never aliases a receive buffer. */
-export function neo2FrameFrom(kind: Neo2FrameKind, command: number, code: number, data: Uint8Array, crcByteOrder: CrcByteOrder): Neo2ReceivedFrame {
+export function neo2FrameFrom(
+  kind: Neo2FrameKind,
+  command: number,
+  code: number,
+  data: Uint8Array,
+  crcByteOrder: CrcByteOrder,
+): Neo2ReceivedFrame {
   const copy = Buffer.from(data)
   return kind === 'command'
     ? { kind, command, subCommand: code, data: copy, crcByteOrder }
@@ -124,7 +130,13 @@ export function neo2FrameFrom(kind: Neo2FrameKind, command: number, code: number
  * Matches the CRC stored at `crcAt` against the computed one: the prescribed order first, then
  * (if allowed) the swapped order. Returns the order that matched, or undefined.
  */
-export function matchCrc(bytes: Uint8Array, start: number, crcAt: number, kind: Neo2FrameKind, acceptSwapped: boolean): CrcByteOrder | undefined {
+export function matchCrc(
+  bytes: Uint8Array,
+  start: number,
+  crcAt: number,
+  kind: Neo2FrameKind,
+  acceptSwapped: boolean,
+): CrcByteOrder | undefined {
   const computed = crc16(bytes, start, crcAt)
   const expected = crcByteOrderFor(kind)
   if (readCrc(bytes, crcAt, expected) === computed) return expected
@@ -143,7 +155,10 @@ export function decodeNeo2Frame(bytes: Uint8Array, kind: Neo2FrameKind, options:
   }
   const length = ((bytes[12] ?? 0) << 8) | (bytes[13] ?? 0)
   if (bytes.length !== NEO2_FRAME_OVERHEAD + length) {
-    throw new Neo2FrameError('lengthMismatch', `length field says ${length} data bytes, frame carries ${bytes.length - NEO2_FRAME_OVERHEAD}`)
+    throw new Neo2FrameError(
+      'lengthMismatch',
+      `length field says ${length} data bytes, frame carries ${bytes.length - NEO2_FRAME_OVERHEAD}`,
+    )
   }
   const crcAt = NEO2_PREFIX_LENGTH + length
   const order = matchCrc(bytes, 0, crcAt, kind, options.acceptSwappedCrc ?? false)

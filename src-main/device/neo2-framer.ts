@@ -13,7 +13,16 @@
  */
 import { Transform } from 'node:stream'
 import type { TransformCallback } from 'node:stream'
-import { matchCrc, NEO2_FRAME_OVERHEAD, NEO2_HEADER, NEO2_HEADER_LENGTH, NEO2_MAX_DATA_LENGTH, NEO2_PREFIX_LENGTH, Neo2FrameError, neo2FrameFrom } from './neo2-frame'
+import {
+  matchCrc,
+  NEO2_FRAME_OVERHEAD,
+  NEO2_HEADER,
+  NEO2_HEADER_LENGTH,
+  NEO2_MAX_DATA_LENGTH,
+  NEO2_PREFIX_LENGTH,
+  Neo2FrameError,
+  neo2FrameFrom,
+} from './neo2-frame'
 import type { Neo2FrameKind } from './neo2-frame'
 
 export const BAD_FRAME_REASONS = ['noise', 'badCrc', 'tooLarge', 'timeout'] as const
@@ -145,7 +154,13 @@ export class Neo2Framer extends Transform {
         this.head += 1
         continue
       }
-      const frame = neo2FrameFrom(this.reads, this.buf[start + 10] ?? 0, this.buf[start + 11] ?? 0, this.buf.subarray(start + NEO2_PREFIX_LENGTH, crcAt), order)
+      const frame = neo2FrameFrom(
+        this.reads,
+        this.buf[start + 10] ?? 0,
+        this.buf[start + 11] ?? 0,
+        this.buf.subarray(start + NEO2_PREFIX_LENGTH, crcAt),
+        order,
+      )
       this.head += total
       this.push(frame)
     }
@@ -180,7 +195,10 @@ export class Neo2Framer extends Transform {
   private expire(): void {
     while (this.head < this.tail) {
       const pending = this.tail - this.head
-      if (pending >= NEO2_HEADER_LENGTH && this.buf.compare(NEO2_HEADER, 0, NEO2_HEADER_LENGTH, this.head, this.head + NEO2_HEADER_LENGTH) === 0) {
+      if (
+        pending >= NEO2_HEADER_LENGTH &&
+        this.buf.compare(NEO2_HEADER, 0, NEO2_HEADER_LENGTH, this.head, this.head + NEO2_HEADER_LENGTH) === 0
+      ) {
         this.report('timeout', pending)
         this.head += 1
         this.parse()

@@ -27,7 +27,8 @@ export function getEncryptedPinData(request: PinRequest = DEFAULT_PIN_REQUEST): 
     throw new RangeError(`PIN lengths must satisfy 4 <= min <= max <= 12 (IDG p.348), got ${minLength}-${maxLength}`)
   }
   const prompt = Buffer.from(request.prompt, 'latin1')
-  if (prompt.length < 1 || prompt.length > 20 || !/^[\x20-\x7e]+$/.test(request.prompt)) throw new RangeError('the PIN prompt is 1-20 printable ASCII characters')
+  if (prompt.length < 1 || prompt.length > 20 || !/^[\x20-\x7e]+$/.test(request.prompt))
+    throw new RangeError('the PIN prompt is 1-20 printable ASCII characters')
   return Buffer.concat([Buffer.from([DUKPT_INTERNAL_PAN, 0x00, maxLength, minLength, prompt.length]), prompt])
 }
 
@@ -58,7 +59,8 @@ export function parsePinAnswer(data: Buffer): PinAnswer {
   const text = data.toString('latin1', 1)
   // TDES: 20 + 16 characters; AES: 24 + 32 (IDG p.350). Anything else cannot be split safely.
   const split = text.length === 36 ? 20 : text.length === 56 ? 24 : undefined
-  if (split === undefined || !/^[0-9A-Fa-f]+$/.test(text)) throw new ReaderError('pinEntryFailed', `62-01 answer has ${text.length} characters of KSN and PIN block`)
+  if (split === undefined || !/^[0-9A-Fa-f]+$/.test(text))
+    throw new ReaderError('pinEntryFailed', `62-01 answer has ${text.length} characters of KSN and PIN block`)
   const keySerialNumber = text.slice(0, split).toUpperCase()
   const encryptedPin = text.slice(split).toUpperCase()
   // ISO 9564 format 0 goes with TDES DUKPT, format 4 with AES DUKPT (docs/card-reader.md §4.1, §4.4; D7.11).

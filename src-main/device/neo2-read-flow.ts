@@ -34,7 +34,11 @@ type Step = { kind: 'done'; result: ReadCardResult } | { kind: 'again'; interfac
 
 export function enabledInterfaces(ctx: FlowContext): ReaderInterface[] {
   const { contact, contactless, magstripe } = ctx.capabilities
-  return [...(contact ? ['contact' as const] : []), ...(contactless ? ['contactless' as const] : []), ...(magstripe ? ['magstripe' as const] : [])]
+  return [
+    ...(contact ? ['contact' as const] : []),
+    ...(contactless ? ['contactless' as const] : []),
+    ...(magstripe ? ['magstripe' as const] : []),
+  ]
 }
 
 function promptFor(interfaces: readonly ReaderInterface[]): string {
@@ -53,7 +57,15 @@ export async function readCardFlow(ctx: FlowContext, session: SaleSession, reque
     const left = Math.min(255, Math.ceil((deadline - Date.now()) / 1000))
     if (left <= 0) return { kind: 'timeout' }
     ctx.emit({ type: 'waitingForCard', prompt })
-    const params = { timeoutSeconds: left, amountMinor: request.amountMinor, currency: request.currency, purpose: request.purpose, interfaces, fallback: ctx.fallbackAllowed, nextCommandTimeoutSeconds: ctx.nextCommandTimeoutSeconds }
+    const params = {
+      timeoutSeconds: left,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      purpose: request.purpose,
+      interfaces,
+      fallback: ctx.fallbackAllowed,
+      nextCommandTimeoutSeconds: ctx.nextCommandTimeoutSeconds,
+    }
     const frame = await ctx.channel.send({ ...activateRequest(params, ctx.timeouts), abandonIf: () => session.cancelRequested })
     if (session.cancelRequested) return { kind: 'cancelled' }
     const step = await activated(ctx, session, request, frame)
@@ -116,7 +128,13 @@ async function cardFrom(ctx: FlowContext, session: SaleSession, request: ReadCar
  * 02-40, unless its chip already failed in this sale (or the reader reports 9F39 80 itself) and
  * fallback is allowed. Online PIN on a swipe: forced, or the service code asks for it (D7.20).
  */
-async function swiped(ctx: FlowContext, session: SaleSession, request: ReadCardRequest, data: TransactionData, readerFallback: boolean): Promise<Step> {
+async function swiped(
+  ctx: FlowContext,
+  session: SaleSession,
+  request: ReadCardRequest,
+  data: TransactionData,
+  readerFallback: boolean,
+): Promise<Step> {
   const tracks = swipeTracksOf(data.tlvs)
   const serviceCode = serviceCodeOf(tracks)
   const decision = decideSwipe({
@@ -132,7 +150,11 @@ async function swiped(ctx: FlowContext, session: SaleSession, request: ReadCardR
   }
   const pin = parseServiceCode(serviceCode)?.pin
   const wantsPin = request.forceOnlinePin === true || pin === 'required' || pin === 'ifPedPresent'
-  return done(await finishRead(ctx, session, decision.method, wantsPin, (entered) => swipeCardData(decision.method, tracks, cardContext(ctx, entered))))
+  return done(
+    await finishRead(ctx, session, decision.method, wantsPin, (entered) =>
+      swipeCardData(decision.method, tracks, cardContext(ctx, entered)),
+    ),
+  )
 }
 
 function done(result: ReadCardResult): Step {

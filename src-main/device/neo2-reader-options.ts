@@ -36,7 +36,12 @@ export interface Neo2ReaderOptions {
 
 const ALL_CAPABILITIES: ReaderCapabilities = { contact: true, contactless: true, magstripe: true, pinPad: true }
 
-export function flowContextFor(options: Neo2ReaderOptions, timeouts: Neo2Timeouts, channel: Neo2Channel, emit: (event: DeviceEvent) => void): FlowContext {
+export function flowContextFor(
+  options: Neo2ReaderOptions,
+  timeouts: Neo2Timeouts,
+  channel: Neo2Channel,
+  emit: (event: DeviceEvent) => void,
+): FlowContext {
   // A configured DE 55 list naming a forbidden tag is a setup error: refuse it now, not mid-sale.
   if (options.icCardDataTags) buildIcCardData([], { tags: options.icCardDataTags })
   return {

@@ -168,6 +168,7 @@ export class Neo2CardReader implements CardReader {
 
   private async abandon(session: SaleSession): Promise<void> {
     this.session = undefined
-    if (!session.lost && session.emvOpen && this.connection.ready) await this.connection.channel.send(cancelRequest(this.ctx.timeouts)).catch(() => undefined)
+    if (!session.lost && session.emvOpen && this.connection.ready)
+      await this.connection.channel.send(cancelRequest(this.ctx.timeouts)).catch(() => undefined)
   }
 }

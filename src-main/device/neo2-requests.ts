@@ -7,7 +7,13 @@
  */
 import type { HostAnswerForCard } from './card-reader'
 import type { ActivateParams } from './neo2-commands'
-import { activateTransactionData, applyHostResponseData, cancelTransactionData, contactAuthenticateData, NEO2_COMMANDS } from './neo2-commands'
+import {
+  activateTransactionData,
+  applyHostResponseData,
+  cancelTransactionData,
+  contactAuthenticateData,
+  NEO2_COMMANDS,
+} from './neo2-commands'
 import type { CommandRequest } from './neo2-channel'
 import type { PinRequest } from './neo2-pin'
 import { getEncryptedPinData } from './neo2-pin'
@@ -50,7 +56,12 @@ export function cancelRequest(t: Neo2Timeouts): CommandRequest {
 }
 
 export function activateRequest(params: ActivateParams, t: Neo2Timeouts): CommandRequest {
-  return { name: '02-40', ...id('activateTransaction'), data: activateTransactionData(params), timeoutMs: params.timeoutSeconds * 1000 + t.activateMarginMs }
+  return {
+    name: '02-40',
+    ...id('activateTransaction'),
+    data: activateTransactionData(params),
+    timeoutMs: params.timeoutSeconds * 1000 + t.activateMarginMs,
+  }
 }
 
 export function authenticateRequest(t: Neo2Timeouts): CommandRequest {
@@ -62,7 +73,13 @@ export function applyHostResponseRequest(answer: HostAnswerForCard, t: Neo2Timeo
 }
 
 export function getPinRequest(pin: PinRequest, t: Neo2Timeouts, onAck: () => void): CommandRequest {
-  return { name: '62-01', ...id('getEncryptedPin'), data: getEncryptedPinData(pin), timeoutMs: t.pinAckMs, secondaryResponse: { timeoutMs: t.pinEntryMs, onAck } }
+  return {
+    name: '62-01',
+    ...id('getEncryptedPin'),
+    data: getEncryptedPinData(pin),
+    timeoutMs: t.pinAckMs,
+    secondaryResponse: { timeoutMs: t.pinEntryMs, onAck },
+  }
 }
 
 export function cancelPinRequest(t: Neo2Timeouts): CommandRequest {

@@ -51,14 +51,20 @@ export function newSession(purpose: 'purchase' | 'void'): SaleSession {
 
 /** The CardData context of this reader, with the PIN once entered. */
 export function cardContext(ctx: FlowContext, pin?: EncryptedPin): CardContext {
-  return { capabilities: ctx.capabilities, now: ctx.now(), ...(ctx.icCardDataTags ? { icCardDataTags: ctx.icCardDataTags } : {}), ...(pin ? { pin } : {}) }
+  return {
+    capabilities: ctx.capabilities,
+    now: ctx.now(),
+    ...(ctx.icCardDataTags ? { icCardDataTags: ctx.icCardDataTags } : {}),
+    ...(pin ? { pin } : {}),
+  }
 }
 
 /** 62-01: enter PIN on the pad; resolves with the encrypted PIN or who cancelled. */
 export async function takePin(ctx: FlowContext, session: SaleSession): Promise<PinAnswer> {
   const request = getPinRequest(ctx.pinRequest, ctx.timeouts, () => ctx.emit({ type: 'enterPin' }))
   const frame = await ctx.channel.send({ ...request, abandonIf: () => session.cancelRequested })
-  if ((frame.status !== 0x00 && frame.status !== 0x0a) || frame.data.length === 0) throw new Neo2StatusError(frame.status, NEO2_COMMANDS.getEncryptedPin.command)
+  if ((frame.status !== 0x00 && frame.status !== 0x0a) || frame.data.length === 0)
+    throw new Neo2StatusError(frame.status, NEO2_COMMANDS.getEncryptedPin.command)
   const answer = parsePinAnswer(frame.data)
   if (answer.kind === 'pin') ctx.emit({ type: 'pinEntered' })
   return answer
@@ -68,7 +74,13 @@ export async function takePin(ctx: FlowContext, session: SaleSession): Promise<P
  * Builds the card (validating it), announces it masked, takes the online PIN when wanted and the
  * reader has a PIN pad, and builds it again with the PIN.
  */
-export async function finishRead(ctx: FlowContext, session: SaleSession, method: ReadMethod, wantsPin: boolean, build: (pin?: EncryptedPin) => CardData): Promise<ReadCardResult> {
+export async function finishRead(
+  ctx: FlowContext,
+  session: SaleSession,
+  method: ReadMethod,
+  wantsPin: boolean,
+  build: (pin?: EncryptedPin) => CardData,
+): Promise<ReadCardResult> {
   let card = build()
   ctx.emit({ type: 'cardRead', maskedPan: card.summary.maskedPan, method })
   if (wantsPin && ctx.capabilities.pinPad) {

@@ -20,7 +20,12 @@ export interface Neo2StatusInfo extends CashierAdvice {
 
 type Advice = Omit<Neo2StatusInfo, 'status' | 'code' | 'description'>
 
-const advice = (kind: Neo2StatusKind, action: CashierAction, retryable: boolean, message: string): Advice => ({ kind, action, retryable, message })
+const advice = (kind: Neo2StatusKind, action: CashierAction, retryable: boolean, message: string): Advice => ({
+  kind,
+  action,
+  retryable,
+  message,
+})
 
 const OK = advice('ok', 'none', false, '')
 const LINK = advice('error', 'tryAgain', true, 'Card reader communication error. Try again.')
@@ -45,7 +50,14 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
   [0x0c, ['subCommandNotAllowed', 'Sub-Command not Allowed', BUSY]],
   [0x0d, ['bufferOverflow', 'Buffer Overflow (data length too large)', REJECTED]],
   [0x0e, ['userInterfaceEvent', 'User Interface Event', advice('event', 'none', false, '')]],
-  [0x10, ['needClearFirmware', 'Need clear firmware (bootloader)', advice('error', 'callSupport', false, 'The card reader needs a firmware update. Call support.')]],
+  [
+    0x10,
+    [
+      'needClearFirmware',
+      'Need clear firmware (bootloader)',
+      advice('error', 'callSupport', false, 'The card reader needs a firmware update. Call support.'),
+    ],
+  ],
   [0x11, ['communicationTypeNotSupported', 'Communication type not supported / need encrypted firmware', REJECTED]],
   [0x12, ['secureInterfaceNotFunctional', 'Secure interface not functional', KEYS]],
   [0x13, ['dataNotMod8', 'Data field not mod 8', KEYS]],
@@ -58,7 +70,14 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
   [0x1a, ['resendInitSecureComm', 'Must resend InitSecureComm', LINK]],
   [0x1b, ['eepromNotInitialised', 'EEPROM not initialised', FAULT]],
   [0x1c, ['apduEncodingProblem', 'Problem encoding APDU', LINK]],
-  [0x1d, ['tamperOccurred', 'Tamper occurred', advice('error', 'callSupport', false, 'The card reader reports tampering. Stop using it and call support.')]],
+  [
+    0x1d,
+    [
+      'tamperOccurred',
+      'Tamper occurred',
+      advice('error', 'callSupport', false, 'The card reader reports tampering. Stop using it and call support.'),
+    ],
+  ],
   [0x20, ['unsupportedIndex', 'Unsupported index (ILM) / SAM transceiver error', REJECTED]],
   [0x21, ['unexpectedSequenceCounter', 'Unexpected sequence counter / SAM length error', REJECTED]],
   [0x22, ['improperBitMap', 'Improper bit map', REJECTED]],
@@ -73,10 +92,31 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
   [0x61, ['dataFull', 'Data full', FAULT]],
   [0x62, ['writeFlashError', 'Write flash error', FAULT]],
   [0x63, ['okNextCommand', 'OK and have next command', OK]],
-  [0x80, ['cannotStartContactEmv', 'Cannot start contact EMV', advice('error', 'insertCard', true, 'The chip could not be read. Insert the card again.')]],
+  [
+    0x80,
+    [
+      'cannotStartContactEmv',
+      'Cannot start contact EMV',
+      advice('error', 'insertCard', true, 'The chip could not be read. Insert the card again.'),
+    ],
+  ],
   [0x81, ['cancelledByCardInsertion', 'CTLS/MSR cancelled due to card insertion', advice('event', 'none', false, '')]],
-  [0x90, ['dukptKeyMissing', 'Account DUKPT key not exist', advice('error', 'callSupport', false, 'The PIN pad has no encryption key. Call support.')]],
-  [0x91, ['dukptKeyExhausted', 'Account DUKPT key KSN exhausted', advice('error', 'callSupport', false, 'The PIN pad encryption key is used up. Call support to reload it.')]],
+  [
+    0x90,
+    [
+      'dukptKeyMissing',
+      'Account DUKPT key not exist',
+      advice('error', 'callSupport', false, 'The PIN pad has no encryption key. Call support.'),
+    ],
+  ],
+  [
+    0x91,
+    [
+      'dukptKeyExhausted',
+      'Account DUKPT key KSN exhausted',
+      advice('error', 'callSupport', false, 'The PIN pad encryption key is used up. Call support to reload it.'),
+    ],
+  ],
 ])
 
 const hex = (byte: number): string => `0x${byte.toString(16).padStart(2, '0').toUpperCase()}`

@@ -24,14 +24,31 @@ const SETUP = advice('callSupport', false, 'Card reader configuration problem. C
 
 const TABLE: ReadonlyMap<number, Entry> = new Map<number, Entry>([
   [0x00, ['noError', 'No error [K]', advice('none', false, '')]],
-  [0x01, ['outOfSequenceCommand', 'Out of sequence command [K]', advice('tryAgain', true, 'Card reader out of step. Start the payment again.')]],
+  [
+    0x01,
+    ['outOfSequenceCommand', 'Out of sequence command [K]', advice('tryAgain', true, 'Card reader out of step. Start the payment again.')],
+  ],
   [0x02, ['goToContact', 'Go to Contact Interface', advice('insertCard', true, 'Insert the card into the chip reader.')]],
   [0x03, ['zeroAmount', 'Transaction amount is zero [K]', advice('callSupport', false, 'The amount cannot be zero.')]],
   [0x20, ['cardReturnedErrorStatus', 'Card Returned Error Status', AGAIN]],
   [0x21, ['collision', 'Collision Error', advice('presentCardAgain', true, 'More than one card detected. Present only one card.')]],
-  [0x22, ['amountOverLimit', 'Amount Over Maximum Limit', advice('insertCard', true, 'Amount over the contactless limit. Insert or swipe the card.')]],
+  [
+    0x22,
+    [
+      'amountOverLimit',
+      'Amount Over Maximum Limit',
+      advice('insertCard', true, 'Amount over the contactless limit. Insert or swipe the card.'),
+    ],
+  ],
   [0x23, ['requestOnlineAuthorization', 'Request Online Authorization', advice('none', false, '')]],
-  [0x24, ['cardCommunicationError', 'Card Communication Error', advice('presentCardAgain', true, 'The card was removed too early. Insert the card again.')]],
+  [
+    0x24,
+    [
+      'cardCommunicationError',
+      'Card Communication Error',
+      advice('presentCardAgain', true, 'The card was removed too early. Insert the card again.'),
+    ],
+  ],
   [0x25, ['cardBlocked', 'Card Blocked', OTHER_CARD]],
   [0x26, ['cardExpired', 'Card Expired', advice('useAnotherCard', false, 'The card has expired. Use another card.')]],
   [0x27, ['unsupportedCard', 'Unsupported Card', advice('useAnotherCard', false, 'Card not supported. Use another card.')]],
@@ -39,7 +56,14 @@ const TABLE: ReadonlyMap<number, Entry> = new Map<number, Entry>([
   [0x40, ['unknownDataElement', 'Unknown data element [K]', SETUP]],
   [0x41, ['requiredDataMissing', 'Required data element(s) missing [K]', SETUP]],
   [0x42, ['cardGeneratedAac', 'Card Generated AAC', advice('cardDeclined', false, 'Declined by the card.')]],
-  [0x43, ['cardGeneratedArqcOffline', 'Card Generated ARQC while configured offline-only', advice('cardDeclined', false, 'Declined: the card needs online approval.')]],
+  [
+    0x43,
+    [
+      'cardGeneratedArqcOffline',
+      'Card Generated ARQC while configured offline-only',
+      advice('cardDeclined', false, 'Declined: the card needs online approval.'),
+    ],
+  ],
   [0x44, ['odaNotSupported', 'SDA/DDA failed (not supported by card)', CARD_AUTH]],
   // "retrying ... does not correct the error" (IDG p.33): the reader lacks the CA public key.
   [0x50, ['caPublicKeyMissing', 'ODA failed: CA public key missing', SETUP]],

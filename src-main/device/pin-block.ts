@@ -58,12 +58,21 @@ function randomFillNibble(random: RandomBytes): () => string {
 
 export function encodePinBlockIso0(pin: string, pan: string): Buffer {
   checkPin(pin)
-  return xorBytes(Buffer.from(pinFieldHex('0', pin, () => 'F'), 'hex'), panFieldIso0(pan))
+  return xorBytes(
+    Buffer.from(
+      pinFieldHex('0', pin, () => 'F'),
+      'hex',
+    ),
+    panFieldIso0(pan),
+  )
 }
 
 export function encodePinBlockIso2(pin: string): Buffer {
   checkPin(pin)
-  return Buffer.from(pinFieldHex('2', pin, () => 'F'), 'hex')
+  return Buffer.from(
+    pinFieldHex('2', pin, () => 'F'),
+    'hex',
+  )
 }
 
 export function encodePinBlockIso3(pin: string, pan: string, random: RandomBytes = randomBytes): Buffer {
@@ -74,9 +83,11 @@ export function encodePinBlockIso3(pin: string, pan: string, random: RandomBytes
 /** Reads `control‖N‖PIN‖fill` from the first 16 nibbles; `fill` is the allowed fill nibble set. */
 function readPinField(hex: string, control: string, fill: RegExp): string {
   const length = parseInt(hex[1] ?? '', 16)
-  if (hex[0] !== control || !(length >= 4 && length <= 12)) throw new PinBlockError('badBlock', `not a format ${control} PIN block (control or length nibble wrong)`)
+  if (hex[0] !== control || !(length >= 4 && length <= 12))
+    throw new PinBlockError('badBlock', `not a format ${control} PIN block (control or length nibble wrong)`)
   const pin = hex.slice(2, 2 + length)
-  if (!/^\d+$/.test(pin) || !fill.test(hex.slice(2 + length, 16))) throw new PinBlockError('badBlock', `format ${control} PIN block has bad PIN digits or fill`)
+  if (!/^\d+$/.test(pin) || !fill.test(hex.slice(2 + length, 16)))
+    throw new PinBlockError('badBlock', `format ${control} PIN block has bad PIN digits or fill`)
   return pin
 }
 
@@ -94,7 +105,13 @@ export function decodePinBlock(block: Uint8Array, format: 0 | 2 | 3, pan = ''): 
 /** Format 4 plain PIN field: 4‖N‖PIN‖A… (8 bytes) + 8 random bytes. */
 export function pinFieldIso4(pin: string, random: RandomBytes = randomBytes): Buffer {
   checkPin(pin)
-  return Buffer.concat([Buffer.from(pinFieldHex('4', pin, () => 'A'), 'hex'), random(8).subarray(0, 8)])
+  return Buffer.concat([
+    Buffer.from(
+      pinFieldHex('4', pin, () => 'A'),
+      'hex',
+    ),
+    random(8).subarray(0, 8),
+  ])
 }
 
 /** Format 4 plain PAN field: M‖PAN‖0… (16 bytes). */

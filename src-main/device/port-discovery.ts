@@ -56,7 +56,10 @@ export async function discoverReaderPort(query: ReaderPortQuery = {}, list: Port
   const first = ports[0]
   if (!first) {
     const wanted = (query.vendorIds ?? [IDTECH_USB_VENDOR_ID]).join('/')
-    throw new ReaderError('readerNotFound', `no serial port with USB vendor id ${wanted}${query.productIds?.length ? ` and product id ${query.productIds.join('/')}` : ''}`)
+    throw new ReaderError(
+      'readerNotFound',
+      `no serial port with USB vendor id ${wanted}${query.productIds?.length ? ` and product id ${query.productIds.join('/')}` : ''}`,
+    )
   }
   return first.path
 }

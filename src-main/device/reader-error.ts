@@ -28,13 +28,21 @@ export type ReaderErrorCode = (typeof READER_ERROR_CODES)[number]
 const advice = (action: CashierAction, retryable: boolean, message: string): CashierAdvice => ({ action, retryable, message })
 
 const ADVICE: Readonly<Record<ReaderErrorCode, CashierAdvice>> = {
-  deviceDisconnected: advice('waitAndRetry', true, 'The card reader is disconnected. Check its cable; the payment can be retried once it is back.'),
+  deviceDisconnected: advice(
+    'waitAndRetry',
+    true,
+    'The card reader is disconnected. Check its cable; the payment can be retried once it is back.',
+  ),
   deviceNotResponding: advice('waitAndRetry', true, 'The card reader does not answer. Wait a moment and try again.'),
   corruptResponse: advice('tryAgain', true, 'Card reader communication error. Try again.'),
   deviceRestarted: advice('tryAgain', true, 'The card reader restarted. Start the payment again.'),
   deviceBusy: advice('waitAndRetry', true, 'The card reader is busy with another payment.'),
   readerNotFound: advice('callSupport', false, 'No card reader found. Check that it is plugged in, or call support.'),
-  encryptedDataNotSupported: advice('callSupport', false, 'The card reader sends encrypted card data, which this terminal cannot use. Call support.'),
+  encryptedDataNotSupported: advice(
+    'callSupport',
+    false,
+    'The card reader sends encrypted card data, which this terminal cannot use. Call support.',
+  ),
   unreadableCardData: advice('presentCardAgain', true, 'The card data could not be read. Present the card again.'),
   pinEntryFailed: advice('callSupport', false, 'PIN entry failed on the PIN pad. Call support.'),
   cardDeclinedOffline: advice('cardDeclined', false, 'Declined by the card.'),

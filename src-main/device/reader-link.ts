@@ -124,7 +124,10 @@ export class ReaderLink {
     } catch (error) {
       if (this.isClosed()) return
       this.attempts++
-      this.log.debug({ attempt: this.attempts, error: error instanceof Error ? error.message : String(error) }, 'card reader port not available')
+      this.log.debug(
+        { attempt: this.attempts, error: error instanceof Error ? error.message : String(error) },
+        'card reader port not available',
+      )
       if (before !== 'reconnecting') this.set('reconnecting')
       else this.phase = 'reconnecting'
       this.schedule()

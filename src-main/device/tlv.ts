@@ -13,7 +13,15 @@
  */
 
 export const TLV_ERROR_CODES = [
-  'truncatedTag', 'tagTooLong', 'truncatedLength', 'indefiniteLength', 'lengthTooLong', 'truncatedValue', 'tooDeep', 'badTag', 'valueTooLong',
+  'truncatedTag',
+  'tagTooLong',
+  'truncatedLength',
+  'indefiniteLength',
+  'lengthTooLong',
+  'truncatedValue',
+  'tooDeep',
+  'badTag',
+  'valueTooLong',
 ] as const
 export type TlvErrorCode = (typeof TLV_ERROR_CODES)[number]
 
@@ -99,14 +107,20 @@ function decodeLevel(buf: Buffer, base: number, level: LevelOptions, depthLeft: 
     const lengthByte = buf[i++] as number
     let length = lengthByte
     if (lengthByte === 0x80) throw new TlvError('indefiniteLength', `indefinite length for tag ${tag}`, base + i - 1)
-    if (lengthByte > 0x82) throw new TlvError('lengthTooLong', `length form ${lengthByte.toString(16).toUpperCase()} for tag ${tag}: EMV allows 81 and 82 only`, base + i - 1)
+    if (lengthByte > 0x82)
+      throw new TlvError(
+        'lengthTooLong',
+        `length form ${lengthByte.toString(16).toUpperCase()} for tag ${tag}: EMV allows 81 and 82 only`,
+        base + i - 1,
+      )
     if (lengthByte > 0x80) {
       const count = lengthByte - 0x80
       if (i + count > buf.length) throw new TlvError('truncatedLength', `length of tag ${tag} ends early`, base + i)
       length = count === 1 ? (buf[i] as number) : buf.readUInt16BE(i)
       i += count
     }
-    if (i + length > buf.length) throw new TlvError('truncatedValue', `tag ${tag} needs ${length} value bytes, ${buf.length - i} left`, base + i)
+    if (i + length > buf.length)
+      throw new TlvError('truncatedValue', `tag ${tag} needs ${length} value bytes, ${buf.length - i} left`, base + i)
     const value = buf.subarray(i, i + length)
     const tlv: Tlv = { tag, value }
     if ((first & 0x20) !== 0 && !level.opaque.has(tag)) {

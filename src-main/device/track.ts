@@ -130,9 +130,18 @@ export interface ServiceCodeInfo {
 }
 
 const INTERCHANGE: Readonly<Record<string, ServiceCodeInfo['interchange']>> = {
-  '1': 'international', '2': 'international', '5': 'national', '6': 'national', '7': 'private', '9': 'test',
+  '1': 'international',
+  '2': 'international',
+  '5': 'national',
+  '6': 'national',
+  '7': 'private',
+  '9': 'test',
 }
-const AUTHORIZATION: Readonly<Record<string, ServiceCodeInfo['authorization']>> = { '0': 'normal', '2': 'byIssuer', '4': 'byIssuerUnlessBilateral' }
+const AUTHORIZATION: Readonly<Record<string, ServiceCodeInfo['authorization']>> = {
+  '0': 'normal',
+  '2': 'byIssuer',
+  '4': 'byIssuerUnlessBilateral',
+}
 const SERVICES: Readonly<Record<string, readonly [ServiceCodeInfo['services'], ServiceCodeInfo['pin']]>> = {
   '0': ['noRestrictions', 'required'],
   '1': ['noRestrictions', 'notRequired'],

@@ -38,8 +38,10 @@ export function isTrustedSender(event: InvokeEvent): boolean {
 
 export function registerIpc(ipcMain: IpcMainLike, dispatcher: Dispatcher, send: (event: PosEvent) => void): () => void {
   ipcMain.handle(IPC_CALL, async (event, operation, request) => {
-    if (!isTrustedSender(event)) return { ok: false, error: { code: 'FORBIDDEN', message: 'calls are accepted from the app window only', retryable: false } }
-    if (typeof operation !== 'string') return { ok: false, error: { code: 'INVALID_REQUEST', message: 'operation must be a string', retryable: false } }
+    if (!isTrustedSender(event))
+      return { ok: false, error: { code: 'FORBIDDEN', message: 'calls are accepted from the app window only', retryable: false } }
+    if (typeof operation !== 'string')
+      return { ok: false, error: { code: 'INVALID_REQUEST', message: 'operation must be a string', retryable: false } }
     return dispatcher.dispatch(operation, request)
   })
   dispatcher.on('event', send)

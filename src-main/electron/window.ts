@@ -22,7 +22,7 @@ export function createWindow(): BrowserWindow {
     webPreferences: {
       // The preload is reviewed: it exposes only the PosBridge's call/subscribe over two IPC channels,
       // and every call is checked in ipc.ts (sender frame) and validated by the contract's schemas.
-      preload: join(import.meta.dirname, '../preload/index.cjs'), /* eng-disable PRELOAD_JS_CHECK */
+      preload: join(import.meta.dirname, '../preload/index.cjs') /* eng-disable PRELOAD_JS_CHECK */,
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,

@@ -92,7 +92,17 @@ export class UndiciHostClient implements HostClient {
     const checked = checkRequestBody(kind, body)
     if (!checked.ok) {
       // Refused here, before signing: the host never saw it, so it is safe to correct and resend.
-      return this.logged({ ...base(), kind: 'rejected', code: checked.problem.kind === 'missing' ? 'V0007' : 'V0008', field: checked.problem.field, message: checked.problem.message, source: 'agent' }, body)
+      return this.logged(
+        {
+          ...base(),
+          kind: 'rejected',
+          code: checked.problem.kind === 'missing' ? 'V0007' : 'V0008',
+          field: checked.problem.field,
+          message: checked.problem.message,
+          source: 'agent',
+        },
+        body,
+      )
     }
     const origin = OPERATIONS[kind].host === 'offline' ? this.endpoint.offlineBaseUrl : this.endpoint.baseUrl
     // A base URL may carry a path prefix; the signed line is everything after the domain.
@@ -122,14 +132,20 @@ export class UndiciHostClient implements HostClient {
     }
 
     // docs/gateway.md §D1: 503 means "could not process it now; nothing was recorded".
-    if (status === 503) return this.logged({ ...base(), kind: 'notDelivered', reason: 'HTTP 503: the host could not take the request now' }, body)
+    if (status === 503)
+      return this.logged({ ...base(), kind: 'notDelivered', reason: 'HTTP 503: the host could not take the request now' }, body)
 
     const echoed = { dateTime: header(responseHeaders, 'datetime'), msgId: header(responseHeaders, 'msgid') }
-    if (echoed.msgId !== msgId) return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: 'the response does not echo our MsgID' }, body)
+    if (echoed.msgId !== msgId)
+      return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: 'the response does not echo our MsgID' }, body)
     const signType = header(responseHeaders, 'signtype')
-    if (signType !== this.endpoint.signType) return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: `the response SignType "${signType ?? ''}" differs from the request's` }, body)
+    if (signType !== this.endpoint.signType)
+      return this.logged(
+        { ...base(), kind: 'unknown', httpStatus: status, reason: `the response SignType "${signType ?? ''}" differs from the request's` },
+        body,
+      )
     if (this.endpoint.keyId && header(responseHeaders, 'keyid') !== this.endpoint.keyId) {
-      return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: 'the response KeyID differs from the request\'s' }, body)
+      return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: "the response KeyID differs from the request's" }, body)
     }
     const verified = verifySignature(
       { method: 'POST', path, dateTime: echoed.dateTime ?? '', msgId, body: responseBody },
@@ -137,7 +153,11 @@ export class UndiciHostClient implements HostClient {
       this.deps.signingKey,
       header(responseHeaders, 'authorization'),
     )
-    if (!verified) return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: 'the response signature is missing or does not verify' }, body)
+    if (!verified)
+      return this.logged(
+        { ...base(), kind: 'unknown', httpStatus: status, reason: 'the response signature is missing or does not verify' },
+        body,
+      )
 
     let parsed: unknown
     try {
@@ -163,8 +183,19 @@ export class UndiciHostClient implements HostClient {
 
   private logged(outcome: GatewayOutcome, body: unknown): GatewayOutcome {
     const merchantTransID = (body as { merchantTransInfo?: { merchantTransID?: unknown } } | null)?.merchantTransInfo?.merchantTransID
-    const detail = outcome.kind === 'approved' || outcome.kind === 'declined' ? {} : { reason: 'reason' in outcome ? outcome.reason : outcome.message }
-    this.deps.logger?.info({ operation: outcome.operation, merchantTransID, msgId: outcome.msgId, outcome: outcome.kind, latencyMs: outcome.latencyMs, ...detail }, 'gateway call')
+    const detail =
+      outcome.kind === 'approved' || outcome.kind === 'declined' ? {} : { reason: 'reason' in outcome ? outcome.reason : outcome.message }
+    this.deps.logger?.info(
+      {
+        operation: outcome.operation,
+        merchantTransID,
+        msgId: outcome.msgId,
+        outcome: outcome.kind,
+        latencyMs: outcome.latencyMs,
+        ...detail,
+      },
+      'gateway call',
+    )
     return outcome
   }
 }

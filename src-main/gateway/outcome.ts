@@ -29,7 +29,10 @@ export type GatewayOutcome =
 
 export type OutcomeKind = GatewayOutcome['kind']
 
-const optionalText = z.string().nullish().transform((v) => v ?? undefined)
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? undefined)
 
 const recordSchema = z.looseObject({
   status: optionalText,
@@ -76,18 +79,36 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
   const rejection = REJECTION_CODES[code]
   if (rejection !== undefined) {
     const field = message?.match(/^([A-Za-z][\w.[\]]*)\b/)?.[1]
-    return { ...base, kind: 'rejected', code, source: 'host', message: message ?? rejection, response, ...(field !== undefined && code.startsWith('V') ? { field } : {}) }
+    return {
+      ...base,
+      kind: 'rejected',
+      code,
+      source: 'host',
+      message: message ?? rejection,
+      response,
+      ...(field !== undefined && code.startsWith('V') ? { field } : {}),
+    }
   }
-  if (httpStatus !== 200) return { ...base, kind: 'unknown', httpStatus, reason: `unexpected HTTP status ${httpStatus} with result ${code}` }
-  if (code !== 'S0000') return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised result code ${code}${message ? ` (${message})` : ''}` }
+  if (httpStatus !== 200)
+    return { ...base, kind: 'unknown', httpStatus, reason: `unexpected HTTP status ${httpStatus} with result ${code}` }
+  if (code !== 'S0000')
+    return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised result code ${code}${message ? ` (${message})` : ''}` }
 
   const record = response[OPERATIONS[base.operation].record]
   const status = record?.status
-  if (record == null || status === undefined) return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${OPERATIONS[base.operation].record} status` }
+  if (record == null || status === undefined)
+    return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${OPERATIONS[base.operation].record} status` }
   if (DONE_STATUSES[base.operation].includes(status)) {
     const authorizationCode = record.pspTransInfo?.authorizationCode
     const svcTransID = record.svcTransInfo?.svcTransID
-    return { ...base, kind: 'approved', status, response, ...(authorizationCode ? { authorizationCode } : {}), ...(svcTransID ? { svcTransID } : {}) }
+    return {
+      ...base,
+      kind: 'approved',
+      status,
+      response,
+      ...(authorizationCode ? { authorizationCode } : {}),
+      ...(svcTransID ? { svcTransID } : {}),
+    }
   }
   if (status === 'Failed') {
     // The host's words first, then the issuer's, e.g. "declined by the issuer: insufficient funds"

@@ -51,21 +51,38 @@ export const amountSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['value'],
-        message: digits === 0 ? `must be a whole number for ${amount.currency}` : `must have exactly ${digits} decimals for ${amount.currency}`,
+        message:
+          digits === 0 ? `must be a whole number for ${amount.currency}` : `must have exactly ${digits} decimals for ${amount.currency}`,
       })
     }
   })
 
-const hex = (max: number) => z.string().regex(/^([0-9A-Fa-f]{2})*$/, 'must be hexadecimal bytes').refine((s) => s.length <= max, `must be at most ${max} hex characters`)
+const hex = (max: number) =>
+  z
+    .string()
+    .regex(/^([0-9A-Fa-f]{2})*$/, 'must be hexadecimal bytes')
+    .refine((s) => s.length <= max, `must be at most ${max} hex characters`)
 
 export const cardInfoSchema = z.object({
-  cardNumber: z.string().regex(/^\d{12,19}$/, 'must be 12 to 19 digits').optional(),
-  cvc: z.string().regex(/^\d{3,4}$/).optional(),
+  cardNumber: z
+    .string()
+    .regex(/^\d{12,19}$/, 'must be 12 to 19 digits')
+    .optional(),
+  cvc: z
+    .string()
+    .regex(/^\d{3,4}$/)
+    .optional(),
   /** YYMM, as in track data (ISO 7813). */
-  expiryDate: z.string().regex(/^\d{4}$/, 'must be YYMM').optional(),
+  expiryDate: z
+    .string()
+    .regex(/^\d{4}$/, 'must be YYMM')
+    .optional(),
   holderName: bytes(26).optional(),
   paymentBrand: text.optional(),
-  cardSequenceNum: z.string().regex(/^\d{1,3}$/, 'must be 1 to 3 digits').optional(),
+  cardSequenceNum: z
+    .string()
+    .regex(/^\d{1,3}$/, 'must be 1 to 3 digits')
+    .optional(),
   icCardData: hex(2048).optional(),
   track1: bytes(79).optional(),
   track2: bytes(40).optional(),
@@ -85,10 +102,22 @@ export const cardSchema = z.object({
   encryptedCardInfo: bytes(4096).optional(),
   cardSource: text.optional(),
   pinFlag: z.boolean().optional(),
-  posEntryMode: z.string().regex(/^\d{2,3}$/, 'must be 2 or 3 digits').optional(),
-  termReadability: z.string().regex(/^\d{1,2}$/, 'must be 1 or 2 digits').optional(),
-  icCardCondCode: z.string().regex(/^\d{1,2}$/).optional(),
-  noSecretNoSignFlag: z.string().regex(/^[01YN]$/).optional(),
+  posEntryMode: z
+    .string()
+    .regex(/^\d{2,3}$/, 'must be 2 or 3 digits')
+    .optional(),
+  termReadability: z
+    .string()
+    .regex(/^\d{1,2}$/, 'must be 1 or 2 digits')
+    .optional(),
+  icCardCondCode: z
+    .string()
+    .regex(/^\d{1,2}$/)
+    .optional(),
+  noSecretNoSignFlag: z
+    .string()
+    .regex(/^[01YN]$/)
+    .optional(),
   pin: pinSchema.optional(),
 })
 
@@ -97,9 +126,7 @@ export const cardPaymentMethodSchema = z.object({
   card: cardSchema,
 })
 
-export const pspInfoSchema = z.record(z.string(), text).and(
-  z.object({ merchantID: bytes(64, 1), terminalID: bytes(64, 1) }),
-)
+export const pspInfoSchema = z.record(z.string(), text).and(z.object({ merchantID: bytes(64, 1), terminalID: bytes(64, 1) }))
 
 export const transInitiatorSchema = z.object({
   platform: text.optional(),
@@ -139,7 +166,11 @@ export const offlinePaymentSchema = z
     }
     const info = body.paymentMethod.card.cardInfo
     if (!info?.track2 && !info?.cardNumber && !info?.track1 && !body.paymentMethod.card.encryptedCardInfo) {
-      ctx.addIssue({ code: 'custom', path: ['paymentMethod', 'card', 'cardInfo', 'track2'], message: 'card data is missing: track2, track1, cardNumber or encryptedCardInfo' })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['paymentMethod', 'card', 'cardInfo', 'track2'],
+        message: 'card data is missing: track2, track1, cardNumber or encryptedCardInfo',
+      })
     }
   })
 
@@ -210,14 +241,24 @@ export interface FieldProblem {
 }
 
 /** Validates a body and names the first offending field the way the host's result message does. */
-export function checkRequestBody<K extends OperationKind>(kind: K, body: unknown): { ok: true; body: RequestBodies[K] } | { ok: false; problem: FieldProblem } {
+export function checkRequestBody<K extends OperationKind>(
+  kind: K,
+  body: unknown,
+): { ok: true; body: RequestBodies[K] } | { ok: false; problem: FieldProblem } {
   const parsed = REQUEST_SCHEMAS[kind].safeParse(body)
   if (parsed.success) return { ok: true, body: parsed.data }
   const issue = parsed.error.issues[0]
   const path = issue?.path ?? []
   const field = path.map(String).join('.') || '(body)'
   const missing = issue?.code === 'invalid_type' && valueAt(body, path) === undefined
-  return { ok: false, problem: { kind: missing ? 'missing' : 'invalid', field, message: `${field} ${missing ? 'is required' : (issue?.message ?? 'is invalid')}` } }
+  return {
+    ok: false,
+    problem: {
+      kind: missing ? 'missing' : 'invalid',
+      field,
+      message: `${field} ${missing ? 'is required' : (issue?.message ?? 'is invalid')}`,
+    },
+  }
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -41,7 +41,10 @@ export class JournalNotDurableError extends JournalError {
     readonly setting: string,
     readonly actual: unknown,
   ) {
-    super('JOURNAL_NOT_DURABLE', `the journal refused ${setting} (${file} reports ${String(actual)}): every committed sale depends on it, so the agent will not take payments without it`)
+    super(
+      'JOURNAL_NOT_DURABLE',
+      `the journal refused ${setting} (${file} reports ${String(actual)}): every committed sale depends on it, so the agent will not take payments without it`,
+    )
   }
 }
 

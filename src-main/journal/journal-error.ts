@@ -35,7 +35,12 @@ export class JournalDiskFullError extends JournalError {
     readonly file: string,
     options?: ErrorOptions,
   ) {
-    super('JOURNAL_DISK_FULL', `the disk holding the journal is full (${file}): free space; no sale was lost because nothing was committed`, false, options)
+    super(
+      'JOURNAL_DISK_FULL',
+      `the disk holding the journal is full (${file}): free space; no sale was lost because nothing was committed`,
+      false,
+      options,
+    )
   }
 }
 
@@ -65,7 +70,12 @@ export class JournalBusyError extends JournalError {
     readonly file: string,
     options?: ErrorOptions,
   ) {
-    super('JOURNAL_BUSY', `the journal is locked by another connection (${file}): retry; only one pos-agent may write a journal at a time`, true, options)
+    super(
+      'JOURNAL_BUSY',
+      `the journal is locked by another connection (${file}): retry; only one pos-agent may write a journal at a time`,
+      true,
+      options,
+    )
   }
 }
 

@@ -21,12 +21,16 @@ export function probeJournal(file: string, trainingTerminalId: string): JournalS
   if (!existsSync(file)) return undefined
   const db = new Database(file, { readonly: true, fileMustExist: true })
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('sale', 'outbox')").pluck().all() as string[]
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('sale', 'outbox')")
+      .pluck()
+      .all() as string[]
     if (!tables.includes('sale')) return undefined
     // substr, not LIKE: terminal ids may hold "_", which LIKE reads as a wildcard. The scan stops at
     // the first foreign sale; only a training-only journal is read to its end, once, at start.
     const prefix = `${trainingTerminalId}-`
-    const foreign = db.prepare('SELECT id FROM sale WHERE substr(id, 1, ?) <> ? LIMIT 1').pluck().get(prefix.length, prefix) as string | undefined
+    const foreign = db.prepare('SELECT id FROM sale WHERE substr(id, 1, ?) <> ? LIMIT 1').pluck().get(prefix.length, prefix) as
+      string | undefined
     const waiting = tables.includes('outbox')
       ? (db.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', 'inflight', 'attention')").pluck().get() as number)
       : 0

@@ -61,12 +61,32 @@ export class StaleSaleError extends Error {
 }
 
 const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
-  ['id', 'id'], ['state', 'state'], ['createdAt', 'created_at'], ['updatedAt', 'updated_at'], ['businessDay', 'business_day'],
-  ['transTime', 'trans_time'], ['amountMinor', 'amount_minor'], ['currency', 'currency'], ['autoCapture', 'auto_capture'],
-  ['offline', 'offline'], ['chip', 'chip'], ['tipMinor', 'tip_minor'], ['tipState', 'tip_state'], ['reason', 'reason'],
-  ['attentionFrom', 'attention_from'], ['authCode', 'auth_code'], ['svcTransID', 'svc_trans_id'], ['maskedPan', 'masked_pan'],
-  ['brand', 'brand'], ['readMethod', 'read_method'], ['applicationId', 'application_id'], ['applicationLabel', 'application_label'],
-  ['cardFingerprint', 'card_fingerprint'], ['reference', 'reference'], ['requestHash', 'request_hash'], ['options', 'options'],
+  ['id', 'id'],
+  ['state', 'state'],
+  ['createdAt', 'created_at'],
+  ['updatedAt', 'updated_at'],
+  ['businessDay', 'business_day'],
+  ['transTime', 'trans_time'],
+  ['amountMinor', 'amount_minor'],
+  ['currency', 'currency'],
+  ['autoCapture', 'auto_capture'],
+  ['offline', 'offline'],
+  ['chip', 'chip'],
+  ['tipMinor', 'tip_minor'],
+  ['tipState', 'tip_state'],
+  ['reason', 'reason'],
+  ['attentionFrom', 'attention_from'],
+  ['authCode', 'auth_code'],
+  ['svcTransID', 'svc_trans_id'],
+  ['maskedPan', 'masked_pan'],
+  ['brand', 'brand'],
+  ['readMethod', 'read_method'],
+  ['applicationId', 'application_id'],
+  ['applicationLabel', 'application_label'],
+  ['cardFingerprint', 'card_fingerprint'],
+  ['reference', 'reference'],
+  ['requestHash', 'request_hash'],
+  ['options', 'options'],
 ]
 const BOOLEAN_FIELDS = new Set<keyof SaleRecord>(['autoCapture', 'offline', 'chip'])
 
@@ -82,19 +102,32 @@ export class JournalStore {
     this.outbox = new OutboxStore(db, sealer, now)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
-      bumpCounter: db.prepare('INSERT INTO counter (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value'),
+      bumpCounter: db.prepare(
+        'INSERT INTO counter (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value',
+      ),
       insertSale: db.prepare(`INSERT INTO sale (${list.join(', ')}) VALUES (${list.map((c) => `@${c}`).join(', ')})`),
-      updateSale: db.prepare(`UPDATE sale SET ${list.filter((c) => c !== 'id').map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND state = @expected_state`),
+      updateSale: db.prepare(
+        `UPDATE sale SET ${list
+          .filter((c) => c !== 'id')
+          .map((c) => `${c} = @${c}`)
+          .join(', ')} WHERE id = @id AND state = @expected_state`,
+      ),
       insertEvent: db.prepare('INSERT INTO sale_event (sale_id, at, type, from_state, to_state, detail) VALUES (?, ?, ?, ?, ?, ?)'),
       getSale: db.prepare('SELECT * FROM sale WHERE id = ?'),
       byReference: db.prepare('SELECT * FROM sale WHERE reference = ?'),
       byDay: db.prepare('SELECT * FROM sale WHERE business_day = ? ORDER BY created_at'),
-      openSales: db.prepare(`SELECT * FROM sale WHERE state NOT IN ('approved', 'declined', 'abandoned', 'reversed', 'cancelled', 'forwarded', 'captured')`),
-      recentByFingerprint: db.prepare('SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN (\'declined\', \'abandoned\', \'reversed\', \'cancelled\') LIMIT 1'),
+      openSales: db.prepare(
+        `SELECT * FROM sale WHERE state NOT IN ('approved', 'declined', 'abandoned', 'reversed', 'cancelled', 'forwarded', 'captured')`,
+      ),
+      recentByFingerprint: db.prepare(
+        "SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN ('declined', 'abandoned', 'reversed', 'cancelled') LIMIT 1",
+      ),
       sealCard: db.prepare('INSERT OR REPLACE INTO sealed_card (sale_id, purpose, envelope, key_id, created_at) VALUES (?, ?, ?, ?, ?)'),
       getCard: db.prepare('SELECT envelope FROM sealed_card WHERE sale_id = ? AND purpose = ?'),
       purgeCard: db.prepare('DELETE FROM sealed_card WHERE sale_id = ?'),
-      events: db.prepare('SELECT seq, at, type, from_state AS fromState, to_state AS toState, detail FROM sale_event WHERE sale_id = ? ORDER BY seq'),
+      events: db.prepare(
+        'SELECT seq, at, type, from_state AS fromState, to_state AS toState, detail FROM sale_event WHERE sale_id = ? ORDER BY seq',
+      ),
     }
   }
 
@@ -103,7 +136,16 @@ export class JournalStore {
     return runInTransaction(this.db, () => {
       const { value } = this.statements.bumpCounter.get('merchantTransID') as { value: number }
       const at = this.now()
-      const record: SaleRecord = { ...input, id: `${terminalId}-${String(value).padStart(8, '0')}`, createdAt: at, updatedAt: at, offline: false, chip: false, tipMinor: 0, tipState: 'none' }
+      const record: SaleRecord = {
+        ...input,
+        id: `${terminalId}-${String(value).padStart(8, '0')}`,
+        createdAt: at,
+        updatedAt: at,
+        offline: false,
+        chip: false,
+        tipMinor: 0,
+        tipState: 'none',
+      }
       this.statements.insertSale.run(toRow(record))
       this.statements.insertEvent.run(record.id, at, 'created', null, record.state, null)
       return record
@@ -122,9 +164,19 @@ export class JournalStore {
       const next = { ...change.next, updatedAt: at }
       const result = this.statements.updateSale.run({ ...toRow(next), expected_state: change.expectedState })
       if (result.changes !== 1) throw new StaleSaleError(`sale ${next.id} is no longer ${change.expectedState}`)
-      this.statements.insertEvent.run(next.id, at, change.event.type, change.expectedState, next.state, change.event.detail === undefined ? null : JSON.stringify(change.event.detail))
+      this.statements.insertEvent.run(
+        next.id,
+        at,
+        change.event.type,
+        change.expectedState,
+        next.state,
+        change.event.detail === undefined ? null : JSON.stringify(change.event.detail),
+      )
       if (change.sealCard) {
-        const envelope = this.sealer.seal(sealedFieldAad('sealed_card', next.id, change.sealCard.purpose), JSON.stringify(change.sealCard.data))
+        const envelope = this.sealer.seal(
+          sealedFieldAad('sealed_card', next.id, change.sealCard.purpose),
+          JSON.stringify(change.sealCard.data),
+        )
         this.statements.sealCard.run(next.id, change.sealCard.purpose, envelope, this.sealer.keyId, at)
       }
       if (change.withdrawPending) this.outbox.withdrawPending(next.id)
@@ -179,7 +231,9 @@ export class JournalStore {
     return countSealedRows(this.db)
   }
 
-  events(saleId: string): Array<{ seq: number; at: number; type: string; fromState: string | null; toState: string; detail: string | null }> {
+  events(
+    saleId: string,
+  ): Array<{ seq: number; at: number; type: string; fromState: string | null; toState: string; detail: string | null }> {
     return this.statements.events.all(saleId) as never
   }
 
@@ -190,7 +244,11 @@ export class JournalStore {
 
 /** Rows that can only be read with the data key: checked before the key is fetched or created. */
 export function countSealedRows(db: Database.Database): number {
-  return (db.prepare('SELECT (SELECT count(*) FROM sealed_card) + (SELECT count(*) FROM outbox WHERE body IS NOT NULL) AS n').get() as { n: number }).n
+  return (
+    db.prepare('SELECT (SELECT count(*) FROM sealed_card) + (SELECT count(*) FROM outbox WHERE body IS NOT NULL) AS n').get() as {
+      n: number
+    }
+  ).n
 }
 
 function toRow(record: SaleRecord): Record<string, unknown> {

@@ -48,7 +48,8 @@ export interface QueueTotals {
 }
 
 const PRIORITY: Readonly<Record<string, number>> = { reversal: 0 }
-const SELECT = 'seq, sale_id AS saleId, operation, message_id AS messageId, state, attempts, next_attempt_at AS nextAttemptAt, created_at AS createdAt, amount_minor AS amountMinor, currency, last_error AS lastError'
+const SELECT =
+  'seq, sale_id AS saleId, operation, message_id AS messageId, state, attempts, next_attempt_at AS nextAttemptAt, created_at AS createdAt, amount_minor AS amountMinor, currency, last_error AS lastError'
 
 export class OutboxStore {
   private readonly sql
@@ -59,27 +60,35 @@ export class OutboxStore {
     private readonly now: () => number,
   ) {
     this.sql = {
-      insert: db.prepare('INSERT INTO outbox (sale_id, operation, message_id, priority, state, body, key_id, amount_minor, currency, next_attempt_at, created_at) VALUES (?, ?, ?, ?, \'pending\', ?, ?, ?, ?, ?, ?)'),
+      insert: db.prepare(
+        "INSERT INTO outbox (sale_id, operation, message_id, priority, state, body, key_id, amount_minor, currency, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)",
+      ),
       // Items sealed under a data key the keychain no longer holds wait (never deleted) until it is restored.
       due: db.prepare(`SELECT ${SELECT}, body FROM outbox o WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.key_id = ?
         AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.state IN ('pending', 'inflight', 'attention')
                         AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
         ORDER BY o.priority, o.seq LIMIT ?`),
-      markInflight: db.prepare('UPDATE outbox SET state = \'inflight\', attempts = attempts + 1 WHERE seq = ?'),
-      complete: db.prepare('UPDATE outbox SET state = \'done\', body = NULL, done_at = ?, last_error = NULL WHERE seq = ?'),
-      retryLater: db.prepare('UPDATE outbox SET state = \'pending\', next_attempt_at = ?, last_error = ? WHERE seq = ?'),
-      toAttention: db.prepare('UPDATE outbox SET state = \'attention\', last_error = ? WHERE seq = ?'),
-      withdraw: db.prepare('UPDATE outbox SET state = \'withdrawn\', body = NULL, done_at = ? WHERE sale_id = ? AND state = \'pending\''),
-      retryAttention: db.prepare('UPDATE outbox SET state = \'pending\', attempts = 0, next_attempt_at = ?, created_at = ?, last_error = NULL WHERE sale_id = ? AND state = \'attention\''),
-      recoverInflight: db.prepare('UPDATE outbox SET state = \'pending\' WHERE state = \'inflight\''),
+      markInflight: db.prepare("UPDATE outbox SET state = 'inflight', attempts = attempts + 1 WHERE seq = ?"),
+      complete: db.prepare("UPDATE outbox SET state = 'done', body = NULL, done_at = ?, last_error = NULL WHERE seq = ?"),
+      retryLater: db.prepare("UPDATE outbox SET state = 'pending', next_attempt_at = ?, last_error = ? WHERE seq = ?"),
+      toAttention: db.prepare("UPDATE outbox SET state = 'attention', last_error = ? WHERE seq = ?"),
+      withdraw: db.prepare("UPDATE outbox SET state = 'withdrawn', body = NULL, done_at = ? WHERE sale_id = ? AND state = 'pending'"),
+      retryAttention: db.prepare(
+        "UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, created_at = ?, last_error = NULL WHERE sale_id = ? AND state = 'attention'",
+      ),
+      recoverInflight: db.prepare("UPDATE outbox SET state = 'pending' WHERE state = 'inflight'"),
       totals: db.prepare(`SELECT
           (SELECT count(*) FROM outbox WHERE state IN ('pending', 'inflight')) AS count,
           (SELECT count(*) FROM outbox WHERE state = 'attention') AS attentionCount,
           (SELECT min(created_at) FROM outbox WHERE state IN ('pending', 'inflight')) AS oldestItemAt`),
       stored: db.prepare(`SELECT currency, count(*) AS n, sum(amount_minor) AS total, min(created_at) AS oldest FROM outbox
           WHERE operation = 'payment' AND state IN ('pending', 'inflight', 'attention') GROUP BY currency`),
-      lockedCount: db.prepare('SELECT count(*) AS n FROM outbox WHERE state IN (\'pending\', \'inflight\', \'attention\') AND key_id IS NOT ? AND body IS NOT NULL'),
-      waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE state IN ('pending', 'inflight', 'attention') ORDER BY priority, seq LIMIT ?`),
+      lockedCount: db.prepare(
+        "SELECT count(*) AS n FROM outbox WHERE state IN ('pending', 'inflight', 'attention') AND key_id IS NOT ? AND body IS NOT NULL",
+      ),
+      waiting: db.prepare(
+        `SELECT ${SELECT} FROM outbox WHERE state IN ('pending', 'inflight', 'attention') ORDER BY priority, seq LIMIT ?`,
+      ),
       ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
       bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
     }
@@ -88,7 +97,18 @@ export class OutboxStore {
   enqueue(saleId: string, item: NewOutboxItem): void {
     const at = this.now()
     const envelope = this.sealer.seal(this.aad(saleId, item.operation, item.messageId), JSON.stringify(item.body))
-    this.sql.insert.run(saleId, item.operation, item.messageId, PRIORITY[item.operation] ?? 1, envelope, this.sealer.keyId, item.amountMinor ?? 0, item.currency ?? null, at, at)
+    this.sql.insert.run(
+      saleId,
+      item.operation,
+      item.messageId,
+      PRIORITY[item.operation] ?? 1,
+      envelope,
+      this.sealer.keyId,
+      item.amountMinor ?? 0,
+      item.currency ?? null,
+      at,
+      at,
+    )
   }
 
   /** Claims up to `limit` due items (one per sale), marks them in flight and opens their bodies. */
@@ -145,7 +165,14 @@ export class OutboxStore {
       storedCount += row.n
       oldestStoredAt = oldestStoredAt === undefined ? row.oldest : Math.min(oldestStoredAt, row.oldest)
     }
-    return { count: head.count, attentionCount: head.attentionCount, oldestItemAt: head.oldestItemAt ?? undefined, storedAmountMinor, storedCount, oldestStoredAt }
+    return {
+      count: head.count,
+      attentionCount: head.attentionCount,
+      oldestItemAt: head.oldestItemAt ?? undefined,
+      storedAmountMinor,
+      storedCount,
+      oldestStoredAt,
+    }
   }
 
   /** Queued items sealed under another data key: they wait for that key to be restored. */

@@ -15,7 +15,16 @@
  * Random 96-bit nonces are safe for 2^32 seals per key (NIST SP 800-38D §8.3), far beyond a
  * terminal's lifetime of sales.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto'
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto'
 import { dataKeyAccount, type SecretStore } from '../keychain'
 import { JournalError } from './journal-error'
 
@@ -62,7 +71,10 @@ export class DataKeyInvalidError extends JournalError {
     readonly account: string,
     problem: string,
   ) {
-    super('DATA_KEY_INVALID', `the journal's data key in the OS keychain (entry "${account}") is unusable: ${problem}; the encrypted rows are kept, never deleted`)
+    super(
+      'DATA_KEY_INVALID',
+      `the journal's data key in the OS keychain (entry "${account}") is unusable: ${problem}; the encrypted rows are kept, never deleted`,
+    )
   }
 }
 
@@ -160,7 +172,10 @@ export class FieldSealer {
   open(aad: string, envelope: Buffer): Buffer {
     const { header, keyId, nonce, tag, ciphertext } = parse(envelope)
     if (!keyId.equals(this.keyIdBytes)) {
-      throw new SealedFieldError('wrongKey', `the sealed field ${aad} was sealed under data key ${keyId.toString('hex')}, the keychain holds ${this.keyId}`)
+      throw new SealedFieldError(
+        'wrongKey',
+        `the sealed field ${aad} was sealed under data key ${keyId.toString('hex')}, the keychain holds ${this.keyId}`,
+      )
     }
     const decipher = createDecipheriv('aes-256-gcm', this.key, nonce, { authTagLength: TAG_BYTES })
     decipher.setAAD(aadBytes(header, aad))
@@ -169,7 +184,10 @@ export class FieldSealer {
     try {
       return Buffer.concat([head, decipher.final()])
     } catch {
-      throw new SealedFieldError('tampered', `the sealed field ${aad} failed authentication: it was altered, or belongs to another row or field`)
+      throw new SealedFieldError(
+        'tampered',
+        `the sealed field ${aad} failed authentication: it was altered, or belongs to another row or field`,
+      )
     } finally {
       // Unauthenticated output must never escape; on success concat already made the returned copy.
       wipe(head)
@@ -181,7 +199,8 @@ function parse(envelope: Buffer): { header: Buffer; keyId: Buffer; nonce: Buffer
   if (!Buffer.isBuffer(envelope) || envelope.length < SEALED_ENVELOPE_OVERHEAD) {
     throw new SealedFieldError('malformed', `a sealed field is at least ${SEALED_ENVELOPE_OVERHEAD} bytes`)
   }
-  if (envelope[0] !== SEALED_ENVELOPE_VERSION) throw new SealedFieldError('unknownVersion', `unknown sealed-field envelope version ${envelope[0]}`)
+  if (envelope[0] !== SEALED_ENVELOPE_VERSION)
+    throw new SealedFieldError('unknownVersion', `unknown sealed-field envelope version ${envelope[0]}`)
   const nonceEnd = HEADER_BYTES + NONCE_BYTES
   return {
     header: envelope.subarray(0, HEADER_BYTES),

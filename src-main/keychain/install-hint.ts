@@ -28,16 +28,21 @@ export function currentPlatform(): Platform {
 /** The packages that let keytar build (headers) and find a keychain at run time, per OS family. */
 function packagesFor({ platform, distro }: Platform): { build: string; service: string } {
   if (platform === 'darwin') return { build: 'a compiler (`xcode-select --install`)', service: 'the macOS Keychain (built in)' }
-  if (platform === 'win32') return { build: 'a compiler (Visual Studio Build Tools, C++ workload)', service: 'the Windows Credential Vault (built in)' }
+  if (platform === 'win32')
+    return { build: 'a compiler (Visual Studio Build Tools, C++ workload)', service: 'the Windows Credential Vault (built in)' }
   if (distro.some((d) => d === 'fedora' || d === 'rhel' || d === 'centos')) {
     return { build: "libsecret's headers (`sudo dnf install libsecret-devel`)", service: '`sudo dnf install gnome-keyring`' }
   }
-  if (distro.some((d) => d === 'arch')) return { build: 'libsecret (`sudo pacman -S libsecret`)', service: '`sudo pacman -S gnome-keyring`' }
+  if (distro.some((d) => d === 'arch'))
+    return { build: 'libsecret (`sudo pacman -S libsecret`)', service: '`sudo pacman -S gnome-keyring`' }
   if (distro.some((d) => d === 'opensuse' || d === 'suse')) {
     return { build: "libsecret's headers (`sudo zypper install libsecret-devel`)", service: '`sudo zypper install gnome-keyring`' }
   }
   // Debian, Ubuntu and anything unrecognised: apt names are the most common ones to show.
-  return { build: "libsecret's headers (`sudo apt-get install libsecret-1-dev`)", service: '`sudo apt-get install gnome-keyring libsecret-1-0 dbus`' }
+  return {
+    build: "libsecret's headers (`sudo apt-get install libsecret-1-dev`)",
+    service: '`sudo apt-get install gnome-keyring libsecret-1-0 dbus`',
+  }
 }
 
 /** One line: what is missing and what to do about it on this machine. */

@@ -38,4 +38,3 @@ export function signingKeyAccount(aid: string): string {
 export function dataKeyAccount(terminalId: string): string {
   return `data-key/${terminalId}`
 }
-

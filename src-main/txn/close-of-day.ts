@@ -12,7 +12,14 @@ export type DayReport = DayReportView
 
 /** Sales whose money stands: approved at the host, or approved offline and stored or forwarded. */
 const CHARGED: ReadonlySet<TxnState> = new Set(['approved', 'forwarded', 'storedOffline', 'captured', 'capturePending', 'cancelPending'])
-const AT_COUNTER: ReadonlySet<TxnState> = new Set(['created', 'readingCard', 'awaitingConfirmation', 'sending', 'completingCard', 'voidReadingCard'])
+const AT_COUNTER: ReadonlySet<TxnState> = new Set([
+  'created',
+  'readingCard',
+  'awaitingConfirmation',
+  'sending',
+  'completingCard',
+  'voidReadingCard',
+])
 
 export function dayReport(businessDay: string, sales: readonly SaleView[]): DayReport {
   const counts = { approved: 0, declined: 0, offline: 0, stored: 0, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 0 }
@@ -57,11 +64,25 @@ export function dayReport(businessDay: string, sales: readonly SaleView[]): DayR
   }
 }
 
-const CSV_COLUMNS = ['id', 'state', 'createdAt', 'currency', 'amount', 'tip', 'brand', 'maskedPan', 'readMethod', 'authCode', 'offline', 'reason'] as const
+const CSV_COLUMNS = [
+  'id',
+  'state',
+  'createdAt',
+  'currency',
+  'amount',
+  'tip',
+  'brand',
+  'maskedPan',
+  'readMethod',
+  'authCode',
+  'offline',
+  'reason',
+] as const
 
 /** One line per sale, amounts as decimal strings, ready for a spreadsheet. */
 export function dayReportCsv(report: DayReport): string {
-  const quote = (value: string) => (/[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value)
+  const quote = (value: string) =>
+    /[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value
   const lines = [CSV_COLUMNS.join(',')]
   for (const sale of report.sales) {
     const row: Record<(typeof CSV_COLUMNS)[number], string> = {

@@ -136,7 +136,13 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
         return
       }
       const reason = `${verdict.reason} (last: ${outcome.reason})`
-      if (!this.deps.txn.applyQueueEvent(item.saleId, { type: 'forwardGaveUp', operation, reason }, { seq: item.seq, result: 'attention', reason })) {
+      if (
+        !this.deps.txn.applyQueueEvent(
+          item.saleId,
+          { type: 'forwardGaveUp', operation, reason },
+          { seq: item.seq, result: 'attention', reason },
+        )
+      ) {
         this.deps.journal.outbox.toAttention(item.seq, reason)
       }
       this.emit('attention', item, reason)
@@ -149,7 +155,10 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
         : outcome.kind === 'declined'
           ? { kind: 'declined', reason: outcome.reason }
           : { kind: 'rejected', code: outcome.code, message: outcome.message }
-    const settle = answer.kind === 'rejected' ? ({ seq: item.seq, result: 'attention', reason: `${answer.code}: ${answer.message}` } as const) : ({ seq: item.seq, result: 'done' } as const)
+    const settle =
+      answer.kind === 'rejected'
+        ? ({ seq: item.seq, result: 'attention', reason: `${answer.code}: ${answer.message}` } as const)
+        : ({ seq: item.seq, result: 'done' } as const)
     if (!this.deps.txn.applyQueueEvent(item.saleId, { type: 'forwardAnswered', operation, answer }, settle)) {
       // The sale moved on meanwhile (e.g. a newer tip replaced this one): the item is still answered.
       if (settle.result === 'done') this.deps.journal.outbox.complete(item.seq)

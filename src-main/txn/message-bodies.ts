@@ -52,7 +52,11 @@ export function paymentBody(sale: SaleRecord, card: CardData, merchant: Merchant
   const { merchantOrderReference, ...fields } = options
   return {
     autoCapture: sale.autoCapture,
-    merchantTransInfo: { merchantTransID: sale.id, merchantTransTime: sale.transTime, ...(merchantOrderReference ? { merchantOrderReference } : {}) },
+    merchantTransInfo: {
+      merchantTransID: sale.id,
+      merchantTransTime: sale.transTime,
+      ...(merchantOrderReference ? { merchantOrderReference } : {}),
+    },
     paymentMethod: cardMethod(card),
     pspInfo: {
       ...merchant.pspInfo,
@@ -71,7 +75,14 @@ export function reversalBody(reason: string, card: CardData | undefined): Offlin
   const chip = card?.icCardData
   return {
     initiatingReason: truncateBytes(reason, 64),
-    ...(chip ? { paymentMethod: { type: 'card' as const, card: { cardInfo: { icCardData: chip, ...(card?.cardSequenceNum ? { cardSequenceNum: card.cardSequenceNum } : {}) } } } } : {}),
+    ...(chip
+      ? {
+          paymentMethod: {
+            type: 'card' as const,
+            card: { cardInfo: { icCardData: chip, ...(card?.cardSequenceNum ? { cardSequenceNum: card.cardSequenceNum } : {}) } },
+          },
+        }
+      : {}),
   }
 }
 
@@ -80,13 +91,19 @@ export function cancelBody(messageId: string, transTime: string, card: CardData)
   const method = cardMethod(card)
   return {
     merchantTransInfo: { merchantTransID: messageId, merchantTransTime: transTime },
-    paymentMethod: { ...method, card: { ...method.card, icCardCondCode: card.icCardData ? '0' : '1', noSecretNoSignFlag: card.pin ? '0' : '1' } },
+    paymentMethod: {
+      ...method,
+      card: { ...method.card, icCardCondCode: card.icCardData ? '0' : '1', noSecretNoSignFlag: card.pin ? '0' : '1' },
+    },
     initiatingReason: 'void requested at the counter',
   }
 }
 
 export function tipsBody(messageId: string, transTime: string, sale: SaleRecord): TipsBody {
-  return { merchantTransInfo: { merchantTransID: messageId, merchantTransTime: transTime }, transAmount: { currency: sale.currency, value: formatAmount(sale.tipMinor, sale.currency) } }
+  return {
+    merchantTransInfo: { merchantTransID: messageId, merchantTransTime: transTime },
+    transAmount: { currency: sale.currency, value: formatAmount(sale.tipMinor, sale.currency) },
+  }
 }
 
 export function captureBody(messageId: string, transTime: string, sale: SaleRecord): CaptureBody {

@@ -51,7 +51,10 @@ export function decideOffline(candidate: OfflineCandidate, limits: OfflineLimits
   if (candidate.policy === 'requireOnline') return no('this sale requires the host')
   if (!limits.enabled) return no('offline payments are switched off')
   if (candidate.expired) return no('the card has expired')
-  if ((candidate.method === 'swipe' || candidate.method === 'fallbackSwipe' || candidate.method === 'contactlessMagstripe') && !limits.allowSwipe) {
+  if (
+    (candidate.method === 'swipe' || candidate.method === 'fallbackSwipe' || candidate.method === 'contactlessMagstripe') &&
+    !limits.allowSwipe
+  ) {
     return no('a swiped card cannot be approved offline')
   }
   if (candidate.method === 'keyed') return no('a keyed card cannot be approved offline')

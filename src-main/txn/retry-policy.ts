@@ -30,10 +30,18 @@ export function nextDelayMs(policy: RetryPolicy, attempts: number, random: numbe
 
 export type RetryVerdict = { retry: true; at: number } | { retry: false; reason: string }
 
-export function afterFailedAttempt(policy: RetryPolicy, operation: QueuedOperation, attempts: number, createdAt: number, now: number, random: number): RetryVerdict {
+export function afterFailedAttempt(
+  policy: RetryPolicy,
+  operation: QueuedOperation,
+  attempts: number,
+  createdAt: number,
+  now: number,
+  random: number,
+): RetryVerdict {
   if (attempts >= policy.maxAttempts) return { retry: false, reason: `${operation} not acknowledged after ${attempts} attempts` }
   const ageHours = (now - createdAt) / 3_600_000
-  if (ageHours >= policy.maxAgeHours[operation]) return { retry: false, reason: `${operation} not acknowledged within ${policy.maxAgeHours[operation]} h` }
+  if (ageHours >= policy.maxAgeHours[operation])
+    return { retry: false, reason: `${operation} not acknowledged within ${policy.maxAgeHours[operation]} h` }
   return { retry: true, at: now + nextDelayMs(policy, attempts, random) }
 }
 

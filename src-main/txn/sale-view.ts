@@ -22,7 +22,17 @@ export function toSaleView(record: SaleRecord): SaleView {
     updatedAt: record.updatedAt,
     businessDay: record.businessDay,
   }
-  const optional = ['reason', 'authCode', 'svcTransID', 'maskedPan', 'brand', 'readMethod', 'applicationId', 'applicationLabel', 'reference'] as const
+  const optional = [
+    'reason',
+    'authCode',
+    'svcTransID',
+    'maskedPan',
+    'brand',
+    'readMethod',
+    'applicationId',
+    'applicationLabel',
+    'reference',
+  ] as const
   for (const key of optional) {
     const value = record[key]
     if (value !== undefined) view[key] = value

@@ -9,11 +9,18 @@ export interface TipPolicy {
 
 export const DEFAULT_TIP_POLICY: TipPolicy = { tolerancePercent: 20 }
 
-export type TipCheck = { ok: true } | { ok: false; needsOverride: true; reason: string } | { ok: false; needsOverride: false; reason: string }
+export type TipCheck =
+  { ok: true } | { ok: false; needsOverride: true; reason: string } | { ok: false; needsOverride: false; reason: string }
 
 export function checkTip(policy: TipPolicy, baseMinor: number, tipMinor: number, managerOverride: boolean): TipCheck {
-  if (!Number.isSafeInteger(tipMinor) || tipMinor < 0) return { ok: false, needsOverride: false, reason: 'a tip must be a whole, non-negative amount' }
+  if (!Number.isSafeInteger(tipMinor) || tipMinor < 0)
+    return { ok: false, needsOverride: false, reason: 'a tip must be a whole, non-negative amount' }
   const limit = Math.floor((baseMinor * policy.tolerancePercent) / 100)
-  if (tipMinor > limit && !managerOverride) return { ok: false, needsOverride: true, reason: `the tip is more than ${policy.tolerancePercent}% of the sale: a manager must approve it` }
+  if (tipMinor > limit && !managerOverride)
+    return {
+      ok: false,
+      needsOverride: true,
+      reason: `the tip is more than ${policy.tolerancePercent}% of the sale: a manager must approve it`,
+    }
   return { ok: true }
 }

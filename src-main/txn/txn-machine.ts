@@ -11,7 +11,10 @@ const ok = (sale: Sale, state: TxnState, effects: TxnEffect[] = [], patch: Parti
   sale: { ...sale, ...patch, state },
   effects,
 })
-const refuse = (sale: Sale, event: TxnEvent): TransitionResult => ({ ok: false, reason: `${event.type} is not possible while the sale is ${sale.state}` })
+const refuse = (sale: Sale, event: TxnEvent): TransitionResult => ({
+  ok: false,
+  reason: `${event.type} is not possible while the sale is ${sale.state}`,
+})
 
 /** States of an approved payment that a cashier may void, tip or (restaurant) capture. */
 const SETTLEABLE: ReadonlySet<TxnState> = new Set(['approved', 'forwarded', 'storedOffline'])
@@ -24,18 +27,28 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
     case 'cardRead':
       if (sale.state !== 'readingCard') return refuse(sale, event)
       // Duplicate guard: same card, same amount, within the window: the cashier decides first.
-      if (event.duplicate) return ok(sale, 'awaitingConfirmation', [], { chip: event.chip, reason: 'same card and amount as a recent sale: confirm to charge again' })
+      if (event.duplicate)
+        return ok(sale, 'awaitingConfirmation', [], {
+          chip: event.chip,
+          reason: 'same card and amount as a recent sale: confirm to charge again',
+        })
       return ok(sale, 'sending', [{ type: 'sendPayment' }], { chip: event.chip })
 
     case 'cardNotRead':
-      return sale.state === 'readingCard' ? ok(sale, 'abandoned', [{ type: 'purgeCardData' }], { reason: event.reason }) : refuse(sale, event)
+      return sale.state === 'readingCard'
+        ? ok(sale, 'abandoned', [{ type: 'purgeCardData' }], { reason: event.reason })
+        : refuse(sale, event)
 
     case 'duplicateConfirmed':
-      return sale.state === 'awaitingConfirmation' ? ok(sale, 'sending', [{ type: 'sendPayment' }], { reason: undefined }) : refuse(sale, event)
+      return sale.state === 'awaitingConfirmation'
+        ? ok(sale, 'sending', [{ type: 'sendPayment' }], { reason: undefined })
+        : refuse(sale, event)
 
     case 'duplicateRefused':
       return sale.state === 'awaitingConfirmation'
-        ? ok(sale, 'abandoned', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'not charged: the cashier stopped a possible duplicate' })
+        ? ok(sale, 'abandoned', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
+            reason: 'not charged: the cashier stopped a possible duplicate',
+          })
         : refuse(sale, event)
 
     case 'paymentAnswered':
@@ -62,26 +75,43 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
       return sale.state === 'voidReadingCard' ? ok(sale, 'cancelPending', [{ type: 'enqueue', operation: 'cancel' }]) : refuse(sale, event)
 
     case 'voidCardNotRead':
-      return sale.state === 'voidReadingCard' ? ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], { reason: `not voided: ${event.reason}` }) : refuse(sale, event)
+      return sale.state === 'voidReadingCard'
+        ? ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], { reason: `not voided: ${event.reason}` })
+        : refuse(sale, event)
 
     case 'tipRequested':
       if (!SETTLEABLE.has(sale.state) && sale.state !== 'capturePending') return refuse(sale, event)
-      if (sale.state === 'capturePending') return { ok: false, reason: 'the payment is already being captured: the tip can no longer change' }
-      if (!Number.isSafeInteger(event.tipMinor) || event.tipMinor < 0) return { ok: false, reason: 'a tip must be a whole, non-negative amount' }
+      if (sale.state === 'capturePending')
+        return { ok: false, reason: 'the payment is already being captured: the tip can no longer change' }
+      if (!Number.isSafeInteger(event.tipMinor) || event.tipMinor < 0)
+        return { ok: false, reason: 'a tip must be a whole, non-negative amount' }
       // A later tip replaces an earlier one (docs/gateway.md §D3 "Tips"); it queues behind the payment's own forwarding.
       return ok(sale, sale.state, [{ type: 'enqueue', operation: 'tips' }], { tipMinor: event.tipMinor, tipState: 'pending' })
 
     case 'captureRequested':
       if (sale.autoCapture) return { ok: false, reason: 'this payment was captured automatically' }
       // A stored payment is captured once forwarded: its capture would otherwise overtake its own state.
-      return sale.state === 'approved' || sale.state === 'forwarded' ? ok(sale, 'capturePending', [{ type: 'enqueue', operation: 'capture' }]) : refuse(sale, event)
+      return sale.state === 'approved' || sale.state === 'forwarded'
+        ? ok(sale, 'capturePending', [{ type: 'enqueue', operation: 'capture' }])
+        : refuse(sale, event)
 
     case 'recovered':
       return onRecovered(sale)
   }
 }
 
-const FINAL_OR_IDLE: ReadonlySet<TxnState> = new Set(['created', 'readingCard', 'awaitingConfirmation', 'sending', 'completingCard', 'voidReadingCard', 'declined', 'abandoned', 'reversed', 'cancelled'])
+const FINAL_OR_IDLE: ReadonlySet<TxnState> = new Set([
+  'created',
+  'readingCard',
+  'awaitingConfirmation',
+  'sending',
+  'completingCard',
+  'voidReadingCard',
+  'declined',
+  'abandoned',
+  'reversed',
+  'cancelled',
+])
 
 function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
   switch (answer.kind) {
@@ -89,19 +119,34 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
       if (sale.chip) return ok(sale, 'completingCard', [{ type: 'completeCard', result: 'approved' }], { authCode: answer.authCode })
       return ok(sale, 'approved', [{ type: 'purgeCardData' }], { authCode: answer.authCode })
     case 'declined':
-      return ok(sale, 'declined', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }], { reason: answer.reason })
+      return ok(
+        sale,
+        'declined',
+        [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
+        { reason: answer.reason },
+      )
     case 'rejected':
       // Nothing was recorded at the host (docs/gateway.md §D1), so nothing is charged; but a
       // rejection of a body the agent built is a defect a manager must see.
-      return ok(sale, 'declined', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }], {
-        reason: `not charged: the host refused the request (${answer.code}: ${answer.message})`,
-      })
+      return ok(
+        sale,
+        'declined',
+        [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
+        {
+          reason: `not charged: the host refused the request (${answer.code}: ${answer.message})`,
+        },
+      )
     case 'notDelivered':
       if (!answer.offline.eligible) {
-        return ok(sale, 'declined', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }], {
-          reason: `host unreachable and not allowed offline: ${answer.offline.reason}`,
-          offline: true,
-        })
+        return ok(
+          sale,
+          'declined',
+          [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
+          {
+            reason: `host unreachable and not allowed offline: ${answer.offline.reason}`,
+            offline: true,
+          },
+        )
       }
       // A chip card gets the last word on an offline approval (Z3 → TC or AAC).
       if (sale.chip) return ok(sale, 'completingCard', [{ type: 'completeCard', result: 'unableToGoOnline' }], { offline: true })
@@ -109,9 +154,17 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
     case 'unknown':
       // It may have reached the host: reverse at once. A late answer never turns into an approval.
       // The technical cause stays in the journal's event; the cashier reads why in plain words.
-      return ok(sale, 'reversalPending', [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'enqueue', operation: 'reversal', reason: 'timeout' }], {
-        reason: 'not completed: no valid answer from the host',
-      })
+      return ok(
+        sale,
+        'reversalPending',
+        [
+          ...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []),
+          { type: 'enqueue', operation: 'reversal', reason: 'timeout' },
+        ],
+        {
+          reason: 'not completed: no valid answer from the host',
+        },
+      )
   }
 }
 
@@ -129,11 +182,20 @@ function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none')
 }
 
 function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: ForwardAnswer, event: TxnEvent): TransitionResult {
-  const expected: Readonly<Record<QueuedOperation, TxnState>> = { payment: 'storedOffline', reversal: 'reversalPending', cancel: 'cancelPending', capture: 'capturePending', tips: sale.state }
+  const expected: Readonly<Record<QueuedOperation, TxnState>> = {
+    payment: 'storedOffline',
+    reversal: 'reversalPending',
+    cancel: 'cancelPending',
+    capture: 'capturePending',
+    tips: sale.state,
+  }
   // Tips answer in whatever state the payment is; the other operations belong to their pending state.
   if (operation !== 'tips' && sale.state !== expected[operation]) return refuse(sale, event)
   if (answer.kind === 'rejected') {
-    return ok(sale, 'needsAttention', [], { attentionFrom: sale.state, reason: `${operation} refused by the host (${answer.code}: ${answer.message})` })
+    return ok(sale, 'needsAttention', [], {
+      attentionFrom: sale.state,
+      reason: `${operation} refused by the host (${answer.code}: ${answer.message})`,
+    })
   }
   const approved = answer.kind === 'approved'
   const declineReason = answer.kind === 'declined' ? answer.reason : ''
@@ -142,24 +204,38 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
       // A stored payment declined at forwarding is the merchant's loss to chase: keep it in sight.
       return approved
         ? ok(sale, 'forwarded', [{ type: 'purgeCardData' }], { authCode: answer.authCode, reason: undefined })
-        : ok(sale, 'needsAttention', [{ type: 'purgeCardData' }], { attentionFrom: undefined, reason: `stored payment declined when forwarded: ${declineReason}` })
+        : ok(sale, 'needsAttention', [{ type: 'purgeCardData' }], {
+            attentionFrom: undefined,
+            reason: `stored payment declined when forwarded: ${declineReason}`,
+          })
     case 'reversal':
-      return approved ? ok(sale, 'reversed', [{ type: 'purgeCardData' }]) : ok(sale, 'needsAttention', [], { attentionFrom: 'reversalPending', reason: `reversal refused: ${declineReason}` })
+      return approved
+        ? ok(sale, 'reversed', [{ type: 'purgeCardData' }])
+        : ok(sale, 'needsAttention', [], { attentionFrom: 'reversalPending', reason: `reversal refused: ${declineReason}` })
     case 'cancel':
       return approved
         ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: undefined })
-        : ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], { reason: `void refused by the host: ${declineReason}` })
+        : ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], {
+            reason: `void refused by the host: ${declineReason}`,
+          })
     case 'capture':
-      return approved ? ok(sale, 'captured') : ok(sale, 'needsAttention', [], { attentionFrom: 'capturePending', reason: `capture refused: ${declineReason}` })
+      return approved
+        ? ok(sale, 'captured')
+        : ok(sale, 'needsAttention', [], { attentionFrom: 'capturePending', reason: `capture refused: ${declineReason}` })
     case 'tips':
-      return approved ? ok(sale, sale.state, [], { tipState: 'adjusted' }) : ok(sale, sale.state, [], { tipState: 'failed', reason: `tip refused by the host: ${declineReason}` })
+      return approved
+        ? ok(sale, sale.state, [], { tipState: 'adjusted' })
+        : ok(sale, sale.state, [], { tipState: 'failed', reason: `tip refused by the host: ${declineReason}` })
   }
 }
 
 function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidRequested' }>): TransitionResult {
   if (sale.state === 'storedOffline') {
     // Still in the queue: withdrawn locally and never sent. In flight: it may already be at the host.
-    if (event.paymentQueue === 'pending') return ok(sale, 'cancelled', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], { reason: 'voided before it was forwarded' })
+    if (event.paymentQueue === 'pending')
+      return ok(sale, 'cancelled', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], {
+        reason: 'voided before it was forwarded',
+      })
     return { ok: false, reason: 'the stored payment is being forwarded right now: try the void again in a moment' }
   }
   if (sale.state === 'approved' || sale.state === 'forwarded') return ok(sale, 'voidReadingCard', [{ type: 'readCard', purpose: 'void' }])
@@ -172,18 +248,35 @@ function onRecovered(sale: Sale): TransitionResult {
     case 'created':
     case 'readingCard':
     case 'awaitingConfirmation':
-      return ok(sale, 'abandoned', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'interrupted before anything was sent' })
+      return ok(sale, 'abandoned', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
+        reason: 'interrupted before anything was sent',
+      })
     case 'sending':
-      return ok(sale, 'reversalPending', [{ type: 'enqueue', operation: 'reversal', reason: 'agent restarted while the payment was in flight' }], {
-        reason: 'not completed: the agent stopped while waiting for the host',
-      })
+      return ok(
+        sale,
+        'reversalPending',
+        [{ type: 'enqueue', operation: 'reversal', reason: 'agent restarted while the payment was in flight' }],
+        {
+          reason: 'not completed: the agent stopped while waiting for the host',
+        },
+      )
     case 'completingCard':
-      if (sale.offline) return ok(sale, 'declined', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'interrupted before the card approved offline' })
-      return ok(sale, 'reversalPending', [{ type: 'cancelCardRead' }, { type: 'enqueue', operation: 'reversal', reason: 'card completion interrupted' }], {
-        reason: 'not completed: interrupted before the card confirmed',
-      })
+      if (sale.offline)
+        return ok(sale, 'declined', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
+          reason: 'interrupted before the card approved offline',
+        })
+      return ok(
+        sale,
+        'reversalPending',
+        [{ type: 'cancelCardRead' }, { type: 'enqueue', operation: 'reversal', reason: 'card completion interrupted' }],
+        {
+          reason: 'not completed: interrupted before the card confirmed',
+        },
+      )
     case 'voidReadingCard':
-      return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], { reason: 'void interrupted: the payment stands' })
+      return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
+        reason: 'void interrupted: the payment stands',
+      })
     default:
       return { ok: false, reason: `nothing to recover in ${sale.state}` }
   }

@@ -72,25 +72,30 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     if (request.reference !== undefined) {
       const existing = journal.byReference(request.reference)
       if (existing) {
-        if (existing.requestHash !== requestHash) throw new PosError('REFERENCE_REUSED', `reference "${request.reference}" was already used for a different sale (${existing.id}); nothing was charged`)
+        if (existing.requestHash !== requestHash)
+          throw new PosError(
+            'REFERENCE_REUSED',
+            `reference "${request.reference}" was already used for a different sale (${existing.id}); nothing was charged`,
+          )
         return toSaleView(existing)
       }
     }
-    if (this.current !== undefined) throw new PosError('SALE_IN_PROGRESS', `sale ${this.current} is still running: finish or cancel it first`, true)
+    if (this.current !== undefined)
+      throw new PosError('SALE_IN_PROGRESS', `sale ${this.current} is still running: finish or cancel it first`, true)
     const at = this.now()
     checkPaymentOptions(request, settings, formatDateTime(at))
     // Created and handed to the reader in one commit: the journal knows the sale before the reader does.
     const { record, effects } = journal.batch(() => {
       const created = journal.createSale(settings.merchant.terminalId, {
-      state: 'created',
-      businessDay: businessDay(at),
-      transTime: formatDateTime(at),
-      amountMinor: request.amountMinor,
-      currency: request.currency,
-      autoCapture: !settings.restaurantMode,
-      reference: request.reference,
-      requestHash,
-      options: JSON.stringify({ ...(request.options ?? {}), ...(request.offlinePolicy ? { offlinePolicy: request.offlinePolicy } : {}) }),
+        state: 'created',
+        businessDay: businessDay(at),
+        transTime: formatDateTime(at),
+        amountMinor: request.amountMinor,
+        currency: request.currency,
+        autoCapture: !settings.restaurantMode,
+        reference: request.reference,
+        requestHash,
+        options: JSON.stringify({ ...(request.options ?? {}), ...(request.offlinePolicy ? { offlinePolicy: request.offlinePolicy } : {}) }),
       })
       this.current = created.id
       return { record: created, effects: this.applyAndPublish(created.id, { type: 'readCard' }) ?? [] }
@@ -119,7 +124,9 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
 
   async voidSale(id: string): Promise<SaleView> {
     if (this.current !== undefined) throw new PosError('SALE_IN_PROGRESS', 'finish the running sale before a void', true)
-    const queued = this.deps.journal.outbox.ofSale(id).find((item) => item.operation === 'payment' && (item.state === 'pending' || item.state === 'inflight'))
+    const queued = this.deps.journal.outbox
+      .ofSale(id)
+      .find((item) => item.operation === 'payment' && (item.state === 'pending' || item.state === 'inflight'))
     const paymentQueue = queued === undefined ? 'none' : queued.state === 'inflight' ? 'inflight' : 'pending'
     this.current = id
     try {
@@ -191,7 +198,8 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
 
   private async step(id: string, event: TxnEvent, extra: { card?: CardData; answerPatch?: Partial<SaleRecord> } = {}): Promise<void> {
     const effects = this.applyAndPublish(id, event, undefined, extra)
-    if (effects === undefined) throw new PosError('INVALID_STEP', `${event.type} is not possible for sale ${id} in state ${this.require(id).state}`)
+    if (effects === undefined)
+      throw new PosError('INVALID_STEP', `${event.type} is not possible for sale ${id} in state ${this.require(id).state}`)
     await this.runEffects(id, effects)
   }
 
@@ -200,7 +208,12 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
   }
 
   /** The write-ahead half: journal the transition and its queue effects; returns the I/O effects. */
-  private applyAndPublish(id: string, event: TxnEvent, settleOutbox?: SaleChange['settleOutbox'], extra: { card?: CardData; answerPatch?: Partial<SaleRecord> } = {}): TxnEffect[] | undefined {
+  private applyAndPublish(
+    id: string,
+    event: TxnEvent,
+    settleOutbox?: SaleChange['settleOutbox'],
+    extra: { card?: CardData; answerPatch?: Partial<SaleRecord> } = {},
+  ): TxnEffect[] | undefined {
     const { journal } = this.deps
     const before = this.require(id)
     const result = transition(toSale(before), event)
@@ -222,11 +235,23 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
       else if (effect.type === 'purgeCardData') purgeCard = true
     }
     const sealCard = card ? { purpose: event.type === 'voidCardRead' ? ('void' as const) : ('purchase' as const), data: card } : undefined
-    const saved = journal.apply({ event: { type: event.type, detail: eventDetail(event) }, next, expectedState: before.state, enqueue, withdrawPending, retryAttention, purgeCard, ...(sealCard ? { sealCard } : {}), ...(settleOutbox !== undefined ? { settleOutbox } : {}) })
+    const saved = journal.apply({
+      event: { type: event.type, detail: eventDetail(event) },
+      next,
+      expectedState: before.state,
+      enqueue,
+      withdrawPending,
+      retryAttention,
+      purgeCard,
+      ...(sealCard ? { sealCard } : {}),
+      ...(settleOutbox !== undefined ? { settleOutbox } : {}),
+    })
     if (purgeCard) this.cardInFlight.delete(id)
     this.publish(saved)
     if (enqueue.length > 0 || retryAttention) this.deps.onEnqueued?.()
-    return result.effects.filter((e) => e.type === 'readCard' || e.type === 'cancelCardRead' || e.type === 'sendPayment' || e.type === 'completeCard')
+    return result.effects.filter(
+      (e) => e.type === 'readCard' || e.type === 'cancelCardRead' || e.type === 'sendPayment' || e.type === 'completeCard',
+    )
   }
 
   /** The I/O half, run only after the journal has committed. */
@@ -235,14 +260,19 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
       case 'readCard':
         return this.readCard(id, effect.purpose)
       case 'cancelCardRead':
-        await this.deps.reader.cancel().catch((error: unknown) => this.deps.logger.warn({ sale: id, err: error }, 'could not cancel the reader'))
+        await this.deps.reader
+          .cancel()
+          .catch((error: unknown) => this.deps.logger.warn({ sale: id, err: error }, 'could not cancel the reader'))
         return
       case 'sendPayment':
         return this.sendPayment(id)
       case 'completeCard': {
         const sale = this.require(id)
         const decision = await this.deps.reader
-          .completeCard({ result: effect.result, authorizationResponseCode: effect.result === 'approved' ? '00' : effect.result === 'declined' ? '05' : 'Z3' })
+          .completeCard({
+            result: effect.result,
+            authorizationResponseCode: effect.result === 'approved' ? '00' : effect.result === 'declined' ? '05' : 'Z3',
+          })
           .catch((error: unknown) => {
             // A card that cannot confirm did not approve: the safe reading is a decline.
             this.deps.logger.warn({ sale: id, err: error }, 'card completion failed')
@@ -260,7 +290,12 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     const sale = this.require(id)
     let result: ReadCardResult
     try {
-      result = await this.deps.reader.readCard({ amountMinor: sale.amountMinor, currency: sale.currency, purpose, timeoutSeconds: this.deps.settings.cardReadTimeoutSeconds })
+      result = await this.deps.reader.readCard({
+        amountMinor: sale.amountMinor,
+        currency: sale.currency,
+        purpose,
+        timeoutSeconds: this.deps.settings.cardReadTimeoutSeconds,
+      })
     } catch (error) {
       result = { kind: 'failed', code: 'DEVICE_ERROR', message: error instanceof Error ? error.message : String(error) }
     }
@@ -274,7 +309,8 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     const card = result.card
     this.cardInFlight.set(id, card)
     const since = this.now().getTime() - this.deps.settings.duplicateWindowMs
-    const duplicate = this.deps.journal.recentSameCard(this.deps.journal.fingerprint(card.pan), sale.amountMinor, sale.currency, since, id) !== undefined
+    const duplicate =
+      this.deps.journal.recentSameCard(this.deps.journal.fingerprint(card.pan), sale.amountMinor, sale.currency, since, id) !== undefined
     await this.step(id, { type: 'cardRead', chip: card.icCardData !== undefined, duplicate }, { card })
   }
 
@@ -294,7 +330,14 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     if (outcome === undefined || outcome.kind === 'notDelivered') {
       const totals = this.deps.journal.outbox.totals()
       const offline = decideOffline(
-        { policy, amountMinor: sale.amountMinor, currency: sale.currency, method: card.method, onlinePin: card.summary.onlinePin, expired: card.summary.expired },
+        {
+          policy,
+          amountMinor: sale.amountMinor,
+          currency: sale.currency,
+          method: card.method,
+          onlinePin: card.summary.onlinePin,
+          expired: card.summary.expired,
+        },
         this.deps.settings.offline,
         { count: totals.storedCount, amountMinor: totals.storedAmountMinor, oldestStoredAt: totals.oldestStoredAt },
         this.now().getTime(),
@@ -319,15 +362,45 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
     const nth = this.deps.journal.outbox.ofSale(sale.id).filter((item) => item.operation === operation).length + 1
     switch (operation) {
       case 'payment':
-        return { operation, messageId: sale.id, body: paymentBody(sale, this.cardOf(sale.id), this.deps.settings.merchant), amountMinor: sale.amountMinor, currency: sale.currency }
+        return {
+          operation,
+          messageId: sale.id,
+          body: paymentBody(sale, this.cardOf(sale.id), this.deps.settings.merchant),
+          amountMinor: sale.amountMinor,
+          currency: sale.currency,
+        }
       case 'reversal':
-        return { operation, messageId: sale.id, body: reversalBody(reason, this.cardInFlight.get(sale.id) ?? this.readableCard(sale.id)), amountMinor: sale.amountMinor, currency: sale.currency }
+        return {
+          operation,
+          messageId: sale.id,
+          body: reversalBody(reason, this.cardInFlight.get(sale.id) ?? this.readableCard(sale.id)),
+          amountMinor: sale.amountMinor,
+          currency: sale.currency,
+        }
       case 'tips':
-        return { operation, messageId: `${sale.id}-T${nth}`, body: tipsBody(`${sale.id}-T${nth}`, transTime, sale), amountMinor: sale.tipMinor, currency: sale.currency }
+        return {
+          operation,
+          messageId: `${sale.id}-T${nth}`,
+          body: tipsBody(`${sale.id}-T${nth}`, transTime, sale),
+          amountMinor: sale.tipMinor,
+          currency: sale.currency,
+        }
       case 'cancel':
-        return { operation, messageId: `${sale.id}-V${nth}`, body: cancelBody(`${sale.id}-V${nth}`, transTime, freshCard ?? this.cardOf(sale.id, 'void')), amountMinor: sale.amountMinor, currency: sale.currency }
+        return {
+          operation,
+          messageId: `${sale.id}-V${nth}`,
+          body: cancelBody(`${sale.id}-V${nth}`, transTime, freshCard ?? this.cardOf(sale.id, 'void')),
+          amountMinor: sale.amountMinor,
+          currency: sale.currency,
+        }
       case 'capture':
-        return { operation, messageId: `${sale.id}-C${nth}`, body: captureBody(`${sale.id}-C${nth}`, transTime, sale), amountMinor: sale.amountMinor + sale.tipMinor, currency: sale.currency }
+        return {
+          operation,
+          messageId: `${sale.id}-C${nth}`,
+          body: captureBody(`${sale.id}-C${nth}`, transTime, sale),
+          amountMinor: sale.amountMinor + sale.tipMinor,
+          currency: sale.currency,
+        }
     }
   }
 
@@ -370,7 +443,14 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> {
 }
 
 /** States in which the cashier is still waiting at the counter. */
-const COUNTER_BUSY: ReadonlySet<TxnState> = new Set(['created', 'readingCard', 'awaitingConfirmation', 'sending', 'completingCard', 'voidReadingCard'])
+const COUNTER_BUSY: ReadonlySet<TxnState> = new Set([
+  'created',
+  'readingCard',
+  'awaitingConfirmation',
+  'sending',
+  'completingCard',
+  'voidReadingCard',
+])
 
 function readFailure(result: Exclude<ReadCardResult, { kind: 'card' }>): string {
   if (result.kind === 'cancelled') return 'cancelled at the counter'
@@ -447,7 +527,14 @@ function fromSale(sale: Sale): Partial<SaleRecord> {
 function checkPaymentOptions(request: SaleRequest, settings: TxnSettings, transTime: string): void {
   if (request.options === undefined || Object.keys(request.options).length === 0) return
   const probe = paymentBody(
-    { id: 'PROBE-1', transTime, amountMinor: request.amountMinor, currency: request.currency, autoCapture: !settings.restaurantMode, options: JSON.stringify(request.options) } as SaleRecord,
+    {
+      id: 'PROBE-1',
+      transTime,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      autoCapture: !settings.restaurantMode,
+      options: JSON.stringify(request.options),
+    } as SaleRecord,
     PROBE_CARD,
     settings.merchant,
   )
@@ -455,10 +542,21 @@ function checkPaymentOptions(request: SaleRequest, settings: TxnSettings, transT
   if (!checked.ok) throw new PosError('INVALID_OPTIONS', `not started: ${checked.problem.message}`)
 }
 
-const PROBE_CARD = { method: 'chip', posEntryMode: '051', termReadability: '5', pinFlag: false, pan: '4000000000000002', track2: '4000000000000002=49122010000000000000', summary: { maskedPan: '', brand: 'VISA', method: 'chip', expired: false, onlinePin: false } } as CardData
+const PROBE_CARD = {
+  method: 'chip',
+  posEntryMode: '051',
+  termReadability: '5',
+  pinFlag: false,
+  pan: '4000000000000002',
+  track2: '4000000000000002=49122010000000000000',
+  summary: { maskedPan: '', brand: 'VISA', method: 'chip', expired: false, onlinePin: false },
+} as CardData
 
 function hashRequest(request: SaleRequest): string {
-  return createHash('sha256').update(JSON.stringify([request.amountMinor, request.currency, request.offlinePolicy ?? null, request.options ?? null])).digest('hex').slice(0, 32)
+  return createHash('sha256')
+    .update(JSON.stringify([request.amountMinor, request.currency, request.offlinePolicy ?? null, request.options ?? null]))
+    .digest('hex')
+    .slice(0, 32)
 }
 
 /** The terminal's local calendar day, for close of day. */

@@ -36,7 +36,9 @@ function Shell() {
         {loadStatus === 'failed' && loadError ? (
           <div className="notice notice-error" role="alert">
             <p>{describeError(loadError)}</p>
-            <button type="button" className="button button-large button-primary" onClick={() => void load()}>Try again</button>
+            <button type="button" className="button button-large button-primary" onClick={() => void load()}>
+              Try again
+            </button>
           </div>
         ) : (
           <p role="status">Connecting to the payment agent…</p>

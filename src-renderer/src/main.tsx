@@ -12,4 +12,9 @@ connectStore(store)
 void store.getState().load()
 
 const root = document.getElementById('root')
-if (root) createRoot(root).render(<StrictMode><App store={store} /></StrictMode>)
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <App store={store} />
+    </StrictMode>,
+  )

@@ -4,9 +4,24 @@
  */
 
 export const SALE_STATES = [
-  'created', 'readingCard', 'awaitingConfirmation', 'sending', 'completingCard', 'approved', 'declined', 'abandoned',
-  'storedOffline', 'forwarded', 'reversalPending', 'reversed', 'voidReadingCard', 'cancelPending', 'cancelled',
-  'capturePending', 'captured', 'needsAttention',
+  'created',
+  'readingCard',
+  'awaitingConfirmation',
+  'sending',
+  'completingCard',
+  'approved',
+  'declined',
+  'abandoned',
+  'storedOffline',
+  'forwarded',
+  'reversalPending',
+  'reversed',
+  'voidReadingCard',
+  'cancelPending',
+  'cancelled',
+  'capturePending',
+  'captured',
+  'needsAttention',
 ] as const
 export type SaleState = (typeof SALE_STATES)[number]
 
@@ -74,7 +89,16 @@ export interface DayReportView {
   businessDay: string
   closable: boolean
   blockedReason?: string
-  counts: { approved: number; declined: number; offline: number; stored: number; reversed: number; cancelled: number; needsAttention: number; abandoned: number }
+  counts: {
+    approved: number
+    declined: number
+    offline: number
+    stored: number
+    reversed: number
+    cancelled: number
+    needsAttention: number
+    abandoned: number
+  }
   totals: DayTotalsView[]
   tipsMinor: Record<string, number>
   sales: SaleView[]

@@ -15,7 +15,9 @@ export const paymentOptionsSchema = z.strictObject({
   webhook: z.string().optional(),
   instalment: z.record(z.string(), z.unknown()).optional(),
   DCCBillingAmount: z.strictObject({ currency: z.string(), value: z.string() }).optional(),
-  origMerchantTransInfo: z.strictObject({ merchantTransID: z.string(), merchantTransTime: z.string(), merchantOrderReference: z.string().optional() }).optional(),
+  origMerchantTransInfo: z
+    .strictObject({ merchantTransID: z.string(), merchantTransTime: z.string(), merchantOrderReference: z.string().optional() })
+    .optional(),
   transInitiator: z.record(z.string(), z.string()).optional(),
   merchantOrderReference: z.string().optional(),
 })
@@ -24,7 +26,10 @@ export const OPERATION_SCHEMAS = {
   appInfo: z.strictObject({}),
   startSale: z.strictObject({
     amountMinor: minor.min(1, 'the amount must be more than zero'),
-    currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
     /** The integrator's idempotency key: a repeat returns the same sale, never a second charge. */
     reference: z.string().min(1).max(64).optional(),
     offlinePolicy: z.enum(['preferOnline', 'requireOnline', 'forceOffline']).optional(),

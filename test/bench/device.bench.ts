@@ -20,9 +20,17 @@ const LINK_BYTES_PER_SECOND = 115_200 / 10
 
 function saleBytes(): { chunks: Buffer[]; frames: number; bytes: number } {
   const card = TEST_CARDS['pin-tdes']
-  const params = { timeoutSeconds: 30, interfaces: 7, fallback: true, amount: Buffer.from('000000001234', 'hex'), currency: Buffer.from('0978', 'hex'), transactionType: 0 }
+  const params = {
+    timeoutSeconds: 30,
+    interfaces: 7,
+    fallback: true,
+    amount: Buffer.from('000000001234', 'hex'),
+    currency: Buffer.from('0978', 'hex'),
+    transactionType: 0,
+  }
   const pin = new SimPinEncryptor().encrypt('1234', card.pan, 'tdes')
-  const frame = (command: number, status: number, data: Buffer = Buffer.alloc(0)) => encodeNeo2Frame({ kind: 'response', command, status, data })
+  const frame = (command: number, status: number, data: Buffer = Buffer.alloc(0)) =>
+    encodeNeo2Frame({ kind: 'response', command, status, data })
   const frames = [
     frame(0x05, 0x00),
     frame(0x02, 0x0e, Buffer.from([0x01])),
@@ -81,12 +89,16 @@ for (let round = 0; round < ROUNDS; round++) {
   framerRates.push(framed.perSecond)
   cpuPerSale.push(framed.cpuMs / SALES)
   baselineRates.push(await baselineRound())
-  console.error(`round ${round + 1}: framer ${framerRates.at(-1)!.toFixed(0)} frames/s, baseline ${baselineRates.at(-1)!.toFixed(0)} frames/s`)
+  console.error(
+    `round ${round + 1}: framer ${framerRates.at(-1)!.toFixed(0)} frames/s, baseline ${baselineRates.at(-1)!.toFixed(0)} frames/s`,
+  )
 }
 
 const framesPerSecond = median(framerRates)
 const framerBytesPerSecond = (framesPerSecond / sale.frames) * sale.bytes
-console.error(`a sale is ${sale.frames} frames, ${sale.bytes} bytes: ${(sale.bytes / LINK_BYTES_PER_SECOND * 1000).toFixed(1)} ms on a 115200-baud link`)
+console.error(
+  `a sale is ${sale.frames} frames, ${sale.bytes} bytes: ${((sale.bytes / LINK_BYTES_PER_SECOND) * 1000).toFixed(1)} ms on a 115200-baud link`,
+)
 if (framerBytesPerSecond < 100 * LINK_BYTES_PER_SECOND) console.error('WARNING: the framer is less than 100x faster than the serial link')
 report({
   bench: 'device',

@@ -32,7 +32,18 @@ const dirs: string[] = []
 const logger = pino({ level: 'silent' })
 
 function client(): UndiciHostClient {
-  return new UndiciHostClient({ offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, signType: 'HMAC-SHA256', extraCaPem: host.caPem, connectTimeoutMs: 5_000, responseTimeoutMs: 30_000 }, { signingKey: KEY })
+  return new UndiciHostClient(
+    {
+      offlineBaseUrl: host.url,
+      baseUrl: host.url,
+      aid: AID,
+      signType: 'HMAC-SHA256',
+      extraCaPem: host.caPem,
+      connectTimeoutMs: 5_000,
+      responseTimeoutMs: 30_000,
+    },
+    { signingKey: KEY },
+  )
 }
 
 /** A HostClient that adds up the time spent waiting for the host, to subtract it from the sale. */
@@ -55,9 +66,20 @@ function timed(inner: HostClient): HostClient & { spentMs: number } {
 
 /** Each journal gets its own terminal id: merchantTransIDs must never repeat at the one host. */
 async function engineIn(dir: string, hostClient: HostClient, reader: ScriptedCardReader, terminalId: string) {
-  const unlimited = { enabled: true, perTransactionMinor: { USD: 10_000_000 }, totalStoredMinor: { USD: 1e15 }, maxStoredCount: 1e9, maxOldestAgeHours: 1e6, allowSwipe: true, allowOnlinePinCards: true }
+  const unlimited = {
+    enabled: true,
+    perTransactionMinor: { USD: 10_000_000 },
+    totalStoredMinor: { USD: 1e15 },
+    maxStoredCount: 1e9,
+    maxOldestAgeHours: 1e6,
+    allowSwipe: true,
+    allowOnlinePinCards: true,
+  }
   const base = testSettings(dir)
-  return composeEngine({ ...base, merchant: { ...base.merchant, terminalId }, duplicateWindowMs: 0, offline: unlimited, forwarderConcurrency: CONCURRENCY }, { reader, host: hostClient, secrets: new MemorySecretStore(), logger })
+  return composeEngine(
+    { ...base, merchant: { ...base.merchant, terminalId }, duplicateWindowMs: 0, offline: unlimited, forwarderConcurrency: CONCURRENCY },
+    { reader, host: hostClient, secrets: new MemorySecretStore(), logger },
+  )
 }
 
 function tempDir(): string {
@@ -82,13 +104,21 @@ async function forwardingRate(): Promise<{ perSecond: number; baselinePerSecond:
   const perSecond = forwarded / ((performance.now() - started) / 1000)
   const left = engine.forwarder.status()
   if (left.count !== 0 || forwarded !== BACKLOG) throw new Error(`backlog not drained: ${left.count} left`)
-  const bodies = engine.journal.salesOfDay(engine.journal.get(`F${process.pid}-00000001`)!.businessDay).slice(0, BACKLOG).map((s) => JSON.stringify({ merchantTransInfo: { merchantTransID: s.id }, transAmount: { currency: 'USD', value: '10.00' } }))
+  const bodies = engine.journal
+    .salesOfDay(engine.journal.get(`F${process.pid}-00000001`)!.businessDay)
+    .slice(0, BACKLOG)
+    .map((s) => JSON.stringify({ merchantTransInfo: { merchantTransID: s.id }, transAmount: { currency: 'USD', value: '10.00' } }))
   await engine.close()
 
   const bare = new Agent({ connect: { ca: [...rootCertificates, host.caPem] } })
   const url = `${host.url}${operationPath('payment', AID)}`
   const baselinePerSecond = await throughput(bodies.length, CONCURRENCY, async (i) => {
-    const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodies[i]!, dispatcher: bare })
+    const response = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bodies[i]!,
+      dispatcher: bare,
+    })
     await response.body.arrayBuffer()
   })
   await bare.close()
@@ -136,9 +166,12 @@ async function saleTimes(empty: SaleLane, full: SaleLane): Promise<void> {
 /** Fills a journal with historical sales straight through SQL (as years of trading would). */
 function fillHistory(dir: string, count: number): void {
   const db = openJournalDatabase(join(dir, JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
-  const insertSale = db.prepare(`INSERT INTO sale (id, state, created_at, updated_at, business_day, trans_time, amount_minor, currency, auto_capture, offline, chip, masked_pan, brand, read_method, card_fingerprint, auth_code)
+  const insertSale =
+    db.prepare(`INSERT INTO sale (id, state, created_at, updated_at, business_day, trans_time, amount_minor, currency, auto_capture, offline, chip, masked_pan, brand, read_method, card_fingerprint, auth_code)
     VALUES (?, ?, ?, ?, ?, ?, ?, 'USD', 1, 0, 1, '476173******0010', 'VISA', 'chip', ?, 'A1B2C3')`)
-  const insertEvent = db.prepare("INSERT INTO sale_event (sale_id, at, type, from_state, to_state) VALUES (?, ?, 'paymentAnswered', 'sending', ?)")
+  const insertEvent = db.prepare(
+    "INSERT INTO sale_event (sale_id, at, type, from_state, to_state) VALUES (?, ?, 'paymentAnswered', 'sending', ?)",
+  )
   const start = Date.now() - 3 * 365 * 86_400_000
   const chunk = 50_000
   for (let base = 0; base < count; base += chunk) {
@@ -147,7 +180,16 @@ function fillHistory(dir: string, count: number): void {
         const at = start + i * 90_000
         const id = `H1-${String(i).padStart(9, '0')}`
         const state = i % 20 === 0 ? 'declined' : 'approved'
-        insertSale.run(id, state, at, at, new Date(at).toISOString().slice(0, 10), new Date(at).toISOString(), 1_000 + (i % 9_000), `fp${i % 200_000}`)
+        insertSale.run(
+          id,
+          state,
+          at,
+          at,
+          new Date(at).toISOString().slice(0, 10),
+          new Date(at).toISOString(),
+          1_000 + (i % 9_000),
+          `fp${i % 200_000}`,
+        )
         insertEvent.run(id, at, state)
       }
     })()
@@ -169,7 +211,9 @@ try {
   const empty = emptyLane.times
   const full = fullLane.times
   const p = (list: number[], q: number) => Number(percentile(list, q).toFixed(3))
-  console.error(`own time per sale: empty p50 ${p(empty, 50)} ms p99 ${p(empty, 99)} ms; with ${HISTORY} rows p50 ${p(full, 50)} ms p99 ${p(full, 99)} ms`)
+  console.error(
+    `own time per sale: empty p50 ${p(empty, 50)} ms p99 ${p(empty, 99)} ms; with ${HISTORY} rows p50 ${p(full, 50)} ms p99 ${p(full, 99)} ms`,
+  )
   report({
     bench: 'engine',
     forwardedPerSecond: Math.round(forwarding.perSecond),

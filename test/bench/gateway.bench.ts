@@ -26,7 +26,15 @@ const body = () =>
   samplePayment({ merchantTransInfo: { merchantTransID: `B${process.pid}-${++serial}`, merchantTransTime: '2026-11-21T10:00:00+01:00' } })
 
 const agentClient = new UndiciHostClient(
-  { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, signType: 'HMAC-SHA256', extraCaPem: host.caPem, connectTimeoutMs: 5_000, responseTimeoutMs: 30_000 },
+  {
+    offlineBaseUrl: host.url,
+    baseUrl: host.url,
+    aid: AID,
+    signType: 'HMAC-SHA256',
+    extraCaPem: host.caPem,
+    connectTimeoutMs: 5_000,
+    responseTimeoutMs: 30_000,
+  },
   { signingKey: KEY },
 )
 const bare = new Agent({ connect: { ca: [...rootCertificates, host.caPem] }, keepAliveTimeout: 4_000 })
@@ -37,7 +45,16 @@ async function bareRound(): Promise<number> {
     const bytes = Buffer.from(JSON.stringify(body()))
     const dateTime = formatDateTime(new Date())
     const msgId = newMsgId()
-    return { bytes, headers: { 'content-type': 'application/json', datetime: dateTime, msgid: msgId, signtype: 'HMAC-SHA256', authorization: sign({ method: 'POST', path, dateTime, msgId, body: bytes }, 'HMAC-SHA256', KEY) } }
+    return {
+      bytes,
+      headers: {
+        'content-type': 'application/json',
+        datetime: dateTime,
+        msgid: msgId,
+        signtype: 'HMAC-SHA256',
+        authorization: sign({ method: 'POST', path, dateTime, msgId, body: bytes }, 'HMAC-SHA256', KEY),
+      },
+    }
   })
   return throughput(PER_ROUND, CONCURRENCY, async (i) => {
     const { bytes, headers } = prepared[i]!
@@ -67,7 +84,16 @@ try {
   }
   // The ratio is the median of paired rounds: each pair ran back to back under the same noise.
   const ratio = median(agentRates.map((rate, i) => rate / bareRates[i]!))
-  report({ bench: 'gateway', perSecond: Math.round(median(agentRates)), baselinePerSecond: Math.round(median(bareRates)), ratio: Number(ratio.toFixed(3)), target: 0.8, requestsPerRound: PER_ROUND, rounds: ROUNDS, concurrency: CONCURRENCY })
+  report({
+    bench: 'gateway',
+    perSecond: Math.round(median(agentRates)),
+    baselinePerSecond: Math.round(median(bareRates)),
+    ratio: Number(ratio.toFixed(3)),
+    target: 0.8,
+    requestsPerRound: PER_ROUND,
+    rounds: ROUNDS,
+    concurrency: CONCURRENCY,
+  })
 } finally {
   await agentClient.close()
   await bare.close()

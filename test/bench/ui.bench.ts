@@ -64,7 +64,9 @@ declare const window: {
   addEventListener(type: 'keydown', listener: (event: { key: string; timeStamp: number }) => void, options: { capture: boolean }): void
 }
 declare const requestAnimationFrame: (callback: () => void) => number
-declare const MutationObserver: new (callback: (records: Array<{ target: unknown }>) => void) => { observe(target: PageNode, options: Record<string, boolean>): void }
+declare const MutationObserver: new (callback: (records: Array<{ target: unknown }>) => void) => {
+  observe(target: PageNode, options: Record<string, boolean>): void
+}
 declare const EventSource: new (url: string) => { onmessage: ((message: { data: unknown }) => void) | null }
 
 /** Installs the page-side stamps (kept across sales; `arm()` clears them before each sale). */
@@ -81,9 +83,13 @@ async function installProbes(page: Page): Promise<void> {
       },
     }
     window.__bench = bench
-    window.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && bench.marks.enter === undefined) bench.marks.enter = epoch(event.timeStamp)
-    }, { capture: true })
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        if (event.key === 'Enter' && bench.marks.enter === undefined) bench.marks.enter = epoch(event.timeStamp)
+      },
+      { capture: true },
+    )
 
     const baseline = document.createElement('div')
     baseline.id = 'bench-baseline'
@@ -117,7 +123,8 @@ async function installProbes(page: Page): Promise<void> {
     const events = new EventSource('/v1/events')
     events.onmessage = (message) => {
       const event = JSON.parse(message.data as string) as { type: string; sale?: { id: string; state: string } }
-      if (event.type === 'sale' && event.sale?.state === 'approved' && bench.marks.enter !== undefined) baseline.textContent = `${event.sale.id} approved`
+      if (event.type === 'sale' && event.sale?.state === 'approved' && bench.marks.enter !== undefined)
+        baseline.textContent = `${event.sale.id} approved`
     }
   })
 }
@@ -239,7 +246,12 @@ try {
     await op(serve, 'presentTestCard', { name: 'chip-visa' })
     const m = await waitFor('the approved result and the baseline', async () => {
       const now = await marks(page)
-      return now.resultFrame !== undefined && now.baselineFrame !== undefined && now.resultSaleId !== undefined && arrivals.has(now.resultSaleId) ? now : undefined
+      return now.resultFrame !== undefined &&
+        now.baselineFrame !== undefined &&
+        now.resultSaleId !== undefined &&
+        arrivals.has(now.resultSaleId)
+        ? now
+        : undefined
     })
     const arrived = arrivals.get(m.resultSaleId!)!
     if (i >= WARMUP) {
@@ -253,11 +265,13 @@ try {
 
   const health: number[] = []
   for (let i = 0; i < 30; i++) {
-    health.push(await page.evaluate(async () => {
-      const started = performance.now()
-      await (await fetch('/v1/health')).json()
-      return performance.now() - started
-    }))
+    health.push(
+      await page.evaluate(async () => {
+        const started = performance.now()
+        await (await fetch('/v1/health')).json()
+        return performance.now() - started
+      }),
+    )
   }
   const recheck = await clockOffset(page)
   console.error(`page clock offset after the run ${recheck.offset.toFixed(3)} ms (drift ${(recheck.offset - clock.offset).toFixed(3)} ms)`)
@@ -267,7 +281,9 @@ try {
   const p = (list: number[], q: number) => Number(percentile(sorted(list), q).toFixed(1))
   console.error(`enter→prompt ms: p50 ${p(enterToPrompt, 50)} p99 ${p(enterToPrompt, 99)} max ${p(enterToPrompt, 100)}`)
   console.error(`answer→result ms: p50 ${p(answerToResult, 50)} p99 ${p(answerToResult, 99)} max ${p(answerToResult, 100)}`)
-  console.error(`baseline (event→trivial DOM change) ms: p50 ${p(baseline, 50)} p99 ${p(baseline, 99)}; fetch /v1/health p50 ${median(health).toFixed(1)} ms`)
+  console.error(
+    `baseline (event→trivial DOM change) ms: p50 ${p(baseline, 50)} p99 ${p(baseline, 99)}; fetch /v1/health p50 ${median(health).toFixed(1)} ms`,
+  )
   const enterToPromptP99 = p(enterToPrompt, 99)
   const answerToResultP99 = p(answerToResult, 99)
   report({

@@ -39,7 +39,9 @@ describe.skipIf(!e2eComponentsPresent())('void, tips and close of day in the bro
     await page.getByTestId('void-panel').waitFor({ state: 'detached' })
 
     const ledger = await e2e.serve.host.ledger()
-    const operations = ledger.entries.filter((e) => e.merchantTransID === saleId || e.originalMerchantTransID === saleId).map((e) => e.operation)
+    const operations = ledger.entries
+      .filter((e) => e.merchantTransID === saleId || e.originalMerchantTransID === saleId)
+      .map((e) => e.operation)
     expect(operations).toEqual(['payment', 'cancel'])
     expect(ledger.payments.find((p) => p.merchantTransID === saleId)?.status).toMatch(/Cancel|Void/i)
   })
@@ -58,7 +60,10 @@ describe.skipIf(!e2eComponentsPresent())('void, tips and close of day in the bro
 
     // 20 % of 50.00 is 10.00: 12.00 needs a manager.
     await input.fill('12.00')
-    await page.getByTestId(`tip-warning-${saleId}`).filter({ hasText: /manager/i }).waitFor()
+    await page
+      .getByTestId(`tip-warning-${saleId}`)
+      .filter({ hasText: /manager/i })
+      .waitFor()
     expect(await page.getByTestId('submit-tips-button').isDisabled()).toBe(true)
     await screenshot(page, 'tips-over-tolerance')
 
@@ -67,8 +72,16 @@ describe.skipIf(!e2eComponentsPresent())('void, tips and close of day in the bro
     await expect.poll(() => page.getByTestId('tip-total-USD').innerText()).toMatch(/Tips USD 7\.50/)
     expect(await page.getByTestId('tip-total-USD').innerText()).toMatch(/With tips USD 57\.50/)
     await page.getByTestId('submit-tips-button').click()
-    await page.getByTestId(`tip-row-${saleId}`).filter({ hasText: /Tip saved|Tip sent/ }).waitFor()
-    await expect.poll(async () => (await e2e.serve.host.ledger()).payments.find((p) => p.merchantTransID === saleId)?.tipAmount, { timeout: 10_000, interval: 250 }).toEqual({ currency: 'USD', value: '7.50' })
+    await page
+      .getByTestId(`tip-row-${saleId}`)
+      .filter({ hasText: /Tip saved|Tip sent/ })
+      .waitFor()
+    await expect
+      .poll(async () => (await e2e.serve.host.ledger()).payments.find((p) => p.merchantTransID === saleId)?.tipAmount, {
+        timeout: 10_000,
+        interval: 250,
+      })
+      .toEqual({ currency: 'USD', value: '7.50' })
     await screenshot(page, 'tips-saved')
 
     await goTo(page, 'transactions')
@@ -98,7 +111,10 @@ describe.skipIf(!e2eComponentsPresent())('void, tips and close of day in the bro
     const dialog = page.getByRole('alertdialog')
     await dialog.waitFor()
     await dialog.getByRole('button', { name: 'Close the day' }).click()
-    await page.getByTestId('close-notice').filter({ hasText: /closed/ }).waitFor()
+    await page
+      .getByTestId('close-notice')
+      .filter({ hasText: /closed/ })
+      .waitFor()
     expect(await page.getByTestId('close-notice').innerText()).toMatch(/^Business day \d{4}-\d{2}-\d{2} closed\.$/)
     await screenshot(page, 'close-of-day-closed')
   })

@@ -29,20 +29,37 @@ export async function waitForResult(page: Page, state: SaleState | readonly Sale
   try {
     await result.waitFor({ state: 'visible', timeout: timeoutMs })
   } catch (error) {
-    const other = await page.getByTestId('sale-result').getAttribute('data-state', { timeout: 500 }).catch(() => null)
-    const prompt = await salePrompt(page).innerText({ timeout: 500 }).catch(() => '?')
-    throw new Error(`no sale result "${states.join('" or "')}" within ${timeoutMs} ms (result shown: ${other ?? 'none'}; prompt: ${JSON.stringify(prompt)})`, { cause: error })
+    const other = await page
+      .getByTestId('sale-result')
+      .getAttribute('data-state', { timeout: 500 })
+      .catch(() => null)
+    const prompt = await salePrompt(page)
+      .innerText({ timeout: 500 })
+      .catch(() => '?')
+    throw new Error(
+      `no sale result "${states.join('" or "')}" within ${timeoutMs} ms (result shown: ${other ?? 'none'}; prompt: ${JSON.stringify(prompt)})`,
+      { cause: error },
+    )
   }
   return fact(result, 'Sale').innerText()
 }
 
 /** The value of a <dt>label</dt><dd>value</dd> pair inside `scope`. */
 export function fact(scope: Locator, label: string): Locator {
-  return scope.locator('div').filter({ has: scope.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd')
+  return scope
+    .locator('div')
+    .filter({ has: scope.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('dd')
 }
 
 /** A full sale: key, present the card, charge, wait for the result. Returns the sale id. */
-export async function sell(page: Page, digits: string, shown: string, state: SaleState | readonly SaleState[], card = 'chip-visa'): Promise<string> {
+export async function sell(
+  page: Page,
+  digits: string,
+  shown: string,
+  state: SaleState | readonly SaleState[],
+  card = 'chip-visa',
+): Promise<string> {
   await keyAmount(page, digits, shown)
   await presentCard(page, card)
   await page.getByTestId('charge-button').click()

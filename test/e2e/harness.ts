@@ -26,7 +26,13 @@ declare const window: { scrollTo(x: number, y: number): void }
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const ARTIFACTS = join(ROOT, 'test-artifacts', 'e2e')
 export const CHROMIUM = '/usr/bin/chromium'
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run']
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+]
 
 /** Every full card number the simulated PIN pad can present: none may ever reach the page. */
 export const FULL_PANS: readonly string[] = Object.values(TEST_CARDS).map((card) => card.pan)
@@ -82,8 +88,15 @@ export async function ensureRendererBuilt(timeoutMs = 240_000): Promise<void> {
   }
   try {
     if (!rendererStale()) return
-    const build = spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs })
-    if (build.status !== 0) throw new Error(`renderer build failed (status ${build.status}${build.error ? `, ${build.error.message}` : ''}):\n${build.stdout}\n${build.stderr}`)
+    const build = spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: timeoutMs,
+    })
+    if (build.status !== 0)
+      throw new Error(
+        `renderer build failed (status ${build.status}${build.error ? `, ${build.error.message}` : ''}):\n${build.stdout}\n${build.stderr}`,
+      )
   } finally {
     rmSync(lock, { recursive: true, force: true })
   }
@@ -113,10 +126,21 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
   mkdirSync(ARTIFACTS, { recursive: true })
   const dataDir = await mkdtemp(join(tmpdir(), 'pos-e2e-data-'))
   const configHome = await mkdtemp(join(tmpdir(), 'pos-e2e-xdg-'))
-  const env: NodeJS.ProcessEnv = { ...process.env, POS_AGENT_DATA_DIR: dataDir, POS_AGENT_CONFIG: '', XDG_CONFIG_HOME: configHome, ...extraEnv }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    POS_AGENT_DATA_DIR: dataDir,
+    POS_AGENT_CONFIG: '',
+    XDG_CONFIG_HOME: configHome,
+    ...extraEnv,
+  }
   const log: WriteStream = createWriteStream(join(ARTIFACTS, `${logName}-serve.log`))
   // detached: the child leads its own process group, so a last-resort kill reaches its socat too.
-  const child: ChildProcess = spawn(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const child: ChildProcess = spawn(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   child.stderr!.pipe(log, { end: false })
   const exited = new Promise<void>((done) => child.once('exit', () => done()))
 
@@ -142,7 +166,10 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
     const { uiUrl, hostUrl } = await new Promise<{ uiUrl: string; hostUrl: string }>((resolveUrls, reject) => {
       let hostUrl: string | undefined
       const output: string[] = []
-      const timer = setTimeout(() => reject(new Error(`serve did not print its URLs within ${startTimeoutMs} ms; output:\n${output.join('\n')}`)), startTimeoutMs)
+      const timer = setTimeout(
+        () => reject(new Error(`serve did not print its URLs within ${startTimeoutMs} ms; output:\n${output.join('\n')}`)),
+        startTimeoutMs,
+      )
       createInterface({ input: child.stdout! }).on('line', (line) => {
         log.write(`${line}\n`)
         output.push(line)
@@ -155,7 +182,10 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
         if (ui) {
           clearTimeout(timer)
           if (ui[2] === '0') return reject(new Error(`serve printed port 0 for the UI: ${line}`))
-          if (!hostUrl) return reject(new Error(`serve did not start in training mode (no "TRAINING MODE" line before the UI URL); output:\n${output.join('\n')}`))
+          if (!hostUrl)
+            return reject(
+              new Error(`serve did not start in training mode (no "TRAINING MODE" line before the UI URL); output:\n${output.join('\n')}`),
+            )
           resolveUrls({ uiUrl: ui[1]!, hostUrl })
         }
       })

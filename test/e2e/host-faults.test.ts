@@ -97,7 +97,9 @@ describe.skipIf(!e2eComponentsPresent())('host faults in the browser', () => {
     await keyAmount(page, '3500', '35.00')
     await presentCard(page, 'chip-visa')
     await page.getByTestId('charge-button').click()
-    await salePrompt(page).filter({ hasText: /Processing/ }).waitFor()
+    await salePrompt(page)
+      .filter({ hasText: /Processing/ })
+      .waitFor()
     await screenshot(page, 'slow-host-waiting')
     const saleId = await waitForResult(page, ['reversalPending', 'reversed'], 20_000)
     expect(await page.getByTestId('result-heading').innerText()).toMatch(/^Not completed/)
@@ -105,7 +107,12 @@ describe.skipIf(!e2eComponentsPresent())('host faults in the browser', () => {
     await screenshot(page, 'slow-host-reversed')
 
     // The reversal overtook the late payment at the host, which then refuses the payment (B0042).
-    await expect.poll(async () => (await host.ledger()).payments.find((p) => p.merchantTransID === saleId)?.status, { timeout: 10_000, interval: 250 }).toBe('Failed')
+    await expect
+      .poll(async () => (await host.ledger()).payments.find((p) => p.merchantTransID === saleId)?.status, {
+        timeout: 10_000,
+        interval: 250,
+      })
+      .toBe('Failed')
     const ledger = await host.ledger()
     expect(ledger.payments.find((p) => p.merchantTransID === saleId)?.failureCode).toBe('B0042')
     const entries = ledger.entries.filter((e) => e.merchantTransID === saleId || e.originalMerchantTransID === saleId)

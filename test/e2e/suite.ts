@@ -6,7 +6,16 @@
  */
 import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest'
-import { ensureRendererBuilt, fullPansOnPage, launchChromium, layoutProblemsOf, openCashier, startServe, type Cashier, type ServeProcess } from './harness'
+import {
+  ensureRendererBuilt,
+  fullPansOnPage,
+  launchChromium,
+  layoutProblemsOf,
+  openCashier,
+  startServe,
+  type Cashier,
+  type ServeProcess,
+} from './harness'
 
 export interface E2E {
   serve: ServeProcess

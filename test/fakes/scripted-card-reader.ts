@@ -2,7 +2,16 @@
  * A CardReader that presents scripted cards, for unit tests of the transaction engine (the serial
  * driver and the simulated PIN pad are tested on a real pty elsewhere).
  */
-import type { CardData, CardDecision, CardReader, DeviceEvent, DeviceStatus, HostAnswerForCard, ReadCardRequest, ReadCardResult } from '../../src-main/device/card-reader'
+import type {
+  CardData,
+  CardDecision,
+  CardReader,
+  DeviceEvent,
+  DeviceStatus,
+  HostAnswerForCard,
+  ReadCardRequest,
+  ReadCardResult,
+} from '../../src-main/device/card-reader'
 
 export type Presentation = { card: CardData; decision?: CardDecision } | { result: Exclude<ReadCardResult, { kind: 'card' }> }
 
@@ -56,13 +65,34 @@ export class ScriptedCardReader implements CardReader {
 
 export const TEST_CARDS = {
   chipVisa: (): CardData => ({
-    method: 'chip', posEntryMode: '051', termReadability: '5', pinFlag: false, pan: '4761739001010010', expiry: '3012',
-    track2: '4761739001010010=30122011143804400000', icCardData: '9F2608C2F3A1B4D5E6F7089F2701809F360200019F3704A1B2C3D4', cardSequenceNum: '01',
-    summary: { maskedPan: '476173******0010', brand: 'VISA', method: 'chip', applicationId: 'A0000000031010', applicationLabel: 'VISA CREDIT', expired: false, onlinePin: false },
+    method: 'chip',
+    posEntryMode: '051',
+    termReadability: '5',
+    pinFlag: false,
+    pan: '4761739001010010',
+    expiry: '3012',
+    track2: '4761739001010010=30122011143804400000',
+    icCardData: '9F2608C2F3A1B4D5E6F7089F2701809F360200019F3704A1B2C3D4',
+    cardSequenceNum: '01',
+    summary: {
+      maskedPan: '476173******0010',
+      brand: 'VISA',
+      method: 'chip',
+      applicationId: 'A0000000031010',
+      applicationLabel: 'VISA CREDIT',
+      expired: false,
+      onlinePin: false,
+    },
   }),
   swipeMastercard: (): CardData => ({
-    method: 'swipe', posEntryMode: '901', termReadability: '5', pinFlag: false, pan: '5413330089010434', expiry: '3012',
-    track1: '%B5413330089010434^TEST/CARD^30121010000000000000?', track2: '5413330089010434=30121010000000000000',
+    method: 'swipe',
+    posEntryMode: '901',
+    termReadability: '5',
+    pinFlag: false,
+    pan: '5413330089010434',
+    expiry: '3012',
+    track1: '%B5413330089010434^TEST/CARD^30121010000000000000?',
+    track2: '5413330089010434=30121010000000000000',
     summary: { maskedPan: '541333******0434', brand: 'MASTERCARD', method: 'swipe', expired: false, onlinePin: false },
   }),
 }

@@ -53,7 +53,11 @@ describe('HTTP bridge: operations', () => {
   })
 
   it('turns a network failure into AGENT_UNREACHABLE', async () => {
-    const bridge = createHttpBridge({ fetch: (async () => { throw new TypeError('Failed to fetch') }) as typeof fetch })
+    const bridge = createHttpBridge({
+      fetch: (async () => {
+        throw new TypeError('Failed to fetch')
+      }) as typeof fetch,
+    })
     const result = await bridge.call('appInfo', {})
     expect(result).toMatchObject({ ok: false, error: { code: 'AGENT_UNREACHABLE', retryable: true } })
   })
@@ -133,7 +137,12 @@ describe('HTTP bridge: server-sent events', () => {
 
 describe('Electron bridge and the choice', () => {
   it('turns a failed IPC call into AGENT_UNREACHABLE', async () => {
-    const pos: PosBridge = { call: async () => { throw new Error('channel closed') }, subscribe: () => () => {} }
+    const pos: PosBridge = {
+      call: async () => {
+        throw new Error('channel closed')
+      },
+      subscribe: () => () => {},
+    }
     const result = await createElectronBridge(pos).call('appInfo', {})
     expect(result).toMatchObject({ ok: false, error: { code: 'AGENT_UNREACHABLE' } })
   })

@@ -9,8 +9,14 @@ afterEach(() => {
 
 describe('close of day', () => {
   it('shows the blocked reason and keeps the close button disabled', async () => {
-    const report = makeReport({ closable: false, blockedReason: '1 reversal(s) are still waiting for the host: the day closes once they are acknowledged' })
-    const { bridge } = await renderApp(new FakeBridge().on('dayReport', () => ok(report)), { screen: 'closeOfDay' })
+    const report = makeReport({
+      closable: false,
+      blockedReason: '1 reversal(s) are still waiting for the host: the day closes once they are acknowledged',
+    })
+    const { bridge } = await renderApp(
+      new FakeBridge().on('dayReport', () => ok(report)),
+      { screen: 'closeOfDay' },
+    )
     expect(screen.getByTestId('close-blocked-reason').textContent).toContain('1 reversal(s) are still waiting for the host')
     const close = screen.getByRole<HTMLButtonElement>('button', { name: 'Close the day' })
     expect(close.disabled).toBe(true)
@@ -21,7 +27,10 @@ describe('close of day', () => {
   it('shows counts, totals per brand and currency and tips; closes after confirmation', async () => {
     const report = makeReport({
       counts: { approved: 3, declined: 1, offline: 1, stored: 1, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 2 },
-      totals: [{ currency: 'USD', brand: 'VISA', count: 2, amountMinor: 3000, tipMinor: 300 }, { currency: 'USD', brand: 'MASTERCARD', count: 1, amountMinor: 1000, tipMinor: 0 }],
+      totals: [
+        { currency: 'USD', brand: 'VISA', count: 2, amountMinor: 3000, tipMinor: 300 },
+        { currency: 'USD', brand: 'MASTERCARD', count: 1, amountMinor: 1000, tipMinor: 0 },
+      ],
       tipsMinor: { USD: 300 },
     })
     const bridge = new FakeBridge().on('dayReport', () => ok(report)).on('closeDay', (r) => ok({ ...report, businessDay: r.day ?? '' }))
@@ -39,7 +48,9 @@ describe('close of day', () => {
   })
 
   it('exports CSV as a downloaded file', async () => {
-    const bridge = new FakeBridge().on('exportDay', (r) => ok({ filename: `day.${r.format}`, contentType: 'text/csv', content: 'id,state\n' }))
+    const bridge = new FakeBridge().on('exportDay', (r) =>
+      ok({ filename: `day.${r.format}`, contentType: 'text/csv', content: 'id,state\n' }),
+    )
     const created: Blob[] = []
     vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
       created.push(blob as Blob)

@@ -2,9 +2,24 @@
  * A scripted PosBridge for renderer tests: records every call, answers from per-operation handlers
  * (or holds an answer until the test releases it), and emits PosEvents to subscribers.
  */
-import type { AppInfo, DayReportView, OperationName, OperationRequest, OperationResults, PosBridge, PosErrorView, PosEvent, PosResult, QueueStatusView, SaleView, SettingsView } from '../../src-shared/contract'
+import type {
+  AppInfo,
+  DayReportView,
+  OperationName,
+  OperationRequest,
+  OperationResults,
+  PosBridge,
+  PosErrorView,
+  PosEvent,
+  PosResult,
+  QueueStatusView,
+  SaleView,
+  SettingsView,
+} from '../../src-shared/contract'
 
-type Handler<K extends OperationName> = (request: OperationRequest<K>) => PosResult<OperationResults[K]> | Promise<PosResult<OperationResults[K]>>
+type Handler<K extends OperationName> = (
+  request: OperationRequest<K>,
+) => PosResult<OperationResults[K]> | Promise<PosResult<OperationResults[K]>>
 type Handlers = { [K in OperationName]?: Handler<K> }
 
 export interface RecordedCall {
@@ -21,13 +36,33 @@ export function err(code: string, message = code, retryable = false): { ok: fals
 }
 
 export function makeAppInfo(overrides: Partial<AppInfo> = {}): AppInfo {
-  return { mode: 'production', currency: 'USD', terminalId: 'T-0001', storeName: 'Corner Cafe', restaurantMode: true, tipTolerancePercent: 20, trainingCards: [], alarms: [], ...overrides }
+  return {
+    mode: 'production',
+    currency: 'USD',
+    terminalId: 'T-0001',
+    storeName: 'Corner Cafe',
+    restaurantMode: true,
+    tipTolerancePercent: 20,
+    trainingCards: [],
+    alarms: [],
+    ...overrides,
+  }
 }
 
 export function makeSale(overrides: Partial<SaleView> = {}): SaleView {
   return {
-    id: 'T-0001-00000001', state: 'readingCard', amountMinor: 1234, currency: 'USD', tipMinor: 0, tipState: 'none', autoCapture: false,
-    offline: false, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000, businessDay: '2026-01-15', ...overrides,
+    id: 'T-0001-00000001',
+    state: 'readingCard',
+    amountMinor: 1234,
+    currency: 'USD',
+    tipMinor: 0,
+    tipState: 'none',
+    autoCapture: false,
+    offline: false,
+    createdAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_000_000,
+    businessDay: '2026-01-15',
+    ...overrides,
   }
 }
 
@@ -37,14 +72,26 @@ export function makeQueue(overrides: Partial<QueueStatusView> = {}): QueueStatus
 
 export function makeReport(overrides: Partial<DayReportView> = {}): DayReportView {
   return {
-    businessDay: '2026-01-15', closable: true,
+    businessDay: '2026-01-15',
+    closable: true,
     counts: { approved: 0, declined: 0, offline: 0, stored: 0, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 0 },
-    totals: [], tipsMinor: {}, sales: [], ...overrides,
+    totals: [],
+    tipsMinor: {},
+    sales: [],
+    ...overrides,
   }
 }
 
 export function makeSettings(overrides: Partial<SettingsView> = {}): SettingsView {
-  return { offlineBaseUrl: 'https://offline.acquirer.example', aid: 'ACQ-0001', storeId: 'S-0001', terminalId: 'T-0001', merchantId: 'M-0001', signingKey: { present: false }, ...overrides }
+  return {
+    offlineBaseUrl: 'https://offline.acquirer.example',
+    aid: 'ACQ-0001',
+    storeId: 'S-0001',
+    terminalId: 'T-0001',
+    merchantId: 'M-0001',
+    signingKey: { present: false },
+    ...overrides,
+  }
 }
 
 interface Held {

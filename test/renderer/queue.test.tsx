@@ -5,16 +5,45 @@ import { FakeBridge, makeQueue, makeSale, ok } from './fake-bridge'
 import { makeClock, renderApp } from './render-app'
 
 const attention: QueueItemView = {
-  seq: 7, saleId: 'S7', operation: 'payment', state: 'attention', attempts: 12, amountMinor: 4200, currency: 'USD',
-  createdAt: 1, nextAttemptAt: 2, lastError: 'E12: host refused', expiresInMs: 0,
+  seq: 7,
+  saleId: 'S7',
+  operation: 'payment',
+  state: 'attention',
+  attempts: 12,
+  amountMinor: 4200,
+  currency: 'USD',
+  createdAt: 1,
+  nextAttemptAt: 2,
+  lastError: 'E12: host refused',
+  expiresInMs: 0,
 }
-const waiting: QueueItemView = { ...attention, seq: 8, saleId: 'S8', state: 'pending', attempts: 1, lastError: null, expiresInMs: 3_600_000 }
+const waiting: QueueItemView = {
+  ...attention,
+  seq: 8,
+  saleId: 'S8',
+  state: 'pending',
+  attempts: 1,
+  lastError: null,
+  expiresInMs: 3_600_000,
+}
 
 describe('queue panel', () => {
   it('shows count, stored amounts, oldest age with time left, the bank, and counts down', async () => {
     const clock = makeClock(10_000_000)
     const bridge = new FakeBridge()
-      .on('queueStatus', () => ok(makeQueue({ count: 2, storedCount: 2, storedAmountMinor: { USD: 4200, JPY: 500 }, oldestStoredAt: 10_000_000 - 5 * 60_000, oldestExpiresInMs: 2 * 3_600_000, hostReachable: false, attentionCount: 1 })))
+      .on('queueStatus', () =>
+        ok(
+          makeQueue({
+            count: 2,
+            storedCount: 2,
+            storedAmountMinor: { USD: 4200, JPY: 500 },
+            oldestStoredAt: 10_000_000 - 5 * 60_000,
+            oldestExpiresInMs: 2 * 3_600_000,
+            hostReachable: false,
+            attentionCount: 1,
+          }),
+        ),
+      )
       .on('queueItems', () => ok([attention, waiting]))
     const { emit } = await renderApp(bridge, { screen: 'queue', clock })
     expect(screen.getByTestId('queue-count').textContent).toBe('2')

@@ -8,7 +8,9 @@ const prompt = () => screen.getByRole('status', { name: 'Sale status' })
 
 function startingBridge(appInfo = makeAppInfo()) {
   const bridge = new FakeBridge(appInfo)
-  bridge.on('startSale', (r) => ok(makeSale({ id: 'S1', state: 'readingCard', amountMinor: r.amountMinor, currency: r.currency ?? 'USD', updatedAt: 1 })))
+  bridge.on('startSale', (r) =>
+    ok(makeSale({ id: 'S1', state: 'readingCard', amountMinor: r.amountMinor, currency: r.currency ?? 'USD', updatedAt: 1 })),
+  )
   return bridge
 }
 
@@ -92,7 +94,9 @@ describe('prompts follow the reader', () => {
   })
 
   it('cancel while reading stops the sale: not completed, nothing charged', async () => {
-    const bridge = startingBridge().on('cancelSale', (r) => ok(makeSale({ id: r.id, state: 'abandoned', reason: 'cancelled by the cashier', updatedAt: 5 })))
+    const bridge = startingBridge().on('cancelSale', (r) =>
+      ok(makeSale({ id: r.id, state: 'abandoned', reason: 'cancelled by the cashier', updatedAt: 5 })),
+    )
     await renderApp(bridge)
     typeChars(amountInput(), '500')
     await act(async () => {
@@ -114,7 +118,10 @@ describe('results', () => {
     await act(async () => {
       fireEvent.keyDown(amountInput(), { key: 'Enter' })
     })
-    h.emit({ type: 'sale', sale: makeSale({ id: 'S1', updatedAt: 9, maskedPan: '476173******0010', brand: 'VISA', readMethod: 'chip', ...sale }) })
+    h.emit({
+      type: 'sale',
+      sale: makeSale({ id: 'S1', updatedAt: 9, maskedPan: '476173******0010', brand: 'VISA', readMethod: 'chip', ...sale }),
+    })
     return h
   }
 

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import { SALE_STATES } from '../../src-shared/contract'
 import {
-  canCloseDay, canStartSale, canSubmitTips, checkTip, closeBlockedReason, createPosStore, expirySoon, parseTypedAmount, queueExpiry, SALE_WORDS,
-  signingKeyProblem, tipLimitMinor, tipRows, tipTotals, type PosState,
+  canCloseDay,
+  canStartSale,
+  canSubmitTips,
+  checkTip,
+  closeBlockedReason,
+  createPosStore,
+  expirySoon,
+  parseTypedAmount,
+  queueExpiry,
+  SALE_WORDS,
+  signingKeyProblem,
+  tipLimitMinor,
+  tipRows,
+  tipTotals,
+  type PosState,
 } from '../../src-renderer/src/store'
 import { FakeBridge, makeAppInfo, makeQueue, makeReport, makeSale } from './fake-bridge'
 
@@ -35,7 +48,10 @@ describe('tip tolerance', () => {
     const declined = makeSale({ id: 'C', state: 'declined', amountMinor: 5000, createdAt: 3 })
     const base = state({ sales: { A: a, B: b, C: declined } })
     const rows = tipRows(base)
-    expect(rows.map((r) => [r.sale.id, r.text, r.changed])).toEqual([['A', '', false], ['B', '1.00', false]])
+    expect(rows.map((r) => [r.sale.id, r.text, r.changed])).toEqual([
+      ['A', '', false],
+      ['B', '1.00', false],
+    ])
     expect(canSubmitTips(base)).toBe(false)
 
     const over = state({ sales: base.sales, tipDrafts: { A: { text: '5', override: false } } })
@@ -83,9 +99,17 @@ describe('can a sale start', () => {
     ['unknown currency', { entryDigits: '100', appInfo: makeAppInfo({ currency: 'XXX' }) }, false],
     ['startSale in flight', { entryDigits: '100', starting: true }, false],
     ['sale reading the card', { entryDigits: '100', currentSaleId: 'S', sales: { S: makeSale({ id: 'S', state: 'readingCard' }) } }, false],
-    ['duplicate question open', { entryDigits: '100', currentSaleId: 'S', sales: { S: makeSale({ id: 'S', state: 'awaitingConfirmation' }) } }, false],
+    [
+      'duplicate question open',
+      { entryDigits: '100', currentSaleId: 'S', sales: { S: makeSale({ id: 'S', state: 'awaitingConfirmation' }) } },
+      false,
+    ],
     ['payment on its way', { entryDigits: '100', currentSaleId: 'S', sales: { S: makeSale({ id: 'S', state: 'completingCard' }) } }, false],
-    ['void waiting for the card', { entryDigits: '100', voidingSaleId: 'S', sales: { S: makeSale({ id: 'S', state: 'voidReadingCard' }) } }, false],
+    [
+      'void waiting for the card',
+      { entryDigits: '100', voidingSaleId: 'S', sales: { S: makeSale({ id: 'S', state: 'voidReadingCard' }) } },
+      false,
+    ],
     ['void finished', { entryDigits: '100', voidingSaleId: 'S', sales: { S: makeSale({ id: 'S', state: 'cancelled' }) } }, true],
   ]
   it.each(cases)('%s', (_name, overrides, expected) => {

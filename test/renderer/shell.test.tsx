@@ -51,7 +51,14 @@ describe('settings: signing key', () => {
 describe('app shell', () => {
   it('navigates with named buttons and marks the current screen', async () => {
     await renderApp()
-    for (const [name, heading] of [['Transactions', 'Transactions of the day'], ['Tips', 'Tips'], ['Close of day', /Close of day/], ['Queue', 'Queue'], ['Device', 'Card reader'], ['Settings', 'Settings']] as const) {
+    for (const [name, heading] of [
+      ['Transactions', 'Transactions of the day'],
+      ['Tips', 'Tips'],
+      ['Close of day', /Close of day/],
+      ['Queue', 'Queue'],
+      ['Device', 'Card reader'],
+      ['Settings', 'Settings'],
+    ] as const) {
       fireEvent.click(screen.getByRole('button', { name }))
       expect(screen.getByRole('heading', { level: 2, name: heading })).toBeTruthy()
       expect(screen.getByRole('button', { name }).getAttribute('aria-current')).toBe('page')
@@ -61,7 +68,9 @@ describe('app shell', () => {
   })
 
   it('shows alarms from appInfo and from alarm events', async () => {
-    const { emit } = await renderApp(new FakeBridge(makeAppInfo({ alarms: [{ code: 'DATA_KEY_MISSING', message: 'The data key is missing' }] })))
+    const { emit } = await renderApp(
+      new FakeBridge(makeAppInfo({ alarms: [{ code: 'DATA_KEY_MISSING', message: 'The data key is missing' }] })),
+    )
     expect(screen.getByTestId('alarms-banner').textContent).toContain('The data key is missing')
     emit({ type: 'alarm', alarm: { code: 'KEYCHAIN', message: 'Keychain locked' } })
     expect(screen.getByRole('alert').textContent).toContain('Keychain locked')

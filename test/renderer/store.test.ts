@@ -48,7 +48,10 @@ describe('one press, one sale', () => {
     expect(store.getState().currentSaleId).toBeNull()
     expect(canStartSale(store.getState())).toBe(true)
     await store.getState().startSale()
-    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 500, currency: 'USD' }, { amountMinor: 7, currency: 'USD' }])
+    expect(bridge.callsOf('startSale')).toEqual([
+      { amountMinor: 500, currency: 'USD' },
+      { amountMinor: 7, currency: 'USD' },
+    ])
   })
 
   it('keeps the amount and says why when the agent refuses', async () => {
@@ -77,7 +80,9 @@ describe('one press, one sale', () => {
 
   it('cannot start while a void waits for the card', async () => {
     const approved = makeSale({ id: 'V1', state: 'approved', maskedPan: '476173******0010' })
-    const bridge = new FakeBridge().on('listSales', () => ok([approved])).on('voidSale', () => ok({ ...approved, state: 'voidReadingCard', updatedAt: approved.updatedAt + 1 }))
+    const bridge = new FakeBridge()
+      .on('listSales', () => ok([approved]))
+      .on('voidSale', () => ok({ ...approved, state: 'voidReadingCard', updatedAt: approved.updatedAt + 1 }))
     const store = await loadedStore(bridge)
     await store.getState().voidSale('V1')
     store.getState().typeDigits('100')

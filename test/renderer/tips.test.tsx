@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest'
 import { FakeBridge, makeSale, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
-const a = makeSale({ id: 'A', state: 'approved', amountMinor: 1000, maskedPan: '476173******0010', createdAt: 1_700_000_000_000, updatedAt: 1 })
+const a = makeSale({
+  id: 'A',
+  state: 'approved',
+  amountMinor: 1000,
+  maskedPan: '476173******0010',
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1,
+})
 const b = makeSale({ id: 'B', state: 'forwarded', amountMinor: 5000, createdAt: 1_700_000_060_000, updatedAt: 1 })
 
 function bridgeWithSales() {
@@ -38,7 +45,10 @@ describe('tip adjustment', () => {
     await act(async () => {
       fireEvent.click(submit())
     })
-    expect(bridge.callsOf('adjustTip')).toEqual([{ id: 'A', tipMinor: 201, managerOverride: true }, { id: 'B', tipMinor: 500 }])
+    expect(bridge.callsOf('adjustTip')).toEqual([
+      { id: 'A', tipMinor: 201, managerOverride: true },
+      { id: 'B', tipMinor: 500 },
+    ])
     expect(screen.getByTestId('tip-row-A').textContent).toContain('Tip saved')
   })
 
@@ -53,7 +63,10 @@ describe('tip adjustment', () => {
   })
 
   it('a row the agent refuses keeps its text and shows why', async () => {
-    const bridge = bridgeWithSales().on('adjustTip', () => ({ ok: false, error: { code: 'TIP_REFUSED', message: 'tip refused by the host', retryable: false } }))
+    const bridge = bridgeWithSales().on('adjustTip', () => ({
+      ok: false,
+      error: { code: 'TIP_REFUSED', message: 'tip refused by the host', retryable: false },
+    }))
     await renderApp(bridge, { screen: 'tips' })
     fireEvent.change(input('A'), { target: { value: '1' } })
     await act(async () => {

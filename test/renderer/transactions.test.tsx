@@ -3,12 +3,31 @@ import { describe, expect, it } from 'vitest'
 import { FakeBridge, makeSale, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
-const approved = makeSale({ id: 'S1', state: 'approved', amountMinor: 2500, maskedPan: '476173******0010', brand: 'VISA', authCode: 'OK1', createdAt: 1_700_000_000_000, updatedAt: 10 })
-const declined = makeSale({ id: 'S2', state: 'declined', amountMinor: 900, reason: '05 do not honour', createdAt: 1_700_000_100_000, updatedAt: 11 })
+const approved = makeSale({
+  id: 'S1',
+  state: 'approved',
+  amountMinor: 2500,
+  maskedPan: '476173******0010',
+  brand: 'VISA',
+  authCode: 'OK1',
+  createdAt: 1_700_000_000_000,
+  updatedAt: 10,
+})
+const declined = makeSale({
+  id: 'S2',
+  state: 'declined',
+  amountMinor: 900,
+  reason: '05 do not honour',
+  createdAt: 1_700_000_100_000,
+  updatedAt: 11,
+})
 
 describe('transactions of the day and void', () => {
   it('lists the sales in cashier words; only a standing payment can be voided', async () => {
-    await renderApp(new FakeBridge().on('listSales', () => ok([approved, declined])), { screen: 'transactions' })
+    await renderApp(
+      new FakeBridge().on('listSales', () => ok([approved, declined])),
+      { screen: 'transactions' },
+    )
     const row1 = screen.getByTestId('sale-row-S1')
     const row2 = screen.getByTestId('sale-row-S2')
     expect(row1.textContent).toContain('Approved')

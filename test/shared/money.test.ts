@@ -21,8 +21,16 @@ describe('amounts in the currency minor units (docs/gateway.md §D3)', () => {
   })
 
   it.each([
-    ['12.3', 'USD'], ['12.345', 'USD'], ['12', 'USD'], ['-1.00', 'USD'], ['1e3', 'JPY'], ['12.00', 'JPY'],
-    ['01.00', 'USD'], ['12.34', 'BHD'], [' 1.00', 'USD'], ['1,000.00', 'USD'],
+    ['12.3', 'USD'],
+    ['12.345', 'USD'],
+    ['12', 'USD'],
+    ['-1.00', 'USD'],
+    ['1e3', 'JPY'],
+    ['12.00', 'JPY'],
+    ['01.00', 'USD'],
+    ['12.34', 'BHD'],
+    [' 1.00', 'USD'],
+    ['1,000.00', 'USD'],
   ])('refuses "%s" for %s instead of rounding', (text, currency) => {
     expect(() => parseAmount(text, currency)).toThrow(MoneyError)
   })
@@ -37,7 +45,13 @@ describe('amounts in the currency minor units (docs/gateway.md §D3)', () => {
 
 describe('UTF-8 byte length (limits count bytes)', () => {
   it.each([
-    ['', 0], ['abc', 3], ['é', 2], ['€', 3], ['😀', 4], ['a😀é€', 10], ['\ud800', 3],
+    ['', 0],
+    ['abc', 3],
+    ['é', 2],
+    ['€', 3],
+    ['😀', 4],
+    ['a😀é€', 10],
+    ['\ud800', 3],
   ])('%j is %d bytes', (text, n) => {
     expect(utf8ByteLength(text)).toBe(n)
     if (!/[\ud800-\udfff]/.test(text) || text.length > 1) expect(utf8ByteLength(text)).toBe(Buffer.byteLength(text, 'utf8'))

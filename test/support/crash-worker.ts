@@ -16,11 +16,28 @@ if (!dataDir || !hostUrl || !caFile || !service) throw new Error('usage: crash-w
 
 const reader = new ScriptedCardReader()
 const host = new UndiciHostClient(
-  { offlineBaseUrl: hostUrl, baseUrl: hostUrl, aid: AID, signType: 'HMAC-SHA256', extraCaPem: readFileSync(caFile, 'utf8'), connectTimeoutMs: 1_000, responseTimeoutMs: 700 },
+  {
+    offlineBaseUrl: hostUrl,
+    baseUrl: hostUrl,
+    aid: AID,
+    signType: 'HMAC-SHA256',
+    extraCaPem: readFileSync(caFile, 'utf8'),
+    connectTimeoutMs: 1_000,
+    responseTimeoutMs: 700,
+  },
   { signingKey: KEY },
 )
 const engine = await composeEngine(
-  { ...testSettings(dataDir), duplicateWindowMs: 0, retry: { baseDelayMs: 30, maxDelayMs: 200, maxAttempts: 10_000, maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 } } },
+  {
+    ...testSettings(dataDir),
+    duplicateWindowMs: 0,
+    retry: {
+      baseDelayMs: 30,
+      maxDelayMs: 200,
+      maxAttempts: 10_000,
+      maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+    },
+  },
   { reader, host, secrets: await KeytarSecretStore.open(service), logger: pino({ level: 'silent' }) },
 )
 console.log('ready')
@@ -42,7 +59,10 @@ if (mode === 'settle') {
 
 // run: sales one after the other, with alternating cards and amounts, until killed
 for (let n = 0; ; n++) {
-  reader.present({ card: n % 3 === 2 ? TEST_CARDS.swipeMastercard() : TEST_CARDS.chipVisa(), ...(n % 7 === 6 ? { decision: 'declined' as const } : {}) })
+  reader.present({
+    card: n % 3 === 2 ? TEST_CARDS.swipeMastercard() : TEST_CARDS.chipVisa(),
+    ...(n % 7 === 6 ? { decision: 'declined' as const } : {}),
+  })
   const amount = 1_000 + ((n * 37) % 5_000) * 1
   const sale = engine.txn.startSale({ amountMinor: amount % 100 === 51 || amount % 100 === 5 ? amount + 1 : amount, currency: 'USD' })
   const done = await engine.txn.waitForOutcome(sale.id)

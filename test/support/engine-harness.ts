@@ -36,7 +36,12 @@ export function testSettings(dir: string, overrides: Partial<EngineSettings> = {
     duplicateWindowMs: 10 * 60_000,
     offline: DEFAULT_OFFLINE_LIMITS('USD', 100),
     tips: DEFAULT_TIP_POLICY,
-    retry: { baseDelayMs: 20, maxDelayMs: 100, maxAttempts: 50, maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 } },
+    retry: {
+      baseDelayMs: 20,
+      maxDelayMs: 100,
+      maxAttempts: 50,
+      maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+    },
     ...overrides,
   }
 }
@@ -45,7 +50,15 @@ export async function startEngineHarness(reader: CardReader, overrides: Partial<
   const dir = mkdtempSync(join(tmpdir(), 'pos-engine-'))
   const host = await startTrainingHost({ stateDir: join(dir, 'host'), signingKeys: { [AID]: KEY } })
   const client = new UndiciHostClient(
-    { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, signType: 'HMAC-SHA256', extraCaPem: host.caPem, connectTimeoutMs: 2_000, responseTimeoutMs: 1_500 },
+    {
+      offlineBaseUrl: host.url,
+      baseUrl: host.url,
+      aid: AID,
+      signType: 'HMAC-SHA256',
+      extraCaPem: host.caPem,
+      connectTimeoutMs: 2_000,
+      responseTimeoutMs: 1_500,
+    },
     { signingKey: KEY },
   )
   const secrets = new MemorySecretStore()

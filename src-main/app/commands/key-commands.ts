@@ -19,6 +19,9 @@ export async function keyStatus(runtime: Runtime, aid: string, json: boolean): P
   const status = { aid, present: key !== undefined, kcv: key === undefined ? undefined : keyCheckValue(key), store: runtime.secrets.kind }
   if (json) console.log(JSON.stringify(status))
   else if (key === undefined) console.log(`no signing key for aid ${aid} (${runtime.secrets.kind}); run \`pos-agent key set\``)
-  else console.log(`signing key for aid ${aid}: present in ${runtime.secrets.kind === 'os-keychain' ? 'the OS keychain' : 'process memory'}, key check value ${status.kcv}`)
+  else
+    console.log(
+      `signing key for aid ${aid}: present in ${runtime.secrets.kind === 'os-keychain' ? 'the OS keychain' : 'process memory'}, key check value ${status.kcv}`,
+    )
   return key === undefined ? EXIT.keychain : EXIT.ok
 }

@@ -20,8 +20,14 @@ const TRAINING_PACE = { autoPresentMs: 2_000, cardReadMs: 600, pinEntryMs: 1_500
 export async function pinpadSimCommand(flags: PinpadSimFlags): Promise<number> {
   const card = flags.card ?? DEFAULT_TRAINING_CARD
   if (!isTestCardName(card)) throw new Error(`--card must be one of ${TEST_CARD_NAMES.join(', ')}; got "${card}"`)
-  if (flags.baudRate !== undefined && (!Number.isInteger(flags.baudRate) || flags.baudRate <= 0)) throw new Error(`--baud-rate must be a positive whole number, got ${flags.baudRate}`)
-  const sim = await startPtyPinpadSim({ link: flags.link, defaultCard: card, ...TRAINING_PACE, ...(flags.baudRate ? { baudRate: flags.baudRate } : {}) })
+  if (flags.baudRate !== undefined && (!Number.isInteger(flags.baudRate) || flags.baudRate <= 0))
+    throw new Error(`--baud-rate must be a positive whole number, got ${flags.baudRate}`)
+  const sim = await startPtyPinpadSim({
+    link: flags.link,
+    defaultCard: card,
+    ...TRAINING_PACE,
+    ...(flags.baudRate ? { baudRate: flags.baudRate } : {}),
+  })
   console.log(`simulated NEO 2 PIN pad on ${sim.hostPath} (socat pid ${sim.socatPid})`)
   console.log(`default card: ${card}; type a card name and Enter to present it:`)
   for (const name of TEST_CARD_NAMES) console.log(`  ${name.padEnd(24)} ${TEST_CARDS[name].description}`)

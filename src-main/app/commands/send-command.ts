@@ -15,7 +15,13 @@ export const OUTCOME_EXIT: Readonly<Record<GatewayOutcome['kind'], number>> = {
   unknown: EXIT.unknown,
 }
 
-export async function sendCommand(client: HostClient, kind: OperationKind, bodyBytes: Buffer, originalId: string | undefined, json: boolean): Promise<number> {
+export async function sendCommand(
+  client: HostClient,
+  kind: OperationKind,
+  bodyBytes: Buffer,
+  originalId: string | undefined,
+  json: boolean,
+): Promise<number> {
   let body: unknown
   try {
     body = JSON.parse(bodyBytes.toString('utf8'))
@@ -32,9 +38,17 @@ export function describeOutcome(outcome: GatewayOutcome): string {
   const head = `${outcome.operation}: ${outcome.kind} in ${outcome.latencyMs} ms (MsgID ${outcome.msgId})`
   switch (outcome.kind) {
     case 'approved':
-      return [`${head}`, `status ${outcome.status}${outcome.authorizationCode ? `, auth code ${outcome.authorizationCode}` : ''}${outcome.svcTransID ? `, svcTransID ${outcome.svcTransID}` : ''}`, JSON.stringify(outcome.response, null, 2)].join('\n')
+      return [
+        `${head}`,
+        `status ${outcome.status}${outcome.authorizationCode ? `, auth code ${outcome.authorizationCode}` : ''}${outcome.svcTransID ? `, svcTransID ${outcome.svcTransID}` : ''}`,
+        JSON.stringify(outcome.response, null, 2),
+      ].join('\n')
     case 'declined':
-      return [`${head}`, `reason: ${outcome.reason}${outcome.pspFailureCode ? ` (code ${outcome.pspFailureCode})` : ''}`, JSON.stringify(outcome.response, null, 2)].join('\n')
+      return [
+        `${head}`,
+        `reason: ${outcome.reason}${outcome.pspFailureCode ? ` (code ${outcome.pspFailureCode})` : ''}`,
+        JSON.stringify(outcome.response, null, 2),
+      ].join('\n')
     case 'rejected':
       return `${head}\n${outcome.source === 'agent' ? 'refused before sending' : `host result ${outcome.code}`}: ${outcome.message}`
     case 'notDelivered':

@@ -21,9 +21,14 @@ export async function serveCommand(runtime: Runtime, flags: { port: number; rend
     token,
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
-  if (runtime.mode === 'training') console.log(`TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`)
+  if (runtime.mode === 'training')
+    console.log(
+      `TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`,
+    )
   if (runtime.secrets instanceof MemorySecretStore) {
-    console.log(`TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only (${runtime.secrets.unavailable?.message ?? 'no keychain'})`)
+    console.log(
+      `TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only (${runtime.secrets.unavailable?.message ?? 'no keychain'})`,
+    )
   }
   for (const alarm of agent.engine.alarms) console.log(`ALARM ${alarm.code}: ${alarm.message}`)
   console.log(`pos-agent serving the cashier UI at ${server.url}`)

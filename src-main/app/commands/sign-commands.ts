@@ -45,7 +45,9 @@ export function verifyCommand(input: SignInput & { authorization: string }, key:
   else {
     console.log('signature does NOT match: do not process this message')
     console.log(`expected Authorization: ${expected}`)
-    console.log('check the signing key (`pos-agent key status` shows its check value), the DateTime and MsgID headers, the path, and that the body bytes are exactly those received')
+    console.log(
+      'check the signing key (`pos-agent key status` shows its check value), the DateTime and MsgID headers, the path, and that the body bytes are exactly those received',
+    )
   }
   return valid ? EXIT.ok : EXIT.signatureMismatch
 }

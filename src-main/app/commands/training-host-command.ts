@@ -16,7 +16,8 @@ export interface TrainingHostFlags {
 }
 
 export async function trainingHostCommand(runtime: Runtime, flags: TrainingHostFlags): Promise<number> {
-  if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65_535) throw new Error(`--port must be 0 to 65535, got ${flags.port}`)
+  if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65_535)
+    throw new Error(`--port must be 0 to 65535, got ${flags.port}`)
   const faults = flags.faults.map(parseFaultSpec)
   const signingKeys: Record<string, string> = { [TRAINING_IDENTITY.aid]: await ensureTrainingKey(runtime.secrets, TRAINING_IDENTITY.aid) }
   for (const aid of flags.aids) signingKeys[aid] = await readSigningKey(runtime.secrets, aid)

@@ -52,7 +52,12 @@ export interface CardReadProblem {
 export function readCard(info: CardInfo | undefined): CardData | CardReadProblem {
   const prefix = 'paymentMethod.card.cardInfo'
   if (info?.track2) {
-    return parseTrack2(info.track2) ?? { field: `${prefix}.track2`, message: `${prefix}.track2 is not ISO 7813 track 2 data (PAN, '=' or 'D', YYMM)` }
+    return (
+      parseTrack2(info.track2) ?? {
+        field: `${prefix}.track2`,
+        message: `${prefix}.track2 is not ISO 7813 track 2 data (PAN, '=' or 'D', YYMM)`,
+      }
+    )
   }
   if (info?.cardNumber) {
     return info.expiryDate === undefined ? { pan: info.cardNumber } : { pan: info.cardNumber, expiry: info.expiryDate }

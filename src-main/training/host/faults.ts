@@ -127,6 +127,7 @@ export function faultRuleFromJson(value: unknown): { operation: FaultTarget; fau
   const parsed = adminFaultSchema.safeParse(value)
   if (!parsed.success) throw new Error(`expected { operation, fault, times? }: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
   const { operation, fault, times } = parsed.data
-  const parsedFault = typeof fault === 'string' ? parseFault(fault) : parseFault(fault.kind === 'delay' ? `delay=${fault.ms ?? ''}` : fault.kind)
+  const parsedFault =
+    typeof fault === 'string' ? parseFault(fault) : parseFault(fault.kind === 'delay' ? `delay=${fault.ms ?? ''}` : fault.kind)
   return { operation: parseTarget(operation), fault: parsedFault, ...(times !== undefined ? { times } : {}) }
 }

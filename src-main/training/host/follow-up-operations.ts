@@ -35,7 +35,8 @@ export function handleCancel(state: HostState, aid: string, originalId: string, 
   else if (!isOpen(original)) failure = hostFailure('notAllowed', `payment is ${original.status}`)
   else if (card) {
     const presented = summarizeCard(card.pan)
-    if (presented.first6No !== original.card.first6No || presented.last4No !== original.card.last4No) failure = hostFailure('mismatch', 'another card')
+    if (presented.first6No !== original.card.first6No || presented.last4No !== original.card.last4No)
+      failure = hostFailure('mismatch', 'another card')
   }
   if (!failure && original) original.status = 'Cancelled'
   return answer(state, 'cancel', { aid, originalId, body, now, original, failure })
@@ -67,7 +68,10 @@ export function handleCapture(state: HostState, aid: string, originalId: string,
     const expected = original.amountMinor + (original.tip?.minor ?? 0)
     const { currency } = original.transAmount
     if (body.transAmount.currency !== currency || amountMinor !== expected) {
-      failure = hostFailure('mismatch', `capture ${body.transAmount.currency} ${body.transAmount.value}, expected base plus tip ${currency} ${formatAmount(expected, currency)}`)
+      failure = hostFailure(
+        'mismatch',
+        `capture ${body.transAmount.currency} ${body.transAmount.value}, expected base plus tip ${currency} ${formatAmount(expected, currency)}`,
+      )
     }
   }
   if (!failure && original) original.status = 'Captured'

@@ -41,8 +41,14 @@ interface Answer {
   entry?: LedgerEntry | undefined
 }
 
-export async function serveOperation(req: IncomingMessage, res: ServerResponse, target: OperationTarget, ctx: OperationContext): Promise<void> {
-  if (req.method !== 'POST') return sendJson(res, 405, { result: { code: 'V0008', message: 'only POST is served here' } }, { Allow: 'POST' })
+export async function serveOperation(
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: OperationTarget,
+  ctx: OperationContext,
+): Promise<void> {
+  if (req.method !== 'POST')
+    return sendJson(res, 405, { result: { code: 'V0008', message: 'only POST is served here' } }, { Allow: 'POST' })
   const body = await readBody(req)
   if (body === undefined) return sendJson(res, 413, { result: { code: 'V0008', message: '(body) is too large' } }, { Connection: 'close' })
 
@@ -73,7 +79,8 @@ export async function serveOperation(req: IncomingMessage, res: ServerResponse, 
   // correctly signed over those bytes, so only the agent's JSON handling stands between it and harm.
   const sent = fault?.kind === 'garbage-body' ? answer.body.subarray(0, Math.floor(answer.body.length / 2)) : answer.body
   const headers = answer.headersFor(sent)
-  if (fault?.kind === 'bad-signature' && headers.Authorization !== undefined) headers.Authorization = corruptSignature(headers.Authorization)
+  if (fault?.kind === 'bad-signature' && headers.Authorization !== undefined)
+    headers.Authorization = corruptSignature(headers.Authorization)
   sendBytes(res, answer.status, headers, sent)
 }
 
@@ -82,10 +89,16 @@ function answerOperation(req: IncomingMessage, message: SignedMessage, target: O
   const auth = authenticate(h, target.aid, ctx.keys, ctx.keyId, message)
   if (!auth.ok) {
     const signer = auth.signer
-    return { status: 401, body: Buffer.from(resultOnly('A0001', auth.message).body, 'utf8'), headersFor: (body) => responseHeaders(h, signer, { ...message, body }) }
+    return {
+      status: 401,
+      body: Buffer.from(resultOnly('A0001', auth.message).body, 'utf8'),
+      headersFor: (body) => responseHeaders(h, signer, { ...message, body }),
+    }
   }
   const problem = headerProblem(h)
-  const processed = problem ? resultOnly(problem.code, problem.message) : processOperation(ctx.state, { ...target, body: message.body, now: ctx.now() })
+  const processed = problem
+    ? resultOnly(problem.code, problem.message)
+    : processOperation(ctx.state, { ...target, body: message.body, now: ctx.now() })
   return {
     status: 200,
     body: Buffer.from(processed.body, 'utf8'),

@@ -51,7 +51,11 @@ export function handlePayment(state: HostState, aid: string, body: OfflinePaymen
   }
   state.payments.set(stateKey(aid, id), payment)
 
-  const psp = approved ? { code: '00', message: 'Approved' } : decision.approved ? undefined : { code: decision.pspFailureCode, message: decision.pspFailureReason }
+  const psp = approved
+    ? { code: '00', message: 'Approved' }
+    : decision.approved
+      ? undefined
+      : { code: decision.pspFailureCode, message: decision.pspFailureReason }
   const response: Body = {
     result: successResult(psp),
     payment: record({

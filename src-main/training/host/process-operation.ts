@@ -60,7 +60,10 @@ export function processOperation(state: HostState, req: OperationRequest): Opera
         },
         req.now,
       )
-      return { ...resultOnly(HOST_FAILURES.duplicate.code, `${HOST_FAILURES.duplicate.reason}: ${ownId} was used for a different request`), entry }
+      return {
+        ...resultOnly(HOST_FAILURES.duplicate.code, `${HOST_FAILURES.duplicate.reason}: ${ownId} was used for a different request`),
+        entry,
+      }
     }
   }
 
@@ -103,7 +106,11 @@ export function resultOnly(code: string, message: string): OperationAnswer {
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls)
   if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]))
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  )
 }
 
 /** The body as a JSON object, or the V0008 message saying why it is not one. */

@@ -70,7 +70,11 @@ export function successResult(psp?: { code: string; message: string }): Body {
 }
 
 /** Only the merchantTransInfo members the request actually carried (null equals absent). */
-export function merchantTransInfoOf(info: { merchantTransID: string; merchantTransTime?: string | undefined; merchantOrderReference?: string | undefined }): MerchantTransInfo {
+export function merchantTransInfoOf(info: {
+  merchantTransID: string
+  merchantTransTime?: string | undefined
+  merchantOrderReference?: string | undefined
+}): MerchantTransInfo {
   const out: MerchantTransInfo = { merchantTransID: info.merchantTransID }
   if (info.merchantTransTime !== undefined) out.merchantTransTime = info.merchantTransTime
   if (info.merchantOrderReference !== undefined) out.merchantOrderReference = info.merchantOrderReference

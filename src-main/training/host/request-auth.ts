@@ -56,7 +56,13 @@ export function readHeaders(headers: IncomingHttpHeaders): RequestHeaderValues {
   }
 }
 
-export function authenticate(h: RequestHeaderValues, aid: string, keys: ReadonlyMap<string, string>, keyId: string | undefined, message: SignedMessage): AuthResult {
+export function authenticate(
+  h: RequestHeaderValues,
+  aid: string,
+  keys: ReadonlyMap<string, string>,
+  keyId: string | undefined,
+  message: SignedMessage,
+): AuthResult {
   const key = keys.get(aid)
   if (key === undefined) return { ok: false, message: `unknown aid ${aid}` }
   if (h.signType === undefined || !isSignType(h.signType)) {
@@ -74,9 +80,11 @@ export function headerProblem(h: RequestHeaderValues): { code: 'V0007' | 'V0008'
   if (h.contentType === undefined) return { code: 'V0007', message: 'Content-Type is required' }
   if (!isJsonContentType(h.contentType)) return { code: 'V0008', message: 'Content-Type must be application/json' }
   if (h.dateTime === undefined || h.dateTime === '') return { code: 'V0007', message: 'DateTime is required' }
-  if (!DATE_TIME_PATTERN.test(h.dateTime)) return { code: 'V0008', message: 'DateTime must be ISO 8601 with an offset, e.g. 2026-11-21T10:00:00+01:00' }
+  if (!DATE_TIME_PATTERN.test(h.dateTime))
+    return { code: 'V0008', message: 'DateTime must be ISO 8601 with an offset, e.g. 2026-11-21T10:00:00+01:00' }
   if (h.msgId === undefined || h.msgId === '') return { code: 'V0007', message: 'MsgID is required' }
-  if (Buffer.byteLength(h.msgId, 'utf8') > MSG_ID_MAX_BYTES) return { code: 'V0008', message: `MsgID must be at most ${MSG_ID_MAX_BYTES} bytes` }
+  if (Buffer.byteLength(h.msgId, 'utf8') > MSG_ID_MAX_BYTES)
+    return { code: 'V0008', message: `MsgID must be at most ${MSG_ID_MAX_BYTES} bytes` }
   return undefined
 }
 

@@ -72,7 +72,15 @@ export async function startTrainingHost(options: TrainingHostOptions): Promise<T
   // Every delayed request listens on this one signal; any number of them is expected.
   setMaxListeners(0, closing.signal)
   const ledger = () => state.ledger.snapshot(state.payments.values())
-  const context: OperationContext = { state, faults, keys, keyId: options.keyId, now, closing: closing.signal, log: options.log ?? (() => undefined) }
+  const context: OperationContext = {
+    state,
+    faults,
+    keys,
+    keyId: options.keyId,
+    now,
+    closing: closing.signal,
+    log: options.log ?? (() => undefined),
+  }
 
   const server = createServer({ key: tls.keyPem, cert: tls.certPem, minVersion: 'TLSv1.2' }, (req, res) => {
     res.on('error', () => undefined)
@@ -98,7 +106,12 @@ export async function startTrainingHost(options: TrainingHostOptions): Promise<T
   }
 
   const port = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1')
-  const urlHost = options.host === undefined || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host
+  const urlHost =
+    options.host === undefined || options.host === '0.0.0.0' || options.host === '::'
+      ? '127.0.0.1'
+      : options.host.includes(':')
+        ? `[${options.host}]`
+        : options.host
   let closed: Promise<void> | undefined
   return {
     url: `https://${urlHost}:${port}`,

@@ -122,7 +122,13 @@ async function createCa(now: Date): Promise<Pair> {
 async function createServerCertificate(ca: Pair, now: Date): Promise<Pair> {
   const keys = await generateKeys()
   const caCert = new x509.X509Certificate(ca.certPem)
-  const caKey = await webcrypto.subtle.importKey('pkcs8', createPrivateKey(ca.keyPem).export({ type: 'pkcs8', format: 'der' }), EC_KEY, false, ['sign'])
+  const caKey = await webcrypto.subtle.importKey(
+    'pkcs8',
+    createPrivateKey(ca.keyPem).export({ type: 'pkcs8', format: 'der' }),
+    EC_KEY,
+    false,
+    ['sign'],
+  )
   const cert = await x509.X509CertificateGenerator.create(
     {
       serialNumber: serialNumber(),

@@ -59,7 +59,11 @@ export class CardSlot {
     this.activation = activation
     if (this.current || this.presented.length > 0) return this.tryRead()
     const name = this.options.defaultCard
-    if (name !== undefined) this.io.later(this.options.autoPresentMs ?? 1_000, () => this.activation === activation && !activation.reading && this.present(this.lookup(name)))
+    if (name !== undefined)
+      this.io.later(
+        this.options.autoPresentMs ?? 1_000,
+        () => this.activation === activation && !activation.reading && this.present(this.lookup(name)),
+      )
   }
 
   /** Ends the wait with `status` (08 timeout, or the answer to a command that counts as a cancel). */

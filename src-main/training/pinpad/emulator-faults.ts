@@ -41,7 +41,8 @@ export class EmulatorFaults {
   private readonly rules: Rule[] = []
 
   add(fault: PinpadFault, times?: number): void {
-    if (times !== undefined && (!Number.isSafeInteger(times) || times < 1)) throw new RangeError(`times must be a whole number of at least 1, got ${times}`)
+    if (times !== undefined && (!Number.isSafeInteger(times) || times < 1))
+      throw new RangeError(`times must be a whole number of at least 1, got ${times}`)
     this.rules.push({ fault, times })
   }
 
@@ -105,6 +106,7 @@ function corruptCrc(frame: Buffer): Buffer {
 
 function split(bytes: Buffer, size: number, gapMs: number): OutputPiece[] {
   const pieces: OutputPiece[] = []
-  for (let at = 0; at < bytes.length; at += Math.max(1, size)) pieces.push({ bytes: bytes.subarray(at, at + Math.max(1, size)), delayMs: at === 0 ? 0 : gapMs })
+  for (let at = 0; at < bytes.length; at += Math.max(1, size))
+    pieces.push({ bytes: bytes.subarray(at, at + Math.max(1, size)), delayMs: at === 0 ? 0 : gapMs })
   return pieces
 }

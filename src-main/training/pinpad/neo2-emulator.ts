@@ -13,7 +13,15 @@ import type { PinpadFault } from './emulator-faults'
 import { EmulatorOutput } from './emulator-output'
 import type { Timer } from './emulator-output'
 import { SimPinEncryptor } from './pin-encryptor'
-import { ATTRIBUTION, authenticateAnswer, completionAnswer, contactlessAnswer, contactSelectAnswer, failureAnswer, swipeAnswer } from './sim-card-data'
+import {
+  ATTRIBUTION,
+  authenticateAnswer,
+  completionAnswer,
+  contactlessAnswer,
+  contactSelectAnswer,
+  failureAnswer,
+  swipeAnswer,
+} from './sim-card-data'
 import type { ActivationParams } from './sim-card-data'
 import { parseActivation, parseHostResponse } from './sim-requests'
 import { isTestCardName, TEST_CARDS } from './test-cards'
@@ -62,7 +70,12 @@ export class Neo2Emulator {
   constructor(private readonly options: EmulatorOptions = {}) {
     this.cards = options.cards ?? TEST_CARDS
     if (options.defaultCard !== undefined) this.card(options.defaultCard)
-    this.slot = new CardSlot(this.io, options, (name) => this.card(name), (read) => this.answerRead(read))
+    this.slot = new CardSlot(
+      this.io,
+      options,
+      (name) => this.card(name),
+      (read) => this.answerRead(read),
+    )
   }
 
   /** A link to the agent is up: answers go to `send`. */
@@ -187,7 +200,9 @@ export class Neo2Emulator {
     this.emv = undefined
     // Approved by the host ("00") and the card agrees: TC; declined by the host: AAC; unable to go
     // online: the card's own offline decision.
-    const approved = answer.online ? answer.responseCode.toString('latin1') === '00' && emv.card.afterApproval === 'tc' : emv.card.whenOffline === 'tc'
+    const approved = answer.online
+      ? answer.responseCode.toString('latin1') === '00' && emv.card.afterApproval === 'tc'
+      : emv.card.whenOffline === 'tc'
     this.io.reply(0x60, 0x00, completionAnswer(approved, answer.responseCode))
   }
 

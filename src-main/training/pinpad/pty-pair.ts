@@ -46,7 +46,9 @@ export class PtyPairError extends Error {
 const end = (link: string | undefined): string => `pty,raw,echo=0${link ? `,link=${link}` : ''}`
 
 export function createPtyPair(options: PtyPairOptions = {}): Promise<PtyPair> {
-  const child = spawn(options.socat ?? 'socat', ['-d', '-d', end(options.hostLink), end(options.deviceLink)], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(options.socat ?? 'socat', ['-d', '-d', end(options.hostLink), end(options.deviceLink)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let exited = false
   const exit = new Promise<void>((resolve) =>
     child.once('exit', () => {
@@ -65,9 +67,20 @@ export function createPtyPair(options: PtyPairOptions = {}): Promise<PtyPair> {
       if (!exited) child.kill('SIGKILL')
       reject(error)
     }
-    const timer = setTimeout(() => fail(new PtyPairError('socatFailed', `socat did not set up two ptys within ${options.startTimeoutMs ?? 5000} ms: ${stderr.trim()}`)), options.startTimeoutMs ?? 5_000)
+    const timer = setTimeout(
+      () =>
+        fail(
+          new PtyPairError('socatFailed', `socat did not set up two ptys within ${options.startTimeoutMs ?? 5000} ms: ${stderr.trim()}`),
+        ),
+      options.startTimeoutMs ?? 5_000,
+    )
     child.once('error', (error: NodeJS.ErrnoException) =>
-      fail(new PtyPairError(error.code === 'ENOENT' ? 'socatMissing' : 'socatFailed', error.code === 'ENOENT' ? 'socat is not installed (apt-get install socat)' : error.message)),
+      fail(
+        new PtyPairError(
+          error.code === 'ENOENT' ? 'socatMissing' : 'socatFailed',
+          error.code === 'ENOENT' ? 'socat is not installed (apt-get install socat)' : error.message,
+        ),
+      ),
     )
     child.once('exit', (code) => fail(new PtyPairError('socatFailed', `socat exited with ${code}: ${stderr.trim()}`)))
     child.stderr?.setEncoding('utf8')

@@ -41,7 +41,10 @@ export function tag57(card: SimCard): Buffer {
   return Buffer.from(nibbles.length % 2 === 0 ? nibbles : `${nibbles}F`, 'hex')
 }
 
-const tlv = (tag: string, value: Buffer | string): TlvInput => ({ tag, value: typeof value === 'string' ? Buffer.from(value, 'hex') : value })
+const tlv = (tag: string, value: Buffer | string): TlvInput => ({
+  tag,
+  value: typeof value === 'string' ? Buffer.from(value, 'hex') : value,
+})
 const ascii = (text: string): Buffer => Buffer.from(text, 'latin1')
 
 function withAttribution(attribution: number, items: TlvInput[]): Buffer {
@@ -129,7 +132,11 @@ export function contactlessAnswer(card: SimCard, params: ActivationParams, atc: 
 
 /** 60-12: second GENERATE AC → TC (result 0002) or AAC (0003). */
 export function completionAnswer(approved: boolean, authorizationResponseCode: Buffer): Buffer {
-  return contactResult(approved ? 0x0002 : 0x0003, [tlv('9F27', approved ? '40' : '00'), tlv('9F26', randomBytes(8)), tlv('8A', authorizationResponseCode)])
+  return contactResult(approved ? 0x0002 : 0x0003, [
+    tlv('9F27', approved ? '40' : '00'),
+    tlv('9F26', randomBytes(8)),
+    tlv('8A', authorizationResponseCode),
+  ])
 }
 
 /** 0A failure record: `FFEE1F` = error code, SW1, SW2, RF state (IDG p.232). */

@@ -37,22 +37,116 @@ export interface SimCard {
   whenOffline: 'tc' | 'aac'
 }
 
-const card = (c: Omit<SimCard, 'afterApproval' | 'whenOffline'> & Partial<Pick<SimCard, 'afterApproval' | 'whenOffline'>>): SimCard => ({ afterApproval: 'tc', whenOffline: 'tc', ...c })
+const card = (c: Omit<SimCard, 'afterApproval' | 'whenOffline'> & Partial<Pick<SimCard, 'afterApproval' | 'whenOffline'>>): SimCard => ({
+  afterApproval: 'tc',
+  whenOffline: 'tc',
+  ...c,
+})
 
 const VISA = { aid: 'A0000000031010', label: 'VISA CREDIT', panSequence: '01' }
 const MASTERCARD = { aid: 'A0000000041010', label: 'MASTERCARD', panSequence: '00' }
 
 export const TEST_CARDS = {
-  'chip-visa': card({ name: 'chip-visa', description: 'Visa chip card; approves after host approval (TC)', pan: '4761739001010010', expiry: '4912', serviceCode: '201', cardholder: 'TEST/VISA CHIP', steps: ['chip'], ...VISA }),
-  'contactless-mastercard': card({ name: 'contactless-mastercard', description: 'Mastercard tapped (contactless EMV, ARQC, no second dialogue)', pan: '5413330089010434', expiry: '4912', serviceCode: '201', cardholder: 'TEST/MC TAP', steps: ['contactless'], ...MASTERCARD }),
-  'swipe-magstripe': card({ name: 'swipe-magstripe', description: 'Magstripe-only Visa (service code 101)', pan: '4111111111111111', expiry: '4912', serviceCode: '101', cardholder: 'TEST/MAGSTRIPE', steps: ['swipe'] }),
-  'chip-swiped': card({ name: 'chip-swiped', description: 'Chip card swiped (service code 201): insert chip, chip fails, fallback swipe', pan: '4000056655665556', expiry: '4912', serviceCode: '201', cardholder: 'TEST/FALLBACK', steps: ['swipe', 'chipFail', 'swipe'] }),
-  expired: card({ name: 'expired', description: 'Magstripe card that expired in December 2020', pan: '4012888888881881', expiry: '2012', serviceCode: '101', cardholder: 'TEST/EXPIRED', steps: ['swipe'] }),
-  'luhn-invalid': card({ name: 'luhn-invalid', description: 'Magstripe card whose check digit is wrong (the host declines 14)', pan: '4111111111111112', expiry: '4912', serviceCode: '101', cardholder: 'TEST/BAD LUHN', steps: ['swipe'] }),
-  'pin-tdes': card({ name: 'pin-tdes', description: 'Visa chip asking for online PIN 1234: TDES DUKPT (X9.24-1 test BDK), ISO format 0', pan: '4012345678909', expiry: '4912', serviceCode: '201', cardholder: 'TEST/PIN TDES', steps: ['chip'], ...VISA, onlinePin: { pin: '1234', key: 'tdes' } }),
-  'pin-aes': card({ name: 'pin-aes', description: 'Mastercard chip asking for online PIN 1234: AES DUKPT (X9.24-3 test BDK), ISO format 4', pan: '5555555555554444', expiry: '4912', serviceCode: '201', cardholder: 'TEST/PIN AES', steps: ['chip'], ...MASTERCARD, onlinePin: { pin: '1234', key: 'aes' } }),
-  'offline-decline': card({ name: 'offline-decline', description: 'Visa chip that declines offline (AAC) when the host cannot be reached', pan: '4000000000000010', expiry: '4912', serviceCode: '201', cardholder: 'TEST/NO OFFLINE', steps: ['chip'], ...VISA, whenOffline: 'aac' }),
-  'aac-after-approval': card({ name: 'aac-after-approval', description: 'Visa chip that declines (AAC) at 60-12 even though the host approved', pan: '4000000000000002', expiry: '4912', serviceCode: '201', cardholder: 'TEST/AAC', steps: ['chip'], ...VISA, afterApproval: 'aac' }),
+  'chip-visa': card({
+    name: 'chip-visa',
+    description: 'Visa chip card; approves after host approval (TC)',
+    pan: '4761739001010010',
+    expiry: '4912',
+    serviceCode: '201',
+    cardholder: 'TEST/VISA CHIP',
+    steps: ['chip'],
+    ...VISA,
+  }),
+  'contactless-mastercard': card({
+    name: 'contactless-mastercard',
+    description: 'Mastercard tapped (contactless EMV, ARQC, no second dialogue)',
+    pan: '5413330089010434',
+    expiry: '4912',
+    serviceCode: '201',
+    cardholder: 'TEST/MC TAP',
+    steps: ['contactless'],
+    ...MASTERCARD,
+  }),
+  'swipe-magstripe': card({
+    name: 'swipe-magstripe',
+    description: 'Magstripe-only Visa (service code 101)',
+    pan: '4111111111111111',
+    expiry: '4912',
+    serviceCode: '101',
+    cardholder: 'TEST/MAGSTRIPE',
+    steps: ['swipe'],
+  }),
+  'chip-swiped': card({
+    name: 'chip-swiped',
+    description: 'Chip card swiped (service code 201): insert chip, chip fails, fallback swipe',
+    pan: '4000056655665556',
+    expiry: '4912',
+    serviceCode: '201',
+    cardholder: 'TEST/FALLBACK',
+    steps: ['swipe', 'chipFail', 'swipe'],
+  }),
+  expired: card({
+    name: 'expired',
+    description: 'Magstripe card that expired in December 2020',
+    pan: '4012888888881881',
+    expiry: '2012',
+    serviceCode: '101',
+    cardholder: 'TEST/EXPIRED',
+    steps: ['swipe'],
+  }),
+  'luhn-invalid': card({
+    name: 'luhn-invalid',
+    description: 'Magstripe card whose check digit is wrong (the host declines 14)',
+    pan: '4111111111111112',
+    expiry: '4912',
+    serviceCode: '101',
+    cardholder: 'TEST/BAD LUHN',
+    steps: ['swipe'],
+  }),
+  'pin-tdes': card({
+    name: 'pin-tdes',
+    description: 'Visa chip asking for online PIN 1234: TDES DUKPT (X9.24-1 test BDK), ISO format 0',
+    pan: '4012345678909',
+    expiry: '4912',
+    serviceCode: '201',
+    cardholder: 'TEST/PIN TDES',
+    steps: ['chip'],
+    ...VISA,
+    onlinePin: { pin: '1234', key: 'tdes' },
+  }),
+  'pin-aes': card({
+    name: 'pin-aes',
+    description: 'Mastercard chip asking for online PIN 1234: AES DUKPT (X9.24-3 test BDK), ISO format 4',
+    pan: '5555555555554444',
+    expiry: '4912',
+    serviceCode: '201',
+    cardholder: 'TEST/PIN AES',
+    steps: ['chip'],
+    ...MASTERCARD,
+    onlinePin: { pin: '1234', key: 'aes' },
+  }),
+  'offline-decline': card({
+    name: 'offline-decline',
+    description: 'Visa chip that declines offline (AAC) when the host cannot be reached',
+    pan: '4000000000000010',
+    expiry: '4912',
+    serviceCode: '201',
+    cardholder: 'TEST/NO OFFLINE',
+    steps: ['chip'],
+    ...VISA,
+    whenOffline: 'aac',
+  }),
+  'aac-after-approval': card({
+    name: 'aac-after-approval',
+    description: 'Visa chip that declines (AAC) at 60-12 even though the host approved',
+    pan: '4000000000000002',
+    expiry: '4912',
+    serviceCode: '201',
+    cardholder: 'TEST/AAC',
+    steps: ['chip'],
+    ...VISA,
+    afterApproval: 'aac',
+  }),
 } as const satisfies Record<string, SimCard>
 
 export type TestCardName = keyof typeof TEST_CARDS

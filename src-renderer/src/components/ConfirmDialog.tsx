@@ -15,7 +15,16 @@ export interface ConfirmDialogProps {
   onCancel(): void
 }
 
-export function ConfirmDialog({ title, children, confirmLabel, cancelLabel, busy = false, testId, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  cancelLabel,
+  busy = false,
+  testId,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const titleId = useId()
   const bodyId = useId()
   const cancelRef = useRef<HTMLButtonElement>(null)
@@ -40,9 +49,21 @@ export function ConfirmDialog({ title, children, confirmLabel, cancelLabel, busy
 
   return (
     <div className="dialog-backdrop">
-      <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={bodyId} data-testid={testId} onKeyDown={onKeyDown}>
-        <h2 id={titleId} className="dialog-title">{title}</h2>
-        <div id={bodyId} className="dialog-body">{children}</div>
+      <div
+        className="dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        data-testid={testId}
+        onKeyDown={onKeyDown}
+      >
+        <h2 id={titleId} className="dialog-title">
+          {title}
+        </h2>
+        <div id={bodyId} className="dialog-body">
+          {children}
+        </div>
         <div className="dialog-actions">
           <button ref={cancelRef} type="button" className="button button-large" disabled={busy} onClick={onCancel}>
             {cancelLabel}

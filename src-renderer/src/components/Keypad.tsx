@@ -12,14 +12,38 @@ export function Keypad({ disabled, onDigits, onErase, onClear }: KeypadProps) {
   return (
     <div className="keypad" role="group" aria-label="Amount keypad" data-testid="keypad">
       {KEYS.map((key) => (
-        <button key={key} type="button" className="key" disabled={disabled} data-keypad="" data-testid={`key-${key}`} onClick={() => onDigits(key)}>
+        <button
+          key={key}
+          type="button"
+          className="key"
+          disabled={disabled}
+          data-keypad=""
+          data-testid={`key-${key}`}
+          onClick={() => onDigits(key)}
+        >
           {key}
         </button>
       ))}
-      <button type="button" className="key key-erase" disabled={disabled} data-keypad="" aria-label="Erase last digit" data-testid="key-erase" onClick={onErase}>
+      <button
+        type="button"
+        className="key key-erase"
+        disabled={disabled}
+        data-keypad=""
+        aria-label="Erase last digit"
+        data-testid="key-erase"
+        onClick={onErase}
+      >
         ⌫
       </button>
-      <button type="button" className="key key-clear" disabled={disabled} data-keypad="" aria-label="Clear amount" data-testid="key-clear" onClick={onClear}>
+      <button
+        type="button"
+        className="key key-clear"
+        disabled={disabled}
+        data-keypad=""
+        aria-label="Clear amount"
+        data-testid="key-clear"
+        onClick={onClear}
+      >
         Clear
       </button>
     </div>

@@ -36,17 +36,30 @@ export function ReceiptCopy({ sale, copy, storeName, terminalId, stateTitle, rea
         <p className="receipt-copy-name">{copy === 'merchant' ? 'MERCHANT COPY' : 'CUSTOMER COPY'}</p>
       </header>
       <dl className="receipt-rows">
-        {rows.filter(([, value]) => value).map(([label, value]) => (
-          <div key={label} className="receipt-row">
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
+        {rows
+          .filter(([, value]) => value)
+          .map(([label, value]) => (
+            <div key={label} className="receipt-row">
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
       </dl>
       <dl className="receipt-rows receipt-amounts">
-        <div className="receipt-row"><dt>Amount</dt><dd>{moneyText(sale.amountMinor, sale.currency)}</dd></div>
-        {sale.tipMinor > 0 && <div className="receipt-row"><dt>Tip</dt><dd>{moneyText(sale.tipMinor, sale.currency)}</dd></div>}
-        <div className="receipt-row receipt-total"><dt>Total</dt><dd>{moneyText(total, sale.currency)}</dd></div>
+        <div className="receipt-row">
+          <dt>Amount</dt>
+          <dd>{moneyText(sale.amountMinor, sale.currency)}</dd>
+        </div>
+        {sale.tipMinor > 0 && (
+          <div className="receipt-row">
+            <dt>Tip</dt>
+            <dd>{moneyText(sale.tipMinor, sale.currency)}</dd>
+          </div>
+        )}
+        <div className="receipt-row receipt-total">
+          <dt>Total</dt>
+          <dd>{moneyText(total, sale.currency)}</dd>
+        </div>
       </dl>
       <p className="receipt-outcome">{stateTitle.toUpperCase()}</p>
       {sale.reason && <p className="receipt-reason">{sale.reason}</p>}

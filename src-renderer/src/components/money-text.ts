@@ -2,7 +2,8 @@
 import { displayAmount, formatAmount, isKnownCurrency } from '../../../src-shared/money'
 
 export function moneyText(minor: number, currency: string | null | undefined): string {
-  if (!currency || !isKnownCurrency(currency) || !Number.isSafeInteger(minor) || minor < 0) return `${currency ?? ''} ${minor} (minor units)`.trim()
+  if (!currency || !isKnownCurrency(currency) || !Number.isSafeInteger(minor) || minor < 0)
+    return `${currency ?? ''} ${minor} (minor units)`.trim()
   return displayAmount(minor, currency)
 }
 

@@ -28,60 +28,62 @@ export function upsertAlarm(alarms: readonly AlarmView[], alarm: AlarmView): Ala
   return [...alarms.filter((a) => a.code !== alarm.code), alarm]
 }
 
-export const createAppSlice: SliceCreator<AppSlice> = ({ bridge }) => (set, get) => ({
-  appInfo: null,
-  settings: null,
-  alarms: [],
-  loadStatus: 'idle',
-  loadError: null,
-  screen: 'sale',
-  receiptSaleId: null,
-  keySaving: false,
-  keyNotice: null,
+export const createAppSlice: SliceCreator<AppSlice> =
+  ({ bridge }) =>
+  (set, get) => ({
+    appInfo: null,
+    settings: null,
+    alarms: [],
+    loadStatus: 'idle',
+    loadError: null,
+    screen: 'sale',
+    receiptSaleId: null,
+    keySaving: false,
+    keyNotice: null,
 
-  async load() {
-    if (get().loadStatus === 'loading') return
-    set({ loadStatus: 'loading', loadError: null })
-    const info = await bridge.call('appInfo', {})
-    if (!info.ok) {
-      set({ loadStatus: 'failed', loadError: info.error })
-      return
-    }
-    set({ appInfo: info.value, alarms: info.value.alarms })
-    const s = get()
-    await Promise.all([s.refreshSettings(), s.refreshDevice(), s.refreshQueue(), s.refreshSales()])
-    set({ loadStatus: 'ready' })
-  },
+    async load() {
+      if (get().loadStatus === 'loading') return
+      set({ loadStatus: 'loading', loadError: null })
+      const info = await bridge.call('appInfo', {})
+      if (!info.ok) {
+        set({ loadStatus: 'failed', loadError: info.error })
+        return
+      }
+      set({ appInfo: info.value, alarms: info.value.alarms })
+      const s = get()
+      await Promise.all([s.refreshSettings(), s.refreshDevice(), s.refreshQueue(), s.refreshSales()])
+      set({ loadStatus: 'ready' })
+    },
 
-  navigate(screen) {
-    if (screen === get().screen || navigationLocked(get())) return
-    set({ screen, receiptSaleId: null })
-  },
+    navigate(screen) {
+      if (screen === get().screen || navigationLocked(get())) return
+      set({ screen, receiptSaleId: null })
+    },
 
-  showReceipt(saleId) {
-    set({ receiptSaleId: saleId })
-  },
+    showReceipt(saleId) {
+      set({ receiptSaleId: saleId })
+    },
 
-  async refreshSettings() {
-    const result = await bridge.call('settings', {})
-    if (result.ok) set({ settings: result.value })
-  },
+    async refreshSettings() {
+      const result = await bridge.call('settings', {})
+      if (result.ok) set({ settings: result.value })
+    },
 
-  async setSigningKey(key) {
-    if (get().keySaving) return false
-    set({ keySaving: true, keyNotice: null })
-    const result = await bridge.call('setSigningKey', { key })
-    if (!result.ok) {
-      set({ keySaving: false, keyNotice: { tone: 'error', text: `The key was not stored: ${describeError(result.error)}` } })
-      return false
-    }
-    const settings = get().settings
-    set({
-      keySaving: false,
-      keyNotice: { tone: 'ok', text: `Signing key stored. Key check value ${result.value.kcv}.` },
-      settings: settings ? { ...settings, signingKey: { present: true, kcv: result.value.kcv } } : settings,
-    })
-    await get().refreshSettings()
-    return true
-  },
-})
+    async setSigningKey(key) {
+      if (get().keySaving) return false
+      set({ keySaving: true, keyNotice: null })
+      const result = await bridge.call('setSigningKey', { key })
+      if (!result.ok) {
+        set({ keySaving: false, keyNotice: { tone: 'error', text: `The key was not stored: ${describeError(result.error)}` } })
+        return false
+      }
+      const settings = get().settings
+      set({
+        keySaving: false,
+        keyNotice: { tone: 'ok', text: `Signing key stored. Key check value ${result.value.kcv}.` },
+        settings: settings ? { ...settings, signingKey: { present: true, kcv: result.value.kcv } } : settings,
+      })
+      await get().refreshSettings()
+      return true
+    },
+  })

@@ -35,5 +35,10 @@ export function applyEvent(state: PosState, event: PosEvent, now: number): Parti
 export function queueItemsStale(before: PosState, after: PosState): boolean {
   if (!after.queueItemsLoaded || !after.queue) return false
   const previous = before.queue
-  return !previous || previous.count !== after.queue.count || previous.attentionCount !== after.queue.attentionCount || previous.lockedCount !== after.queue.lockedCount
+  return (
+    !previous ||
+    previous.count !== after.queue.count ||
+    previous.attentionCount !== after.queue.attentionCount ||
+    previous.lockedCount !== after.queue.lockedCount
+  )
 }

@@ -20,14 +20,16 @@ export interface DeviceSlice {
   refreshDevice(): Promise<void>
 }
 
-export const createDeviceSlice: SliceCreator<DeviceSlice> = ({ bridge }) => (set) => ({
-  device: { link: 'unknown', busy: false },
-  prompt: null,
+export const createDeviceSlice: SliceCreator<DeviceSlice> =
+  ({ bridge }) =>
+  (set) => ({
+    device: { link: 'unknown', busy: false },
+    prompt: null,
 
-  async refreshDevice() {
-    const result = await bridge.call('deviceStatus', {})
-    if (!result.ok) return
-    const { connected, port, busy } = result.value
-    set({ device: { link: connected ? 'connected' : 'disconnected', busy, ...(port !== undefined ? { port } : {}) } })
-  },
-})
+    async refreshDevice() {
+      const result = await bridge.call('deviceStatus', {})
+      if (!result.ok) return
+      const { connected, port, busy } = result.value
+      set({ device: { link: connected ? 'connected' : 'disconnected', busy, ...(port !== undefined ? { port } : {}) } })
+    },
+  })

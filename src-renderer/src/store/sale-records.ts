@@ -26,7 +26,12 @@ export function salesFromList(list: readonly SaleView[], previous: SalesById, ke
 
 /** States in which the counter waits for the sale (docs/transactions.md "the counter waits?" = yes). */
 export const COUNTER_WAITS: ReadonlySet<SaleState> = new Set<SaleState>([
-  'created', 'readingCard', 'awaitingConfirmation', 'sending', 'completingCard', 'voidReadingCard',
+  'created',
+  'readingCard',
+  'awaitingConfirmation',
+  'sending',
+  'completingCard',
+  'voidReadingCard',
 ])
 
 /** A payment that stands and can be voided or tipped (docs/transactions.md transitions and "Tips"). */

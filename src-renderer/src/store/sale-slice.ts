@@ -36,94 +36,105 @@ export interface SaleSlice {
   presentTestCard(name: string): Promise<void>
 }
 
-export const createSaleSlice: SliceCreator<SaleSlice> = ({ bridge }) => (set, get) => {
-  /** Keying after a result begins the next sale. */
-  const editEntry = (edit: (entry: string) => string): void => {
-    const s = get()
-    if (!canEditEntry(s)) return
-    const fresh = salePhase(s) === 'result'
-    set({
-      entryDigits: edit(fresh ? '' : s.entryDigits),
-      saleError: null,
-      ...(fresh ? { currentSaleId: null, prompt: null } : {}),
-    })
-  }
-
-  return {
-    entryDigits: '',
-    currentSaleId: null,
-    starting: false,
-    saleActionBusy: false,
-    saleError: null,
-    testCardNotice: null,
-
-    typeDigits: (digits) => editEntry((entry) => appendDigits(entry, digits)),
-    eraseDigit: () => editEntry(eraseLastDigit),
-    clearEntry: () => editEntry(() => ''),
-    setEntryText: (text) => editEntry(() => entryFromText(text)),
-
-    pressEnter() {
-      if (canStartSale(get())) void get().startSale()
-    },
-
-    pressEscape() {
+export const createSaleSlice: SliceCreator<SaleSlice> =
+  ({ bridge }) =>
+  (set, get) => {
+    /** Keying after a result begins the next sale. */
+    const editEntry = (edit: (entry: string) => string): void => {
       const s = get()
-      if (canCancelSale(s)) void s.cancelSale()
-      else if (salePhase(s) === 'result') s.newSale()
-      else s.clearEntry()
-    },
-
-    async startSale() {
-      const s = get()
-      if (!canStartSale(s) || !s.appInfo) return
-      const amountMinor = entryMinor(s.entryDigits)
-      const currency = s.appInfo.currency
-      // Synchronously, before the first await: a second Enter or tap finds `starting` set.
-      set({ starting: true, saleError: null, currentSaleId: null, prompt: null })
-      const result = await bridge.call('startSale', { amountMinor, currency })
-      if (result.ok) {
-        set((state) => ({ starting: false, currentSaleId: result.value.id, entryDigits: '', sales: upsertSale(state.sales, result.value) }))
-      } else {
-        set({ starting: false, saleError: result.error })
-      }
-    },
-
-    async cancelSale() {
-      const s = get()
-      const sale = currentSale(s)
-      if (!sale || !canCancelSale(s)) return
-      set({ saleActionBusy: true, saleError: null })
-      const result = await bridge.call('cancelSale', { id: sale.id })
-      set((state) => (result.ok
-        ? { saleActionBusy: false, sales: upsertSale(state.sales, result.value) }
-        : { saleActionBusy: false, saleError: result.error }))
-    },
-
-    async confirmDuplicate(charge) {
-      const s = get()
-      const sale = currentSale(s)
-      if (!sale || sale.state !== 'awaitingConfirmation' || s.saleActionBusy) return
-      set({ saleActionBusy: true, saleError: null })
-      const result = await bridge.call('confirmDuplicate', { id: sale.id, charge })
-      set((state) => (result.ok
-        ? { saleActionBusy: false, sales: upsertSale(state.sales, result.value) }
-        : { saleActionBusy: false, saleError: result.error }))
-    },
-
-    newSale() {
-      if (salePhase(get()) !== 'result') return
-      // the test card offered for the last sale has been used: its notice goes with it
-      set({ currentSaleId: null, prompt: null, entryDigits: '', saleError: null, testCardNotice: null })
-    },
-
-    async presentTestCard(name) {
-      set({ testCardNotice: null })
-      const result = await bridge.call('presentTestCard', { name })
+      if (!canEditEntry(s)) return
+      const fresh = salePhase(s) === 'result'
       set({
-        testCardNotice: result.ok
-          ? { tone: 'ok', text: `Test card "${result.value.presented}" will be presented to the reader.` }
-          : { tone: 'error', text: describeError(result.error) },
+        entryDigits: edit(fresh ? '' : s.entryDigits),
+        saleError: null,
+        ...(fresh ? { currentSaleId: null, prompt: null } : {}),
       })
-    },
+    }
+
+    return {
+      entryDigits: '',
+      currentSaleId: null,
+      starting: false,
+      saleActionBusy: false,
+      saleError: null,
+      testCardNotice: null,
+
+      typeDigits: (digits) => editEntry((entry) => appendDigits(entry, digits)),
+      eraseDigit: () => editEntry(eraseLastDigit),
+      clearEntry: () => editEntry(() => ''),
+      setEntryText: (text) => editEntry(() => entryFromText(text)),
+
+      pressEnter() {
+        if (canStartSale(get())) void get().startSale()
+      },
+
+      pressEscape() {
+        const s = get()
+        if (canCancelSale(s)) void s.cancelSale()
+        else if (salePhase(s) === 'result') s.newSale()
+        else s.clearEntry()
+      },
+
+      async startSale() {
+        const s = get()
+        if (!canStartSale(s) || !s.appInfo) return
+        const amountMinor = entryMinor(s.entryDigits)
+        const currency = s.appInfo.currency
+        // Synchronously, before the first await: a second Enter or tap finds `starting` set.
+        set({ starting: true, saleError: null, currentSaleId: null, prompt: null })
+        const result = await bridge.call('startSale', { amountMinor, currency })
+        if (result.ok) {
+          set((state) => ({
+            starting: false,
+            currentSaleId: result.value.id,
+            entryDigits: '',
+            sales: upsertSale(state.sales, result.value),
+          }))
+        } else {
+          set({ starting: false, saleError: result.error })
+        }
+      },
+
+      async cancelSale() {
+        const s = get()
+        const sale = currentSale(s)
+        if (!sale || !canCancelSale(s)) return
+        set({ saleActionBusy: true, saleError: null })
+        const result = await bridge.call('cancelSale', { id: sale.id })
+        set((state) =>
+          result.ok
+            ? { saleActionBusy: false, sales: upsertSale(state.sales, result.value) }
+            : { saleActionBusy: false, saleError: result.error },
+        )
+      },
+
+      async confirmDuplicate(charge) {
+        const s = get()
+        const sale = currentSale(s)
+        if (!sale || sale.state !== 'awaitingConfirmation' || s.saleActionBusy) return
+        set({ saleActionBusy: true, saleError: null })
+        const result = await bridge.call('confirmDuplicate', { id: sale.id, charge })
+        set((state) =>
+          result.ok
+            ? { saleActionBusy: false, sales: upsertSale(state.sales, result.value) }
+            : { saleActionBusy: false, saleError: result.error },
+        )
+      },
+
+      newSale() {
+        if (salePhase(get()) !== 'result') return
+        // the test card offered for the last sale has been used: its notice goes with it
+        set({ currentSaleId: null, prompt: null, entryDigits: '', saleError: null, testCardNotice: null })
+      },
+
+      async presentTestCard(name) {
+        set({ testCardNotice: null })
+        const result = await bridge.call('presentTestCard', { name })
+        set({
+          testCardNotice: result.ok
+            ? { tone: 'ok', text: `Test card "${result.value.presented}" will be presented to the reader.` }
+            : { tone: 'error', text: describeError(result.error) },
+        })
+      },
+    }
   }
-}

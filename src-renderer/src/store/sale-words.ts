@@ -32,7 +32,11 @@ export const SALE_WORDS: Readonly<Record<SaleState, SaleWords>> = {
     detail: 'The sale did not go through. The charge is being reversed, so the customer will not pay for it.',
     tone: 'error',
   },
-  reversed: { title: 'Not completed (reversed)', detail: 'The sale did not go through and was reversed. The customer does not pay for it.', tone: 'error' },
+  reversed: {
+    title: 'Not completed (reversed)',
+    detail: 'The sale did not go through and was reversed. The customer does not pay for it.',
+    tone: 'error',
+  },
   voidReadingCard: { title: 'Voiding: present the card again', detail: 'Ask the customer to present the same card again.', tone: 'info' },
   cancelPending: { title: 'Void being sent', detail: 'The void is stored and will be sent to the bank.', tone: 'warn' },
   cancelled: { title: 'Voided', detail: 'The sale was voided. The customer does not pay for it.', tone: 'info' },

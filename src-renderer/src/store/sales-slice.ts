@@ -30,90 +30,103 @@ export interface SalesSlice {
   exportDay(format: 'csv' | 'json'): Promise<DayExport | null>
 }
 
-export const createSalesSlice: SliceCreator<SalesSlice> = ({ bridge }) => (set, get) => ({
-  sales: {},
-  salesError: null,
-  report: null,
-  reportLoading: false,
-  reportError: null,
-  voidingSaleId: null,
-  voidBusy: false,
-  voidError: null,
-  closing: false,
-  closeNotice: null,
-  exporting: null,
+export const createSalesSlice: SliceCreator<SalesSlice> =
+  ({ bridge }) =>
+  (set, get) => ({
+    sales: {},
+    salesError: null,
+    report: null,
+    reportLoading: false,
+    reportError: null,
+    voidingSaleId: null,
+    voidBusy: false,
+    voidError: null,
+    closing: false,
+    closeNotice: null,
+    exporting: null,
 
-  async refreshSales() {
-    const result = await bridge.call('listSales', {})
-    set((s) => (result.ok
-      ? { salesError: null, sales: salesFromList(result.value, s.sales, [s.currentSaleId, s.voidingSaleId]) }
-      : { salesError: result.error }))
-  },
+    async refreshSales() {
+      const result = await bridge.call('listSales', {})
+      set((s) =>
+        result.ok
+          ? { salesError: null, sales: salesFromList(result.value, s.sales, [s.currentSaleId, s.voidingSaleId]) }
+          : { salesError: result.error },
+      )
+    },
 
-  async refreshReport() {
-    set({ reportLoading: true })
-    const result = await bridge.call('dayReport', {})
-    set((s) => (result.ok
-      ? { reportLoading: false, reportError: null, report: result.value, sales: salesFromList(result.value.sales, s.sales, [s.currentSaleId, s.voidingSaleId]) }
-      : { reportLoading: false, reportError: result.error }))
-  },
+    async refreshReport() {
+      set({ reportLoading: true })
+      const result = await bridge.call('dayReport', {})
+      set((s) =>
+        result.ok
+          ? {
+              reportLoading: false,
+              reportError: null,
+              report: result.value,
+              sales: salesFromList(result.value.sales, s.sales, [s.currentSaleId, s.voidingSaleId]),
+            }
+          : { reportLoading: false, reportError: result.error },
+      )
+    },
 
-  async voidSale(saleId) {
-    const s = get()
-    const sale = s.sales[saleId]
-    if (!sale || !canVoid(s, sale) || s.voidBusy) return
-    set({ voidingSaleId: saleId, voidBusy: true, voidError: null, prompt: null })
-    const result = await bridge.call('voidSale', { id: saleId })
-    set((state) => (result.ok
-      ? { voidBusy: false, sales: upsertSale(state.sales, result.value) }
-      : { voidBusy: false, voidError: result.error }))
-  },
+    async voidSale(saleId) {
+      const s = get()
+      const sale = s.sales[saleId]
+      if (!sale || !canVoid(s, sale) || s.voidBusy) return
+      set({ voidingSaleId: saleId, voidBusy: true, voidError: null, prompt: null })
+      const result = await bridge.call('voidSale', { id: saleId })
+      set((state) =>
+        result.ok ? { voidBusy: false, sales: upsertSale(state.sales, result.value) } : { voidBusy: false, voidError: result.error },
+      )
+    },
 
-  async stopVoid() {
-    const s = get()
-    const sale = s.voidingSaleId ? s.sales[s.voidingSaleId] : undefined
-    if (!sale || sale.state !== 'voidReadingCard' || s.voidBusy) return
-    set({ voidBusy: true })
-    const result = await bridge.call('cancelSale', { id: sale.id })
-    set((state) => (result.ok
-      ? { voidBusy: false, sales: upsertSale(state.sales, result.value) }
-      : { voidBusy: false, voidError: result.error }))
-  },
+    async stopVoid() {
+      const s = get()
+      const sale = s.voidingSaleId ? s.sales[s.voidingSaleId] : undefined
+      if (!sale || sale.state !== 'voidReadingCard' || s.voidBusy) return
+      set({ voidBusy: true })
+      const result = await bridge.call('cancelSale', { id: sale.id })
+      set((state) =>
+        result.ok ? { voidBusy: false, sales: upsertSale(state.sales, result.value) } : { voidBusy: false, voidError: result.error },
+      )
+    },
 
-  dismissVoid() {
-    const s = get()
-    const sale = s.voidingSaleId ? s.sales[s.voidingSaleId] : undefined
-    if (s.voidBusy || sale?.state === 'voidReadingCard') return
-    set({ voidingSaleId: null, voidError: null, prompt: null })
-  },
+    dismissVoid() {
+      const s = get()
+      const sale = s.voidingSaleId ? s.sales[s.voidingSaleId] : undefined
+      if (s.voidBusy || sale?.state === 'voidReadingCard') return
+      set({ voidingSaleId: null, voidError: null, prompt: null })
+    },
 
-  async closeDay() {
-    const s = get()
-    if (s.closing || !s.report?.closable) return
-    set({ closing: true, closeNotice: null })
-    const result = await bridge.call('closeDay', { day: s.report.businessDay })
-    set((state) => (result.ok
-      ? {
-          closing: false,
-          report: result.value,
-          sales: salesFromList(result.value.sales, state.sales, [state.currentSaleId, state.voidingSaleId]),
-          closeNotice: result.value.closable
-            ? { tone: 'ok', text: `Business day ${result.value.businessDay} closed.` }
-            : { tone: 'error', text: `The day was not closed: ${result.value.blockedReason ?? 'it cannot be closed yet'}.` },
-        }
-      : { closing: false, closeNotice: { tone: 'error', text: `The day was not closed: ${describeError(result.error)}` } }))
-  },
+    async closeDay() {
+      const s = get()
+      if (s.closing || !s.report?.closable) return
+      set({ closing: true, closeNotice: null })
+      const result = await bridge.call('closeDay', { day: s.report.businessDay })
+      set((state) =>
+        result.ok
+          ? {
+              closing: false,
+              report: result.value,
+              sales: salesFromList(result.value.sales, state.sales, [state.currentSaleId, state.voidingSaleId]),
+              closeNotice: result.value.closable
+                ? { tone: 'ok', text: `Business day ${result.value.businessDay} closed.` }
+                : { tone: 'error', text: `The day was not closed: ${result.value.blockedReason ?? 'it cannot be closed yet'}.` },
+            }
+          : { closing: false, closeNotice: { tone: 'error', text: `The day was not closed: ${describeError(result.error)}` } },
+      )
+    },
 
-  async exportDay(format) {
-    if (get().exporting) return null
-    set({ exporting: format, closeNotice: null })
-    const day = get().report?.businessDay
-    const result = await bridge.call('exportDay', { format, ...(day ? { day } : {}) })
-    if (result.ok) {
-      set({ exporting: null, closeNotice: { tone: 'ok', text: `Exported ${result.value.filename}.` } })
-      return result.value
-    }
-    set({ exporting: null, closeNotice: { tone: 'error', text: `Export failed: ${describeError(result.error)}` } })
-    return null
-  },
-})
+    async exportDay(format) {
+      if (get().exporting) return null
+      set({ exporting: format, closeNotice: null })
+      const day = get().report?.businessDay
+      const result = await bridge.call('exportDay', { format, ...(day ? { day } : {}) })
+      if (result.ok) {
+        set({ exporting: null, closeNotice: { tone: 'ok', text: `Exported ${result.value.filename}.` } })
+        return result.value
+      }
+      set({ exporting: null, closeNotice: { tone: 'error', text: `Export failed: ${describeError(result.error)}` } })
+      return null
+    },
+  })

@@ -20,40 +20,52 @@ export interface TipsSlice {
   submitTips(): Promise<void>
 }
 
-export const createTipsSlice: SliceCreator<TipsSlice> = ({ bridge }) => (set, get) => ({
-  tipDrafts: {},
-  tipOutcomes: {},
-  tipsSubmitting: false,
+export const createTipsSlice: SliceCreator<TipsSlice> =
+  ({ bridge }) =>
+  (set, get) => ({
+    tipDrafts: {},
+    tipOutcomes: {},
+    tipsSubmitting: false,
 
-  setTipText(saleId, text) {
-    set((s) => ({
-      tipDrafts: { ...s.tipDrafts, [saleId]: { override: s.tipDrafts[saleId]?.override ?? false, text } },
-      tipOutcomes: omit(s.tipOutcomes, saleId),
-    }))
-  },
+    setTipText(saleId, text) {
+      set((s) => ({
+        tipDrafts: { ...s.tipDrafts, [saleId]: { override: s.tipDrafts[saleId]?.override ?? false, text } },
+        tipOutcomes: omit(s.tipOutcomes, saleId),
+      }))
+    },
 
-  setTipOverride(saleId, override) {
-    set((s) => {
-      const sale = s.sales[saleId]
-      const text = s.tipDrafts[saleId]?.text ?? tipRows(s).find((row) => row.sale.id === saleId)?.text ?? ''
-      return sale ? { tipDrafts: { ...s.tipDrafts, [saleId]: { text, override } } } : {}
-    })
-  },
+    setTipOverride(saleId, override) {
+      set((s) => {
+        const sale = s.sales[saleId]
+        const text = s.tipDrafts[saleId]?.text ?? tipRows(s).find((row) => row.sale.id === saleId)?.text ?? ''
+        return sale ? { tipDrafts: { ...s.tipDrafts, [saleId]: { text, override } } } : {}
+      })
+    },
 
-  async submitTips() {
-    const s = get()
-    if (!canSubmitTips(s)) return
-    const changed = tipRows(s).filter((row) => row.changed && row.tipMinor !== null)
-    set({ tipsSubmitting: true, tipOutcomes: {} })
-    for (const row of changed) {
-      const result = await bridge.call('adjustTip', { id: row.sale.id, tipMinor: row.tipMinor ?? 0, ...(row.override ? { managerOverride: true } : {}) })
-      set((state) => (result.ok
-        ? { sales: upsertSale(state.sales, result.value), tipDrafts: omit(state.tipDrafts, row.sale.id), tipOutcomes: { ...state.tipOutcomes, [row.sale.id]: { tone: 'ok', text: 'Tip saved' } } }
-        : { tipOutcomes: { ...state.tipOutcomes, [row.sale.id]: { tone: 'error', text: describeError(result.error) } } }))
-    }
-    set({ tipsSubmitting: false })
-  },
-})
+    async submitTips() {
+      const s = get()
+      if (!canSubmitTips(s)) return
+      const changed = tipRows(s).filter((row) => row.changed && row.tipMinor !== null)
+      set({ tipsSubmitting: true, tipOutcomes: {} })
+      for (const row of changed) {
+        const result = await bridge.call('adjustTip', {
+          id: row.sale.id,
+          tipMinor: row.tipMinor ?? 0,
+          ...(row.override ? { managerOverride: true } : {}),
+        })
+        set((state) =>
+          result.ok
+            ? {
+                sales: upsertSale(state.sales, result.value),
+                tipDrafts: omit(state.tipDrafts, row.sale.id),
+                tipOutcomes: { ...state.tipOutcomes, [row.sale.id]: { tone: 'ok', text: 'Tip saved' } },
+              }
+            : { tipOutcomes: { ...state.tipOutcomes, [row.sale.id]: { tone: 'error', text: describeError(result.error) } } },
+        )
+      }
+      set({ tipsSubmitting: false })
+    },
+  })
 
 function omit<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
   const { [key]: _gone, ...rest } = record

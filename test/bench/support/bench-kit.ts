@@ -13,7 +13,9 @@ export interface HostProcess {
 
 export async function startHostProcess(aid: string, key: string): Promise<HostProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'pos-bench-host-'))
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/bench/support/training-host-process.ts', dir, aid, key], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/bench/support/training-host-process.ts', dir, aid, key], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const line = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('training host did not start within 30 s')), 30_000)
     createInterface({ input: child.stdout! }).once('line', (l) => {
@@ -40,7 +42,10 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50)
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  )
 }
 
 /** Runs `worker` from `concurrency` loops until `count` items are done; returns items per second. */

@@ -15,10 +15,19 @@ afterEach(async () => harness?.close())
 describe('needs attention', () => {
   it('raises an alarm, shows the item, and a manager retry forwards it', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
-    const retry = { baseDelayMs: 10, maxDelayMs: 20, maxAttempts: 1, maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 } }
+    const retry = {
+      baseDelayMs: 10,
+      maxDelayMs: 20,
+      maxAttempts: 1,
+      maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+    }
     harness = await startEngineHarness(reader, { retry })
     const ops = new AgentOperations({
-      engine: harness.engine, reader, secrets: harness.secrets, retry, logger: pino({ level: 'silent' }),
+      engine: harness.engine,
+      reader,
+      secrets: harness.secrets,
+      retry,
+      logger: pino({ level: 'silent' }),
       info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
       settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
     })
@@ -31,7 +40,17 @@ describe('needs attention', () => {
     await eventually(() => harness!.engine.txn.get(id)?.state === 'needsAttention', 8_000)
     expect(events.some((e) => e.type === 'alarm' && e.alarm.code === 'NEEDS_ATTENTION' && e.alarm.message.includes(id))).toBe(true)
     const items = await ops.dispatch('queueItems', {})
-    expect(items).toMatchObject({ ok: true, value: [{ saleId: id, operation: 'payment', state: 'attention', lastError: expect.stringMatching(/not acknowledged after 1 attempts.*HTTP 503/) }] })
+    expect(items).toMatchObject({
+      ok: true,
+      value: [
+        {
+          saleId: id,
+          operation: 'payment',
+          state: 'attention',
+          lastError: expect.stringMatching(/not acknowledged after 1 attempts.*HTTP 503/),
+        },
+      ],
+    })
     expect(await ops.dispatch('queueStatus', {})).toMatchObject({ ok: true, value: { attentionCount: 1, storedCount: 1 } })
 
     harness.host.clearFaults()
@@ -46,17 +65,32 @@ describe('a full disk', () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader)
     const ops = new AgentOperations({
-      engine: harness.engine, reader, secrets: harness.secrets, retry: { baseDelayMs: 10, maxDelayMs: 20, maxAttempts: 5, maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 } }, logger: pino({ level: 'silent' }),
+      engine: harness.engine,
+      reader,
+      secrets: harness.secrets,
+      retry: {
+        baseDelayMs: 10,
+        maxDelayMs: 20,
+        maxAttempts: 5,
+        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+      },
+      logger: pino({ level: 'silent' }),
       info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
       settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
     })
     const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1500, currency: 'USD' }).id)
     expect(first.state).toBe('approved')
     // the real SQLite file stops growing: its next write fails with SQLITE_FULL
-    const db = (harness.engine.journal as unknown as { db: { pragma(s: string, o?: object): unknown; prepare(s: string): { run(...a: unknown[]): unknown } } }).db
+    const db = (
+      harness.engine.journal as unknown as {
+        db: { pragma(s: string, o?: object): unknown; prepare(s: string): { run(...a: unknown[]): unknown } }
+      }
+    ).db
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`)
     // fill every free byte, in the sales table and its history too, so the next sale cannot be written
-    const fillSale = db.prepare("INSERT INTO sale (id, state, created_at, updated_at, business_day, trans_time, amount_minor, currency, auto_capture, reason) VALUES (?, 'abandoned', 0, 0, '2000-01-01', 'x', 1, 'USD', 1, ?)")
+    const fillSale = db.prepare(
+      "INSERT INTO sale (id, state, created_at, updated_at, business_day, trans_time, amount_minor, currency, auto_capture, reason) VALUES (?, 'abandoned', 0, 0, '2000-01-01', 'x', 1, 'USD', 1, ?)",
+    )
     const fillEvent = db.prepare("INSERT INTO sale_event (sale_id, at, type, to_state, detail) VALUES (?, 0, 'filler', 'abandoned', ?)")
     let full = false
     for (let n = 0; n < 100_000 && !full; n++) {
@@ -69,7 +103,10 @@ describe('a full disk', () => {
     }
     expect(full).toBe(true)
     const refused = await ops.dispatch('startSale', { amountMinor: 2000 })
-    expect(refused).toMatchObject({ ok: false, error: { code: 'JOURNAL_DISK_FULL', message: expect.stringMatching(/disk holding the journal is full/) } })
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'JOURNAL_DISK_FULL', message: expect.stringMatching(/disk holding the journal is full/) },
+    })
     expect(harness.engine.txn.get(first.id)?.state).toBe('approved')
     ops.close()
   })

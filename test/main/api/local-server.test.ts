@@ -30,7 +30,11 @@ beforeAll(async () => {
   // the real shell's head, so the CSP rewrite is tested on what the build ships
   writeFileSync(join(ui, 'index.html'), readFileSync('src-renderer/index.html', 'utf8'))
   operations = new AgentOperations({
-    engine: harness.engine, reader, secrets: harness.secrets, retry: DEFAULT_RETRY_POLICY, logger: pino({ level: 'silent' }),
+    engine: harness.engine,
+    reader,
+    secrets: harness.secrets,
+    retry: DEFAULT_RETRY_POLICY,
+    logger: pino({ level: 'silent' }),
     info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
     settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
   })
@@ -43,7 +47,11 @@ afterAll(async () => {
   rmSync(ui, { recursive: true, force: true })
 })
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Reply {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
 function call(method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
   const url = new URL(path, server.url)
   return new Promise((resolve, reject) => {
@@ -57,7 +65,10 @@ function call(method: string, path: string, options: { body?: string; headers?: 
   })
 }
 const op = (name: string, body: unknown, headers: Record<string, string> = {}) =>
-  call('POST', `/v1/ops/${name}`, { body: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers } })
+  call('POST', `/v1/ops/${name}`, {
+    body: JSON.stringify(body),
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+  })
 
 describe('security of the local API', () => {
   it('keeps its token in a 0600 file and reuses it', () => {
@@ -96,7 +107,10 @@ describe('security of the local API', () => {
 
 describe('operations', () => {
   it('validates requests and refuses garbage with a clear error', async () => {
-    expect(JSON.parse((await op('startSale', { amountMinor: -5 })).body)).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/amountMinor/) } })
+    expect(JSON.parse((await op('startSale', { amountMinor: -5 })).body)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/amountMinor/) },
+    })
     const garbage = await call('POST', '/v1/ops/startSale', { body: '{"amountMinor": ', headers: { authorization: `Bearer ${token}` } })
     expect(garbage.status).toBe(400)
     expect((await op('noSuchThing', {})).status).toBe(404)
@@ -118,7 +132,9 @@ describe('operations', () => {
 
   it('streams sale events over SSE', async () => {
     const events: string[] = []
-    const req = httpRequest(new URL('/v1/events', server.url), { headers: { authorization: `Bearer ${token}` } }, (res) => res.on('data', (d: Buffer) => events.push(d.toString())))
+    const req = httpRequest(new URL('/v1/events', server.url), { headers: { authorization: `Bearer ${token}` } }, (res) =>
+      res.on('data', (d: Buffer) => events.push(d.toString())),
+    )
     req.end()
     await new Promise((r) => setTimeout(r, 100))
     reader.present({ card: TEST_CARDS.swipeMastercard() })
@@ -126,8 +142,16 @@ describe('operations', () => {
     await harness.engine.txn.waitForOutcome(started.value.id)
     await new Promise((r) => setTimeout(r, 100))
     req.destroy()
-    const sales = events.join('').split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => JSON.parse(f.slice(6)))
-    expect(sales.filter((e) => e.type === 'sale' && e.sale.id === started.value.id).map((e) => e.sale.state)).toEqual(['readingCard', 'sending', 'approved'])
+    const sales = events
+      .join('')
+      .split('\n\n')
+      .filter((f) => f.startsWith('data: '))
+      .map((f) => JSON.parse(f.slice(6)))
+    expect(sales.filter((e) => e.type === 'sale' && e.sale.id === started.value.id).map((e) => e.sale.state)).toEqual([
+      'readingCard',
+      'sending',
+      'approved',
+    ])
     expect(events.join('')).not.toContain('5413330089010434')
   })
 

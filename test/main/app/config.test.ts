@@ -13,7 +13,12 @@ const tempDir = () => {
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 const valid = {
-  host: { offlineBaseUrl: 'https://offline.acquirer.example', baseUrl: 'https://api.acquirer.example', aid: 'ACQ-77', caFile: 'extra-ca.pem' },
+  host: {
+    offlineBaseUrl: 'https://offline.acquirer.example',
+    baseUrl: 'https://api.acquirer.example',
+    aid: 'ACQ-77',
+    caFile: 'extra-ca.pem',
+  },
   merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1', pspInfo: { mcc: '5812' } },
   currency: 'EUR',
 }
@@ -52,7 +57,10 @@ describe('configuration file', () => {
   })
 
   it.each([
-    [{ ...valid, host: { ...valid.host, offlineBaseUrl: 'http://offline.acquirer.example' } }, /host\.offlineBaseUrl: must be an https:\/\/ URL/],
+    [
+      { ...valid, host: { ...valid.host, offlineBaseUrl: 'http://offline.acquirer.example' } },
+      /host\.offlineBaseUrl: must be an https:\/\/ URL/,
+    ],
     [{ ...valid, host: { ...valid.host, signType: 'MD5' } }, /host\.signType/],
     [{ ...valid, merchant: { ...valid.merchant, terminalId: '' } }, /merchant\.terminalId: terminalId must be 1 to 40 letters/],
     [{ ...valid, currency: 'EURO' }, /currency: must be an ISO 4217/],

@@ -44,7 +44,15 @@ describe('log redaction', () => {
     const text = readFileSync(file, 'utf8')
     expect(text).toContain('sending payment')
     expect(text).toContain('T0001-000001') // ids stay readable
-    for (const secret of [PAN, '30122011143804400000', '1B9C1845EB993A7A', 'FFFF9876543210E00001', '9F2608C2F3A1B4D5', 'CARDHOLDER', 'k3y-0123456789']) {
+    for (const secret of [
+      PAN,
+      '30122011143804400000',
+      '1B9C1845EB993A7A',
+      'FFFF9876543210E00001',
+      '9F2608C2F3A1B4D5',
+      'CARDHOLDER',
+      'k3y-0123456789',
+    ]) {
       expect(text, `log leaks ${secret}`).not.toContain(secret)
     }
     expect(text).toContain('476173…0010')

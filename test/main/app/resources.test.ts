@@ -25,7 +25,8 @@ function desktopEntry(text: string): Map<string, string> {
   let group = ''
   for (const line of text.split('\n')) {
     if (line.startsWith('[')) group = line.trim()
-    else if (group === '[Desktop Entry]' && /^[A-Za-z0-9-]+=/.test(line)) entry.set(line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1))
+    else if (group === '[Desktop Entry]' && /^[A-Za-z0-9-]+=/.test(line))
+      entry.set(line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1))
   }
   return entry
 }
@@ -45,7 +46,7 @@ function yamlBlock(text: string, key: string): string {
 
 function yamlScalar(block: string, key: string): string | undefined {
   const value = new RegExp(`^${key}: *(.*)$`, 'm').exec(block)?.[1]?.trim()
-  return value?.replace(/^"(.*)"$/, '$1')
+  return value?.replace(/^(["'])(.*)\1$/, '$2')
 }
 
 describe('application icon', () => {
@@ -59,7 +60,8 @@ describe('application icon', () => {
       expect(element.nodeName).toBe('svg')
       expect(element.namespaceURI).toBe('http://www.w3.org/2000/svg')
       expect(element.getAttribute('viewBox')).toBe('0 0 512 512')
-      for (const tag of ['script', 'text', 'image', 'foreignObject', 'style']) expect(document.getElementsByTagName(tag), tag).toHaveLength(0)
+      for (const tag of ['script', 'text', 'image', 'foreignObject', 'style'])
+        expect(document.getElementsByTagName(tag), tag).toHaveLength(0)
       expect(svg.replace('xmlns="http://www.w3.org/2000/svg"', '')).not.toMatch(/https?:|href=/)
     } finally {
       await window.happyDOM.close()
@@ -93,9 +95,21 @@ describe('application icon', () => {
     const icns = readFileSync(resource('icon.icns'))
     expect(icns.toString('latin1', 0, 4)).toBe('icns')
     expect(icns.readUInt32BE(4)).toBe(icns.length)
-    const expected: Record<string, number> = { icp4: 16, icp5: 32, ic11: 32, icp6: 64, ic12: 64, ic07: 128, ic08: 256, ic13: 256, ic09: 512, ic14: 512, ic10: 1024 }
+    const expected: Record<string, number> = {
+      icp4: 16,
+      icp5: 32,
+      ic11: 32,
+      icp6: 64,
+      ic12: 64,
+      ic07: 128,
+      ic08: 256,
+      ic13: 256,
+      ic09: 512,
+      ic14: 512,
+      ic10: 1024,
+    }
     const found: string[] = []
-    for (let offset = 8; offset < icns.length; ) {
+    for (let offset = 8; offset < icns.length;) {
       const type = icns.toString('latin1', offset, offset + 4)
       const length = icns.readUInt32BE(offset + 4)
       expect(length).toBeGreaterThan(8)

@@ -23,13 +23,20 @@ function dataDirWith(name: string, saleId: string, queued = 0): string {
      VALUES (?, 'storedOffline', 1, 1, '2026-11-24', '2026-11-24T10:00:00Z', 1234, 'USD', 1)`,
   ).run(saleId)
   for (let i = 0; i < queued; i++) {
-    db.prepare("INSERT INTO outbox (sale_id, operation, message_id, priority, state, next_attempt_at, created_at) VALUES (?, 'payment', ?, 1, 'pending', 0, 0)").run(saleId, `${saleId}-${i}`)
+    db.prepare(
+      "INSERT INTO outbox (sale_id, operation, message_id, priority, state, next_attempt_at, created_at) VALUES (?, 'payment', ?, 1, 'pending', 0, 0)",
+    ).run(saleId, `${saleId}-${i}`)
   }
   db.close()
   return dir
 }
 
-const noConfig = (dataDir: string): NodeJS.ProcessEnv => ({ ...process.env, POS_AGENT_CONFIG: '', XDG_CONFIG_HOME: join(work, 'no-config'), POS_AGENT_DATA_DIR: dataDir })
+const noConfig = (dataDir: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  POS_AGENT_CONFIG: '',
+  XDG_CONFIG_HOME: join(work, 'no-config'),
+  POS_AGENT_DATA_DIR: dataDir,
+})
 
 describe('no configuration file', () => {
   it('starts training mode on an empty data folder', async () => {
@@ -47,7 +54,9 @@ describe('no configuration file', () => {
     const dir = dataDirWith('production', 'T-0001-00000042', 2)
     const error = await openRuntime({ env: noConfig(dir) }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(MissingConfigurationError)
-    expect((error as Error).message).toMatch(/the configuration went missing; 2 stored payment\(s\) and reversal\(s\) are kept and wait for it/)
+    expect((error as Error).message).toMatch(
+      /the configuration went missing; 2 stored payment\(s\) and reversal\(s\) are kept and wait for it/,
+    )
     expect((error as Error).message).toContain('T-0001-00000042')
   })
 
@@ -58,21 +67,36 @@ describe('no configuration file', () => {
 
   it('from the command line: serve exits 3 with one line; doctor fails on the configuration line', () => {
     const dir = dataDirWith('production-cli', 'T-0001-00000009', 1)
-    const serve = spawnSync(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], { env: noConfig(dir), encoding: 'utf8', timeout: 30_000 })
+    const serve = spawnSync(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], {
+      env: noConfig(dir),
+      encoding: 'utf8',
+      timeout: 30_000,
+    })
     expect(serve.status).toBe(3)
     expect(serve.stderr.trim().split('\n')).toHaveLength(1)
     expect(serve.stderr).toMatch(/^pos-agent: no configuration file was found, but .* holds a production journal/)
-    const doctor = spawnSync(process.execPath, ['bin/pos-agent.js', 'doctor', '--json'], { env: noConfig(dir), encoding: 'utf8', timeout: 30_000 })
+    const doctor = spawnSync(process.execPath, ['bin/pos-agent.js', 'doctor', '--json'], {
+      env: noConfig(dir),
+      encoding: 'utf8',
+      timeout: 30_000,
+    })
     expect(doctor.status).toBe(1)
     const report = JSON.parse(doctor.stdout) as { findings: Array<{ level: string; area: string; text: string }> }
-    expect(report.findings.find((f) => f.area === 'configuration')).toMatchObject({ level: 'fail', text: expect.stringMatching(/configuration went missing/) })
+    expect(report.findings.find((f) => f.area === 'configuration')).toMatchObject({
+      level: 'fail',
+      text: expect.stringMatching(/configuration went missing/),
+    })
   })
 })
 
 describe('production without an OS keychain', () => {
   const config = join(work, 'production.json')
   const env = (): NodeJS.ProcessEnv => {
-    const e: NodeJS.ProcessEnv = { ...noConfig(join(work, 'keychain-data')), POS_AGENT_CONFIG: config, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/pos-agent-test-bus' }
+    const e: NodeJS.ProcessEnv = {
+      ...noConfig(join(work, 'keychain-data')),
+      POS_AGENT_CONFIG: config,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/pos-agent-test-bus',
+    }
     delete e.DISPLAY
     return e
   }
@@ -87,10 +111,16 @@ describe('production without an OS keychain', () => {
   )
 
   it('refuses to start in one line: what is missing and what to install', () => {
-    const serve = spawnSync(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], { env: env(), encoding: 'utf8', timeout: 30_000 })
+    const serve = spawnSync(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], {
+      env: env(),
+      encoding: 'utf8',
+      timeout: 30_000,
+    })
     expect(serve.status).toBe(4)
     expect(serve.stderr.trim().split('\n')).toHaveLength(1)
-    expect(serve.stderr).toMatch(/^pos-agent: (the OS keychain library \(keytar\) is not installed .*npm install keytar --no-save|no OS keychain answered .*gnome-keyring)/)
+    expect(serve.stderr).toMatch(
+      /^pos-agent: (the OS keychain library \(keytar\) is not installed .*npm install keytar --no-save|no OS keychain answered .*gnome-keyring)/,
+    )
   })
 
   it('the doctor reports the same words as a failing keychain line', () => {

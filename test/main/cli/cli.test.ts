@@ -24,7 +24,13 @@ interface Run {
 function cli(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/pos-agent.js', ...args], {
-      env: { ...process.env, POS_AGENT_DATA_DIR: join(work, 'data'), POS_AGENT_CONFIG: '', XDG_CONFIG_HOME: join(work, 'no-config'), ...options.env },
+      env: {
+        ...process.env,
+        POS_AGENT_DATA_DIR: join(work, 'data'),
+        POS_AGENT_CONFIG: '',
+        XDG_CONFIG_HOME: join(work, 'no-config'),
+        ...options.env,
+      },
     })
     let stdout = ''
     let stderr = ''
@@ -40,14 +46,23 @@ function cli(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv 
   })
 }
 
-const payment = (value: string, id: string) => JSON.stringify(samplePayment({ merchantTransInfo: { merchantTransID: id, merchantTransTime: '2026-11-21T10:00:00+01:00' }, transAmount: { currency: 'USD', value } }))
+const payment = (value: string, id: string) =>
+  JSON.stringify(
+    samplePayment({
+      merchantTransInfo: { merchantTransID: id, merchantTransTime: '2026-11-21T10:00:00+01:00' },
+      transAmount: { currency: 'USD', value },
+    }),
+  )
 
 describe('help and usage', () => {
-  it.each([[[]], [['key', 'set']], [['key', 'status']], [['sign']], [['verify']], [['send']], [['config', 'check']], [['training-host']]])('%j --help exits 0', async (args) => {
-    const run = await cli([...args, '--help'])
-    expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/^Usage: pos-agent/m)
-  })
+  it.each([[[]], [['key', 'set']], [['key', 'status']], [['sign']], [['verify']], [['send']], [['config', 'check']], [['training-host']]])(
+    '%j --help exits 0',
+    async (args) => {
+      const run = await cli([...args, '--help'])
+      expect(run.code).toBe(0)
+      expect(run.stdout).toMatch(/^Usage: pos-agent/m)
+    },
+  )
 
   it('an unknown command exits 2 with a message on stderr', async () => {
     const run = await cli(['pay-everything'])
@@ -91,7 +106,13 @@ describe.runIf(keychain)('production configuration, keychain and a separately ru
   beforeAll(async () => {
     host = await startTrainingHost({ stateDir: join(work, 'host'), signingKeys: { [AID]: KEY } })
     config = join(work, 'config.json')
-    writeFileSync(config, JSON.stringify({ host: { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, caFile: host.caFile, responseTimeoutMs: 5_000 }, merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' } }))
+    writeFileSync(
+      config,
+      JSON.stringify({
+        host: { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, caFile: host.caFile, responseTimeoutMs: 5_000 },
+        merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+      }),
+    )
   })
   afterAll(() => host.close())
 
@@ -114,13 +135,21 @@ describe.runIf(keychain)('production configuration, keychain and a separately ru
     const run = await cli(['--config', config, 'send', 'payment', '--json'], { stdin: payment('7.00', `CLI-P-${process.pid}`) })
     expect(run.code).toBe(0)
     expect(host.ledger().entries.some((e) => e.merchantTransID === `CLI-P-${process.pid}`)).toBe(true)
-    const reversal = await cli(['--config', config, 'send', 'reversal', `CLI-P-${process.pid}`], { stdin: '{"initiatingReason":"cli test"}' })
+    const reversal = await cli(['--config', config, 'send', 'reversal', `CLI-P-${process.pid}`], {
+      stdin: '{"initiatingReason":"cli test"}',
+    })
     expect(reversal.code).toBe(0)
   })
 
   it('a host that is down exits 12 (notDelivered)', async () => {
     const down = join(work, 'down.json')
-    writeFileSync(down, JSON.stringify({ host: { offlineBaseUrl: 'https://127.0.0.1:9', baseUrl: 'https://127.0.0.1:9', aid: AID, caFile: host.caFile }, merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' } }))
+    writeFileSync(
+      down,
+      JSON.stringify({
+        host: { offlineBaseUrl: 'https://127.0.0.1:9', baseUrl: 'https://127.0.0.1:9', aid: AID, caFile: host.caFile },
+        merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+      }),
+    )
     const run = await cli(['--config', down, 'send', 'payment'], { stdin: payment('7.00', 'CLI-DOWN') })
     expect(run.code).toBe(12)
     expect(run.stdout).toMatch(/never reached the host/)
@@ -144,14 +173,28 @@ describe.runIf(keychain)('production configuration, keychain and a separately ru
 
   it('doctor checks the host over TLS, the reader and the queue, and says what to fix', async () => {
     const withReader = join(work, 'doctor.json')
-    writeFileSync(withReader, JSON.stringify({ host: { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, caFile: host.caFile }, merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' }, device: { path: '/dev/null' } }))
+    writeFileSync(
+      withReader,
+      JSON.stringify({
+        host: { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, caFile: host.caFile },
+        merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+        device: { path: '/dev/null' },
+      }),
+    )
     const ok = await cli(['--config', withReader, 'doctor', '--json'])
     const report = JSON.parse(ok.stdout) as { status: string; findings: Array<{ level: string; area: string; text: string }> }
     expect(report.findings.find((f) => f.area === 'host TLS')).toMatchObject({ level: 'ok', text: expect.stringMatching(/TLSv1\.[23]/) })
     expect(report.findings.find((f) => f.area === 'card reader')).toMatchObject({ level: 'ok', text: 'port /dev/null' })
     expect(report.findings.find((f) => f.area === 'signing key')?.level).toBe('ok')
     const missing = join(work, 'doctor-missing.json')
-    writeFileSync(missing, JSON.stringify({ host: { offlineBaseUrl: 'https://127.0.0.1:9', baseUrl: host.url, aid: AID, caFile: host.caFile }, merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' }, device: { path: '/dev/no-such-reader' } }))
+    writeFileSync(
+      missing,
+      JSON.stringify({
+        host: { offlineBaseUrl: 'https://127.0.0.1:9', baseUrl: host.url, aid: AID, caFile: host.caFile },
+        merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+        device: { path: '/dev/no-such-reader' },
+      }),
+    )
     const bad = await cli(['--config', missing, 'doctor'])
     expect(bad.code).toBe(1)
     expect(bad.stdout).toMatch(/FAIL {2}card reader +\/dev\/no-such-reader does not exist/)
@@ -164,7 +207,13 @@ describe.runIf(keychain)('production configuration, keychain and a separately ru
     expect(good.code).toBe(0)
     expect(good.stdout).toMatch(/configuration OK/)
     const broken = join(work, 'broken.json')
-    writeFileSync(broken, JSON.stringify({ host: { offlineBaseUrl: 'http://plain', baseUrl: host.url, aid: AID }, merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' } }))
+    writeFileSync(
+      broken,
+      JSON.stringify({
+        host: { offlineBaseUrl: 'http://plain', baseUrl: host.url, aid: AID },
+        merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+      }),
+    )
     const bad = await cli(['--config', broken, 'config', 'check'])
     expect(bad.code).toBe(3)
     expect(bad.stderr).toMatch(/host\.offlineBaseUrl: must be an https:\/\/ URL/)

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { aesInitialKey, aesIntermediateKey, aesKsnCounter, aesPinKey, derivationData, nextAesCounter } from '../../../src-main/device/dukpt-aes'
+import {
+  aesInitialKey,
+  aesIntermediateKey,
+  aesKsnCounter,
+  aesPinKey,
+  derivationData,
+  nextAesCounter,
+} from '../../../src-main/device/dukpt-aes'
 import { DukptError } from '../../../src-main/device/dukpt-tdes'
 
 const hex = (text: string): Buffer => Buffer.from(text, 'hex')

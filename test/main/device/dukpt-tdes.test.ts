@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { tdesDecrypt, tdesEncrypt } from '../../../src-main/device/block-cipher'
-import { DukptError, nextDukptCounter, oneBits, TdesDukptDevice, tdesIpek, tdesKsnCounter, tdesPinKey, tdesTransactionKey, withTdesCounter } from '../../../src-main/device/dukpt-tdes'
+import {
+  DukptError,
+  nextDukptCounter,
+  oneBits,
+  TdesDukptDevice,
+  tdesIpek,
+  tdesKsnCounter,
+  tdesPinKey,
+  tdesTransactionKey,
+  withTdesCounter,
+} from '../../../src-main/device/dukpt-tdes'
 import { encodePinBlockIso0 } from '../../../src-main/device/pin-block'
 
 const hex = (text: string): Buffer => Buffer.from(text, 'hex')
@@ -13,9 +23,24 @@ const IKSN = hex('FFFF9876543210E00000')
 const IPEK = '6AC292FAA1315B4D858AB3A3D7D5933A'
 const CLEAR_PIN_BLOCK = '041274EDCBA9876F'
 const A4 = [
-  { ksn: 'FFFF9876543210E00001', key: '042666B49184CFA368DE9628D0397BC9', pinKey: '042666B49184CF5C68DE9628D0397B36', epb: '1B9C1845EB993A7A' },
-  { ksn: 'FFFF9876543210E00002', key: 'C46551CEF9FD24B0AA9AD834130D3BC7', pinKey: 'C46551CEF9FD244FAA9AD834130D3B38', epb: '10A01C8D02C69107' },
-  { ksn: 'FFFF9876543210E00003', key: '0DF3D9422ACA56E547676D07AD6BADFA', pinKey: '0DF3D9422ACA561A47676D07AD6BAD05', epb: '18DC07B94797B466' },
+  {
+    ksn: 'FFFF9876543210E00001',
+    key: '042666B49184CFA368DE9628D0397BC9',
+    pinKey: '042666B49184CF5C68DE9628D0397B36',
+    epb: '1B9C1845EB993A7A',
+  },
+  {
+    ksn: 'FFFF9876543210E00002',
+    key: 'C46551CEF9FD24B0AA9AD834130D3BC7',
+    pinKey: 'C46551CEF9FD244FAA9AD834130D3B38',
+    epb: '10A01C8D02C69107',
+  },
+  {
+    ksn: 'FFFF9876543210E00003',
+    key: '0DF3D9422ACA56E547676D07AD6BADFA',
+    pinKey: '0DF3D9422ACA561A47676D07AD6BAD05',
+    epb: '18DC07B94797B466',
+  },
 ] as const
 
 describe('TDES DUKPT golden vectors (X9.24-1:2009 A.4)', () => {
@@ -63,12 +88,15 @@ describe('TDES DUKPT device (future key registers)', () => {
     expect(nextDukptCounter(0x3ff, 10)).toBe(0x400)
     expect(nextDukptCounter(0x1ff800, 10)).toBe(0x200000)
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 0x1fffff }).filter((c) => oneBits(c) <= 10), (counter) => {
-        const next = nextDukptCounter(counter, 10)
-        expect(next).toBeGreaterThan(counter)
-        if (next < 0x200000) expect(oneBits(next)).toBeLessThanOrEqual(10)
-        for (let skipped = counter + 1; skipped < Math.min(next, 0x200000); skipped++) expect(oneBits(skipped)).toBeGreaterThan(10)
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 0x1fffff }).filter((c) => oneBits(c) <= 10),
+        (counter) => {
+          const next = nextDukptCounter(counter, 10)
+          expect(next).toBeGreaterThan(counter)
+          if (next < 0x200000) expect(oneBits(next)).toBeLessThanOrEqual(10)
+          for (let skipped = counter + 1; skipped < Math.min(next, 0x200000); skipped++) expect(oneBits(skipped)).toBeGreaterThan(10)
+        },
+      ),
     )
   })
 

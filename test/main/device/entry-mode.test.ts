@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { decideSwipe, entryModeFields, READ_METHODS, readMethodFromNeo2EntryMode, terminalReadability } from '../../../src-main/device/entry-mode'
+import {
+  decideSwipe,
+  entryModeFields,
+  READ_METHODS,
+  readMethodFromNeo2EntryMode,
+  terminalReadability,
+} from '../../../src-main/device/entry-mode'
 import type { ReaderCapabilities, SwipeContext } from '../../../src-main/device/entry-mode'
 
 const NEO2_PIN_PAD: ReaderCapabilities = { contact: true, contactless: true, magstripe: true, pinPad: true }
@@ -35,7 +41,13 @@ describe('posEntryMode / termReadability / pinFlag (docs/device-protocol.md §5)
   })
 
   it('maps the NEO 2 9F39 values (docs/neo2-protocol.md §3.4) and nothing else', () => {
-    expect([0x05, 0x07, 0x91, 0x90, 0x80].map(readMethodFromNeo2EntryMode)).toEqual(['chip', 'contactlessChip', 'contactlessMagstripe', 'swipe', 'fallbackSwipe'])
+    expect([0x05, 0x07, 0x91, 0x90, 0x80].map(readMethodFromNeo2EntryMode)).toEqual([
+      'chip',
+      'contactlessChip',
+      'contactlessMagstripe',
+      'swipe',
+      'fallbackSwipe',
+    ])
     expect(readMethodFromNeo2EntryMode(0x02)).toBeUndefined()
   })
 })
@@ -47,7 +59,11 @@ describe('a swiped chip card gets "insert chip" unless fallback is allowed after
     ['chip card, chip not tried', {}, { action: 'insertChip', reason: 'chipCard' }],
     ['national chip card (6xx)', { serviceCode: '601' }, { action: 'insertChip', reason: 'chipCard' }],
     ['chip failed, fallback allowed', { chipReadFailed: true }, { action: 'accept', method: 'fallbackSwipe' }],
-    ['chip failed, fallback not allowed', { chipReadFailed: true, fallbackAllowed: false }, { action: 'insertChip', reason: 'fallbackNotAllowed' }],
+    [
+      'chip failed, fallback not allowed',
+      { chipReadFailed: true, fallbackAllowed: false },
+      { action: 'insertChip', reason: 'fallbackNotAllowed' },
+    ],
     ['magstripe-only card', { serviceCode: '101' }, { action: 'accept', method: 'swipe' }],
     ['magstripe-only card after a chip failure', { serviceCode: '101', chipReadFailed: true }, { action: 'accept', method: 'swipe' }],
     ['chip card on a terminal without a chip reader', { terminalReadsChip: false }, { action: 'accept', method: 'swipe' }],

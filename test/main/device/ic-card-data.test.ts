@@ -15,17 +15,27 @@ describe('icCardData (DE 55) from the reader tags', () => {
   })
 
   it('drops PAN, track equivalents, name, expiry and PIN, also from inside a reader template', () => {
-    const reader = decodeTlv(encodeTlv([
-      { tag: '57', value: hex('4761739001010010D22122011143804400000F') },
-      { tag: '5A', value: hex('4761739001010010') },
-      { tag: '9F26', value: hex('1E1756ED0E2134E2') },
-      { tag: '5F20', value: Buffer.from('CARDHOLDER/VISA') },
-      { tag: '5F24', value: hex('221231') },
-      { tag: 'FFEE01', children: [{ tag: 'DF30', value: hex('01') }, { tag: '57', value: hex('4761D2212') }, { tag: '9F36', value: hex('0015') }] },
-      { tag: '99', value: hex('0123456789ABCDEF') },
-      { tag: '9F27', value: hex('80') },
-      { tag: '5F34', value: hex('01') },
-    ]), { padding: 'zeroOnly' })
+    const reader = decodeTlv(
+      encodeTlv([
+        { tag: '57', value: hex('4761739001010010D22122011143804400000F') },
+        { tag: '5A', value: hex('4761739001010010') },
+        { tag: '9F26', value: hex('1E1756ED0E2134E2') },
+        { tag: '5F20', value: Buffer.from('CARDHOLDER/VISA') },
+        { tag: '5F24', value: hex('221231') },
+        {
+          tag: 'FFEE01',
+          children: [
+            { tag: 'DF30', value: hex('01') },
+            { tag: '57', value: hex('4761D2212') },
+            { tag: '9F36', value: hex('0015') },
+          ],
+        },
+        { tag: '99', value: hex('0123456789ABCDEF') },
+        { tag: '9F27', value: hex('80') },
+        { tag: '5F34', value: hex('01') },
+      ]),
+      { padding: 'zeroOnly' },
+    )
     expect(buildIcCardData(reader)).toBe('9F26081E1756ED0E2134E2' + '9F360200159F2701805F340101')
   })
 
@@ -38,7 +48,7 @@ describe('icCardData (DE 55) from the reader tags', () => {
     expect(buildIcCardData(decodeTlv(hex('57 02 41 11 5A 02 41 11')))).toBe('')
   })
 
-  it('copies the acquirer\'s own tag list, but refuses a list that names a forbidden tag', () => {
+  it("copies the acquirer's own tag list, but refuses a list that names a forbidden tag", () => {
     const tlvs = decodeTlv(hex(VECTOR_A))
     expect(buildIcCardData(tlvs, { tags: ['9f02', '5F2A'] })).toBe('9F02060000000020005F2A020840')
     for (const tag of FORBIDDEN_BY_BRIEF) {

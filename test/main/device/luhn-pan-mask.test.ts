@@ -62,7 +62,7 @@ describe('PAN masking (PCI DSS 3.4.1, docs/card-reader.md §5)', () => {
 
   it('never shows more than first 6 + last 4 and always hides at least 6 digits (property)', () => {
     fc.assert(
-      fc.property(digits(8, 19), fc.constantFrom('firstSixLastFour', 'lastFour') , (pan, style) => {
+      fc.property(digits(8, 19), fc.constantFrom('firstSixLastFour', 'lastFour'), (pan, style) => {
         const masked = maskPan(pan, style)
         const { first, last } = visibleDigits(pan.length, style)
         expect(masked).toHaveLength(pan.length)

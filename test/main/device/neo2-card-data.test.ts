@@ -31,9 +31,25 @@ const CHIP = decodeTlv(
 describe('chip and contactless CardData (D7.3)', () => {
   it('takes PAN, expiry and the track-2 equivalent from tag 57 with a = separator', () => {
     const card = chipCardData('chip', CHIP, ctx)
-    expect(card).toMatchObject({ method: 'chip', pan: '4761739001010010', expiry: '4912', track2: '4761739001010010=49122011000000', posEntryMode: '051', termReadability: '5', pinFlag: false })
+    expect(card).toMatchObject({
+      method: 'chip',
+      pan: '4761739001010010',
+      expiry: '4912',
+      track2: '4761739001010010=49122011000000',
+      posEntryMode: '051',
+      termReadability: '5',
+      pinFlag: false,
+    })
     expect(card.cardSequenceNum).toBe('001')
-    expect(card.summary).toEqual({ maskedPan: '476173******0010', brand: 'VISA', method: 'chip', applicationId: 'A0000000031010', applicationLabel: 'VISA CREDIT', expired: false, onlinePin: false })
+    expect(card.summary).toEqual({
+      maskedPan: '476173******0010',
+      brand: 'VISA',
+      method: 'chip',
+      applicationId: 'A0000000031010',
+      applicationLabel: 'VISA CREDIT',
+      expired: false,
+      onlinePin: false,
+    })
   })
 
   it('puts only authorization tags into icCardData, never 56/57/5A/5F20/5F24/9F1F', () => {
@@ -84,14 +100,23 @@ describe('swipe CardData', () => {
     const tracks = swipeTracksOf(swipe)
     expect(serviceCodeOf(tracks)).toBe('101')
     const card = swipeCardData('swipe', tracks, ctx)
-    expect(card).toMatchObject({ method: 'swipe', posEntryMode: '901', pan: '4111111111111111', expiry: '4912', track1: 'B4111111111111111^TEST/MAGSTRIPE^49121011000000', track2: '4111111111111111=49121011000000' })
+    expect(card).toMatchObject({
+      method: 'swipe',
+      posEntryMode: '901',
+      pan: '4111111111111111',
+      expiry: '4912',
+      track1: 'B4111111111111111^TEST/MAGSTRIPE^49121011000000',
+      track2: '4111111111111111=49121011000000',
+    })
     expect(card.icCardData).toBeUndefined()
     expect(card.summary).toEqual({ maskedPan: '411111******1111', brand: 'VISA', method: 'swipe', expired: false, onlinePin: false })
   })
 
   it('gives a fallback swipe DE 22 80x', () => {
     expect(swipeCardData('fallbackSwipe', swipeTracksOf(swipe), ctx).posEntryMode).toBe('801')
-    expect(swipeCardData('fallbackSwipe', swipeTracksOf(swipe), { ...ctx, capabilities: { ...ALL, pinPad: false } }).posEntryMode).toBe('802')
+    expect(swipeCardData('fallbackSwipe', swipeTracksOf(swipe), { ...ctx, capabilities: { ...ALL, pinPad: false } }).posEntryMode).toBe(
+      '802',
+    )
   })
 
   it('refuses a swipe with no track, or a broken one', () => {

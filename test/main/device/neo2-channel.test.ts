@@ -28,7 +28,13 @@ function harness(abortGraceMs = 50) {
   return { channel, sent, ui, answer, boots: () => boots, breakWrites: (error: Error) => (failWrites = error) }
 }
 
-const req = (over: Partial<CommandRequest> = {}): CommandRequest => ({ name: '18-01', command: 0x18, subCommand: 0x01, timeoutMs: 200, ...over })
+const req = (over: Partial<CommandRequest> = {}): CommandRequest => ({
+  name: '18-01',
+  command: 0x18,
+  subCommand: 0x01,
+  timeoutMs: 200,
+  ...over,
+})
 const activate = (over: Partial<CommandRequest> = {}) => req({ name: '02-40', command: 0x02, subCommand: 0x40, timeoutMs: 1_000, ...over })
 const cancel = () => req({ name: '05-01', command: 0x05, subCommand: 0x01, retriesOnSilence: 1 })
 
@@ -103,7 +109,9 @@ describe('Neo2Channel: two-stage 62-xx answers', () => {
   it('treats the first empty 62 frame as the ACK and waits for the result', async () => {
     const h = harness()
     let acks = 0
-    const pin = h.channel.send(req({ name: '62-01', command: 0x62, subCommand: 0x01, timeoutMs: 50, secondaryResponse: { timeoutMs: 500, onAck: () => acks++ } }))
+    const pin = h.channel.send(
+      req({ name: '62-01', command: 0x62, subCommand: 0x01, timeoutMs: 50, secondaryResponse: { timeoutMs: 500, onAck: () => acks++ } }),
+    )
     await sleep(1)
     h.answer(0x62, 0x00)
     await sleep(80) // past the ACK timeout: the second stage has its own
@@ -114,7 +122,9 @@ describe('Neo2Channel: two-stage 62-xx answers', () => {
 
   it('sends 62-00 only after the ACK, and tells its empty reply from the 62-01 result', async () => {
     const h = harness()
-    const pin = h.channel.send(req({ name: '62-01', command: 0x62, subCommand: 0x01, timeoutMs: 500, secondaryResponse: { timeoutMs: 500 } }))
+    const pin = h.channel.send(
+      req({ name: '62-01', command: 0x62, subCommand: 0x01, timeoutMs: 500, secondaryResponse: { timeoutMs: 500 } }),
+    )
     await sleep(1)
     const stop = h.channel.interrupt(req({ name: '62-00', command: 0x62, subCommand: 0x00 }))
     await sleep(5)

@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest'
 import { decodeTlv, encodeNeo2Frame, findTlv } from '../../../src-main/device'
-import { activateTransactionData, amountN12, applyHostResponseData, Neo2CommandError, NEO2_COMMANDS } from '../../../src-main/device/neo2-commands'
-import { activateRequest, cancelPinRequest, cancelRequest, DEFAULT_NEO2_TIMEOUTS, getPinRequest, pingRequest } from '../../../src-main/device/neo2-requests'
+import {
+  activateTransactionData,
+  amountN12,
+  applyHostResponseData,
+  Neo2CommandError,
+  NEO2_COMMANDS,
+} from '../../../src-main/device/neo2-commands'
+import {
+  activateRequest,
+  cancelPinRequest,
+  cancelRequest,
+  DEFAULT_NEO2_TIMEOUTS,
+  getPinRequest,
+  pingRequest,
+} from '../../../src-main/device/neo2-requests'
 import { DEFAULT_PIN_REQUEST } from '../../../src-main/device/neo2-pin'
 import { currencyNumericCode, CurrencyCodeError } from '../../../src-main/device/currency-numeric'
 import type { CommandRequest } from '../../../src-main/device/neo2-channel'
 import { FRAME_VECTORS } from './neo2-vectors'
 
 const wire = (request: CommandRequest): string =>
-  encodeNeo2Frame({ kind: 'command', command: request.command, subCommand: request.subCommand, data: request.data ?? Buffer.alloc(0) }).toString('hex').toUpperCase()
+  encodeNeo2Frame({ kind: 'command', command: request.command, subCommand: request.subCommand, data: request.data ?? Buffer.alloc(0) })
+    .toString('hex')
+    .toUpperCase()
 const vector = (name: string): string => {
   const found = FRAME_VECTORS.find((v) => v.name === name)
   if (!found) throw new Error(`no vector ${name}`)
@@ -27,7 +42,15 @@ describe('NEO 2 command frames match the worked frames of docs/neo2-protocol.md 
   })
 
   it('02-40 starts with the [C] EUR 12.34 frame data and adds 5F36 and DFEF3C', () => {
-    const data = activateTransactionData({ timeoutSeconds: 30, amountMinor: 1234, currency: 'EUR', purpose: 'purchase', interfaces: ['magstripe', 'contactless'], fallback: true, nextCommandTimeoutSeconds: 96 })
+    const data = activateTransactionData({
+      timeoutSeconds: 30,
+      amountMinor: 1234,
+      currency: 'EUR',
+      purpose: 'purchase',
+      interfaces: ['magstripe', 'contactless'],
+      fallback: true,
+      nextCommandTimeoutSeconds: 96,
+    })
     const golden = Buffer.from(vector('Activate 02-40, EUR 12.34 MSR+CTLS'), 'hex')
     const goldenData = golden.subarray(14, golden.length - 2)
     expect(data.subarray(0, goldenData.length).equals(goldenData)).toBe(true)
@@ -39,7 +62,15 @@ describe('NEO 2 command frames match the worked frames of docs/neo2-protocol.md 
   })
 
   it('02-40 selects interfaces with DFEF37 bits (bit0 MSR, bit1 CTLS, bit2 contact) and 9C 20 for a void read', () => {
-    const data = activateTransactionData({ timeoutSeconds: 1, amountMinor: 5, currency: 'JPY', purpose: 'void', interfaces: ['contact', 'magstripe', 'contactless'], fallback: false, nextCommandTimeoutSeconds: 0 })
+    const data = activateTransactionData({
+      timeoutSeconds: 1,
+      amountMinor: 5,
+      currency: 'JPY',
+      purpose: 'void',
+      interfaces: ['contact', 'magstripe', 'contactless'],
+      fallback: false,
+      nextCommandTimeoutSeconds: 0,
+    })
     const tlvs = decodeTlv(data.subarray(1))
     expect(findTlv(tlvs, 'DFEF37')?.value).toEqual(Buffer.from([0x07]))
     expect(findTlv(tlvs, '9C')?.value).toEqual(Buffer.from([0x20]))
@@ -49,7 +80,14 @@ describe('NEO 2 command frames match the worked frames of docs/neo2-protocol.md 
   })
 
   it('refuses a timeout outside the 1-byte field and amounts beyond n12', () => {
-    const base = { amountMinor: 1, currency: 'EUR', purpose: 'purchase' as const, interfaces: ['contact' as const], fallback: false, nextCommandTimeoutSeconds: 0 }
+    const base = {
+      amountMinor: 1,
+      currency: 'EUR',
+      purpose: 'purchase' as const,
+      interfaces: ['contact' as const],
+      fallback: false,
+      nextCommandTimeoutSeconds: 0,
+    }
     expect(() => activateTransactionData({ ...base, timeoutSeconds: 0 })).toThrow(Neo2CommandError)
     expect(() => activateTransactionData({ ...base, timeoutSeconds: 256 })).toThrow(/1 to 255/)
     expect(() => amountN12(1e12)).toThrow(/999999999999/)
@@ -58,7 +96,18 @@ describe('NEO 2 command frames match the worked frames of docs/neo2-protocol.md 
   })
 
   it('02-40 waits for the card timeout plus the 15 s margin of docs/neo2-protocol.md §10, and is never resent on silence', () => {
-    const request = activateRequest({ timeoutSeconds: 30, amountMinor: 1, currency: 'EUR', purpose: 'purchase', interfaces: ['contact'], fallback: true, nextCommandTimeoutSeconds: 60 }, t)
+    const request = activateRequest(
+      {
+        timeoutSeconds: 30,
+        amountMinor: 1,
+        currency: 'EUR',
+        purpose: 'purchase',
+        interfaces: ['contact'],
+        fallback: true,
+        nextCommandTimeoutSeconds: 60,
+      },
+      t,
+    )
     expect(request.timeoutMs).toBe(45_000)
     expect(request.retriesOnSilence ?? 0).toBe(0)
     expect(pingRequest(t).retriesOnSilence).toBe(1)
@@ -69,11 +118,18 @@ describe('NEO 2 command frames match the worked frames of docs/neo2-protocol.md 
 describe('60-12 Apply Host Response data', () => {
   it('is ComFlag 01 + 8A for an answered host, 00 for unable to go online', () => {
     expect(applyHostResponseData({ result: 'approved', authorizationResponseCode: '00' }).toString('hex').toUpperCase()).toBe('018A023030')
-    expect(applyHostResponseData({ result: 'unableToGoOnline', authorizationResponseCode: 'Z3' }).toString('hex').toUpperCase()).toBe('008A025A33')
+    expect(applyHostResponseData({ result: 'unableToGoOnline', authorizationResponseCode: 'Z3' }).toString('hex').toUpperCase()).toBe(
+      '008A025A33',
+    )
   })
 
   it('adds 91 and passes 71/72 templates through', () => {
-    const data = applyHostResponseData({ result: 'approved', authorizationResponseCode: '00', issuerAuthenticationData: '1122334455667788', issuerScripts: ['7105860300AABB'] })
+    const data = applyHostResponseData({
+      result: 'approved',
+      authorizationResponseCode: '00',
+      issuerAuthenticationData: '1122334455667788',
+      issuerScripts: ['7105860300AABB'],
+    })
     expect(data.toString('hex').toUpperCase()).toBe('018A02303091081122334455667788' + '7105860300AABB')
   })
 

@@ -66,7 +66,8 @@ describe('NEO 2 frame defects are typed errors', () => {
   })
 
   it('refuses to encode out-of-range fields or more data than the length field holds', () => {
-    const frame = (patch: Partial<Neo2Frame>): Neo2Frame => ({ kind: 'command', command: 0x18, subCommand: 0x01, data: Buffer.alloc(0), ...patch }) as Neo2Frame
+    const frame = (patch: Partial<Neo2Frame>): Neo2Frame =>
+      ({ kind: 'command', command: 0x18, subCommand: 0x01, data: Buffer.alloc(0), ...patch }) as Neo2Frame
     expect(codeOf(() => encodeNeo2Frame(frame({ command: 256 })))).toBe('badField')
     expect(codeOf(() => encodeNeo2Frame(frame({ command: 1.5 })))).toBe('badField')
     expect(codeOf(() => encodeNeo2Frame({ kind: 'response', command: 0x18, status: -1, data: Buffer.alloc(0) }))).toBe('badField')

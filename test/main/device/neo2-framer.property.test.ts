@@ -13,9 +13,7 @@ interface Expected {
   crcByteOrder: CrcByteOrder
 }
 
-type Piece =
-  | { t: 'frame'; bytes: Buffer; expected: Expected }
-  | { t: 'noise'; bytes: Buffer }
+type Piece = { t: 'frame'; bytes: Buffer; expected: Expected } | { t: 'noise'; bytes: Buffer }
 
 const swapCrc = (frame: Buffer): Buffer => {
   const out = Buffer.from(frame)
@@ -27,7 +25,10 @@ const swapCrc = (frame: Buffer): Buffer => {
 const frameParts = fc.record({
   command: fc.integer({ min: 0, max: 255 }),
   status: fc.integer({ min: 0, max: 255 }),
-  data: fc.oneof({ weight: 4, arbitrary: fc.uint8Array({ maxLength: 40 }) }, { weight: 1, arbitrary: fc.uint8Array({ maxLength: MAX_DATA }) }),
+  data: fc.oneof(
+    { weight: 4, arbitrary: fc.uint8Array({ maxLength: 40 }) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: MAX_DATA }) },
+  ),
 })
 
 /**
@@ -40,7 +41,11 @@ function pieces(strict: boolean): fc.Arbitrary<Piece[]> {
     const bytes = encodeNeo2Frame({ kind: 'response', ...parts, data: Buffer.from(parts.data) })
     // A CRC whose two bytes are equal reads the same both ways; the framer then reports the native order.
     const swapped = swap && !strict && bytes[bytes.length - 1] !== bytes[bytes.length - 2]
-    return { t: 'frame', bytes: swapped ? swapCrc(bytes) : bytes, expected: { ...parts, data: Buffer.from(parts.data), crcByteOrder: swapped ? 'lsbFirst' : 'msbFirst' } }
+    return {
+      t: 'frame',
+      bytes: swapped ? swapCrc(bytes) : bytes,
+      expected: { ...parts, data: Buffer.from(parts.data), crcByteOrder: swapped ? 'lsbFirst' : 'msbFirst' },
+    }
   })
   const garbage = fc.uint8Array({ minLength: 1, maxLength: 40 }).map((bytes): Piece => ({ t: 'noise', bytes: Buffer.from(bytes) }))
   const prefix = fc.integer({ min: 1, max: 9 }).map((k): Piece => ({ t: 'noise', bytes: NEO2_HEADER.subarray(0, k) }))
@@ -48,15 +53,19 @@ function pieces(strict: boolean): fc.Arbitrary<Piece[]> {
   // data flip can match by chance, so only CRC bits are flipped there (a CRC flip never matches swapped).
   const flipped = fc.tuple(frameParts, fc.nat(), fc.integer({ min: 0, max: 7 })).map(([parts, at, bit]): Piece => {
     const bytes = encodeNeo2Frame({ kind: 'response', ...parts, data: Buffer.from(parts.data) })
-    const positions = strict ? [10, 11, ...Array.from({ length: bytes.length - 14 }, (_, i) => 14 + i)] : [bytes.length - 2, bytes.length - 1]
+    const positions = strict
+      ? [10, 11, ...Array.from({ length: bytes.length - 14 }, (_, i) => 14 + i)]
+      : [bytes.length - 2, bytes.length - 1]
     const index = positions[at % positions.length] ?? 10
     bytes[index] = (bytes[index] ?? 0) ^ (1 << bit)
     return { t: 'noise', bytes }
   })
-  const oversized = fc.tuple(fc.integer({ min: MAX_DATA + 1, max: 0xffff }), fc.uint8Array({ maxLength: 30 })).map(([length, tail]): Piece => {
-    const head = Buffer.concat([NEO2_HEADER, Buffer.from([0x02, 0x00, length >> 8, length & 0xff])])
-    return { t: 'noise', bytes: Buffer.concat([head, tail]) }
-  })
+  const oversized = fc
+    .tuple(fc.integer({ min: MAX_DATA + 1, max: 0xffff }), fc.uint8Array({ maxLength: 30 }))
+    .map(([length, tail]): Piece => {
+      const head = Buffer.concat([NEO2_HEADER, Buffer.from([0x02, 0x00, length >> 8, length & 0xff])])
+      return { t: 'noise', bytes: Buffer.concat([head, tail]) }
+    })
   return fc.array(fc.oneof({ weight: 3, arbitrary: valid }, garbage, prefix, flipped, oversized), { maxLength: 25 })
 }
 
@@ -120,9 +129,11 @@ describe('Neo2Framer properties', () => {
         }
         const before = h.frames.length
         h.timers.fire() // the link went quiet: whatever was pending is abandoned
-        const next = encodeNeo2Frame(opts.reads === 'command'
-          ? { kind: 'command', command: 0x18, subCommand: 0x01, data: Buffer.alloc(0) }
-          : { kind: 'response', command: 0x18, status: 0x00, data: Buffer.alloc(0) })
+        const next = encodeNeo2Frame(
+          opts.reads === 'command'
+            ? { kind: 'command', command: 0x18, subCommand: 0x01, data: Buffer.alloc(0) }
+            : { kind: 'response', command: 0x18, status: 0x00, data: Buffer.alloc(0) },
+        )
         await h.write(next)
         expect(h.frames.length).toBeGreaterThan(before)
         expect(h.frames.at(-1)).toMatchObject({ command: 0x18, data: Buffer.alloc(0) })

@@ -31,7 +31,10 @@ describe('Neo2Framer: framing', () => {
     const h = new FramerHarness()
     await h.write(Buffer.from('NEO 2.0 v1.00\r\n', 'latin1'), hex('56 69 56'), PING_RSP)
     expect(h.frames.map((f) => f.command)).toEqual([0x18])
-    expect(h.bad).toEqual([{ reason: 'noise', length: 15 }, { reason: 'noise', length: 3 }])
+    expect(h.bad).toEqual([
+      { reason: 'noise', length: 15 },
+      { reason: 'noise', length: 3 },
+    ])
   })
 
   it('keeps a header that is split across chunks', async () => {
@@ -106,7 +109,10 @@ describe('Neo2Framer: inter-byte timeout', () => {
     expect(h.timers.armedMs).toBe(250)
     h.timers.fire()
     await settle()
-    expect(h.bad).toEqual([{ reason: 'timeout', length: 12, command: 0x03, code: 0x00 }, { reason: 'noise', length: 11 }])
+    expect(h.bad).toEqual([
+      { reason: 'timeout', length: 12, command: 0x03, code: 0x00 },
+      { reason: 'noise', length: 11 },
+    ])
     await h.write(PING_RSP)
     expect(h.frames.map((f) => f.command)).toEqual([0x18])
   })

@@ -11,7 +11,8 @@ afterEach(async () => {
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const count = (r: MockRig, command: number, subCommand: number) => r.sim.emulator.received.filter((c) => c.command === command && c.subCommand === subCommand).length
+const count = (r: MockRig, command: number, subCommand: number) =>
+  r.sim.emulator.received.filter((c) => c.command === command && c.subCommand === subCommand).length
 
 /** A logger that keeps every line, to prove no card data reaches the log. */
 function recordingLog(): ReaderLog & { lines: string[] } {
@@ -46,7 +47,11 @@ describe('device faults the driver survives', () => {
     rig = await mockRig()
     rig.sim.fault({ kind: 'crcError' }, 2) // the 0E "card detected" event, then the 02-40 answer
     rig.sim.present('swipe-magstripe')
-    expect(await rig.reader.readCard(sale())).toEqual({ kind: 'failed', code: 'corruptResponse', message: 'Card reader communication error. Try again.' })
+    expect(await rig.reader.readCard(sale())).toEqual({
+      kind: 'failed',
+      code: 'corruptResponse',
+      message: 'Card reader communication error. Try again.',
+    })
     await sleep(30)
     expect(rig.sim.emulator.received.map((c) => c.command)).toEqual([0x05, 0x02, 0x05])
     rig.sim.present('swipe-magstripe')
@@ -68,7 +73,11 @@ describe('device faults the driver survives', () => {
   it('maps a device status to its typed error and cashier message', async () => {
     rig = await mockRig()
     rig.sim.fault({ kind: 'crcStatus' }, 2) // the resend gets 04 again: the status is the answer
-    expect(await rig.reader.readCard(sale())).toEqual({ kind: 'failed', code: 'crcError', message: 'Card reader communication error. Try again.' })
+    expect(await rig.reader.readCard(sale())).toEqual({
+      kind: 'failed',
+      code: 'crcError',
+      message: 'Card reader communication error. Try again.',
+    })
   })
 
   it('logs commands and statuses, never card data', async () => {
@@ -99,7 +108,14 @@ describe('the link: unplug, replug, heartbeat, reboot', () => {
     const before = rig.sim.emulator.received.length
     await rig.sim.reconnect()
     await rig.log.waitFor((e) => e.type === 'interrupted')
-    expect(rig.log.types()).toEqual(['connection:connected', 'waitingForCard', 'connection:disconnected', 'connection:reconnecting', 'connection:connected', 'interrupted'])
+    expect(rig.log.types()).toEqual([
+      'connection:connected',
+      'waitingForCard',
+      'connection:disconnected',
+      'connection:reconnecting',
+      'connection:connected',
+      'interrupted',
+    ])
     expect(rig.log.events.at(-1)).toEqual({ type: 'interrupted', purpose: 'purchase' })
     expect(rig.sim.emulator.received.slice(before).map((c) => c.command)).toEqual([0x05])
     rig.sim.present('swipe-magstripe')
@@ -112,7 +128,9 @@ describe('the link: unplug, replug, heartbeat, reboot', () => {
     expect((await rig.reader.readCard(sale())).kind).toBe('card')
     await rig.sim.disconnect()
     await rig.log.waitFor((e) => e.type === 'connection' && e.state === 'reconnecting')
-    await expect(rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).rejects.toMatchObject({ code: 'deviceDisconnected' })
+    await expect(rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).rejects.toMatchObject({
+      code: 'deviceDisconnected',
+    })
     await rig.sim.reconnect()
     expect(await rig.log.waitFor((e) => e.type === 'interrupted')).toEqual({ type: 'interrupted', purpose: 'purchase' })
   })
@@ -132,7 +150,11 @@ describe('the link: unplug, replug, heartbeat, reboot', () => {
     const reading = rig.reader.readCard(sale())
     await rig.log.waitFor((e) => e.type === 'waitingForCard')
     rig.sim.emulator.reboot()
-    expect(await reading).toMatchObject({ kind: 'failed', code: 'deviceRestarted', message: 'The card reader restarted. Start the payment again.' })
+    expect(await reading).toMatchObject({
+      kind: 'failed',
+      code: 'deviceRestarted',
+      message: 'The card reader restarted. Start the payment again.',
+    })
     expect(rig.log.events).toContainEqual({ type: 'interrupted', purpose: 'purchase' })
     rig.sim.emulator.reboot() // idle: nothing to report
     await sleep(20)

@@ -13,7 +13,8 @@ afterEach(async () => {
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const sent = (r: MockRig) => r.sim.emulator.received.map((c) => `${c.command.toString(16).padStart(2, '0')}-${c.subCommand.toString(16).padStart(2, '0')}`)
+const sent = (r: MockRig) =>
+  r.sim.emulator.received.map((c) => `${c.command.toString(16).padStart(2, '0')}-${c.subCommand.toString(16).padStart(2, '0')}`)
 
 function card(result: ReadCardResult): CardData {
   if (result.kind !== 'card') throw new Error(`expected a card, got ${JSON.stringify(result)}`)
@@ -33,8 +34,25 @@ describe('chip sale (02-40, 60-11, 60-12)', () => {
     rig = await mockRig()
     rig.sim.present('chip-visa')
     const data = card(await rig.reader.readCard(sale()))
-    expect(data).toMatchObject({ method: 'chip', posEntryMode: '051', termReadability: '5', pinFlag: false, pan: '4761739001010010', expiry: '4912', track2: '4761739001010010=49122011000000', cardSequenceNum: '001' })
-    expect(data.summary).toEqual({ maskedPan: '476173******0010', brand: 'VISA', method: 'chip', applicationId: 'A0000000031010', applicationLabel: 'VISA CREDIT', expired: false, onlinePin: false })
+    expect(data).toMatchObject({
+      method: 'chip',
+      posEntryMode: '051',
+      termReadability: '5',
+      pinFlag: false,
+      pan: '4761739001010010',
+      expiry: '4912',
+      track2: '4761739001010010=49122011000000',
+      cardSequenceNum: '001',
+    })
+    expect(data.summary).toEqual({
+      maskedPan: '476173******0010',
+      brand: 'VISA',
+      method: 'chip',
+      applicationId: 'A0000000031010',
+      applicationLabel: 'VISA CREDIT',
+      expired: false,
+      onlinePin: false,
+    })
     const tags = decodeTlv(Buffer.from(data.icCardData ?? '', 'hex')).map((t) => t.tag)
     expect(tags).toEqual(expect.arrayContaining(['9F26', '9F27', '9F02', '5F2A', '9F34', '5F34']))
     for (const sad of ['56', '57', '5A', '5F20', '5F24', '99', '9F1F', '9F20']) expect(tags).not.toContain(sad)
@@ -42,7 +60,15 @@ describe('chip sale (02-40, 60-11, 60-12)', () => {
     expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('approved')
     expect(rig.reader.status().busy).toBe(false)
     expect(sent(rig)).toEqual(['05-01', '02-40', '60-11', '60-12'])
-    expect(rig.log.types()).toEqual(['connection:connected', 'waitingForCard', 'processing', 'processing', 'cardRead', 'processing', 'removeCard'])
+    expect(rig.log.types()).toEqual([
+      'connection:connected',
+      'waitingForCard',
+      'processing',
+      'processing',
+      'cardRead',
+      'processing',
+      'removeCard',
+    ])
     expect(rig.log.events.find((e) => e.type === 'cardRead')).toEqual({ type: 'cardRead', maskedPan: '476173******0010', method: 'chip' })
     expectNoCardDataInEvents(rig, data)
   })
@@ -65,7 +91,12 @@ describe('contactless and swipe', () => {
     rig = await mockRig()
     rig.sim.present('contactless-mastercard')
     const data = card(await rig.reader.readCard(sale()))
-    expect(data).toMatchObject({ method: 'contactlessChip', posEntryMode: '071', pan: '5413330089010434', track2: '5413330089010434=49122011000000' })
+    expect(data).toMatchObject({
+      method: 'contactlessChip',
+      posEntryMode: '071',
+      pan: '5413330089010434',
+      track2: '5413330089010434=49122011000000',
+    })
     expect(data.summary).toMatchObject({ brand: 'MASTERCARD', applicationLabel: 'MASTERCARD', method: 'contactlessChip' })
     expect(data.icCardData).toMatch(/9F2701/)
     expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('none')
@@ -76,7 +107,14 @@ describe('contactless and swipe', () => {
     rig = await mockRig()
     rig.sim.present('swipe-magstripe')
     const data = card(await rig.reader.readCard(sale()))
-    expect(data).toMatchObject({ method: 'swipe', posEntryMode: '901', pan: '4111111111111111', expiry: '4912', track1: 'B4111111111111111^TEST/MAGSTRIPE^49121011000000', track2: '4111111111111111=49121011000000' })
+    expect(data).toMatchObject({
+      method: 'swipe',
+      posEntryMode: '901',
+      pan: '4111111111111111',
+      expiry: '4912',
+      track1: 'B4111111111111111^TEST/MAGSTRIPE^49121011000000',
+      track2: '4111111111111111=49121011000000',
+    })
     expect(data.icCardData).toBeUndefined()
     expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('none')
     expectNoCardDataInEvents(rig, data)
@@ -87,7 +125,9 @@ describe('contactless and swipe', () => {
     rig.sim.present('chip-swiped')
     const data = card(await rig.reader.readCard(sale()))
     expect(data).toMatchObject({ method: 'fallbackSwipe', posEntryMode: '801', pan: '4000056655665556' })
-    const prompts = rig.log.events.flatMap((e) => (e.type === 'waitingForCard' || e.type === 'insertChip' ? [e.type === 'insertChip' ? `insertChip:${e.reason}` : e.prompt] : []))
+    const prompts = rig.log.events.flatMap((e) =>
+      e.type === 'waitingForCard' || e.type === 'insertChip' ? [e.type === 'insertChip' ? `insertChip:${e.reason}` : e.prompt] : [],
+    )
     expect(prompts).toEqual(['Insert, tap or swipe the card', 'insertChip:chipCard', 'Insert the chip', 'Chip read failed: swipe the card'])
     expect(sent(rig)).toEqual(['05-01', '02-40', '02-40', '02-40'])
   })
@@ -133,7 +173,11 @@ describe('online PIN (62-01)', () => {
   it('gives the first TDES PIN block of the X9.24-1 A.4 vectors (PIN 1234, PAN 4012345678909)', async () => {
     rig = await mockRig()
     rig.sim.present('pin-tdes')
-    expect(card(await rig.reader.readCard(sale())).pin).toEqual({ keySerialNumber: 'FFFF9876543210E00001', encryptedPin: '1B9C1845EB993A7A', pinEncryptMethod: 'DUKPT-TDES-ISO0' })
+    expect(card(await rig.reader.readCard(sale())).pin).toEqual({
+      keySerialNumber: 'FFFF9876543210E00001',
+      encryptedPin: '1B9C1845EB993A7A',
+      pinEncryptMethod: 'DUKPT-TDES-ISO0',
+    })
   })
 
   it('asks a swiped card for PIN when the terminal forces online PIN', async () => {
@@ -145,19 +189,22 @@ describe('online PIN (62-01)', () => {
 })
 
 describe('cancel, timeout, busy', () => {
-  it.each(['cancelFirst', 'activateFirst', 'cancelOnly'] as const)('the cashier cancels while the reader waits for a card (%s)', async (cancelReplies) => {
-    rig = await mockRig({ cancelReplies })
-    const reading = rig.reader.readCard(sale())
-    await rig.log.waitFor((e) => e.type === 'waitingForCard')
-    await sleep(10)
-    const started = Date.now()
-    await rig.reader.cancel()
-    expect(await reading).toEqual({ kind: 'cancelled' })
-    expect(Date.now() - started).toBeLessThan(1_000)
-    rig.sim.present('swipe-magstripe')
-    expect((await rig.reader.readCard(sale())).kind).toBe('card')
-    expect(sent(rig)).toEqual(['05-01', '02-40', '05-01', '02-40'])
-  })
+  it.each(['cancelFirst', 'activateFirst', 'cancelOnly'] as const)(
+    'the cashier cancels while the reader waits for a card (%s)',
+    async (cancelReplies) => {
+      rig = await mockRig({ cancelReplies })
+      const reading = rig.reader.readCard(sale())
+      await rig.log.waitFor((e) => e.type === 'waitingForCard')
+      await sleep(10)
+      const started = Date.now()
+      await rig.reader.cancel()
+      expect(await reading).toEqual({ kind: 'cancelled' })
+      expect(Date.now() - started).toBeLessThan(1_000)
+      rig.sim.present('swipe-magstripe')
+      expect((await rig.reader.readCard(sale())).kind).toBe('card')
+      expect(sent(rig)).toEqual(['05-01', '02-40', '05-01', '02-40'])
+    },
+  )
 
   it('the cashier cancels during PIN entry: 62-00, then 05-01 closes the chip transaction', async () => {
     rig = await mockRig({ pinEntryMs: 2_000 })

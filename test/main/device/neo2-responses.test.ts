@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { encodeTlv, ReaderError } from '../../../src-main/device'
 import { cardBrandOf } from '../../../src-main/device/card-brand'
 import { parsePinAnswer } from '../../../src-main/device/neo2-pin'
-import { captureKindOf, cardDecisionOf, cardWantsOnlinePin, isEncrypted, parseContactResult, parseTransactionData, readMethodOf, uiEventOf } from '../../../src-main/device/neo2-responses'
+import {
+  captureKindOf,
+  cardDecisionOf,
+  cardWantsOnlinePin,
+  isEncrypted,
+  parseContactResult,
+  parseTransactionData,
+  readMethodOf,
+  uiEventOf,
+} from '../../../src-main/device/neo2-responses'
 
 const data = (attribution: number, items: { tag: string; value: string }[]): Buffer =>
   Buffer.concat([Buffer.from([attribution]), encodeTlv(items.map((i) => ({ tag: i.tag, value: Buffer.from(i.value, 'hex') })))])
@@ -56,7 +65,13 @@ describe('60-11 / 60-12 answers: Result code + Attribution + TLVs (D7.7, D7.9)',
   })
 
   it('decides by 9F27 first (40 TC, 00 AAC), else by the result code', () => {
-    const result = (code: string, cid?: string) => parseContactResult(Buffer.concat([Buffer.from(code + '00', 'hex'), cid ? encodeTlv([{ tag: '9F27', value: Buffer.from(cid, 'hex') }]) : Buffer.alloc(0)]))
+    const result = (code: string, cid?: string) =>
+      parseContactResult(
+        Buffer.concat([
+          Buffer.from(code + '00', 'hex'),
+          cid ? encodeTlv([{ tag: '9F27', value: Buffer.from(cid, 'hex') }]) : Buffer.alloc(0),
+        ]),
+      )
     expect(cardDecisionOf(result('0003', '40'))).toBe('approved')
     expect(cardDecisionOf(result('0002', '00'))).toBe('declined')
     expect(cardDecisionOf(result('0002'))).toBe('approved')

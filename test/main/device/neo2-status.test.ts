@@ -24,9 +24,9 @@ describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
   it('names every status the note lists by value, each with advice that fits its kind', () => {
     // §9.1 item by item: 00-08, 0A-0E, 10-1D, 20-25, then the SDK-mapped 4B, 4F, 50, 51, 60-63, 80, 81, 90, 91.
     const documented = [
-      0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e,
-      0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d,
-      0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x4b, 0x4f, 0x50, 0x51, 0x60, 0x61, 0x62, 0x63, 0x80, 0x81, 0x90, 0x91,
+      0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+      0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x4b, 0x4f, 0x50, 0x51, 0x60, 0x61, 0x62, 0x63, 0x80, 0x81,
+      0x90, 0x91,
     ]
     const listed = Array.from({ length: 256 }, (_, s) => describeNeo2Status(s)).filter((info) => info.code !== 'unknownStatus')
     expect(listed.map((info) => info.status)).toEqual(documented)
@@ -75,7 +75,11 @@ describe('transaction error codes (docs/neo2-protocol.md §9.2)', () => {
   })
 
   it('gives an unknown code a safe "present again" advice and keeps the raw code', () => {
-    expect(describeNeo2TransactionError(0x99)).toMatchObject({ errorCode: 0x99, code: 'unknownTransactionError', action: 'presentCardAgain' })
+    expect(describeNeo2TransactionError(0x99)).toMatchObject({
+      errorCode: 0x99,
+      code: 'unknownTransactionError',
+      action: 'presentCardAgain',
+    })
   })
 
   it('decodes the illustrative failed 02-40 frame down to a cashier message (§3.2)', () => {
@@ -83,7 +87,9 @@ describe('transaction error codes (docs/neo2-protocol.md §9.2)', () => {
     const frame = decodeNeo2Frame(Buffer.from(vector?.hex ?? '', 'hex'), 'response')
     expect(frame.kind === 'response' && frame.status).toBe(0x0a)
     expect(frame.data[0]).toBe(0x01) // attribution: CTLS EMV, no encryption
-    const record = parseNeo2ErrorRecord(findTlv(decodeTlv(frame.data.subarray(1), { padding: 'zeroOnly' }), 'FFEE1F')?.value ?? Buffer.alloc(0))
+    const record = parseNeo2ErrorRecord(
+      findTlv(decodeTlv(frame.data.subarray(1), { padding: 'zeroOnly' }), 'FFEE1F')?.value ?? Buffer.alloc(0),
+    )
     expect(record).toEqual({ errorCode: 0x27, sw1: 0, sw2: 0, rfState: 0 })
     const error = new Neo2TransactionError(record ?? { errorCode: 0, sw1: 0, sw2: 0, rfState: 0 })
     expect(error).toMatchObject({ code: 'unsupportedCard', retryable: false })

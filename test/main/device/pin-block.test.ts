@@ -2,14 +2,26 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { aesPinKey } from '../../../src-main/device/dukpt-aes'
 import {
-  decipherPinBlockIso4, decodePinBlock, encipherPinBlockIso4, encodePinBlockIso0, encodePinBlockIso2, encodePinBlockIso3, panFieldIso0, panFieldIso4, PinBlockError, pinFieldIso4,
+  decipherPinBlockIso4,
+  decodePinBlock,
+  encipherPinBlockIso4,
+  encodePinBlockIso0,
+  encodePinBlockIso2,
+  encodePinBlockIso3,
+  panFieldIso0,
+  panFieldIso4,
+  PinBlockError,
+  pinFieldIso4,
 } from '../../../src-main/device/pin-block'
 import { xorBytes } from '../../../src-main/device/block-cipher'
 
 const hex = (text: string): Buffer => Buffer.from(text, 'hex')
 const up = (bytes: Buffer): string => bytes.toString('hex').toUpperCase()
 /** A fixed "random" source for deterministic fills. */
-const fixed = (bytes: Buffer) => (size: number): Buffer => bytes.subarray(0, size)
+const fixed =
+  (bytes: Buffer) =>
+  (size: number): Buffer =>
+    bytes.subarray(0, size)
 
 describe('ISO 9564-1 formats 0, 2, 3 (docs/card-reader.md §4.1)', () => {
   it.each([
@@ -72,10 +84,12 @@ describe('ISO 9564-1 format 4 (AES; docs/card-reader.md §4.1)', () => {
   })
 
   it('deciphers the psec vector to PIN 1234', () => {
-    expect(decipherPinBlockIso4(hex('00112233445566778899AABBCCDDEEFF'), hex('E4BE5B623AF7E006AC319E5B93544564'), '1234567890123456')).toBe('1234')
+    expect(decipherPinBlockIso4(hex('00112233445566778899AABBCCDDEEFF'), hex('E4BE5B623AF7E006AC319E5B93544564'), '1234567890123456')).toBe(
+      '1234',
+    )
   })
 
-  it('enciphers to the psec block when given that vector\'s random fill', () => {
+  it("enciphers to the psec block when given that vector's random fill", () => {
     const block = encipherPinBlockIso4(hex('00112233445566778899AABBCCDDEEFF'), '1234', '1234567890123456', fixed(hex('E63A8727CB39CB3A')))
     expect(up(block)).toBe('E4BE5B623AF7E006AC319E5B93544564')
   })

@@ -2,7 +2,16 @@
  * Decrypts a PIN block the way the host's HSM would, with the published TEST BDKs the simulated
  * PIN pad holds (docs/card-reader.md §4.3, §4.4): proof that the driver forwarded a real DUKPT PIN block.
  */
-import { aesInitialKey, aesPinKey, decipherPinBlockIso4, decodePinBlock, tdesDecrypt, tdesIpek, tdesPinKey, tdesTransactionKey } from '../../../src-main/device'
+import {
+  aesInitialKey,
+  aesPinKey,
+  decipherPinBlockIso4,
+  decodePinBlock,
+  tdesDecrypt,
+  tdesIpek,
+  tdesPinKey,
+  tdesTransactionKey,
+} from '../../../src-main/device'
 import type { EncryptedPin } from '../../../src-main/device'
 import { SIM_PIN_KEYS } from '../../../src-main/training/pinpad'
 

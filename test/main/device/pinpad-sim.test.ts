@@ -25,7 +25,8 @@ function bench(options: ConstructorParameters<typeof Neo2Emulator>[0] = {}) {
     if (frame.kind === 'response') answers.push(frame)
   })
   emulator.attach((bytes) => framer.write(bytes))
-  const send = (command: number, subCommand: number, data = Buffer.alloc(0)) => emulator.receive(encodeNeo2Frame({ kind: 'command', command, subCommand, data }))
+  const send = (command: number, subCommand: number, data = Buffer.alloc(0)) =>
+    emulator.receive(encodeNeo2Frame({ kind: 'command', command, subCommand, data }))
   const seen = () => answers.map((a) => `${a.command.toString(16)}:${a.status.toString(16)}`)
   return { emulator, answers, send, seen }
 }
@@ -113,8 +114,12 @@ describe('createPtyPair', () => {
 describe.skipIf(!hasSocat)('pos-agent pinpad-sim', () => {
   it('prints the link path, serves a training sale with the default card, and stops on SIGTERM', async () => {
     const link = join(dir, 'ttyCLI')
-    const script = "import { pinpadSimCommand } from './src-main/app/commands/pinpad-sim-command.ts'; process.exit(await pinpadSimCommand({ link: process.argv[1], card: 'swipe-magstripe' }))"
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, link], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] })
+    const script =
+      "import { pinpadSimCommand } from './src-main/app/commands/pinpad-sim-command.ts'; process.exit(await pinpadSimCommand({ link: process.argv[1], card: 'swipe-magstripe' }))"
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, link], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     try {
       const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve))

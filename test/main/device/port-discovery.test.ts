@@ -35,7 +35,10 @@ describe('discoverReaderPort', () => {
     ]
     expect(await discoverReaderPort({}, list)).toBe('/dev/ttyACM0')
     await expect(discoverReaderPort({ productIds: ['9999'] }, list)).rejects.toThrow(ReaderError)
-    await expect(discoverReaderPort({ vendorIds: ['1234'] }, list)).rejects.toMatchObject({ code: 'readerNotFound', message: expect.stringContaining('1234') })
+    await expect(discoverReaderPort({ vendorIds: ['1234'] }, list)).rejects.toMatchObject({
+      code: 'readerNotFound',
+      message: expect.stringContaining('1234'),
+    })
   })
 
   it('resolves again at each call, so a replugged reader on another path is found', async () => {

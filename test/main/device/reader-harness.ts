@@ -13,7 +13,13 @@ export const FAST_READER: Partial<Neo2ReaderOptions> = {
   timeouts: { pingMs: 300, cancelMs: 500, activateMarginMs: 2_000, contactMs: 1_000, pinAckMs: 500, pinEntryMs: 2_000, abortGraceMs: 100 },
 }
 
-export const sale = (over: Partial<ReadCardRequest> = {}): ReadCardRequest => ({ amountMinor: 1234, currency: 'EUR', purpose: 'purchase', timeoutSeconds: 10, ...over })
+export const sale = (over: Partial<ReadCardRequest> = {}): ReadCardRequest => ({
+  amountMinor: 1234,
+  currency: 'EUR',
+  purpose: 'purchase',
+  timeoutSeconds: 10,
+  ...over,
+})
 
 export class EventLog {
   readonly events: DeviceEvent[] = []
@@ -38,7 +44,10 @@ export class EventLog {
     const seen = this.events.find(match)
     if (seen) return Promise.resolve(seen)
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching device event within ${timeoutMs} ms; saw ${this.types().join(', ')}`)), timeoutMs)
+      const timer = setTimeout(
+        () => reject(new Error(`no matching device event within ${timeoutMs} ms; saw ${this.types().join(', ')}`)),
+        timeoutMs,
+      )
       this.waiters.push({ match, resolve: (e) => (clearTimeout(timer), resolve(e)) })
     })
   }

@@ -89,7 +89,9 @@ describe('ReaderLink: reconnect with backoff', () => {
 
   it('goes disconnected → reconnecting → connected after an unplug and a replug', async () => {
     const wire = new MockPinpadWire('/dev/T4', new Neo2Emulator())
-    const link = new ReaderLink(new SerialReaderTransport({ path: wire.path, createPort: wire.createPort }), { backoff: { initialMs: 10, maxMs: 40 } })
+    const link = new ReaderLink(new SerialReaderTransport({ path: wire.path, createPort: wire.createPort }), {
+      backoff: { initialMs: 10, maxMs: 40 },
+    })
     const states: LinkState[] = []
     link.onState((state) => states.push(state))
     expect(await link.start()).toBe(true)
@@ -106,7 +108,9 @@ describe('ReaderLink: reconnect with backoff', () => {
   it('keeps trying when the first open fails, and reconnects after markDead', async () => {
     const wire = new MockPinpadWire('/dev/T5', new Neo2Emulator())
     wire.unplug()
-    const link = new ReaderLink(new SerialReaderTransport({ path: wire.path, createPort: wire.createPort }), { backoff: { initialMs: 10, maxMs: 20 } })
+    const link = new ReaderLink(new SerialReaderTransport({ path: wire.path, createPort: wire.createPort }), {
+      backoff: { initialMs: 10, maxMs: 20 },
+    })
     const states: LinkState[] = []
     link.onState((state) => states.push(state))
     expect(await link.start()).toBe(false)

@@ -82,7 +82,10 @@ describe('BER-TLV padding (ISO/IEC 7816-4 Annex D)', () => {
   const padded = hex('00 00 9C 01 00 FF FF 5F 2A 02 08 40 00')
 
   it('skips 00 and FF between objects by default', () => {
-    expect(flat(decodeTlv(padded))).toEqual([['9C', '00'], ['5F2A', '0840']])
+    expect(flat(decodeTlv(padded))).toEqual([
+      ['9C', '00'],
+      ['5F2A', '0840'],
+    ])
   })
 
   it('keeps FF as a tag byte for ID TECH output (FFEE1F), skipping 00 only', () => {
@@ -120,9 +123,12 @@ describe('BER-TLV defects are typed errors', () => {
     expect(() => decodeTlv(hex('9C 01 00 70 04 9F 02 05 00'))).toThrow(expect.objectContaining({ code: 'truncatedValue', offset: 8 }))
   })
 
-  it.each([['9F'], ['1F'], ['DF8181'], ['9F81'], ['9F0102'], ['5A5A'], ['GG'], [''], ['00'], ['9F02A']])('refuses to encode the tag "%s"', (tag) => {
-    expect(codeOf(() => encodeTlv([{ tag, value: hex('00') }]))).toBe('badTag')
-  })
+  it.each([['9F'], ['1F'], ['DF8181'], ['9F81'], ['9F0102'], ['5A5A'], ['GG'], [''], ['00'], ['9F02A']])(
+    'refuses to encode the tag "%s"',
+    (tag) => {
+      expect(codeOf(() => encodeTlv([{ tag, value: hex('00') }]))).toBe('badTag')
+    },
+  )
 
   it('refuses children under a primitive tag and values longer than 65535 bytes', () => {
     expect(codeOf(() => encodeTlv([{ tag: '5A', children: [] }]))).toBe('badTag')
@@ -130,7 +136,11 @@ describe('BER-TLV defects are typed errors', () => {
   })
 
   it('encodes lengths in the shortest form: 7F, 81 80, 81 FF, 82 01 00, 82 FF FF', () => {
-    const head = (length: number): string => encodeTlv([{ tag: '5A', value: Buffer.alloc(length) }]).subarray(0, 4).toString('hex').toUpperCase()
+    const head = (length: number): string =>
+      encodeTlv([{ tag: '5A', value: Buffer.alloc(length) }])
+        .subarray(0, 4)
+        .toString('hex')
+        .toUpperCase()
     expect([127, 128, 255, 256, 65535].map(head)).toEqual(['5A7F0000', '5A818000', '5A81FF00', '5A820100', '5A82FFFF'])
   })
 })
@@ -138,11 +148,13 @@ describe('BER-TLV defects are typed errors', () => {
 /** A BER tag of 1-3 bytes; `noFf` leaves out first byte FF (read as padding under 'zeroAndFf'). */
 function tagArb(constructed: boolean, noFf: boolean): fc.Arbitrary<string> {
   const cls = fc.integer({ min: 0, max: 3 })
-  const single = fc.tuple(cls, fc.integer({ min: 0, max: 30 }))
+  const single = fc
+    .tuple(cls, fc.integer({ min: 0, max: 30 }))
     .map(([c, n]) => (c << 6) | (constructed ? 0x20 : 0) | n)
     .filter((b) => b !== 0x00)
     .map((b) => [b])
-  const multi = fc.tuple(cls, fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 1 }), fc.integer({ min: 0, max: 0x7f }))
+  const multi = fc
+    .tuple(cls, fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 1 }), fc.integer({ min: 0, max: 0x7f }))
     .map(([c, middle, last]) => [(c << 6) | (constructed ? 0x20 : 0) | 0x1f, ...middle, last])
     .filter((bytes) => !(noFf && bytes[0] === 0xff))
   return fc.oneof(single, multi).map((bytes) => Buffer.from(bytes).toString('hex').toUpperCase())
@@ -153,7 +165,10 @@ function treeArb(noFf: boolean): fc.Arbitrary<TlvInput[]> {
     tree: fc.array(tie('node'), { maxLength: 4 }),
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      fc.record({ tag: tagArb(false, noFf), value: fc.oneof(fc.uint8Array({ maxLength: 20 }), fc.uint8Array({ minLength: 120, maxLength: 300 })) }),
+      fc.record({
+        tag: tagArb(false, noFf),
+        value: fc.oneof(fc.uint8Array({ maxLength: 20 }), fc.uint8Array({ minLength: 120, maxLength: 300 })),
+      }),
       fc.record({ tag: tagArb(true, noFf), children: tie('tree') }),
     ),
   }))
@@ -166,7 +181,9 @@ interface Shape {
   children?: Shape[]
 }
 const shapeOfInput = (items: readonly TlvInput[]): Shape[] =>
-  items.map((i) => (i.children ? { tag: i.tag, children: shapeOfInput(i.children) } : { tag: i.tag, value: Buffer.from(i.value ?? []).toString('hex') }))
+  items.map((i) =>
+    i.children ? { tag: i.tag, children: shapeOfInput(i.children) } : { tag: i.tag, value: Buffer.from(i.value ?? []).toString('hex') },
+  )
 const shapeOfTlv = (items: readonly Tlv[]): Shape[] =>
   items.map((t) => (t.children ? { tag: t.tag, children: shapeOfTlv(t.children) } : { tag: t.tag, value: t.value.toString('hex') }))
 

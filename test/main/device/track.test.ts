@@ -36,7 +36,12 @@ describe('Track 1 (docs/card-reader.md §3)', () => {
   })
 
   it('tolerates TABs in the name field (CyberSource swiped sample)', () => {
-    expect(parseTrack1(CYBS_TRACK1_TABS)).toMatchObject({ pan: '38000000000006', name: 'TEST/CYBS\t\t ', expiry: '2012', serviceCode: '121' })
+    expect(parseTrack1(CYBS_TRACK1_TABS)).toMatchObject({
+      pan: '38000000000006',
+      name: 'TEST/CYBS\t\t ',
+      expiry: '2012',
+      serviceCode: '121',
+    })
   })
 
   it('reads the same data without sentinels', () => {
@@ -58,25 +63,44 @@ describe('Track 1 (docs/card-reader.md §3)', () => {
   })
 
   it('never quotes the track in its error message', () => {
-    expect(() => parseTrack1('%B6279257749132343^TEST^10138130072104350000?')).toThrow(expect.not.objectContaining({ message: expect.stringContaining('6279') }))
+    expect(() => parseTrack1('%B6279257749132343^TEST^10138130072104350000?')).toThrow(
+      expect.not.objectContaining({ message: expect.stringContaining('6279') }),
+    )
   })
 })
 
 describe('Track 2 and tag 57 (docs/card-reader.md §3)', () => {
   it('parses the ID TECH test card with or without sentinels', () => {
-    const expected = { track: 2, pan: '6279257749132343', expiry: '1012', serviceCode: '813', discretionary: '0072104350000', text: '6279257749132343=10128130072104350000' }
+    const expected = {
+      track: 2,
+      pan: '6279257749132343',
+      expiry: '1012',
+      serviceCode: '813',
+      discretionary: '0072104350000',
+      text: '6279257749132343=10128130072104350000',
+    }
     expect(parseTrack2(IDTECH_TRACK2)).toEqual(expected)
     expect(parseTrack2(IDTECH_TRACK2.slice(1, -1))).toEqual(expected)
   })
 
   it('parses Vector C tag 57 (D separator; PAN not Luhn-valid, accepted)', () => {
     expect(parseTrack2Equivalent(Buffer.from(VECTOR_C_TAG57, 'hex'))).toEqual({
-      track: 2, pan: '5981786067381230', expiry: '2912', serviceCode: '501', discretionary: '000000000000', text: '5981786067381230=2912501000000000000',
+      track: 2,
+      pan: '5981786067381230',
+      expiry: '2912',
+      serviceCode: '501',
+      discretionary: '000000000000',
+      text: '5981786067381230=2912501000000000000',
     })
   })
 
   it('strips the F pad of an odd-length tag 57', () => {
-    expect(parseTrack2Equivalent(Buffer.from('4012345678909D2512201F', 'hex'))).toMatchObject({ pan: '4012345678909', expiry: '2512', serviceCode: '201', discretionary: '' })
+    expect(parseTrack2Equivalent(Buffer.from('4012345678909D2512201F', 'hex'))).toMatchObject({
+      pan: '4012345678909',
+      expiry: '2512',
+      serviceCode: '201',
+      discretionary: '',
+    })
   })
 
   it.each([
@@ -102,11 +126,26 @@ describe('service code (ISO/IEC 7813, docs/card-reader.md §3)', () => {
   it.each([
     ['201', { interchange: 'international', chipCapable: true, authorization: 'normal', services: 'noRestrictions', pin: 'notRequired' }],
     ['101', { interchange: 'international', chipCapable: false, authorization: 'normal', services: 'noRestrictions', pin: 'notRequired' }],
-    ['226', { interchange: 'international', chipCapable: true, authorization: 'byIssuer', services: 'noRestrictions', pin: 'ifPedPresent' }],
+    [
+      '226',
+      { interchange: 'international', chipCapable: true, authorization: 'byIssuer', services: 'noRestrictions', pin: 'ifPedPresent' },
+    ],
     ['620', { interchange: 'national', chipCapable: true, authorization: 'byIssuer', services: 'noRestrictions', pin: 'required' }],
-    ['121', { interchange: 'international', chipCapable: false, authorization: 'byIssuer', services: 'noRestrictions', pin: 'notRequired' }],
+    [
+      '121',
+      { interchange: 'international', chipCapable: false, authorization: 'byIssuer', services: 'noRestrictions', pin: 'notRequired' },
+    ],
     ['501', { interchange: 'national', chipCapable: false, authorization: 'normal', services: 'noRestrictions', pin: 'notRequired' }],
-    ['745', { interchange: 'private', chipCapable: false, authorization: 'byIssuerUnlessBilateral', services: 'goodsAndServices', pin: 'required' }],
+    [
+      '745',
+      {
+        interchange: 'private',
+        chipCapable: false,
+        authorization: 'byIssuerUnlessBilateral',
+        services: 'goodsAndServices',
+        pin: 'required',
+      },
+    ],
     ['813', { interchange: 'reserved', chipCapable: false, authorization: 'reserved', services: 'atmOnly', pin: 'required' }],
     ['907', { interchange: 'test', chipCapable: false, authorization: 'normal', services: 'goodsAndServices', pin: 'ifPedPresent' }],
   ])('%s', (code, expected) => {

@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-const SELF = relative(ROOT, fileURLToPath(import.meta.url)).split(sep).join('/')
+const SELF = relative(ROOT, fileURLToPath(import.meta.url))
+  .split(sep)
+  .join('/')
 
 /** Folders scanned as a whole, and single files at the root (configuration, README). */
 const SCANNED_DIRS = ['src-main', 'src-shared', 'src-renderer', 'test', 'scripts', 'docs', 'bin', '.ci']

@@ -9,7 +9,11 @@ import type { PosEvent } from '../../../src-shared/contract'
 
 function fakeIpcMain() {
   const handlers = new Map<string, (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>>()
-  return { handlers, handle: (channel: string, fn: (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>) => handlers.set(channel, fn), removeHandler: (channel: string) => handlers.delete(channel) }
+  return {
+    handlers,
+    handle: (channel: string, fn: (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>) => handlers.set(channel, fn),
+    removeHandler: (channel: string) => handlers.delete(channel),
+  }
 }
 
 class FakeDispatcher extends EventEmitter<{ event: [PosEvent] }> {
@@ -27,7 +31,10 @@ describe('IPC registration', () => {
     const ipc = fakeIpcMain()
     const dispatcher = new FakeDispatcher()
     registerIpc(ipc, dispatcher, () => undefined)
-    await expect(ipc.handlers.get(IPC_CALL)!(frame('pos-agent://app/index.html'), 'startSale', { amountMinor: 100 })).resolves.toEqual({ ok: true, value: 'done' })
+    await expect(ipc.handlers.get(IPC_CALL)!(frame('pos-agent://app/index.html'), 'startSale', { amountMinor: 100 })).resolves.toEqual({
+      ok: true,
+      value: 'done',
+    })
     expect(dispatcher.calls).toEqual([['startSale', { amountMinor: 100 }]])
   })
 
@@ -63,7 +70,10 @@ describe('preload', () => {
   it('exposes exactly the PosBridge (call, subscribe) as window.pos over the two channels', async () => {
     const exposed: Record<string, unknown> = {}
     const ipcRenderer = { invoke: vi.fn(async () => ({ ok: true, value: 1 })), on: vi.fn(), removeListener: vi.fn() }
-    vi.doMock('electron', () => ({ contextBridge: { exposeInMainWorld: (key: string, value: unknown) => (exposed[key] = value) }, ipcRenderer }))
+    vi.doMock('electron', () => ({
+      contextBridge: { exposeInMainWorld: (key: string, value: unknown) => (exposed[key] = value) },
+      ipcRenderer,
+    }))
     await import('../../../src-main/preload/index')
     const pos = exposed.pos as { call: (o: string, r: unknown) => Promise<unknown>; subscribe: (l: (e: unknown) => void) => () => void }
     expect(Object.keys(pos).sort()).toEqual(['call', 'subscribe'])

@@ -50,7 +50,13 @@ describe('app window', () => {
   it('keeps the renderer sandboxed and isolated', async () => {
     const { createWindow } = await loadWindowModule(false)
     createWindow()
-    expect(created[0]!.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false })
+    expect(created[0]!.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    })
   })
 
   it('takes the icon from the resources folder beside app.asar once packaged', async () => {

@@ -22,7 +22,16 @@ let counter = 0
 const clients: UndiciHostClient[] = []
 
 function client(overrides: Partial<HostEndpoint> = {}, key = KEY): UndiciHostClient {
-  const endpoint: HostEndpoint = { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, signType: 'HMAC-SHA256', extraCaPem: host.caPem, connectTimeoutMs: 2_000, responseTimeoutMs: 3_000, ...overrides }
+  const endpoint: HostEndpoint = {
+    offlineBaseUrl: host.url,
+    baseUrl: host.url,
+    aid: AID,
+    signType: 'HMAC-SHA256',
+    extraCaPem: host.caPem,
+    connectTimeoutMs: 2_000,
+    responseTimeoutMs: 3_000,
+    ...overrides,
+  }
   const c = new UndiciHostClient(endpoint, { signingKey: key })
   clients.push(c)
   return c
@@ -74,10 +83,26 @@ describe('operations over HTTPS with verified responses', () => {
   it('cancel, tips, capture and reversal of an approved payment are approved', async () => {
     const c = client()
     const sale = await approvedPayment(c, false)
-    expect(await c.send('tips', { merchantTransInfo: info(), transAmount: { currency: 'USD', value: '3.00' } }, sale)).toMatchObject({ kind: 'approved', status: 'Success' })
-    expect(await c.send('capture', { merchantTransInfo: info(), transAmount: { currency: 'USD', value: '23.00' } }, sale)).toMatchObject({ kind: 'approved', status: 'Success' })
+    expect(await c.send('tips', { merchantTransInfo: info(), transAmount: { currency: 'USD', value: '3.00' } }, sale)).toMatchObject({
+      kind: 'approved',
+      status: 'Success',
+    })
+    expect(await c.send('capture', { merchantTransInfo: info(), transAmount: { currency: 'USD', value: '23.00' } }, sale)).toMatchObject({
+      kind: 'approved',
+      status: 'Success',
+    })
     const voided = await approvedPayment(c)
-    const cancel = await c.send('cancel', { merchantTransInfo: info(), paymentMethod: { type: 'card', card: { cardInfo: { track2: '4761739001010010=30122011143804400000' }, icCardCondCode: '0', noSecretNoSignFlag: '0' } } }, voided)
+    const cancel = await c.send(
+      'cancel',
+      {
+        merchantTransInfo: info(),
+        paymentMethod: {
+          type: 'card',
+          card: { cardInfo: { track2: '4761739001010010=30122011143804400000' }, icCardCondCode: '0', noSecretNoSignFlag: '0' },
+        },
+      },
+      voided,
+    )
     expect(cancel).toMatchObject({ kind: 'approved', status: 'Success' })
     const reversed = await approvedPayment(c)
     expect(await c.send('reversal', { initiatingReason: 'timeout' }, reversed)).toMatchObject({ kind: 'approved', status: 'Success' })
@@ -85,7 +110,14 @@ describe('operations over HTTPS with verified responses', () => {
   })
 
   it('cancel of an unknown payment is declined with B0040', async () => {
-    const outcome = await client().send('cancel', { merchantTransInfo: info(), paymentMethod: { type: 'card', card: { cardInfo: { track2: '4761739001010010=30122011143804400000' } } } }, 'NEVER-SEEN')
+    const outcome = await client().send(
+      'cancel',
+      {
+        merchantTransInfo: info(),
+        paymentMethod: { type: 'card', card: { cardInfo: { track2: '4761739001010010=30122011143804400000' } } },
+      },
+      'NEVER-SEEN',
+    )
     expect(outcome).toMatchObject({ kind: 'declined', failureCode: 'B0040' })
   })
 
@@ -94,7 +126,9 @@ describe('operations over HTTPS with verified responses', () => {
     const id = nextId()
     const first = await c.send('payment', payment('15.00', id))
     const again = await c.send('payment', payment('15.00', id))
-    expect(first.kind === 'approved' && again.kind === 'approved' && again.svcTransID).toBe(first.kind === 'approved' ? first.svcTransID : 'x')
+    expect(first.kind === 'approved' && again.kind === 'approved' && again.svcTransID).toBe(
+      first.kind === 'approved' ? first.svcTransID : 'x',
+    )
     expect(await c.send('payment', payment('16.00', id))).toMatchObject({ kind: 'rejected', code: 'B0031', source: 'host' })
   })
 
@@ -128,7 +162,10 @@ describe('faults: notDelivered means the host provably never saw it', () => {
 
   it('connection refused → notDelivered', async () => {
     const port = await freePort()
-    expect(await client({ offlineBaseUrl: `https://127.0.0.1:${port}` }).send('payment', payment())).toMatchObject({ kind: 'notDelivered', reason: expect.stringContaining('ECONNREFUSED') })
+    expect(await client({ offlineBaseUrl: `https://127.0.0.1:${port}` }).send('payment', payment())).toMatchObject({
+      kind: 'notDelivered',
+      reason: expect.stringContaining('ECONNREFUSED'),
+    })
   })
 
   it('an untrusted certificate (no extra CA) → notDelivered: validation is never switched off', async () => {
@@ -137,7 +174,9 @@ describe('faults: notDelivered means the host provably never saw it', () => {
   })
 
   it('a name that does not resolve → notDelivered', async () => {
-    expect(await client({ offlineBaseUrl: 'https://pos-agent-test.invalid' }).send('payment', payment())).toMatchObject({ kind: 'notDelivered' })
+    expect(await client({ offlineBaseUrl: 'https://pos-agent-test.invalid' }).send('payment', payment())).toMatchObject({
+      kind: 'notDelivered',
+    })
   })
 
   it('a TLS handshake that never completes → notDelivered after the connect timeout', async () => {
@@ -187,12 +226,23 @@ describe('faults: unknown means it may have reached the host', () => {
       reversal: { initiatingReason: 'test' },
       tips: { merchantTransInfo: info(), transAmount: { currency: 'USD', value: '1.00' } },
       capture: { merchantTransInfo: info(), transAmount: { currency: 'USD', value: '20.00' } },
-      cancel: { merchantTransInfo: info(), paymentMethod: { type: 'card', card: { cardInfo: { track2: '4761739001010010=30122011143804400000' } } } },
+      cancel: {
+        merchantTransInfo: info(),
+        paymentMethod: { type: 'card', card: { cardInfo: { track2: '4761739001010010=30122011143804400000' } } },
+      },
     } as const
     const results: GatewayOutcome['kind'][] = []
     for (const fault of ['http-503', 'process-then-drop', 'bad-signature']) {
       host.setFault(kind, fault, 1)
-      results.push((await c.sendUnchecked(kind, { ...bodies[kind], ...('merchantTransInfo' in bodies[kind] ? { merchantTransInfo: info() } : {}) }, sale)).kind)
+      results.push(
+        (
+          await c.sendUnchecked(
+            kind,
+            { ...bodies[kind], ...('merchantTransInfo' in bodies[kind] ? { merchantTransInfo: info() } : {}) },
+            sale,
+          )
+        ).kind,
+      )
     }
     expect(results).toEqual(['notDelivered', 'unknown', 'unknown'])
   })

@@ -21,7 +21,10 @@ describe('string to sign', () => {
   })
 
   it('drops the body line of a GET and any empty line', () => {
-    const text = stringToSign({ method: 'GET', path: '/x?merchantTransID=1&token=t', dateTime: parts.dateTime, msgId: '', body: undefined }, KEY).toString('utf8')
+    const text = stringToSign(
+      { method: 'GET', path: '/x?merchantTransID=1&token=t', dateTime: parts.dateTime, msgId: '', body: undefined },
+      KEY,
+    ).toString('utf8')
     expect(text).toBe(`GET\n/x?merchantTransID=1&token=t\n${parts.dateTime}\n${KEY}`)
     expect(text.endsWith('\n')).toBe(false)
   })

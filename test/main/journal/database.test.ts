@@ -63,7 +63,7 @@ describe('openJournalDatabase: integrity check', () => {
   const temp = useTempJournals()
 
   it.each([
-    ['the header of the sale table\'s root page (SQLite refuses the page)', (root: number) => root, 0, Buffer.alloc(24, 0xff)],
+    ["the header of the sale table's root page (SQLite refuses the page)", (root: number) => root, 0, Buffer.alloc(24, 0xff)],
     ['the cells of a later page (quick_check lists the damage)', () => 20, 100, Buffer.alloc(200, 0)],
   ])('corrupting %s: JournalCorruptError naming the file, and the file stays byte-identical', (_, page, offset, bytes) => {
     const good = temp.path('good.sqlite')

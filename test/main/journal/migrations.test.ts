@@ -30,24 +30,27 @@ describe('migrations', () => {
     )
   })
 
-  it.each(Array.from({ length: LATEST }, (_, version) => version))('a journal at version %i opens at the latest with its data preserved', (version) => {
-    const file = temp.path()
-    const old = new Database(file)
-    expect(migrateTo(old, MIGRATIONS, version)).toBe(version)
-    seedAtVersion(old, version)
-    old.close()
+  it.each(Array.from({ length: LATEST }, (_, version) => version))(
+    'a journal at version %i opens at the latest with its data preserved',
+    (version) => {
+      const file = temp.path()
+      const old = new Database(file)
+      expect(migrateTo(old, MIGRATIONS, version)).toBe(version)
+      seedAtVersion(old, version)
+      old.close()
 
-    const db = temp.track(openJournalDatabase(file, { migrations: MIGRATIONS }))
-    expect(journalVersion(db)).toBe(LATEST)
-    const sales = db.prepare('SELECT id, amount, currency, status FROM sale ORDER BY id').all()
-    const expected = [
-      { id: 's1', amount: 1250, currency: 'EUR', status: 'new' },
-      { id: 's2', amount: 990, currency: 'CHF', status: version >= 3 ? 'queued' : 'new' },
-    ]
-    expect(sales).toEqual(expected.slice(0, version))
-    expect(db.prepare('SELECT count(*) FROM queue').pluck().get()).toBe(version >= 3 ? 1 : 0)
-    expect(db.prepare(`SELECT count(*) FROM ${MIGRATION_HISTORY_TABLE}`).pluck().get()).toBe(LATEST)
-  })
+      const db = temp.track(openJournalDatabase(file, { migrations: MIGRATIONS }))
+      expect(journalVersion(db)).toBe(LATEST)
+      const sales = db.prepare('SELECT id, amount, currency, status FROM sale ORDER BY id').all()
+      const expected = [
+        { id: 's1', amount: 1250, currency: 'EUR', status: 'new' },
+        { id: 's2', amount: 990, currency: 'CHF', status: version >= 3 ? 'queued' : 'new' },
+      ]
+      expect(sales).toEqual(expected.slice(0, version))
+      expect(db.prepare('SELECT count(*) FROM queue').pluck().get()).toBe(version >= 3 ? 1 : 0)
+      expect(db.prepare(`SELECT count(*) FROM ${MIGRATION_HISTORY_TABLE}`).pluck().get()).toBe(LATEST)
+    },
+  )
 
   it('opening an up-to-date journal again changes nothing', () => {
     const file = temp.path()
@@ -96,7 +99,11 @@ describe('migrations', () => {
 
   it('a failing first migration leaves a new journal at version 0 with no tables', () => {
     const file = temp.path()
-    const failing: Migration = { version: 1, description: 'bad SQL', up: (db) => db.exec('CREATE TABLE sale (id TEXT PRIMARY KEY); SELEC 1') }
+    const failing: Migration = {
+      version: 1,
+      description: 'bad SQL',
+      up: (db) => db.exec('CREATE TABLE sale (id TEXT PRIMARY KEY); SELEC 1'),
+    }
     expect(catchError(() => openJournalDatabase(file, { migrations: [failing] }))).toBeInstanceOf(JournalMigrationError)
     const db = temp.track(new Database(file, { readonly: true }))
     expect(journalVersion(db)).toBe(0)

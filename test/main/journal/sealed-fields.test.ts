@@ -144,7 +144,12 @@ describe('FieldSealer: the data key', () => {
   })
 
   it('a keychain that drops the new key is caught at once', async () => {
-    const forgetful: SecretStore = { kind: 'process-memory', get: async () => undefined, set: async () => undefined, delete: async () => false }
+    const forgetful: SecretStore = {
+      kind: 'process-memory',
+      get: async () => undefined,
+      set: async () => undefined,
+      delete: async () => false,
+    }
     await expect(FieldSealer.open(forgetful, TERMINAL, { create: true })).rejects.toMatchObject({ code: 'DATA_KEY_INVALID' })
   })
 })

@@ -36,15 +36,25 @@ describe('without a Secret Service', () => {
   const probe = (mode: string) => {
     const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/pos-agent-test-bus' }
     delete env.DISPLAY
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/keychain-probe.ts', mode], { env, encoding: 'utf8', timeout: 20_000 })
-    return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { kind?: string; warnings?: string[]; error?: { name: string; message: string; problem?: string } }
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/keychain-probe.ts', mode], {
+      env,
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+    return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as {
+      kind?: string
+      warnings?: string[]
+      error?: { name: string; message: string; problem?: string }
+    }
   }
 
   it('production refuses to start and says what to install', () => {
     const result = probe('production')
     expect(result.error?.name).toBe('SecretStoreUnavailableError')
     // Without keytar (libsecret was missing at install) the library is named; with it, the service.
-    expect(result.error?.message).toMatch(result.error?.problem === 'library-missing' ? /libsecret-1-dev.*npm install keytar --no-save/ : /gnome-keyring/)
+    expect(result.error?.message).toMatch(
+      result.error?.problem === 'library-missing' ? /libsecret-1-dev.*npm install keytar --no-save/ : /gnome-keyring/,
+    )
   })
 
   it('training falls back to a process-lifetime store, loudly', () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { brandOf, decide, isExpired, luhnValid, parseTrack1, parseTrack2, readCard, summarizeCard } from '../../../src-main/training/host/card-rules'
+import {
+  brandOf,
+  decide,
+  isExpired,
+  luhnValid,
+  parseTrack1,
+  parseTrack2,
+  readCard,
+  summarizeCard,
+} from '../../../src-main/training/host/card-rules'
 
 const NOW = new Date('2026-11-21T12:00:00Z')
 
@@ -25,8 +34,14 @@ describe('track parsing (ISO 7813)', () => {
   })
 
   it('prefers track2, then cardNumber, then track1; names the unreadable field', () => {
-    expect(readCard({ track2: '4111111111111111=2912', cardNumber: '5555555555554444', track1: 'x' })).toEqual({ pan: '4111111111111111', expiry: '2912' })
-    expect(readCard({ cardNumber: '5555555555554444', expiryDate: '2701', track1: '%B4111111111111111^A^2912' })).toEqual({ pan: '5555555555554444', expiry: '2701' })
+    expect(readCard({ track2: '4111111111111111=2912', cardNumber: '5555555555554444', track1: 'x' })).toEqual({
+      pan: '4111111111111111',
+      expiry: '2912',
+    })
+    expect(readCard({ cardNumber: '5555555555554444', expiryDate: '2701', track1: '%B4111111111111111^A^2912' })).toEqual({
+      pan: '5555555555554444',
+      expiry: '2701',
+    })
     expect(readCard({ track1: '%B4111111111111111^A^2912' })).toEqual({ pan: '4111111111111111', expiry: '2912' })
     expect(readCard({ track2: 'garbage' })).toMatchObject({ field: 'paymentMethod.card.cardInfo.track2' })
     expect(readCard(undefined)).toMatchObject({ field: 'paymentMethod.card.encryptedCardInfo' })
@@ -75,7 +90,13 @@ describe('decision rules (docs/gateway.md §D4)', () => {
 
 describe('card summary', () => {
   it('masks the number and names the brand', () => {
-    expect(summarizeCard('4111111111111111')).toEqual({ first6No: '411111', last4No: '1111', paymentBrand: 'VISA', fundingType: 'credit', maskedPan: '411111******1111' })
+    expect(summarizeCard('4111111111111111')).toEqual({
+      first6No: '411111',
+      last4No: '1111',
+      paymentBrand: 'VISA',
+      fundingType: 'credit',
+      maskedPan: '411111******1111',
+    })
     expect(summarizeCard('378282246310005').maskedPan).toBe('378282*****0005')
     expect(brandOf('5555555555554444')).toBe('MASTERCARD')
     expect(brandOf('2221000000000009')).toBe('MASTERCARD')

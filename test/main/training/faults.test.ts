@@ -14,12 +14,19 @@ describe('parseFaultSpec (the --fault flag)', () => {
     expect(parseFaultSpec(spec)).toEqual(expected)
   })
 
-  it.each(['payment', ':http-503', 'refund:http-503', 'payment:explode', 'payment:delay', 'payment:delay=abc', 'payment:http-503=5', 'payment:http-503x0', 'payment:delay=9999999'])(
-    'rejects %j with a message',
-    (spec) => {
-      expect(() => parseFaultSpec(spec)).toThrow(/./)
-    },
-  )
+  it.each([
+    'payment',
+    ':http-503',
+    'refund:http-503',
+    'payment:explode',
+    'payment:delay',
+    'payment:delay=abc',
+    'payment:http-503=5',
+    'payment:http-503x0',
+    'payment:delay=9999999',
+  ])('rejects %j with a message', (spec) => {
+    expect(() => parseFaultSpec(spec)).toThrow(/./)
+  })
 })
 
 describe('FaultBook', () => {
@@ -53,8 +60,15 @@ describe('FaultBook', () => {
   })
 
   it('reads the admin JSON form', () => {
-    expect(faultRuleFromJson({ operation: 'payment', fault: 'delay=20', times: 1 })).toEqual({ operation: 'payment', fault: { kind: 'delay', ms: 20 }, times: 1 })
-    expect(faultRuleFromJson({ operation: '*', fault: { kind: 'delay', ms: 5 } })).toEqual({ operation: '*', fault: { kind: 'delay', ms: 5 } })
+    expect(faultRuleFromJson({ operation: 'payment', fault: 'delay=20', times: 1 })).toEqual({
+      operation: 'payment',
+      fault: { kind: 'delay', ms: 20 },
+      times: 1,
+    })
+    expect(faultRuleFromJson({ operation: '*', fault: { kind: 'delay', ms: 5 } })).toEqual({
+      operation: '*',
+      fault: { kind: 'delay', ms: 5 },
+    })
     expect(() => faultRuleFromJson({ fault: 'http-503' })).toThrow()
     expect(() => faultRuleFromJson({ operation: 'payment', fault: { kind: 'delay' } })).toThrow(/delay/)
   })

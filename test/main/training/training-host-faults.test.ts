@@ -119,9 +119,13 @@ describe('training host admin endpoint', () => {
     const posted = await h.admin('POST', '/admin/faults', { operation: 'payment', fault: 'http-503', times: 2 })
     expect(posted).toEqual({ status: 200, json: { faults: [{ operation: 'payment', fault: { kind: 'http-503' }, times: 2 }] } })
     expect((await payment(newId())).status).toBe(503)
-    expect((await h.admin('GET', '/admin/faults')).json).toEqual({ faults: [{ operation: 'payment', fault: { kind: 'http-503' }, times: 1 }] })
+    expect((await h.admin('GET', '/admin/faults')).json).toEqual({
+      faults: [{ operation: 'payment', fault: { kind: 'http-503' }, times: 1 }],
+    })
     await h.admin('POST', '/admin/faults', { operation: '*', fault: { kind: 'delay', ms: 1 } })
-    expect((await h.admin('DELETE', '/admin/faults?operation=payment')).json).toEqual({ faults: [{ operation: '*', fault: { kind: 'delay', ms: 1 } }] })
+    expect((await h.admin('DELETE', '/admin/faults?operation=payment')).json).toEqual({
+      faults: [{ operation: '*', fault: { kind: 'delay', ms: 1 } }],
+    })
     expect((await h.admin('DELETE', '/admin/faults')).json).toEqual({ faults: [] })
     expect((await payment(newId())).status).toBe(200)
   })

@@ -17,13 +17,21 @@ async function pay(o: PaymentOptions = {}): Promise<string> {
 }
 
 const paymentOf = (id: string) => h.host.ledger().payments.find((p) => p.merchantTransID === id)
-const cancel = (originalId: string, cardInfo?: Record<string, unknown>) => h.send({ kind: 'cancel', originalId, body: cancelBody(newId('C'), cardInfo) })
+const cancel = (originalId: string, cardInfo?: Record<string, unknown>) =>
+  h.send({ kind: 'cancel', originalId, body: cancelBody(newId('C'), cardInfo) })
 const reverse = (originalId: string) => h.send({ kind: 'reversal', originalId, body: { initiatingReason: 'timeout' } })
-const tip = (originalId: string, value: string, currency = 'USD') => h.send({ kind: 'tips', originalId, body: amountBody(newId('G'), value, currency) })
-const capture = (originalId: string, value: string, currency = 'USD') => h.send({ kind: 'capture', originalId, body: amountBody(newId('K'), value, currency) })
+const tip = (originalId: string, value: string, currency = 'USD') =>
+  h.send({ kind: 'tips', originalId, body: amountBody(newId('G'), value, currency) })
+const capture = (originalId: string, value: string, currency = 'USD') =>
+  h.send({ kind: 'capture', originalId, body: amountBody(newId('K'), value, currency) })
 
 function expectRecord(record: Record<string, unknown>, status: string, failureCode?: string) {
-  expect(record).toMatchObject({ merchantTransInfo: expect.any(Object), svcTransInfo: expect.any(Object), pspTransInfo: expect.any(Object), status })
+  expect(record).toMatchObject({
+    merchantTransInfo: expect.any(Object),
+    svcTransInfo: expect.any(Object),
+    pspTransInfo: expect.any(Object),
+    status,
+  })
   if (failureCode) expect(record).toMatchObject({ failureCode, failureReason: expect.any(String) })
   else expect(record).not.toHaveProperty('failureCode')
   expect((record.pspTransInfo as Record<string, unknown>).authorizationCode === undefined).toBe(status === 'Failed')
@@ -40,7 +48,12 @@ describe('training host: cancel (docs/gateway.md §D3)', () => {
     expect(reply.json.payment).toMatchObject({ merchantTransInfo: { merchantTransID: id }, status: 'Cancelled' })
     expect(paymentOf(id)?.status).toBe('Cancelled')
     const entry = h.host.ledger().entries.at(-1)
-    expect(entry).toMatchObject({ operation: 'cancel', originalMerchantTransID: id, status: 'Success', payment: { merchantTransID: id, status: 'Cancelled' } })
+    expect(entry).toMatchObject({
+      operation: 'cancel',
+      originalMerchantTransID: id,
+      status: 'Success',
+      payment: { merchantTransID: id, status: 'Cancelled' },
+    })
   })
 
   it('cancels a captured payment too', async () => {
@@ -58,8 +71,22 @@ describe('training host: cancel (docs/gateway.md §D3)', () => {
 
   it.each([
     ['declined', async () => pay({ value: '1.51' })],
-    ['already cancelled', async () => { const id = await pay(); await cancel(id); return id }],
-    ['reversed', async () => { const id = await pay(); await reverse(id); return id }],
+    [
+      'already cancelled',
+      async () => {
+        const id = await pay()
+        await cancel(id)
+        return id
+      },
+    ],
+    [
+      'reversed',
+      async () => {
+        const id = await pay()
+        await reverse(id)
+        return id
+      },
+    ],
   ])('%s original → Failed B0041, nothing changes', async (_name, make) => {
     const id = await make()
     const before = paymentOf(id)?.status
@@ -68,7 +95,7 @@ describe('training host: cancel (docs/gateway.md §D3)', () => {
     expect(paymentOf(id)?.status).toBe(before)
   })
 
-  it('another card than the payment\'s → Failed B0044', async () => {
+  it("another card than the payment's → Failed B0044", async () => {
     const id = await pay()
     const reply = await cancel(id, { cardNumber: CARDS.mastercard })
     expectRecord(reply.json.cancel, 'Failed', 'B0044')
@@ -88,7 +115,10 @@ describe('training host: reversal (docs/gateway.md §D3)', () => {
     expect(again.json.reversal).toEqual(first.json.reversal)
     expect(paymentOf(id)?.status).toBe('Reversed')
     const entries = h.host.ledger().entries.filter((e) => e.operation === 'reversal' && e.merchantTransID === id)
-    expect(entries.map((e) => [e.status, e.replayed ?? false])).toEqual([['Success', false], ['Success', true]])
+    expect(entries.map((e) => [e.status, e.replayed ?? false])).toEqual([
+      ['Success', false],
+      ['Success', true],
+    ])
   })
 
   it('unknown original → Success without payment; the late payment is then Failed B0042', async () => {
@@ -102,7 +132,15 @@ describe('training host: reversal (docs/gateway.md §D3)', () => {
   })
 
   it.each([
-    ['cancelled', async () => { const id = await pay(); await cancel(id); return id }, 'Cancelled'],
+    [
+      'cancelled',
+      async () => {
+        const id = await pay()
+        await cancel(id)
+        return id
+      },
+      'Cancelled',
+    ],
     ['declined', async () => pay({ value: '2.05' }), 'Failed'],
     ['captured', async () => pay({ autoCapture: true }), 'Reversed'],
   ])('%s original → Success, payment %s', async (_name, make, status) => {
@@ -132,7 +170,12 @@ describe('training host: tips and capture (docs/gateway.md §D3, the restaurant 
     expect(done.json.payment).toMatchObject({ status: 'Captured', tipAmount: { value: '6.00' } })
     expect(paymentOf(id)).toMatchObject({ status: 'Captured', tipAmount: { currency: 'USD', value: '6.00' } })
     const entries = h.host.ledger().entries.filter((e) => e.originalMerchantTransID === id)
-    expect(entries.map((e) => [e.operation, e.status])).toEqual([['tips', 'Success'], ['tips', 'Success'], ['capture', 'Failed'], ['capture', 'Success']])
+    expect(entries.map((e) => [e.operation, e.status])).toEqual([
+      ['tips', 'Success'],
+      ['tips', 'Success'],
+      ['capture', 'Failed'],
+      ['capture', 'Success'],
+    ])
   })
 
   it('capture without a tip is the base amount; a second capture → B0041', async () => {
@@ -160,8 +203,24 @@ describe('training host: tips and capture (docs/gateway.md §D3, the restaurant 
   it.each([
     ['unknown', async () => 'never-seen', 'B0040'],
     ['declined', async () => pay({ value: '9.51' }), 'B0041'],
-    ['cancelled', async () => { const id = await pay(); await cancel(id); return id }, 'B0041'],
-    ['reversed', async () => { const id = await pay(); await reverse(id); return id }, 'B0041'],
+    [
+      'cancelled',
+      async () => {
+        const id = await pay()
+        await cancel(id)
+        return id
+      },
+      'B0041',
+    ],
+    [
+      'reversed',
+      async () => {
+        const id = await pay()
+        await reverse(id)
+        return id
+      },
+      'B0041',
+    ],
   ])('tips and capture on a %s payment → Failed %s', async (_name, make, code) => {
     const id = await make()
     expectRecord((await tip(id, '1.00')).json.tips, 'Failed', code)

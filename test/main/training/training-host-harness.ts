@@ -64,7 +64,12 @@ export interface Harness {
 
 export async function startHarness(options: Partial<TrainingHostOptions> = {}): Promise<Harness> {
   const dir = options.stateDir ?? (await mkdtemp(join(tmpdir(), 'training-host-')))
-  const host = await startTrainingHost({ stateDir: dir, signingKeys: { [AID]: KEY, [OTHER_AID]: OTHER_KEY }, now: () => HOST_NOW, ...options })
+  const host = await startTrainingHost({
+    stateDir: dir,
+    signingKeys: { [AID]: KEY, [OTHER_AID]: OTHER_KEY },
+    now: () => HOST_NOW,
+    ...options,
+  })
   const agent = new Agent({ connect: { ca: host.caPem } })
   return {
     host,
@@ -92,7 +97,9 @@ export async function sendSigned(host: TrainingHost, agent: Agent, spec: SendSpe
   const signType = spec.signType ?? 'HMAC-SHA256'
   const key = spec.key ?? KEY
   const path = operationPath(spec.kind, aid, spec.originalId)
-  const body = Buffer.isBuffer(spec.body) ? spec.body : Buffer.from(typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body), 'utf8')
+  const body = Buffer.isBuffer(spec.body)
+    ? spec.body
+    : Buffer.from(typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body), 'utf8')
   const dateTime = spec.headers && 'datetime' in spec.headers ? (spec.headers.datetime ?? '') : formatDateTime(new Date(), 60)
   const msgId = spec.headers && 'msgid' in spec.headers ? (spec.headers.msgid ?? '') : newMsgId()
   const headers: Record<string, string | undefined> = {
@@ -118,7 +125,12 @@ export async function sendSigned(host: TrainingHost, agent: Agent, spec: SendSpe
   const replySignType = flat.signtype ?? ''
   const verified =
     isSignType(replySignType) &&
-    verifySignature({ method: 'POST', path, dateTime: flat.datetime ?? '', msgId: flat.msgid ?? '', body: raw }, replySignType, key, flat.authorization)
+    verifySignature(
+      { method: 'POST', path, dateTime: flat.datetime ?? '', msgId: flat.msgid ?? '', body: raw },
+      replySignType,
+      key,
+      flat.authorization,
+    )
   let json: unknown
   try {
     json = JSON.parse(raw.toString('utf8'))

@@ -75,7 +75,9 @@ describe('training host TLS material', () => {
     const host = await start()
     const stranger = new Agent()
     try {
-      await expect(request(`${host.url}/admin/health`, { dispatcher: stranger })).rejects.toMatchObject({ code: expect.stringMatching(/CERT|SIGNATURE|ISSUER/) })
+      await expect(request(`${host.url}/admin/health`, { dispatcher: stranger })).rejects.toMatchObject({
+        code: expect.stringMatching(/CERT|SIGNATURE|ISSUER/),
+      })
     } finally {
       await stranger.close()
       await host.close()

@@ -23,11 +23,27 @@ describe('training host: payment', () => {
     const { result, payment, paymentMethod, metadata } = reply.json
     expect(result).toMatchObject({ code: 'S0000', message: 'Success' })
     expect(metadata).toBe('table 4')
-    expect(payment).toMatchObject({ merchantTransInfo: { merchantTransID: id, merchantTransTime: MERCHANT_TIME }, transAmount: { currency: 'USD', value: '12.34' }, status: 'Authorised' })
-    expect(payment.svcTransInfo).toEqual({ svcTransID: expect.any(String), svcTransTime: expect.stringMatching(/\+00:00$/), retrievalReferenceNum: expect.stringMatching(/^\d{12}$/), traceNum: expect.stringMatching(/^\d{6}$/) })
-    expect(payment.pspTransInfo).toEqual({ authorizationCode: expect.stringMatching(/^[A-Z0-9]{6}$/), pspTransID: expect.any(String), pspTransTime: expect.any(String) })
+    expect(payment).toMatchObject({
+      merchantTransInfo: { merchantTransID: id, merchantTransTime: MERCHANT_TIME },
+      transAmount: { currency: 'USD', value: '12.34' },
+      status: 'Authorised',
+    })
+    expect(payment.svcTransInfo).toEqual({
+      svcTransID: expect.any(String),
+      svcTransTime: expect.stringMatching(/\+00:00$/),
+      retrievalReferenceNum: expect.stringMatching(/^\d{12}$/),
+      traceNum: expect.stringMatching(/^\d{6}$/),
+    })
+    expect(payment.pspTransInfo).toEqual({
+      authorizationCode: expect.stringMatching(/^[A-Z0-9]{6}$/),
+      pspTransID: expect.any(String),
+      pspTransTime: expect.any(String),
+    })
     expect(payment.failureCode).toBeUndefined()
-    expect(paymentMethod).toEqual({ type: 'card', card: { first6No: '411111', last4No: '1111', paymentBrand: 'VISA', fundingType: 'credit' } })
+    expect(paymentMethod).toEqual({
+      type: 'card',
+      card: { first6No: '411111', last4No: '1111', paymentBrand: 'VISA', fundingType: 'credit' },
+    })
     expect(reply.raw.toString()).not.toContain(CARDS.visa)
   })
 
@@ -57,7 +73,13 @@ describe('training host: payment', () => {
     expect(reply.verified).toBe(true)
     expect(reply.json.result.code).toBe('S0000')
     const p = reply.json.payment
-    expect(p).toMatchObject({ status: 'Failed', failureCode: 'B0050', pspFailureCode: code, failureReason: expect.any(String), pspFailureReason: expect.any(String) })
+    expect(p).toMatchObject({
+      status: 'Failed',
+      failureCode: 'B0050',
+      pspFailureCode: code,
+      failureReason: expect.any(String),
+      pspFailureReason: expect.any(String),
+    })
     expect(p.pspTransInfo.authorizationCode).toBeUndefined()
   })
 
@@ -76,8 +98,20 @@ describe('training host: payment', () => {
     await h.send({ kind: 'payment', body: paymentBody(id) })
     const ledger = h.host.ledger()
     expect(JSON.stringify(ledger)).not.toContain(CARDS.visa)
-    expect(ledger.entries.find((e) => e.merchantTransID === id)).toMatchObject({ operation: 'payment', aid: 'acq-0001', maskedPan: '411111******1111', resultCode: 'S0000', status: 'Authorised', amount: { currency: 'USD', value: '12.34' }, payment: { status: 'Authorised' } })
-    expect(ledger.payments.find((p) => p.merchantTransID === id)).toMatchObject({ status: 'Authorised', maskedPan: '411111******1111', authorizationCode: expect.any(String) })
+    expect(ledger.entries.find((e) => e.merchantTransID === id)).toMatchObject({
+      operation: 'payment',
+      aid: 'acq-0001',
+      maskedPan: '411111******1111',
+      resultCode: 'S0000',
+      status: 'Authorised',
+      amount: { currency: 'USD', value: '12.34' },
+      payment: { status: 'Authorised' },
+    })
+    expect(ledger.payments.find((p) => p.merchantTransID === id)).toMatchObject({
+      status: 'Authorised',
+      maskedPan: '411111******1111',
+      authorizationCode: expect.any(String),
+    })
   })
 })
 
@@ -106,7 +140,16 @@ describe('training host: duplicate merchantTransID (docs/gateway.md §D3)', () =
   })
 
   it.each([
-    ['another merchantTransTime', (b: Record<string, unknown>) => ({ ...b, merchantTransInfo: { merchantTransID: (b.merchantTransInfo as { merchantTransID: string }).merchantTransID, merchantTransTime: '2026-11-21T13:00:01+01:00' } })],
+    [
+      'another merchantTransTime',
+      (b: Record<string, unknown>) => ({
+        ...b,
+        merchantTransInfo: {
+          merchantTransID: (b.merchantTransInfo as { merchantTransID: string }).merchantTransID,
+          merchantTransTime: '2026-11-21T13:00:01+01:00',
+        },
+      }),
+    ],
     ['another amount', (b: Record<string, unknown>) => ({ ...b, transAmount: { currency: 'USD', value: '12.35' } })],
     ['an extra field', (b: Record<string, unknown>) => ({ ...b, metadata: 'x' })],
   ])('%s → B0031, nothing changes', async (_name, change) => {
@@ -118,7 +161,11 @@ describe('training host: duplicate merchantTransID (docs/gateway.md §D3)', () =
     expect(conflict.json.result.code).toBe('B0031')
     expect(conflict.json.payment).toBeUndefined()
     const payment = h.host.ledger().payments.find((p) => p.merchantTransID === id)
-    expect(payment).toMatchObject({ status: 'Authorised', svcTransID: first.json.payment.svcTransInfo.svcTransID, transAmount: { value: '12.34' } })
+    expect(payment).toMatchObject({
+      status: 'Authorised',
+      svcTransID: first.json.payment.svcTransInfo.svcTransID,
+      transAmount: { value: '12.34' },
+    })
   })
 
   it('null members equal absent ones', async () => {
@@ -131,7 +178,12 @@ describe('training host: duplicate merchantTransID (docs/gateway.md §D3)', () =
   it('merchantTransIDs are per aid', async () => {
     const id = newId()
     await h.send({ kind: 'payment', body: paymentBody(id) })
-    const other = await h.send({ kind: 'payment', aid: 'acq-0002', key: 'ZYXWVUTSRQPONMLKJIHGFEDCBA987654', body: paymentBody(id, { value: '1.00' }) })
+    const other = await h.send({
+      kind: 'payment',
+      aid: 'acq-0002',
+      key: 'ZYXWVUTSRQPONMLKJIHGFEDCBA987654',
+      body: paymentBody(id, { value: '1.00' }),
+    })
     expect(other.json.payment.status).toBe('Authorised')
   })
 })

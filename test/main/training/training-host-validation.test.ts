@@ -23,10 +23,19 @@ async function sendUnrecorded(spec: SendSpec & { id: string }) {
 describe('training host: signature (docs/gateway.md §D1)', () => {
   it.each<[string, (id: string) => SendSpec]>([
     ['a wrong key', (id) => ({ kind: 'payment', body: paymentBody(id), key: 'x'.repeat(32) })],
-    ['a body changed after signing', (id) => ({ kind: 'payment', body: paymentBody(id), tamper: (b) => Buffer.from(b.toString().replace('12.34', '12.35')) })],
-    ['a DateTime changed after signing', (id) => ({ kind: 'payment', body: paymentBody(id), alterHeaders: { datetime: '2026-11-21T10:00:00+01:00' } })],
+    [
+      'a body changed after signing',
+      (id) => ({ kind: 'payment', body: paymentBody(id), tamper: (b) => Buffer.from(b.toString().replace('12.34', '12.35')) }),
+    ],
+    [
+      'a DateTime changed after signing',
+      (id) => ({ kind: 'payment', body: paymentBody(id), alterHeaders: { datetime: '2026-11-21T10:00:00+01:00' } }),
+    ],
     ['a MsgID changed after signing', (id) => ({ kind: 'payment', body: paymentBody(id), alterHeaders: { msgid: 'other' } })],
-    ['a well-formed but wrong Authorization', (id) => ({ kind: 'payment', body: paymentBody(id), alterHeaders: { authorization: '0'.repeat(64) } })],
+    [
+      'a well-formed but wrong Authorization',
+      (id) => ({ kind: 'payment', body: paymentBody(id), alterHeaders: { authorization: '0'.repeat(64) } }),
+    ],
     ['no Authorization', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { authorization: undefined } })],
     ['an unknown SignType', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { signtype: 'MD5' } })],
     ['no SignType', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { signtype: undefined } })],
@@ -69,32 +78,105 @@ describe('training host: signature (docs/gateway.md §D1)', () => {
 })
 
 describe('training host: headers and body validation → HTTP 200 V0007/V0008, signed, nothing recorded', () => {
-  const withBody = (id: string, change: (b: Record<string, unknown>) => unknown): SendSpec => ({ kind: 'payment', body: change(paymentBody(id)) })
+  const withBody = (id: string, change: (b: Record<string, unknown>) => unknown): SendSpec => ({
+    kind: 'payment',
+    body: change(paymentBody(id)),
+  })
   const metadata = (text: string) => (b: Record<string, unknown>) => ({ ...b, metadata: text })
 
   it.each<[string, (id: string) => SendSpec, string, RegExp]>([
-    ['garbage JSON', (id) => ({ kind: 'payment', body: `{"merchantTransInfo":{"merchantTransID":"${id}"` }), 'V0008', /^\(body\) is not valid JSON/],
+    [
+      'garbage JSON',
+      (id) => ({ kind: 'payment', body: `{"merchantTransInfo":{"merchantTransID":"${id}"` }),
+      'V0008',
+      /^\(body\) is not valid JSON/,
+    ],
     ['a JSON array', () => ({ kind: 'payment', body: '[1,2]' }), 'V0008', /^\(body\) must be a JSON object/],
     ['bytes that are not UTF-8', () => ({ kind: 'payment', body: Buffer.from([0x7b, 0xff, 0x7d]) }), 'V0008', /UTF-8/],
     ['an empty body', () => ({ kind: 'payment', body: '' }), 'V0008', /not valid JSON/],
-    ['no merchantTransInfo', (id) => withBody(id, (b) => ({ ...b, merchantTransInfo: undefined })), 'V0007', /^merchantTransInfo is required/],
-    ['no transAmount.value', (id) => withBody(id, (b) => ({ ...b, transAmount: { currency: 'USD' } })), 'V0007', /^transAmount\.value is required/],
+    [
+      'no merchantTransInfo',
+      (id) => withBody(id, (b) => ({ ...b, merchantTransInfo: undefined })),
+      'V0007',
+      /^merchantTransInfo is required/,
+    ],
+    [
+      'no transAmount.value',
+      (id) => withBody(id, (b) => ({ ...b, transAmount: { currency: 'USD' } })),
+      'V0007',
+      /^transAmount\.value is required/,
+    ],
     ['no autoCapture', (id) => withBody(id, (b) => ({ ...b, autoCapture: undefined })), 'V0007', /^autoCapture/],
-    ['three decimals in USD', (id) => withBody(id, (b) => ({ ...b, transAmount: { currency: 'USD', value: '1.234' } })), 'V0008', /^transAmount\.value/],
-    ['an unknown currency', (id) => withBody(id, (b) => ({ ...b, transAmount: { currency: 'XXX', value: '1.00' } })), 'V0008', /^transAmount\.currency/],
-    ['a zero amount', (id) => withBody(id, (b) => ({ ...b, transAmount: { currency: 'USD', value: '0.00' } })), 'V0008', /^transAmount\.value must be greater than zero/],
-    ['metadata 257 × "é" (514 bytes, 257 characters)', (id) => withBody(id, metadata('é'.repeat(257))), 'V0008', /^metadata must be at most 512 bytes/],
+    [
+      'three decimals in USD',
+      (id) => withBody(id, (b) => ({ ...b, transAmount: { currency: 'USD', value: '1.234' } })),
+      'V0008',
+      /^transAmount\.value/,
+    ],
+    [
+      'an unknown currency',
+      (id) => withBody(id, (b) => ({ ...b, transAmount: { currency: 'XXX', value: '1.00' } })),
+      'V0008',
+      /^transAmount\.currency/,
+    ],
+    [
+      'a zero amount',
+      (id) => withBody(id, (b) => ({ ...b, transAmount: { currency: 'USD', value: '0.00' } })),
+      'V0008',
+      /^transAmount\.value must be greater than zero/,
+    ],
+    [
+      'metadata 257 × "é" (514 bytes, 257 characters)',
+      (id) => withBody(id, metadata('é'.repeat(257))),
+      'V0008',
+      /^metadata must be at most 512 bytes/,
+    ],
     ['metadata 171 × "€" (513 bytes)', (id) => withBody(id, metadata('€'.repeat(171))), 'V0008', /^metadata/],
     ['metadata 129 × "😀" (516 bytes)', (id) => withBody(id, metadata('😀'.repeat(129))), 'V0008', /^metadata/],
-    ['an unreadable track2', (id) => withBody(id, (b) => ({ ...b, paymentMethod: { type: 'card', card: { cardInfo: { track2: '41111=2912' } } } })), 'V0008', /^paymentMethod\.card\.cardInfo\.track2/],
-    ['encryptedCardInfo only', (id) => withBody(id, (b) => ({ ...b, paymentMethod: { type: 'card', card: { encryptedCardInfo: 'AB' } } })), 'V0008', /^paymentMethod\.card\.encryptedCardInfo/],
+    [
+      'an unreadable track2',
+      (id) => withBody(id, (b) => ({ ...b, paymentMethod: { type: 'card', card: { cardInfo: { track2: '41111=2912' } } } })),
+      'V0008',
+      /^paymentMethod\.card\.cardInfo\.track2/,
+    ],
+    [
+      'encryptedCardInfo only',
+      (id) => withBody(id, (b) => ({ ...b, paymentMethod: { type: 'card', card: { encryptedCardInfo: 'AB' } } })),
+      'V0008',
+      /^paymentMethod\.card\.encryptedCardInfo/,
+    ],
     ['no card data', (id) => withBody(id, (b) => ({ ...b, paymentMethod: { type: 'card', card: {} } })), 'V0008', /track2/],
-    ['Content-Type text/plain', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { 'content-type': 'text/plain' } }), 'V0008', /^Content-Type/],
-    ['charset latin1', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { 'content-type': 'application/json; charset=iso-8859-1' } }), 'V0008', /^Content-Type/],
-    ['no DateTime', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { datetime: undefined } }), 'V0007', /^DateTime is required/],
-    ['a DateTime without offset', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { datetime: '2026-11-21T10:00:00' } }), 'V0008', /^DateTime/],
+    [
+      'Content-Type text/plain',
+      (id) => ({ kind: 'payment', body: paymentBody(id), headers: { 'content-type': 'text/plain' } }),
+      'V0008',
+      /^Content-Type/,
+    ],
+    [
+      'charset latin1',
+      (id) => ({ kind: 'payment', body: paymentBody(id), headers: { 'content-type': 'application/json; charset=iso-8859-1' } }),
+      'V0008',
+      /^Content-Type/,
+    ],
+    [
+      'no DateTime',
+      (id) => ({ kind: 'payment', body: paymentBody(id), headers: { datetime: undefined } }),
+      'V0007',
+      /^DateTime is required/,
+    ],
+    [
+      'a DateTime without offset',
+      (id) => ({ kind: 'payment', body: paymentBody(id), headers: { datetime: '2026-11-21T10:00:00' } }),
+      'V0008',
+      /^DateTime/,
+    ],
     ['no MsgID', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { msgid: undefined } }), 'V0007', /^MsgID is required/],
-    ['a MsgID over 1024 bytes', (id) => ({ kind: 'payment', body: paymentBody(id), headers: { msgid: 'm'.repeat(1025) } }), 'V0008', /^MsgID/],
+    [
+      'a MsgID over 1024 bytes',
+      (id) => ({ kind: 'payment', body: paymentBody(id), headers: { msgid: 'm'.repeat(1025) } }),
+      'V0008',
+      /^MsgID/,
+    ],
   ])('%s', async (_name, spec, code, message) => {
     const id = newId()
     const reply = await sendUnrecorded({ ...spec(id), id })
@@ -120,14 +202,25 @@ describe('training host: headers and body validation → HTTP 200 V0007/V0008, s
     expect(reversal.json.result).toMatchObject({ code: 'V0008', message: expect.stringMatching(/^initiatingReason/) })
     const tips = await h.send({ kind: 'tips', originalId: 'x', body: { merchantTransInfo: { merchantTransID: 't' } } })
     expect(tips.json.result.code).toBe('V0007')
-    const capture = await h.send({ kind: 'capture', originalId: 'x', body: { merchantTransInfo: { merchantTransID: 'c', merchantTransTime: 'yesterday' }, transAmount: { currency: 'USD', value: '1.00' } } })
+    const capture = await h.send({
+      kind: 'capture',
+      originalId: 'x',
+      body: {
+        merchantTransInfo: { merchantTransID: 'c', merchantTransTime: 'yesterday' },
+        transAmount: { currency: 'USD', value: '1.00' },
+      },
+    })
     expect(capture.json.result).toMatchObject({ code: 'V0008', message: expect.stringMatching(/^merchantTransInfo\.merchantTransTime/) })
   })
 })
 
 describe('training host: routes', () => {
   it('404 for a path that is not an operation, 405 for GET on one', async () => {
-    const missing = await request(`${h.host.url}/g2/v0/payment/acq/${AID}/svc.offline.refund`, { method: 'POST', dispatcher: h.agent, body: '{}' })
+    const missing = await request(`${h.host.url}/g2/v0/payment/acq/${AID}/svc.offline.refund`, {
+      method: 'POST',
+      dispatcher: h.agent,
+      body: '{}',
+    })
     expect(missing.statusCode).toBe(404)
     await missing.body.dump()
     const get = await request(`${h.host.url}/g2/v0/payment/acq/${AID}/svc.offline.payment`, { method: 'GET', dispatcher: h.agent })

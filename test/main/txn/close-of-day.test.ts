@@ -3,7 +3,19 @@ import { dayReport, dayReportCsv } from '../../../src-main/txn/close-of-day'
 import type { SaleView } from '../../../src-main/txn/sale-view'
 
 const sale = (id: string, state: SaleView['state'], amountMinor: number, extra: Partial<SaleView> = {}): SaleView => ({
-  id, state, amountMinor, currency: 'USD', tipMinor: 0, tipState: 'none', autoCapture: true, offline: false, createdAt: Date.parse('2026-11-21T10:00:00Z'), updatedAt: 0, businessDay: '2026-11-21', brand: 'VISA', ...extra,
+  id,
+  state,
+  amountMinor,
+  currency: 'USD',
+  tipMinor: 0,
+  tipState: 'none',
+  autoCapture: true,
+  offline: false,
+  createdAt: Date.parse('2026-11-21T10:00:00Z'),
+  updatedAt: 0,
+  businessDay: '2026-11-21',
+  brand: 'VISA',
+  ...extra,
 })
 
 describe('close of day', () => {
@@ -26,7 +38,16 @@ describe('close of day', () => {
       { currency: 'USD', brand: 'MASTERCARD', count: 1, amountMinor: 2000, tipMinor: 0 },
       { currency: 'USD', brand: 'VISA', count: 2, amountMinor: 1500, tipMinor: 150 },
     ])
-    expect(report.counts).toEqual({ approved: 4, declined: 1, offline: 2, stored: 1, reversed: 1, cancelled: 1, needsAttention: 1, abandoned: 0 })
+    expect(report.counts).toEqual({
+      approved: 4,
+      declined: 1,
+      offline: 2,
+      stored: 1,
+      reversed: 1,
+      cancelled: 1,
+      needsAttention: 1,
+      abandoned: 0,
+    })
     expect(report.tipsMinor).toEqual({ USD: 150, EUR: 0 })
   })
 

@@ -41,7 +41,12 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
 
   it('approved: chip sale, TC, charged once', async () => {
     const sale = await sell('chip-visa')
-    expect(sale).toMatchObject({ state: 'approved', readMethod: 'chip', maskedPan: '476173******0010', applicationLabel: expect.any(String) })
+    expect(sale).toMatchObject({
+      state: 'approved',
+      readMethod: 'chip',
+      maskedPan: '476173******0010',
+      applicationLabel: expect.any(String),
+    })
     expect(atHost(sale.id)?.status).toBe('Captured')
   })
 
@@ -106,7 +111,9 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
 
   it('after the flows, the journal, its WAL and the logs hold no test card data in clear', () => {
     const secrets = ['4761739001010010', '4111111111111111', '5413330089010434', '4012345678909', '4000000000000002', '=4912']
-    const files = readdirSync(harness.dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile() && /journal\.sqlite|\.log/.test(f.name))
+    const files = readdirSync(harness.dir, { recursive: true, withFileTypes: true }).filter(
+      (f) => f.isFile() && /journal\.sqlite|\.log/.test(f.name),
+    )
     expect(files.length).toBeGreaterThan(0)
     for (const f of files) {
       const bytes = readFileSync(join(f.parentPath, f.name)).toString('latin1')

@@ -91,7 +91,9 @@ describe('a sale through the engine', () => {
     const first = harness.engine.txn.startSale({ amountMinor: 100, currency: 'USD', reference: 'ECR-1' })
     expect(() => harness!.engine.txn.startSale({ amountMinor: 200, currency: 'USD' })).toThrow(/still running/)
     expect(harness.engine.txn.startSale({ amountMinor: 100, currency: 'USD', reference: 'ECR-1' }).id).toBe(first.id)
-    expect(() => harness!.engine.txn.startSale({ amountMinor: 101, currency: 'USD', reference: 'ECR-1' })).toThrow(/already used for a different sale/)
+    expect(() => harness!.engine.txn.startSale({ amountMinor: 101, currency: 'USD', reference: 'ECR-1' })).toThrow(
+      /already used for a different sale/,
+    )
     await harness.engine.txn.cancelSale(first.id)
     expect((await harness.engine.txn.waitForOutcome(first.id)).state).toBe('abandoned')
   })
@@ -133,7 +135,8 @@ describe('a sale through the engine', () => {
     expect(stored.state).toBe('storedOffline') // card data is sealed in the journal right now
     for (const file of readdirSync(harness.dir).filter((f) => f.startsWith('journal.sqlite'))) {
       const bytes = readFileSync(join(harness.dir, file)).toString('latin1')
-      for (const secret of ['4761739001010010', '30122011143804400000', '9F2608C2F3A1B4D5']) expect(bytes, `${file} leaks ${secret}`).not.toContain(secret)
+      for (const secret of ['4761739001010010', '30122011143804400000', '9F2608C2F3A1B4D5'])
+        expect(bytes, `${file} leaks ${secret}`).not.toContain(secret)
     }
   })
 })
@@ -149,7 +152,10 @@ describe('restaurant mode close of day', () => {
     const report = await harness.engine.txn.closeDay(sale.businessDay)
     expect(report.closable).toBe(true)
     await eventually(() => harness!.engine.txn.get(sale.id)?.state === 'captured', 8_000)
-    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === sale.id)).toMatchObject({ status: 'Captured', tipAmount: { value: '6.00' } })
+    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === sale.id)).toMatchObject({
+      status: 'Captured',
+      tipAmount: { value: '6.00' },
+    })
     const capture = harness.host.ledger().entries.find((e) => e.operation === 'capture' && e.originalMerchantTransID === sale.id)
     expect(capture?.amount).toEqual({ currency: 'USD', value: '46.00' })
   })
@@ -168,7 +174,9 @@ describe('data key missing while encrypted rows exist', () => {
 
     reader.present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.swipeMastercard() })
     const engine = await harness.restart()
-    expect(engine.alarms).toEqual([{ code: 'DATA_KEY_MISSING', message: expect.stringMatching(/offline payments are stopped and those rows are kept/) }])
+    expect(engine.alarms).toEqual([
+      { code: 'DATA_KEY_MISSING', message: expect.stringMatching(/offline payments are stopped and those rows are kept/) },
+    ])
     expect(engine.journal.sealedRowCount()).toBeGreaterThan(0)
     expect(engine.journal.outbox.lockedCount()).toBe(1)
     const refused = await engine.txn.waitForOutcome(engine.txn.startSale({ amountMinor: 1200, currency: 'USD' }).id)
@@ -190,10 +198,24 @@ describe('optional payment fields from the integrator', () => {
   it('are sent to the host, and a field breaking the rules is refused before the card is asked for', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader)
-    expect(() => harness!.engine.txn.startSale({ amountMinor: 900, currency: 'USD', options: { metadata: 'é'.repeat(257) } })).toThrow(/not started: metadata must be at most 512 bytes/)
-    expect(() => harness!.engine.txn.startSale({ amountMinor: 900, currency: 'USD', options: { DCCBillingAmount: { currency: 'EUR', value: '8.00' } } })).toThrow(/origMerchantTransInfo is required/)
+    expect(() => harness!.engine.txn.startSale({ amountMinor: 900, currency: 'USD', options: { metadata: 'é'.repeat(257) } })).toThrow(
+      /not started: metadata must be at most 512 bytes/,
+    )
+    expect(() =>
+      harness!.engine.txn.startSale({
+        amountMinor: 900,
+        currency: 'USD',
+        options: { DCCBillingAmount: { currency: 'EUR', value: '8.00' } },
+      }),
+    ).toThrow(/origMerchantTransInfo is required/)
     expect(reader.requests).toHaveLength(0)
-    const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 900, currency: 'USD', options: { metadata: 'order 77 — café', webhook: 'https://merchant.example/hook', merchantOrderReference: 'ORD-77' } }).id)
+    const sale = await harness.engine.txn.waitForOutcome(
+      harness.engine.txn.startSale({
+        amountMinor: 900,
+        currency: 'USD',
+        options: { metadata: 'order 77 — café', webhook: 'https://merchant.example/hook', merchantOrderReference: 'ORD-77' },
+      }).id,
+    )
     expect(sale.state).toBe('approved')
     expect(harness.host.ledger().payments.some((p) => p.merchantTransID === sale.id)).toBe(true)
   })

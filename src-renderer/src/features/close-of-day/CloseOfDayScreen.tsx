@@ -42,11 +42,19 @@ export function CloseOfDayScreen() {
     <section className="screen" aria-labelledby="close-title">
       <div className="screen-head">
         <h2 id="close-title">Close of day{report ? `: ${report.businessDay}` : ''}</h2>
-        <button type="button" className="button" disabled={loading} onClick={() => void store.getState().refreshReport()}>Refresh report</button>
+        <button type="button" className="button" disabled={loading} onClick={() => void store.getState().refreshReport()}>
+          Refresh report
+        </button>
       </div>
-      {reportError && <p className="notice notice-error" role="alert">{describeError(reportError)}</p>}
+      {reportError && (
+        <p className="notice notice-error" role="alert">
+          {describeError(reportError)}
+        </p>
+      )}
       {!report ? (
-        <p className="empty" role="status">{loading ? 'Loading the report…' : 'No report yet.'}</p>
+        <p className="empty" role="status">
+          {loading ? 'Loading the report…' : 'No report yet.'}
+        </p>
       ) : (
         <>
           {blockedReason && (
@@ -57,7 +65,10 @@ export function CloseOfDayScreen() {
           <h3>Counts</h3>
           <dl className="counts" data-testid="day-counts">
             {COUNT_WORDS.map(([key, label]) => (
-              <div key={key} className="count"><dt>{label}</dt><dd>{report.counts[key]}</dd></div>
+              <div key={key} className="count">
+                <dt>{label}</dt>
+                <dd>{report.counts[key]}</dd>
+              </div>
             ))}
           </dl>
           <h3>Totals by card brand</h3>
@@ -65,12 +76,23 @@ export function CloseOfDayScreen() {
             <p className="empty">No payments.</p>
           ) : (
             <table className="table" data-testid="day-totals">
-              <thead><tr><th scope="col">Brand</th><th scope="col">Currency</th><th scope="col">Count</th><th scope="col">Amount</th><th scope="col">Tips</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Brand</th>
+                  <th scope="col">Currency</th>
+                  <th scope="col">Count</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Tips</th>
+                </tr>
+              </thead>
               <tbody>
                 {report.totals.map((total) => (
                   <tr key={`${total.brand}-${total.currency}`}>
-                    <td>{total.brand || 'Other'}</td><td>{total.currency}</td><td>{total.count}</td>
-                    <td>{moneyText(total.amountMinor, total.currency)}</td><td>{moneyText(total.tipMinor, total.currency)}</td>
+                    <td>{total.brand || 'Other'}</td>
+                    <td>{total.currency}</td>
+                    <td>{total.count}</td>
+                    <td>{moneyText(total.amountMinor, total.currency)}</td>
+                    <td>{moneyText(total.tipMinor, total.currency)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -78,14 +100,40 @@ export function CloseOfDayScreen() {
           )}
           <h3>Tips</h3>
           <ul className="plain-list" data-testid="day-tips">
-            {Object.entries(report.tipsMinor).length === 0 ? <li>No tips.</li> : Object.entries(report.tipsMinor).map(([currency, minor]) => <li key={currency}>{moneyText(minor, currency)}</li>)}
+            {Object.entries(report.tipsMinor).length === 0 ? (
+              <li>No tips.</li>
+            ) : (
+              Object.entries(report.tipsMinor).map(([currency, minor]) => <li key={currency}>{moneyText(minor, currency)}</li>)
+            )}
           </ul>
           <div className="form-actions">
-            <button type="button" className="button button-large button-primary" data-testid="close-day-button" disabled={!canClose} onClick={() => setConfirming(true)}>
+            <button
+              type="button"
+              className="button button-large button-primary"
+              data-testid="close-day-button"
+              disabled={!canClose}
+              onClick={() => setConfirming(true)}
+            >
               {closing ? 'Closing…' : 'Close the day'}
             </button>
-            <button type="button" className="button button-large" data-testid="export-csv-button" disabled={exporting !== null} onClick={() => void exportAs('csv')}>Export CSV</button>
-            <button type="button" className="button button-large" data-testid="export-json-button" disabled={exporting !== null} onClick={() => void exportAs('json')}>Export JSON</button>
+            <button
+              type="button"
+              className="button button-large"
+              data-testid="export-csv-button"
+              disabled={exporting !== null}
+              onClick={() => void exportAs('csv')}
+            >
+              Export CSV
+            </button>
+            <button
+              type="button"
+              className="button button-large"
+              data-testid="export-json-button"
+              disabled={exporting !== null}
+              onClick={() => void exportAs('json')}
+            >
+              Export JSON
+            </button>
           </div>
           <NoticeLine notice={notice} testId="close-notice" />
         </>

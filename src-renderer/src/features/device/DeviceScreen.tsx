@@ -24,16 +24,40 @@ export function DeviceScreen() {
     <section className="screen" aria-labelledby="device-title">
       <div className="screen-head">
         <h2 id="device-title">Card reader</h2>
-        <button type="button" className="button button-large" onClick={() => void store.getState().refreshDevice()}>Check the reader</button>
+        <button type="button" className="button button-large" onClick={() => void store.getState().refreshDevice()}>
+          Check the reader
+        </button>
       </div>
       <dl className="facts facts-wide" data-testid="device-summary">
-        <div><dt>Reader</dt><dd data-testid="device-link"><Badge tone={link.tone}>{link.text}</Badge></dd></div>
-        <div><dt>Port</dt><dd data-testid="device-port">{device.port ?? 'Unknown'}</dd></div>
-        <div><dt>In use</dt><dd>{device.busy ? 'Yes, a card dialogue is running' : 'No'}</dd></div>
-        <div><dt>Last message</dt><dd>{prompt ? cardPromptWords(prompt).text : 'None'}</dd></div>
+        <div>
+          <dt>Reader</dt>
+          <dd data-testid="device-link">
+            <Badge tone={link.tone}>{link.text}</Badge>
+          </dd>
+        </div>
+        <div>
+          <dt>Port</dt>
+          <dd data-testid="device-port">{device.port ?? 'Unknown'}</dd>
+        </div>
+        <div>
+          <dt>In use</dt>
+          <dd>{device.busy ? 'Yes, a card dialogue is running' : 'No'}</dd>
+        </div>
+        <div>
+          <dt>Last message</dt>
+          <dd>{prompt ? cardPromptWords(prompt).text : 'None'}</dd>
+        </div>
       </dl>
-      {device.link === 'reconnecting' && <p className="notice notice-error" role="status">The reader was lost and the agent is reconnecting. Check the cable.</p>}
-      {device.link === 'disconnected' && <p className="notice notice-error" role="status">No card reader. Check that it is plugged in and powered.</p>}
+      {device.link === 'reconnecting' && (
+        <p className="notice notice-error" role="status">
+          The reader was lost and the agent is reconnecting. Check the cable.
+        </p>
+      )}
+      {device.link === 'disconnected' && (
+        <p className="notice notice-error" role="status">
+          No card reader. Check that it is plugged in and powered.
+        </p>
+      )}
     </section>
   )
 }

@@ -8,14 +8,35 @@ import { Badge } from '../../components/Badge'
 import { moneyText } from '../../components/money-text'
 import { NoticeLine } from '../../components/Notice'
 import { durationText, timeOfDay } from '../../components/time-text'
-import { attentionItems, expirySoon, hostReach, itemTimeLeftMs, queueExpiry, storedAmounts, useNow, usePos, usePosStore, waitingItems } from '../../store'
+import {
+  attentionItems,
+  expirySoon,
+  hostReach,
+  itemTimeLeftMs,
+  queueExpiry,
+  storedAmounts,
+  useNow,
+  usePos,
+  usePosStore,
+  waitingItems,
+} from '../../store'
 
 const HOST_WORDS = { reachable: 'Bank reachable', unreachable: 'Bank not reachable', unknown: 'Bank not tried yet' } as const
 
 export function QueueScreen() {
   const store = usePosStore()
   const now = useNow(1000)
-  const state = usePos(useShallow((s) => ({ queue: s.queue, queueAt: s.queueAt, queueItems: s.queueItems, queueItemsAt: s.queueItemsAt, forwarding: s.forwarding, retrying: s.retrying, notice: s.queueNotice })))
+  const state = usePos(
+    useShallow((s) => ({
+      queue: s.queue,
+      queueAt: s.queueAt,
+      queueItems: s.queueItems,
+      queueItemsAt: s.queueItemsAt,
+      forwarding: s.forwarding,
+      retrying: s.retrying,
+      notice: s.queueNotice,
+    })),
+  )
   const { queue } = state
   const expiry = queueExpiry(state, now)
   const amounts = storedAmounts(state)
@@ -33,20 +54,36 @@ export function QueueScreen() {
     <section className="screen" aria-labelledby="queue-title">
       <div className="screen-head">
         <h2 id="queue-title">Queue</h2>
-        <button type="button" className="button button-large button-primary" data-testid="forward-now-button" disabled={state.forwarding} onClick={() => void store.getState().forwardNow()}>
+        <button
+          type="button"
+          className="button button-large button-primary"
+          data-testid="forward-now-button"
+          disabled={state.forwarding}
+          onClick={() => void store.getState().forwardNow()}
+        >
           {state.forwarding ? 'Forwarding…' : 'Forward now'}
         </button>
       </div>
       <NoticeLine notice={state.notice} testId="queue-notice" />
       {!queue ? (
-        <p className="empty" role="status">Loading the queue…</p>
+        <p className="empty" role="status">
+          Loading the queue…
+        </p>
       ) : (
         <dl className="facts facts-wide" data-testid="queue-summary">
-          <div><dt>Waiting to be sent</dt><dd data-testid="queue-count">{queue.count}</dd></div>
-          <div><dt>Stored offline payments</dt><dd data-testid="queue-stored-count">{queue.storedCount}</dd></div>
+          <div>
+            <dt>Waiting to be sent</dt>
+            <dd data-testid="queue-count">{queue.count}</dd>
+          </div>
+          <div>
+            <dt>Stored offline payments</dt>
+            <dd data-testid="queue-stored-count">{queue.storedCount}</dd>
+          </div>
           <div>
             <dt>Stored amount</dt>
-            <dd data-testid="queue-stored-amount">{amounts.length === 0 ? 'None' : amounts.map((a) => moneyText(a.minor, a.currency)).join(', ')}</dd>
+            <dd data-testid="queue-stored-amount">
+              {amounts.length === 0 ? 'None' : amounts.map((a) => moneyText(a.minor, a.currency)).join(', ')}
+            </dd>
           </div>
           <div>
             <dt>Oldest stored payment</dt>
@@ -58,7 +95,10 @@ export function QueueScreen() {
                   {expiry.expired ? (
                     <Badge tone="error">Expired: a manager must look at it</Badge>
                   ) : (
-                    <Badge tone={expirySoon(expiry) ? 'warn' : 'info'} testId="queue-expires-in">{`Expires in ${durationText(expiry.timeLeftMs)}`}</Badge>
+                    <Badge
+                      tone={expirySoon(expiry) ? 'warn' : 'info'}
+                      testId="queue-expires-in"
+                    >{`Expires in ${durationText(expiry.timeLeftMs)}`}</Badge>
                   )}
                 </>
               )}
@@ -66,14 +106,26 @@ export function QueueScreen() {
           </div>
           <div>
             <dt>Bank</dt>
-            <dd data-testid="queue-host"><Badge tone={reach === 'reachable' ? 'ok' : reach === 'unreachable' ? 'error' : 'info'}>{HOST_WORDS[reach]}</Badge></dd>
+            <dd data-testid="queue-host">
+              <Badge tone={reach === 'reachable' ? 'ok' : reach === 'unreachable' ? 'error' : 'info'}>{HOST_WORDS[reach]}</Badge>
+            </dd>
           </div>
-          {queue.lastAttemptAt !== undefined && <div><dt>Last attempt</dt><dd>{timeOfDay(queue.lastAttemptAt)}</dd></div>}
-          <div><dt>Needs a manager</dt><dd data-testid="queue-attention-count">{queue.attentionCount}</dd></div>
+          {queue.lastAttemptAt !== undefined && (
+            <div>
+              <dt>Last attempt</dt>
+              <dd>{timeOfDay(queue.lastAttemptAt)}</dd>
+            </div>
+          )}
+          <div>
+            <dt>Needs a manager</dt>
+            <dd data-testid="queue-attention-count">{queue.attentionCount}</dd>
+          </div>
           {queue.lockedCount > 0 && (
             <div className="fact-alert">
               <dt>Locked</dt>
-              <dd role="alert">{queue.lockedCount} item(s) were sealed with a data key this terminal no longer has. They are kept; call support.</dd>
+              <dd role="alert">
+                {queue.lockedCount} item(s) were sealed with a data key this terminal no longer has. They are kept; call support.
+              </dd>
             </div>
           )}
         </dl>
@@ -86,10 +138,18 @@ export function QueueScreen() {
           {attention.map((item) => (
             <li key={item.seq} className="item" data-testid={`attention-${item.saleId}`}>
               <div className="item-text">
-                <strong>Sale {item.saleId}</strong> · {item.operation} · {item.currency ? moneyText(item.amountMinor, item.currency) : '—'} · {item.attempts} attempt(s)
+                <strong>Sale {item.saleId}</strong> · {item.operation} · {item.currency ? moneyText(item.amountMinor, item.currency) : '—'}{' '}
+                · {item.attempts} attempt(s)
                 {item.lastError && <span className="row-reason">{item.lastError}</span>}
               </div>
-              <button type="button" className="button button-large" aria-label={`Retry sale ${item.saleId}`} data-testid={`retry-${item.saleId}`} disabled={state.retrying[item.saleId] === true} onClick={() => void store.getState().retryAttention(item.saleId)}>
+              <button
+                type="button"
+                className="button button-large"
+                aria-label={`Retry sale ${item.saleId}`}
+                data-testid={`retry-${item.saleId}`}
+                disabled={state.retrying[item.saleId] === true}
+                onClick={() => void store.getState().retryAttention(item.saleId)}
+              >
                 Retry
               </button>
             </li>
@@ -101,12 +161,25 @@ export function QueueScreen() {
         <p className="empty">Nothing waiting.</p>
       ) : (
         <table className="table" data-testid="waiting-items">
-          <thead><tr><th scope="col">Sale</th><th scope="col">What</th><th scope="col">Amount</th><th scope="col">Attempts</th><th scope="col">Time left</th><th scope="col">Last error</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Sale</th>
+              <th scope="col">What</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Time left</th>
+              <th scope="col">Last error</th>
+            </tr>
+          </thead>
           <tbody>
             {waiting.map((item) => (
               <tr key={item.seq}>
-                <td>{item.saleId}</td><td>{item.operation}</td><td>{item.currency ? moneyText(item.amountMinor, item.currency) : '—'}</td>
-                <td>{item.attempts}</td><td>{durationText(itemTimeLeftMs(state, item, now))}</td><td>{item.lastError ?? '—'}</td>
+                <td>{item.saleId}</td>
+                <td>{item.operation}</td>
+                <td>{item.currency ? moneyText(item.amountMinor, item.currency) : '—'}</td>
+                <td>{item.attempts}</td>
+                <td>{durationText(itemTimeLeftMs(state, item, now))}</td>
+                <td>{item.lastError ?? '—'}</td>
               </tr>
             ))}
           </tbody>

@@ -41,7 +41,9 @@ export function ReceiptView() {
           }
         }}
       >
-        <h2 id={titleId} className="dialog-title no-print">Receipt for sale {sale.id}</h2>
+        <h2 id={titleId} className="dialog-title no-print">
+          Receipt for sale {sale.id}
+        </h2>
         <div className="receipt-copies">
           <ReceiptCopy {...common} copy="merchant" />
           <ReceiptCopy {...common} copy="customer" />
@@ -50,7 +52,12 @@ export function ReceiptView() {
           <button ref={closeRef} type="button" className="button button-large" data-testid="close-receipt-button" onClick={close}>
             Close receipt
           </button>
-          <button type="button" className="button button-large button-primary" data-testid="print-receipt-button" onClick={() => window.print()}>
+          <button
+            type="button"
+            className="button button-large button-primary"
+            data-testid="print-receipt-button"
+            onClick={() => window.print()}
+          >
             Print receipt
           </button>
         </div>

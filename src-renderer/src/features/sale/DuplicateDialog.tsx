@@ -19,8 +19,8 @@ export function DuplicateDialog({ sale }: { sale: SaleView }) {
     >
       <p>
         {moneyText(sale.amountMinor, sale.currency)}
-        {sale.maskedPan ? ` on ${[sale.brand, sale.maskedPan].filter(Boolean).join(' ')}` : ''}. Ask the customer whether this is a
-        second purchase. If not, stop: nothing more is charged.
+        {sale.maskedPan ? ` on ${[sale.brand, sale.maskedPan].filter(Boolean).join(' ')}` : ''}. Ask the customer whether this is a second
+        purchase. If not, stop: nothing more is charged.
       </p>
     </ConfirmDialog>
   )

@@ -4,7 +4,19 @@ import { useShallow } from 'zustand/react/shallow'
 import { Keypad } from '../../components/Keypad'
 import { amountText, moneyText } from '../../components/money-text'
 import { PromptArea } from '../../components/PromptArea'
-import { amountFieldText, canCancelSale, canEditEntry, canStartSale, currentSale, entryAmountMinor, isTraining, saleCurrency, salePhase, salePrompt, usePos } from '../../store'
+import {
+  amountFieldText,
+  canCancelSale,
+  canEditEntry,
+  canStartSale,
+  currentSale,
+  entryAmountMinor,
+  isTraining,
+  saleCurrency,
+  salePhase,
+  salePrompt,
+  usePos,
+} from '../../store'
 import { DuplicateDialog } from './DuplicateDialog'
 import { SaleResult } from './SaleResult'
 import { TestCardPicker } from './TestCardPicker'
@@ -24,16 +36,27 @@ export function SaleScreen() {
   const training = usePos(isTraining)
   const prompt = usePos(useShallow(salePrompt))
   const { typeDigits, eraseDigit, clearEntry, setEntryText, startSale, cancelSale } = usePos(
-    useShallow((s) => ({ typeDigits: s.typeDigits, eraseDigit: s.eraseDigit, clearEntry: s.clearEntry, setEntryText: s.setEntryText, startSale: s.startSale, cancelSale: s.cancelSale })),
+    useShallow((s) => ({
+      typeDigits: s.typeDigits,
+      eraseDigit: s.eraseDigit,
+      clearEntry: s.clearEntry,
+      setEntryText: s.setEntryText,
+      startSale: s.startSale,
+      cancelSale: s.cancelSale,
+    })),
   )
   const running = phase === 'starting' || phase === 'reading' || phase === 'confirming' || phase === 'processing'
 
   return (
     <section className="screen sale-screen" aria-labelledby={`${fieldId}-title`}>
-      <h2 id={`${fieldId}-title`} className="visually-hidden">Sale</h2>
+      <h2 id={`${fieldId}-title`} className="visually-hidden">
+        Sale
+      </h2>
       <div className="sale-grid">
         <div className="amount-panel">
-          <label htmlFor={fieldId} className="amount-label">Amount{currency ? ` (${currency})` : ''}</label>
+          <label htmlFor={fieldId} className="amount-label">
+            Amount{currency ? ` (${currency})` : ''}
+          </label>
           <input
             id={fieldId}
             className="amount-input"
@@ -49,9 +72,17 @@ export function SaleScreen() {
             aria-describedby={`${fieldId}-hint`}
             onChange={(event) => setEntryText(event.target.value)}
           />
-          <p id={`${fieldId}-hint`} className="hint">1 2 3 4 makes {amountText(1234, currency)} · Enter charges · Escape clears</p>
+          <p id={`${fieldId}-hint`} className="hint">
+            1 2 3 4 makes {amountText(1234, currency)} · Enter charges · Escape clears
+          </p>
           <Keypad disabled={!canEdit} onDigits={typeDigits} onErase={eraseDigit} onClear={clearEntry} />
-          <button type="button" className="button button-charge" data-testid="charge-button" disabled={!canStart} onClick={() => void startSale()}>
+          <button
+            type="button"
+            className="button button-charge"
+            data-testid="charge-button"
+            disabled={!canStart}
+            onClick={() => void startSale()}
+          >
             {amountMinor > 0 ? `Charge ${moneyText(amountMinor, currency)}` : 'Charge'}
           </button>
         </div>
@@ -59,7 +90,13 @@ export function SaleScreen() {
           <PromptArea text={prompt.text} detail={prompt.detail} tone={prompt.tone} />
           <div className="sale-actions">
             {running && (
-              <button type="button" className="button button-large button-danger" data-testid="cancel-sale-button" disabled={!canCancel} onClick={() => void cancelSale()}>
+              <button
+                type="button"
+                className="button button-large button-danger"
+                data-testid="cancel-sale-button"
+                disabled={!canCancel}
+                onClick={() => void cancelSale()}
+              >
                 Cancel sale
               </button>
             )}

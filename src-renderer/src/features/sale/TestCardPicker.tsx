@@ -15,7 +15,14 @@ export function TestCardPicker() {
       <h3 id={titleId}>Training: the customer presents…</h3>
       <div className="test-cards">
         {cards.map((name) => (
-          <button key={name} type="button" className="button test-card" aria-label={`Present test card ${name}`} data-testid={`test-card-${name}`} onClick={() => void presentTestCard(name)}>
+          <button
+            key={name}
+            type="button"
+            className="button test-card"
+            aria-label={`Present test card ${name}`}
+            data-testid={`test-card-${name}`}
+            onClick={() => void presentTestCard(name)}
+          >
             {name}
           </button>
         ))}

@@ -33,18 +33,46 @@ export function SettingsScreen() {
     <section className="screen" aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
       <dl className="facts facts-wide" data-testid="settings-summary">
-        <div><dt>Mode</dt><dd>{appInfo?.mode === 'training' ? 'Training (nothing is charged)' : 'Production'}</dd></div>
-        <div><dt>Currency</dt><dd>{appInfo?.currency ?? '—'}</dd></div>
-        <div><dt>Host</dt><dd data-testid="settings-host">{settings?.offlineBaseUrl ?? '—'}</dd></div>
-        <div><dt>AID</dt><dd>{settings?.aid ?? '—'}</dd></div>
-        <div><dt>Store id</dt><dd>{settings?.storeId ?? '—'}</dd></div>
-        <div><dt>Terminal id</dt><dd>{settings?.terminalId ?? appInfo?.terminalId ?? '—'}</dd></div>
-        <div><dt>Merchant id</dt><dd>{settings?.merchantId ?? '—'}</dd></div>
-        <div><dt>Tip tolerance</dt><dd>{appInfo ? `${appInfo.tipTolerancePercent}%` : '—'}</dd></div>
+        <div>
+          <dt>Mode</dt>
+          <dd>{appInfo?.mode === 'training' ? 'Training (nothing is charged)' : 'Production'}</dd>
+        </div>
+        <div>
+          <dt>Currency</dt>
+          <dd>{appInfo?.currency ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Host</dt>
+          <dd data-testid="settings-host">{settings?.offlineBaseUrl ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>AID</dt>
+          <dd>{settings?.aid ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Store id</dt>
+          <dd>{settings?.storeId ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Terminal id</dt>
+          <dd>{settings?.terminalId ?? appInfo?.terminalId ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Merchant id</dt>
+          <dd>{settings?.merchantId ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Tip tolerance</dt>
+          <dd>{appInfo ? `${appInfo.tipTolerancePercent}%` : '—'}</dd>
+        </div>
         <div>
           <dt>Signing key</dt>
           <dd data-testid="signing-key-status">
-            {!settings ? '—' : settings.signingKey.present ? `Present (key check value ${settings.signingKey.kcv ?? 'unknown'})` : 'Not present'}
+            {!settings
+              ? '—'
+              : settings.signingKey.present
+                ? `Present (key check value ${settings.signingKey.kcv ?? 'unknown'})`
+                : 'Not present'}
           </dd>
         </div>
       </dl>
@@ -63,8 +91,15 @@ export function SettingsScreen() {
           aria-describedby={`${fieldId}-problem`}
           onChange={(event) => setKey(event.target.value)}
         />
-        <p id={`${fieldId}-problem`} className="field-message field-error">{problem ?? ''}</p>
-        <button type="submit" className="button button-large button-primary" data-testid="save-signing-key-button" disabled={saving || signingKeyProblem(key) !== null}>
+        <p id={`${fieldId}-problem`} className="field-message field-error">
+          {problem ?? ''}
+        </p>
+        <button
+          type="submit"
+          className="button button-large button-primary"
+          data-testid="save-signing-key-button"
+          disabled={saving || signingKeyProblem(key) !== null}
+        >
           {saving ? 'Storing the key…' : 'Store the key'}
         </button>
         <NoticeLine notice={notice} testId="signing-key-notice" />

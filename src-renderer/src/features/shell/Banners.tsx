@@ -18,7 +18,9 @@ export function AlarmsBanner() {
     <div className="alarms-banner" role="alert" data-testid="alarms-banner">
       <ul>
         {alarms.map((alarm) => (
-          <li key={alarm.code}><strong>Alarm:</strong> {alarm.message} <span className="alarm-code">({alarm.code})</span></li>
+          <li key={alarm.code}>
+            <strong>Alarm:</strong> {alarm.message} <span className="alarm-code">({alarm.code})</span>
+          </li>
         ))}
       </ul>
     </div>

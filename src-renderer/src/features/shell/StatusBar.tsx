@@ -8,13 +8,30 @@ export function StatusBar() {
   const reach = hostReach({ queue })
   return (
     <header className="status-bar">
-      <h1 className="app-title">{appInfo?.storeName ?? 'pos-agent'}{appInfo ? <span className="terminal-id"> · terminal {appInfo.terminalId}</span> : null}</h1>
+      <h1 className="app-title">
+        {appInfo?.storeName ?? 'pos-agent'}
+        {appInfo ? <span className="terminal-id"> · terminal {appInfo.terminalId}</span> : null}
+      </h1>
       <div className="status-badges" data-testid="status-bar">
-        <Badge tone={device.link === 'connected' ? 'ok' : device.link === 'reconnecting' ? 'warn' : device.link === 'unknown' ? 'info' : 'error'}>
-          {device.link === 'connected' ? 'Reader connected' : device.link === 'reconnecting' ? 'Reader reconnecting' : device.link === 'unknown' ? 'Reader unknown' : 'Reader not connected'}
+        <Badge
+          tone={device.link === 'connected' ? 'ok' : device.link === 'reconnecting' ? 'warn' : device.link === 'unknown' ? 'info' : 'error'}
+        >
+          {device.link === 'connected'
+            ? 'Reader connected'
+            : device.link === 'reconnecting'
+              ? 'Reader reconnecting'
+              : device.link === 'unknown'
+                ? 'Reader unknown'
+                : 'Reader not connected'}
         </Badge>
-        {queue && <Badge tone={queue.attentionCount > 0 ? 'error' : queue.count > 0 ? 'warn' : 'ok'}>{`Queue ${queue.count}${queue.attentionCount > 0 ? `, ${queue.attentionCount} need a manager` : ''}`}</Badge>}
-        {reach !== 'unknown' && <Badge tone={reach === 'reachable' ? 'ok' : 'error'}>{reach === 'reachable' ? 'Bank online' : 'Bank offline'}</Badge>}
+        {queue && (
+          <Badge
+            tone={queue.attentionCount > 0 ? 'error' : queue.count > 0 ? 'warn' : 'ok'}
+          >{`Queue ${queue.count}${queue.attentionCount > 0 ? `, ${queue.attentionCount} need a manager` : ''}`}</Badge>
+        )}
+        {reach !== 'unknown' && (
+          <Badge tone={reach === 'reachable' ? 'ok' : 'error'}>{reach === 'reachable' ? 'Bank online' : 'Bank offline'}</Badge>
+        )}
       </div>
     </header>
   )

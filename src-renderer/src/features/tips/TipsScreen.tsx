@@ -10,11 +10,21 @@ import { canSubmitTips, tipRows, tipStateWords, tipTotals, usePos, usePosStore }
 
 export function TipsScreen() {
   const store = usePosStore()
-  const inputs = usePos(useShallow((s) => ({ sales: s.sales, tipDrafts: s.tipDrafts, tipOutcomes: s.tipOutcomes, appInfo: s.appInfo, tipsSubmitting: s.tipsSubmitting })))
+  const inputs = usePos(
+    useShallow((s) => ({
+      sales: s.sales,
+      tipDrafts: s.tipDrafts,
+      tipOutcomes: s.tipOutcomes,
+      appInfo: s.appInfo,
+      tipsSubmitting: s.tipsSubmitting,
+    })),
+  )
   const rows = useMemo(() => tipRows(inputs), [inputs])
   const totals = useMemo(() => tipTotals(rows), [rows])
   const canSubmit = useMemo(() => canSubmitTips(inputs), [inputs])
-  const { setTipText, setTipOverride, submitTips } = usePos(useShallow((s) => ({ setTipText: s.setTipText, setTipOverride: s.setTipOverride, submitTips: s.submitTips })))
+  const { setTipText, setTipOverride, submitTips } = usePos(
+    useShallow((s) => ({ setTipText: s.setTipText, setTipOverride: s.setTipOverride, submitTips: s.submitTips })),
+  )
   const tolerance = inputs.appInfo?.tipTolerancePercent ?? 20
 
   useEffect(() => {
@@ -38,22 +48,34 @@ export function TipsScreen() {
         >
           <table className="table tips-table" data-testid="tips-table">
             <thead>
-              <tr><th scope="col">Sale</th><th scope="col">Amount</th><th scope="col">Tip</th><th scope="col">Manager override</th><th scope="col">Status</th></tr>
+              <tr>
+                <th scope="col">Sale</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Tip</th>
+                <th scope="col">Manager override</th>
+                <th scope="col">Status</th>
+              </tr>
             </thead>
             <tbody>
               {rows.map((row) => {
                 const { sale } = row
                 const name = `${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
                 const messageId = `tip-message-${sale.id}`
-                const message = row.inputError ?? (row.overTolerance
-                  ? `More than ${tolerance}% of the sale (limit ${moneyText(row.limitMinor, sale.currency)}).${row.override ? ' Manager override ticked.' : ' A manager must tick the override.'}`
-                  : null)
+                const message =
+                  row.inputError ??
+                  (row.overTolerance
+                    ? `More than ${tolerance}% of the sale (limit ${moneyText(row.limitMinor, sale.currency)}).${row.override ? ' Manager override ticked.' : ' A manager must tick the override.'}`
+                    : null)
                 return (
                   <tr key={sale.id} data-testid={`tip-row-${sale.id}`}>
-                    <td>{timeOfDay(sale.createdAt)} · {[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || sale.id}</td>
+                    <td>
+                      {timeOfDay(sale.createdAt)} · {[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || sale.id}
+                    </td>
                     <td>{moneyText(sale.amountMinor, sale.currency)}</td>
                     <td>
-                      <label className="visually-hidden" htmlFor={`tip-${sale.id}`}>Tip for {name} ({sale.currency})</label>
+                      <label className="visually-hidden" htmlFor={`tip-${sale.id}`}>
+                        Tip for {name} ({sale.currency})
+                      </label>
                       <input
                         id={`tip-${sale.id}`}
                         className={`tip-input${row.inputError || row.needsOverride ? ' invalid' : ''}`}
@@ -68,19 +90,34 @@ export function TipsScreen() {
                         onChange={(event) => setTipText(sale.id, event.target.value)}
                       />
                       {message && (
-                        <p id={messageId} className={`field-message ${row.inputError || row.needsOverride ? 'field-error' : 'field-warn'}`} data-testid={`tip-warning-${sale.id}`}>
+                        <p
+                          id={messageId}
+                          className={`field-message ${row.inputError || row.needsOverride ? 'field-error' : 'field-warn'}`}
+                          data-testid={`tip-warning-${sale.id}`}
+                        >
                           {message}
                         </p>
                       )}
                     </td>
                     <td>
                       <label className="checkbox">
-                        <input type="checkbox" checked={row.override} data-testid={`tip-override-${sale.id}`} onChange={(event) => setTipOverride(sale.id, event.target.checked)} />
-                        <span>Manager override<span className="visually-hidden"> for {name}</span></span>
+                        <input
+                          type="checkbox"
+                          checked={row.override}
+                          data-testid={`tip-override-${sale.id}`}
+                          onChange={(event) => setTipOverride(sale.id, event.target.checked)}
+                        />
+                        <span>
+                          Manager override<span className="visually-hidden"> for {name}</span>
+                        </span>
                       </label>
                     </td>
                     <td>
-                      {row.outcome ? <span className={`notice-inline notice-${row.outcome.tone}`}>{row.outcome.text}</span> : tipStateWords(sale.tipState)}
+                      {row.outcome ? (
+                        <span className={`notice-inline notice-${row.outcome.tone}`}>{row.outcome.text}</span>
+                      ) : (
+                        tipStateWords(sale.tipState)
+                      )}
                     </td>
                   </tr>
                 )
@@ -89,7 +126,9 @@ export function TipsScreen() {
             <tfoot>
               {totals.map((total) => (
                 <tr key={total.currency} data-testid={`tip-total-${total.currency}`}>
-                  <th scope="row">Total {total.currency} ({total.count})</th>
+                  <th scope="row">
+                    Total {total.currency} ({total.count})
+                  </th>
                   <td>{moneyText(total.baseMinor, total.currency)}</td>
                   <td>Tips {moneyText(total.tipMinor, total.currency)}</td>
                   <td colSpan={2}>With tips {moneyText(total.totalMinor, total.currency)}</td>

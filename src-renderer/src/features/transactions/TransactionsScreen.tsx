@@ -15,7 +15,9 @@ export function TransactionsScreen() {
   const salesError = usePos((s) => s.salesError)
   const voidingSaleId = usePos((s) => s.voidingSaleId)
   const voidable = usePos(useShallow(voidableSaleIds))
-  const { showReceipt, voidSale, refreshSales } = usePos(useShallow((s) => ({ showReceipt: s.showReceipt, voidSale: s.voidSale, refreshSales: s.refreshSales })))
+  const { showReceipt, voidSale, refreshSales } = usePos(
+    useShallow((s) => ({ showReceipt: s.showReceipt, voidSale: s.voidSale, refreshSales: s.refreshSales })),
+  )
   const [confirming, setConfirming] = useState<SaleView | null>(null)
 
   useEffect(() => {
@@ -26,16 +28,31 @@ export function TransactionsScreen() {
     <section className="screen" aria-labelledby="transactions-title">
       <div className="screen-head">
         <h2 id="transactions-title">Transactions of the day</h2>
-        <button type="button" className="button" onClick={() => void refreshSales()}>Refresh list</button>
+        <button type="button" className="button" onClick={() => void refreshSales()}>
+          Refresh list
+        </button>
       </div>
-      {salesError && <p className="notice notice-error" role="alert">{describeError(salesError)}</p>}
+      {salesError && (
+        <p className="notice notice-error" role="alert">
+          {describeError(salesError)}
+        </p>
+      )}
       {voidingSaleId && <VoidPanel />}
       {sales.length === 0 ? (
         <p className="empty">No sales yet today.</p>
       ) : (
         <table className="table" data-testid="transactions-table">
           <thead>
-            <tr><th scope="col">Time</th><th scope="col">Amount</th><th scope="col">Card</th><th scope="col">Status</th><th scope="col">Tip</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Card</th>
+              <th scope="col">Status</th>
+              <th scope="col">Tip</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {sales.map((sale) => {
@@ -46,16 +63,29 @@ export function TransactionsScreen() {
                   <td>{timeOfDay(sale.createdAt)}</td>
                   <td>{moneyText(sale.amountMinor, sale.currency)}</td>
                   <td>{[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || '—'}</td>
-                  <td><Badge tone={words.tone}>{words.title}</Badge>{sale.reason && <span className="row-reason">{sale.reason}</span>}</td>
+                  <td>
+                    <Badge tone={words.tone}>{words.title}</Badge>
+                    {sale.reason && <span className="row-reason">{sale.reason}</span>}
+                  </td>
                   <td>{sale.tipMinor > 0 ? moneyText(sale.tipMinor, sale.currency) : tipStateWords(sale.tipState)}</td>
                   <td>
                     <div className="row-actions">
-                    {receiptAvailable(sale) && (
-                      <button type="button" className="button" aria-label={`Receipt for ${label}`} onClick={() => showReceipt(sale.id)}>Receipt</button>
-                    )}
-                    {voidable.includes(sale.id) && (
-                      <button type="button" className="button button-danger" aria-label={`Void ${label}`} data-testid={`void-${sale.id}`} onClick={() => setConfirming(sale)}>Void</button>
-                    )}
+                      {receiptAvailable(sale) && (
+                        <button type="button" className="button" aria-label={`Receipt for ${label}`} onClick={() => showReceipt(sale.id)}>
+                          Receipt
+                        </button>
+                      )}
+                      {voidable.includes(sale.id) && (
+                        <button
+                          type="button"
+                          className="button button-danger"
+                          aria-label={`Void ${label}`}
+                          data-testid={`void-${sale.id}`}
+                          onClick={() => setConfirming(sale)}
+                        >
+                          Void
+                        </button>
+                      )}
                     </div>
                   </td>
                 </tr>

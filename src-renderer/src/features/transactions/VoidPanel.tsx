@@ -14,12 +14,22 @@ export function VoidPanel() {
   if (!sale) return null
   return (
     <section className="void-panel" aria-label={`Void of ${moneyText(sale.amountMinor, sale.currency)}`} data-testid="void-panel">
-      <PromptArea text={error ? 'The void did not start' : prompt.text} detail={error ? describeError(error) : prompt.detail} tone={error ? 'error' : prompt.tone} testId="void-prompt" label="Void status" />
+      <PromptArea
+        text={error ? 'The void did not start' : prompt.text}
+        detail={error ? describeError(error) : prompt.detail}
+        tone={error ? 'error' : prompt.tone}
+        testId="void-prompt"
+        label="Void status"
+      />
       <div className="sale-actions">
         {waiting ? (
-          <button type="button" className="button button-large button-danger" disabled={busy} onClick={() => void stopVoid()}>Stop the void</button>
+          <button type="button" className="button button-large button-danger" disabled={busy} onClick={() => void stopVoid()}>
+            Stop the void
+          </button>
         ) : (
-          <button type="button" className="button button-large" disabled={busy} onClick={dismissVoid}>Done</button>
+          <button type="button" className="button button-large" disabled={busy} onClick={dismissVoid}>
+            Done
+          </button>
         )}
       </div>
     </section>

@@ -28,11 +28,14 @@ export function voidWaitsForCard(s: Pick<PosState, 'voidingSaleId' | 'sales'>): 
 export function voidPrompt(s: PosState): PromptView | null {
   const sale = voidingSale(s)
   if (!sale) return null
-  if (s.voidBusy && sale.state !== 'voidReadingCard') return { text: 'Starting the void', detail: 'Getting the card reader ready.', tone: 'info' }
+  if (s.voidBusy && sale.state !== 'voidReadingCard')
+    return { text: 'Starting the void', detail: 'Getting the card reader ready.', tone: 'info' }
   if (sale.state === 'voidReadingCard') {
     const fromReader = fittingPrompt(s.prompt, sale)
     const words = SALE_WORDS.voidReadingCard
-    return fromReader ? { ...fromReader, detail: `Void: ${fromReader.detail}` } : { text: words.title, detail: words.detail, tone: words.tone }
+    return fromReader
+      ? { ...fromReader, detail: `Void: ${fromReader.detail}` }
+      : { text: words.title, detail: words.detail, tone: words.tone }
   }
   if (STANDING_PAYMENT.has(sale.state)) {
     return s.voidError ? null : { text: 'Not voided', detail: 'The void did not go through. The payment stands.', tone: 'warn' }
@@ -57,5 +60,7 @@ export function receiptAvailable(sale: SaleView): boolean {
 }
 
 export function voidableSaleIds(s: PosState): string[] {
-  return salesOfDay(s).filter((sale) => canVoid(s, sale)).map((sale) => sale.id)
+  return salesOfDay(s)
+    .filter((sale) => canVoid(s, sale))
+    .map((sale) => sale.id)
 }

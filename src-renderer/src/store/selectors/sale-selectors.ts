@@ -95,14 +95,19 @@ export interface PromptView {
 /** Which reader prompts still mean something in a sale state (an old "Enter PIN" must not linger into "Processing"). */
 function promptFits(prompt: CardPrompt, state: SaleView['state']): boolean {
   if (state === 'created' || state === 'readingCard' || state === 'voidReadingCard') return true
-  if (state === 'sending' || state === 'completingCard') return prompt.type === 'processing' || prompt.type === 'removeCard' || prompt.type === 'error'
+  if (state === 'sending' || state === 'completingCard')
+    return prompt.type === 'processing' || prompt.type === 'removeCard' || prompt.type === 'error'
   return prompt.type === 'removeCard'
 }
 
 export function cardPromptWords(prompt: CardPrompt): PromptView {
   switch (prompt.type) {
     case 'waitingForCard':
-      return { text: 'Insert, tap or swipe the card', detail: sameWords(prompt.prompt, 'insert tap or swipe the card') ? 'The customer presents the card.' : prompt.prompt, tone: 'info' }
+      return {
+        text: 'Insert, tap or swipe the card',
+        detail: sameWords(prompt.prompt, 'insert tap or swipe the card') ? 'The customer presents the card.' : prompt.prompt,
+        tone: 'info',
+      }
     case 'cardRead':
       return { text: 'Card read', detail: `${prompt.maskedPan} · ${readMethodWords(prompt.method)}`, tone: 'info' }
     case 'enterPin':
@@ -123,7 +128,13 @@ export function cardPromptWords(prompt: CardPrompt): PromptView {
 }
 
 function sameWords(a: string, b: string): boolean {
-  const norm = (t: string) => t.toLowerCase().replace(/[^a-z]+/g, ' ').replace(/\b(the|card)\b/g, '').replace(/\s+/g, ' ').trim()
+  const norm = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/[^a-z]+/g, ' ')
+      .replace(/\b(the|card)\b/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
   return a.trim() === '' || norm(a) === norm(b)
 }
 
@@ -151,5 +162,11 @@ export function salePrompt(s: PosState): PromptView {
       ? { text: `${words.title}: remove card`, detail: 'The customer takes the card out of the reader.', tone: words.tone }
       : { text: words.title, detail: 'Type the next amount to start a new sale.', tone: words.tone }
   }
-  return fromReader ?? { text: sale.state === 'readingCard' ? 'Insert, tap or swipe the card' : words.title, detail: words.detail, tone: words.tone }
+  return (
+    fromReader ?? {
+      text: sale.state === 'readingCard' ? 'Insert, tap or swipe the card' : words.title,
+      detail: words.detail,
+      tone: words.tone,
+    }
+  )
 }

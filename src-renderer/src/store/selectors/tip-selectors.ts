@@ -40,7 +40,9 @@ export interface TipCheck {
 
 export function checkTip(baseMinor: number, currency: string, text: string, tolerancePercent: number, override: boolean): TipCheck {
   const limitMinor = tipLimitMinor(baseMinor, tolerancePercent)
-  const parsed = isKnownCurrency(currency) ? parseTypedAmount(text, currency) : ({ ok: false, reason: `Unknown currency ${currency}` } as const)
+  const parsed = isKnownCurrency(currency)
+    ? parseTypedAmount(text, currency)
+    : ({ ok: false, reason: `Unknown currency ${currency}` } as const)
   if (!parsed.ok) return { tipMinor: null, inputError: parsed.reason, limitMinor, overTolerance: false, needsOverride: false }
   const overTolerance = parsed.minor > limitMinor
   return { tipMinor: parsed.minor, inputError: null, limitMinor, overTolerance, needsOverride: overTolerance && !override }
