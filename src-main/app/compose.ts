@@ -101,7 +101,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     const forwarder = new Forwarder({
       journal,
       host: ports.host,
-      txn,
+      sales: txn,
       retry: settings.retry ?? DEFAULT_RETRY_POLICY,
       logger: ports.logger,
       now: () => now().getTime(),

@@ -10,20 +10,31 @@ import type { Logger } from 'pino'
 import type { HostClient } from '../gateway/gateway-client'
 import type { GatewayOutcome } from '../gateway/outcome'
 import type { OperationKind } from '../gateway/operations'
-import type { ClaimedItem, JournalStore, QueueTotals } from '../journal'
+import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
-import type { ForwardAnswer, QueuedOperation } from './txn-types'
-import type { TxnService } from './txn-service'
+import type { ForwardAnswer, QueuedOperation, TxnEvent } from './txn-types'
 
 export interface QueueStatus extends QueueTotals {
   hostReachable: boolean | undefined
   lastAttemptAt: number | undefined
 }
 
+/**
+ * Where a forwarded item's answer goes: the sale's state machine, journaled inside the forwarder's
+ * batch transaction together with the queue item's settlement. False when the sale refuses the event
+ * (it moved on meanwhile); the forwarder then settles the item itself.
+ */
+export interface QueueAnswerSink {
+  applyQueueEvent(saleId: string, event: QueueEvent, settle: QueueSettlement): boolean
+}
+
+export type QueueEvent = Extract<TxnEvent, { type: 'forwardAnswered' | 'forwardGaveUp' }>
+export type QueueSettlement = NonNullable<SaleChange['settleOutbox']>
+
 export interface ForwarderDeps {
   journal: JournalStore
   host: HostClient
-  txn: TxnService
+  sales: QueueAnswerSink
   retry: RetryPolicy
   logger: Logger
   now?: () => number
@@ -137,7 +148,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       }
       const reason = `${verdict.reason} (last: ${outcome.reason})`
       if (
-        !this.deps.txn.applyQueueEvent(
+        !this.deps.sales.applyQueueEvent(
           item.saleId,
           { type: 'forwardGaveUp', operation, reason },
           { seq: item.seq, result: 'attention', reason },
@@ -159,7 +170,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       answer.kind === 'rejected'
         ? ({ seq: item.seq, result: 'attention', reason: `${answer.code}: ${answer.message}` } as const)
         : ({ seq: item.seq, result: 'done' } as const)
-    if (!this.deps.txn.applyQueueEvent(item.saleId, { type: 'forwardAnswered', operation, answer }, settle)) {
+    if (!this.deps.sales.applyQueueEvent(item.saleId, { type: 'forwardAnswered', operation, answer }, settle)) {
       // The sale moved on meanwhile (e.g. a newer tip replaced this one): the item is still answered.
       if (settle.result === 'done') this.deps.journal.outbox.complete(item.seq)
       else this.deps.journal.outbox.toAttention(item.seq, settle.reason)
