@@ -3,6 +3,7 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
+import { builtinRules } from 'eslint/use-at-your-own-risk'
 
 const nodeBuiltins = [
   'node:*',
@@ -22,6 +23,145 @@ const nodeBuiltins = [
 ]
 
 const noElectron = { name: 'electron', message: 'Only src-main/electron and src-main/preload may import electron.' }
+
+// ── Domain doors ─────────────────────────────────────────────────────────────────────────────────────
+// docs/architecture.md "One public door per domain": code outside a domain's folder imports only the
+// folder's doors (its index.ts, and the index.ts of the sub-folders listed in `doors`); tests under
+// test/main/<domain> test internals and may import any file of their domain. `inner` zones say what
+// one part of a domain may not import. To add a domain, add an entry to DOMAINS.
+// These zones use @typescript-eslint/no-restricted-imports (the same rule, same options) rather than
+// no-restricted-imports: when several config objects match a file ESLint replaces a rule's options
+// instead of merging them, so a rule of their own keeps the layer rules below intact.
+const nodeIo = [
+  'fs',
+  'fs/*',
+  'net',
+  'tls',
+  'dgram',
+  'dns',
+  'http',
+  'https',
+  'http2',
+  'child_process',
+  'cluster',
+  'worker_threads',
+  'readline',
+  'stream',
+  'stream/*',
+]
+
+const DOMAINS = [
+  {
+    folder: 'src-main/device',
+    doors: ['neo2', 'card-data'],
+    inner: [
+      {
+        // Card data is pure: codecs over bytes and strings, no reader protocol, no I/O. node:crypto stays
+        // allowed: PIN blocks and DUKPT are computation (docs/device-protocol.md §6).
+        files: ['src-main/device/card-data/**'],
+        patterns: [
+          { regex: '(?:^|/)neo2(?:/|$)', message: 'Card data is protocol-free: it never imports the NEO 2 driver (device/neo2).' },
+          {
+            group: [
+              ...nodeIo,
+              ...nodeIo.map((name) => `node:${name}`),
+              'serialport',
+              '@serialport/*',
+              'better-sqlite3',
+              'undici',
+              'keytar',
+            ],
+            message: 'Card data is pure: no I/O modules.',
+          },
+        ],
+      },
+      {
+        // The CardReader role, its errors and cashier actions know no protocol: the driver depends on them.
+        files: ['src-main/device/*.ts'],
+        ignores: ['src-main/device/index.ts'],
+        patterns: [{ regex: '^\\./neo2(?:/|$)', message: 'The device role level never imports the NEO 2 driver; neo2/ depends on it.' }],
+      },
+    ],
+  },
+]
+
+// ── Main domains and layers ──────────────────────────────────────────────────────────────────────────
+// The other domains of src-main, under the same door rule as DOMAINS for production code: each is
+// imported only through its index.ts (training also through its host/ and pinpad/ doors). src-main/cli
+// is the top of the stack and nobody imports it, so it has no door. Tests, benchmarks and harnesses
+// test these domains from the inside and may import their files.
+const MAIN_DOMAINS = [
+  ...['api', 'app', 'config', 'errors', 'gateway', 'journal', 'keychain', 'log', 'txn'].map((name) => ({
+    folder: `src-main/${name}`,
+    doors: [],
+    inner: [],
+  })),
+  { folder: 'src-main/training', doors: ['host', 'pinpad'], inner: [] },
+]
+
+// Layers (docs/architecture.md "Layers"): the command line (src-main/cli) starts the composition root
+// (src-main/app), which builds the domains; nothing imports upwards. src-shared importing nothing of
+// src-main or src-renderer is the src-shared block's rule below. These zones use the core rule
+// registered again under `layers/`: a rule name of their own, so they add to the import rules of the
+// other blocks instead of replacing their options.
+const mainOnly = (config) => config.files.every((glob) => glob.startsWith('src-main/'))
+/** DOMAINS everywhere; MAIN_DOMAINS inside src-main only (each config object replaces the options of the ones before it). */
+const doorConfigs = () => [
+  ...domainDoorConfigs(DOMAINS).filter((config) => !mainOnly(config)),
+  ...domainDoorConfigs([...DOMAINS, ...MAIN_DOMAINS]).filter(mainOnly),
+]
+
+const layersPlugin = { rules: { 'no-restricted-imports': builtinRules.get('no-restricted-imports') } }
+const upwards = (folders, message) => ({ regex: `^(?:\\.\\./)+(?:${folders.join('|')})(?:/|$)`, message })
+const LAYERS = [
+  {
+    files: ['api', 'config', 'device', 'errors', 'gateway', 'journal', 'keychain', 'log', 'training', 'txn'].map((d) => `src-main/${d}/**`),
+    patterns: [upwards(['app', 'cli'], 'A domain never imports the composition root (src-main/app) or the command line (src-main/cli).')],
+  },
+  { files: ['src-main/app/**'], patterns: [upwards(['cli'], 'The composition root never imports the command line (src-main/cli).')] },
+  {
+    files: ['src-main/electron/**', 'src-main/preload/**'],
+    patterns: [upwards(['cli'], 'The Electron shell starts the composition root, never the command line.')],
+  },
+]
+const layerConfigs = LAYERS.map(({ files, patterns }) => ({
+  files,
+  plugins: { layers: layersPlugin },
+  rules: { 'layers/no-restricted-imports': ['error', { patterns }] },
+}))
+
+/** The import rules of every domain, as config objects: doors for everyone else, inner zones inside. */
+function domainDoorConfigs(domains) {
+  const rule = (patterns) => ({ '@typescript-eslint/no-restricted-imports': patterns.length ? ['error', { patterns }] : 'off' })
+  const doorsOf = ({ folder, doors }) => {
+    const name = (door) => door.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    const allowed = `(?:index|(?:${doors.map(name).join('|')})(?:/index)?)$`
+    const message = `Outside ${folder}, import it only through its doors: ${[folder, ...doors.map((d) => `${folder}/${d}`)].join(', ')}.`
+    const insideMain = name(folder.replace(/^src-main\//, ''))
+    return {
+      // From src-main, a path that names the folder from src-main's root: ./device/x, ../device/x, ../../device/x.
+      fromMain: { regex: `^(?:\\.\\.?/)+${insideMain}/(?!${allowed})`, message },
+      // From tests, benchmarks and scripts: any path through src-main/<folder>/.
+      fromOutside: { regex: `(?:^|/)${name(folder)}/(?!${allowed})`, message },
+    }
+  }
+  const mainFiles = ['src-main/**']
+  const outsideFiles = ['test/**', 'scripts/**', 'bin/**', '*.ts', '*.js', '*.mjs']
+  const configs = [
+    { files: mainFiles, rules: rule(domains.map((d) => doorsOf(d).fromMain)) },
+    { files: outsideFiles, rules: rule(domains.map((d) => doorsOf(d).fromOutside)) },
+  ]
+  for (const domain of domains) {
+    const others = domains.filter((d) => d !== domain)
+    const othersFromMain = others.map((d) => doorsOf(d).fromMain)
+    configs.push(
+      { files: [`${domain.folder}/**`], rules: rule(othersFromMain) },
+      { files: [`${domain.folder.replace(/^src-main\//, 'test/main/')}/**`], rules: rule(others.map((d) => doorsOf(d).fromOutside)) },
+      ...domain.inner.map(({ files, ignores = [], patterns }) => ({ files, ignores, rules: rule([...othersFromMain, ...patterns]) })),
+    )
+  }
+  return configs
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**'] },
@@ -84,4 +224,6 @@ export default tseslint.config(
       ],
     },
   },
+  ...doorConfigs(),
+  ...layerConfigs,
 )

@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api'
 
 register()
-await import('../src-main/cli.ts')
+await import('../src-main/cli/main.ts')

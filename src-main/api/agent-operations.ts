@@ -17,17 +17,24 @@ import {
   type SaleView,
   type SettingsView,
 } from '../../src-shared/contract'
-import type { Engine } from '../app/compose'
-import { PosError } from '../app/errors'
-import type { CardReader } from '../device/card-reader'
-import { keyCheckValue } from '../gateway/signer'
+import { errorView, failed, PosError } from '../../src-shared/errors'
+import type { CardReader } from '../device'
+import { toPosError } from '../errors'
+import { keyCheckValue, storeSigningKey } from '../gateway'
+import type { JournalStore } from '../journal'
 import { signingKeyAccount, type SecretStore } from '../keychain'
-import { dayReportCsv } from '../txn/close-of-day'
-import { timeLeftMs, type RetryPolicy } from '../txn/retry-policy'
-import { storeSigningKey } from '../app/signing-key'
+import { dayReportCsv, timeLeftMs, type Forwarder, type RetryPolicy, type TxnService } from '../txn'
+
+/** What the operations use of the engine the composition root builds (src-main/app/compose.ts). */
+export interface AgentEngine {
+  alarms: AppInfo['alarms']
+  journal: Pick<JournalStore, 'outbox'>
+  txn: TxnService
+  forwarder: Forwarder
+}
 
 export interface AgentContext {
-  engine: Engine
+  engine: AgentEngine
   reader: CardReader
   secrets: SecretStore
   retry: RetryPolicy
@@ -123,24 +130,19 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', { type: 'device', prompt })))
   }
 
-  /** Validates and runs one operation; never throws. */
+  /** Validates and runs one operation; never throws: every failure is a catalogue error as data. */
   async dispatch(operation: string, request: unknown): Promise<PosResult<unknown>> {
-    if (!(operation in OPERATION_SCHEMAS))
-      return { ok: false, error: { code: 'UNKNOWN_OPERATION', message: `no operation "${operation}"`, retryable: false } }
+    if (!Object.hasOwn(OPERATION_SCHEMAS, operation)) return failed('UNKNOWN_OPERATION', `no operation "${operation}"`)
     const name = operation as OperationName
     const parsed = OPERATION_SCHEMAS[name].safeParse(request ?? {})
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const field = issue?.path.map(String).join('.') || '(request)'
-      return { ok: false, error: { code: 'INVALID_REQUEST', message: `${field}: ${issue?.message ?? 'invalid'}`, retryable: false } }
-    }
+    if (!parsed.success) return { ok: false, error: errorView(toPosError(parsed.error)) }
     try {
       const handler = this.handlers[name] as (r: unknown) => Promise<unknown> | unknown
       return { ok: true, value: await handler(parsed.data) }
-    } catch (error) {
-      if (error instanceof PosError) return { ok: false, error: { code: error.code, message: error.message, retryable: error.retryable } }
-      this.ctx.logger.error({ operation, err: error }, 'operation failed')
-      return { ok: false, error: { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error), retryable: true } }
+    } catch (thrown) {
+      // A PosError is a refusal the code already explained; anything else is logged with its stack.
+      if (!(thrown instanceof PosError)) this.ctx.logger.error({ operation, err: thrown }, 'operation failed')
+      return { ok: false, error: errorView(toPosError(thrown)) }
     }
   }
 

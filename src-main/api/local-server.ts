@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
 import type { AgentOperations } from './agent-operations'
 import { serveStatic } from './static-files'
-import { contentSecurityPolicy } from '../../src-shared/contract/csp'
+import { contentSecurityPolicy } from '../../src-shared/contract'
+import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
 
 export interface LocalServerOptions {
   port: number
@@ -29,14 +30,6 @@ export interface LocalServer {
 }
 
 const MAX_BODY_BYTES = 64 * 1024
-const STATUS_OF_ERROR: Readonly<Record<string, number>> = {
-  INVALID_REQUEST: 400,
-  UNKNOWN_OPERATION: 404,
-  NO_SUCH_SALE: 404,
-  REFERENCE_REUSED: 409,
-  SALE_IN_PROGRESS: 409,
-  INTERNAL: 500,
-}
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const streams = new Set<ServerResponse>()
@@ -54,18 +47,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       return plain(response, 403, 'cross-origin requests are refused')
     if (url.pathname === '/v1/health' && request.method === 'GET') return json(response, 200, options.health())
     if (url.pathname.startsWith('/v1/')) {
-      if (!authorised(request, options.token))
-        return json(response, 401, {
-          ok: false,
-          error: { code: 'UNAUTHORISED', message: 'a bearer token is required (see docs/local-api.md)', retryable: false },
-        })
+      if (!authorised(request, options.token)) return refuse(response, 'UNAUTHORISED', 'a bearer token is required (see docs/local-api.md)')
       if (url.pathname === '/v1/events' && request.method === 'GET') return openStream(response)
       const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
       if (op && request.method === 'POST') return operation(op[1]!, request, response)
-      return json(response, 404, {
-        ok: false,
-        error: { code: 'NOT_FOUND', message: `no route ${request.method} ${url.pathname}`, retryable: false },
-      })
+      return refuse(response, 'NOT_FOUND', `no route ${request.method} ${url.pathname}`)
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(response, 405, 'method not allowed')
     // The UI page carries a same-site session cookie so the browser's own calls are authorised.
@@ -84,13 +70,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const text = await readBody(request)
       body = text.length === 0 ? {} : JSON.parse(text)
     } catch (error) {
-      return json(response, 400, {
-        ok: false,
-        error: { code: 'INVALID_REQUEST', message: error instanceof Error ? error.message : 'unreadable body', retryable: false },
-      })
+      return refuse(response, 'INVALID_REQUEST', error instanceof Error ? error.message : 'unreadable body')
     }
     const result = await options.operations.dispatch(name, body)
-    json(response, result.ok ? 200 : (STATUS_OF_ERROR[result.error.code] ?? 422), result)
+    // The status of a refusal is the catalogue's (src-shared/errors), as is everything else about it.
+    json(response, result.ok ? 200 : httpStatusOf(result.error.code), result)
   }
 
   function openStream(response: ServerResponse): void {
@@ -158,6 +142,10 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 function json(response: ServerResponse, status: number, value: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(value))
+}
+
+function refuse(response: ServerResponse, code: ErrorCode, message: string): void {
+  json(response, httpStatusOf(code), failed(code, message))
 }
 
 function plain(response: ServerResponse, status: number, text: string): void {

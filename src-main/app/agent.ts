@@ -3,12 +3,12 @@
  * mode), card reader, journal and engine, and the operations every door (Electron IPC, local API)
  * dispatches to. `serve` and the Electron shell both start here.
  */
-import type { CardReader } from '../device/card-reader'
-import { AgentOperations } from '../api/agent-operations'
+import type { CardReader } from '../device'
+import { AgentOperations } from '../api'
 import { minorUnitDigits } from '../../src-shared/money'
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn/retry-policy'
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn'
 import { composeEngine, type Engine, type EngineSettings } from './compose'
-import type { AgentConfig } from './config'
+import type { AgentConfig } from '../config'
 import { openHostClient, type HostConnection } from './host-connection'
 import type { Runtime } from './runtime'
 

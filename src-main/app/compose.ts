@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path'
 import type { Logger } from 'pino'
-import type { CardReader } from '../device/card-reader'
-import type { HostClient } from '../gateway/gateway-client'
+import type { CardReader } from '../device'
+import type { HostClient } from '../gateway'
 import {
   countSealedRows,
   DataKeyMissingError,
@@ -18,9 +18,7 @@ import {
   openJournalDatabase,
 } from '../journal'
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
-import { Forwarder } from '../txn/forwarder'
-import { TxnService, type TxnSettings } from '../txn/txn-service'
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn/retry-policy'
+import { DEFAULT_RETRY_POLICY, Forwarder, TxnService, type RetryPolicy, type TxnSettings } from '../txn'
 
 export interface EnginePorts {
   reader: CardReader

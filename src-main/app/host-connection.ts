@@ -4,11 +4,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { UndiciHostClient, type HostClient, type HostEndpoint } from '../gateway/gateway-client'
-import { startTrainingHost, type TrainingHost } from '../training/host'
-import { trainingConfig, type AgentConfig } from './config'
-import { ensureTrainingKey, readSigningKey } from './signing-key'
-import { ConfigError } from './config'
+import { ConfigError, trainingConfig, type AgentConfig } from '../config'
+import { ensureTrainingKey, readSigningKey, UndiciHostClient, type HostClient, type HostEndpoint } from '../gateway'
+import { startTrainingHost, type TrainingHost } from '../training'
 import type { Runtime } from './runtime'
 
 export interface HostConnection {

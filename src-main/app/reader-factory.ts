@@ -5,9 +5,9 @@
  */
 import { spawnSync } from 'node:child_process'
 import { Neo2CardReader, readerPortResolver, SerialReaderTransport, type ReaderLog } from '../device'
-import { createMockPinpadSim, DEFAULT_TRAINING_CARD, startPtyPinpadSim, TEST_CARD_NAMES, type PinpadSim } from '../training/pinpad'
+import { createMockPinpadSim, DEFAULT_TRAINING_CARD, startPtyPinpadSim, TEST_CARD_NAMES, type PinpadSim } from '../training'
 import type { ReaderFactory, ReaderHandle } from './agent'
-import type { AgentConfig } from './config'
+import type { AgentConfig } from '../config'
 import type { Runtime } from './runtime'
 
 /** Human-paced: the cashier sees each prompt; the default card comes if nobody picks one. */

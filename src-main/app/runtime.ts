@@ -4,9 +4,8 @@
  * shell start the agent the same way.
  */
 import { join } from 'node:path'
-import { ConfigError, loadConfig, TRAINING_IDENTITY, type LoadedConfig } from './config'
-import { userDataDir } from './paths'
-import { createLogger, type Logger } from './logger'
+import { loadConfig, MissingConfigurationError, TRAINING_IDENTITY, userDataDir, type ConfigError, type LoadedConfig } from '../config'
+import { createLogger, type Logger } from '../log'
 import { JOURNAL_FILE, probeJournal } from '../journal'
 import { openSecretStore, type SecretStore } from '../keychain'
 
@@ -38,22 +37,6 @@ export interface Runtime {
 
 export function resolveDataDir(loaded: LoadedConfig | undefined, flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag ?? env.POS_AGENT_DATA_DIR ?? loaded?.dataDir ?? userDataDir(env)
-}
-
-/**
- * No configuration means training mode, but only over a data folder that holds no production
- * journal: a configuration file that went missing must not turn a terminal with stored payments
- * and pending reversals into a training terminal (they would wait forever, unseen).
- */
-export class MissingConfigurationError extends ConfigError {
-  constructor(dataDir: string, saleId: string, waitingItems: number) {
-    const waiting =
-      waitingItems > 0 ? `; ${waitingItems} stored payment(s) and reversal(s) are kept and wait for it` : '; its sales are kept'
-    super(
-      `no configuration file was found, but ${dataDir} holds a production journal (sale ${saleId}): the configuration went missing${waiting}. ` +
-        'Put the configuration back (--config, POS_AGENT_CONFIG, or the per-user config.json) and start again; training mode was not started.',
-    )
-  }
 }
 
 function checkTrainingMayStart(dataDir: string): void {

@@ -7,7 +7,7 @@
  * a card that declines after the host approved must be reversed).
  */
 import type { DevicePrompt, DeviceStatusView } from '../../src-shared/contract'
-import type { ReadMethod } from './entry-mode'
+import type { ReadMethod } from './card-data/entry-mode'
 
 export interface ReadCardRequest {
   amountMinor: number

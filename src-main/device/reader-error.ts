@@ -1,13 +1,13 @@
 /**
  * Failures of the card reader driver itself: the link, the command channel, answers it cannot use.
  * Device statuses and failure records keep their own typed errors (`Neo2StatusError`,
- * `Neo2TransactionError`); `describeReaderFailure` reads any of them the same way, so a failed
- * `readCard` always carries a code and a cashier-actionable line (docs/device-protocol.md §7).
+ * `Neo2TransactionError`); the driver's `describeReaderFailure` (neo2/reader-failure.ts) reads any
+ * of them as a `ReaderFailure`, so a failed `readCard` always carries a code and a cashier-actionable
+ * line (docs/device-protocol.md §7). That reading lives with the driver because it knows the driver's
+ * error classes; this file stays protocol-free.
  * Messages never quote card data: they may reach logs and the screen (docs/card-reader.md §1.4 "Logging").
  */
 import type { CashierAction, CashierAdvice } from './cashier-action'
-import { Neo2StatusError } from './neo2-status'
-import { Neo2TransactionError } from './neo2-transaction-error'
 
 export const READER_ERROR_CODES = [
   'deviceDisconnected',
@@ -71,12 +71,4 @@ export class ReaderError extends Error {
 
 export interface ReaderFailure extends CashierAdvice {
   code: string
-}
-
-/** Code and cashier advice of anything the driver may throw; unknown errors become `deviceNotResponding`-like faults. */
-export function describeReaderFailure(error: unknown): ReaderFailure {
-  if (error instanceof ReaderError || error instanceof Neo2StatusError || error instanceof Neo2TransactionError) {
-    return { code: error.code, action: error.action, message: error.cashierMessage, retryable: error.retryable }
-  }
-  return { code: 'readerFault', action: 'tryAgain', retryable: true, message: 'Card reader error. Try again.' }
 }

@@ -5,8 +5,9 @@
  * top-level frame; anything else is refused. Takes the ipcMain object as a parameter, so it is tested
  * without Electron.
  */
-import type { PosEvent, PosResult } from '../../src-shared/contract'
-import { ELECTRON_APP_ORIGIN } from '../../src-shared/contract/csp'
+import { ELECTRON_APP_ORIGIN, type PosEvent, type PosResult } from '../../src-shared/contract'
+import { errorView, failed } from '../../src-shared/errors'
+import { toPosError } from '../errors'
 
 export const IPC_CALL = 'pos:call'
 export const IPC_EVENT = 'pos:event'
@@ -38,11 +39,14 @@ export function isTrustedSender(event: InvokeEvent): boolean {
 
 export function registerIpc(ipcMain: IpcMainLike, dispatcher: Dispatcher, send: (event: PosEvent) => void): () => void {
   ipcMain.handle(IPC_CALL, async (event, operation, request) => {
-    if (!isTrustedSender(event))
-      return { ok: false, error: { code: 'FORBIDDEN', message: 'calls are accepted from the app window only', retryable: false } }
-    if (typeof operation !== 'string')
-      return { ok: false, error: { code: 'INVALID_REQUEST', message: 'operation must be a string', retryable: false } }
-    return dispatcher.dispatch(operation, request)
+    if (!isTrustedSender(event)) return failed('FORBIDDEN', 'calls are accepted from the app window only')
+    if (typeof operation !== 'string') return failed('INVALID_REQUEST', 'operation must be a string')
+    try {
+      return await dispatcher.dispatch(operation, request)
+    } catch (error) {
+      // A dispatcher never throws; should one, the window still gets an answer it can show.
+      return { ok: false, error: errorView(toPosError(error)) }
+    }
   })
   dispatcher.on('event', send)
   return () => {

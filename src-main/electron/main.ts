@@ -6,12 +6,12 @@
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'electron'
 import { join, normalize, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { startAgent, type RunningAgent } from '../app/agent'
-import { defaultReaderFactory } from '../app/reader-factory'
-import { openRuntime } from '../app/runtime'
+import { defaultReaderFactory, openRuntime, startAgent, type RunningAgent } from '../app'
+import { toPosError } from '../errors'
 import { registerIpc } from './ipc'
 import { createWindow } from './window'
-import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../src-shared/contract/csp'
+import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../src-shared/contract'
+import { wordsOf } from '../../src-shared/errors'
 
 const SCHEME = 'pos-agent'
 const CSP = contentSecurityPolicy(ELECTRON_APP_ORIGIN, false)
@@ -43,8 +43,10 @@ void app.whenReady().then(async () => {
     agent = await startAgent(runtime, defaultReaderFactory)
   } catch (error) {
     // A refusal to start (configuration gone missing over a production journal, no OS keychain in
-    // production) is said in a window the person at the counter sees, not only on a console.
-    dialog.showErrorBox('pos-agent cannot start', error instanceof Error ? error.message : String(error))
+    // production) is said in a window the person at the counter sees, not only on a console: the
+    // catalogue's words first, then the detail for whoever fixes it.
+    const failure = toPosError(error)
+    dialog.showErrorBox('pos-agent cannot start', `${wordsOf(failure.code)}\n\n${failure.message}`)
     app.exit(1)
     return
   }

@@ -131,13 +131,21 @@ export class UndiciHostClient implements HostClient {
       return this.logged(classifyTransportError(base(), error, this.wasConnectError(error)), body)
     }
 
-    // docs/gateway.md §D1: 503 means "could not process it now; nothing was recorded".
-    if (status === 503)
-      return this.logged({ ...base(), kind: 'notDelivered', reason: 'HTTP 503: the host could not take the request now' }, body)
-
+    // Every answer is the host's only if it echoes our MsgID and DateTime and its signature verifies.
+    // An unsigned 503 may come from a proxy after the host processed the request: unknown, like no
+    // answer at all; only the host's own signed 503 proves nothing was recorded (docs/gateway.md §D1).
+    const unsigned503 = status === 503 ? ' (an unsigned HTTP 503, as from a proxy: the host may have processed it)' : ''
     const echoed = { dateTime: header(responseHeaders, 'datetime'), msgId: header(responseHeaders, 'msgid') }
     if (echoed.msgId !== msgId)
-      return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: 'the response does not echo our MsgID' }, body)
+      return this.logged(
+        { ...base(), kind: 'unknown', httpStatus: status, reason: `the response does not echo our MsgID${unsigned503}` },
+        body,
+      )
+    if (echoed.dateTime !== dateTime)
+      return this.logged(
+        { ...base(), kind: 'unknown', httpStatus: status, reason: `the response does not echo our DateTime${unsigned503}` },
+        body,
+      )
     const signType = header(responseHeaders, 'signtype')
     if (signType !== this.endpoint.signType)
       return this.logged(
@@ -148,16 +156,19 @@ export class UndiciHostClient implements HostClient {
       return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: "the response KeyID differs from the request's" }, body)
     }
     const verified = verifySignature(
-      { method: 'POST', path, dateTime: echoed.dateTime ?? '', msgId, body: responseBody },
+      { method: 'POST', path, dateTime, msgId, body: responseBody },
       this.endpoint.signType,
       this.deps.signingKey,
       header(responseHeaders, 'authorization'),
     )
     if (!verified)
       return this.logged(
-        { ...base(), kind: 'unknown', httpStatus: status, reason: 'the response signature is missing or does not verify' },
+        { ...base(), kind: 'unknown', httpStatus: status, reason: `the response signature is missing or does not verify${unsigned503}` },
         body,
       )
+    // The host's own 503: "could not process it now; nothing was recorded" (docs/gateway.md §D1).
+    if (status === 503)
+      return this.logged({ ...base(), kind: 'notDelivered', reason: 'HTTP 503 signed by the host: nothing was recorded' }, body)
 
     let parsed: unknown
     try {

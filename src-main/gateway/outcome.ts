@@ -4,7 +4,8 @@
  * The line between `notDelivered` and `unknown` decides between store-and-forward and reversal, so it
  * is drawn in this one file:
  * - notDelivered: the request provably never reached the host (connection refused, DNS failure, TLS
- *   handshake failure, connect timeout, HTTP 503 which docs/gateway.md §D1 defines as "nothing recorded").
+ *   handshake failure, connect timeout, or an HTTP 503 signed by the host, which docs/gateway.md §D1
+ *   defines as "nothing recorded". An unsigned 503 may come from a proxy after the host processed it.
  * - unknown: it may have reached the host (timeout or reset after sending, a signature that does not
  *   verify, an unparsable body, an unexpected HTTP status or result code). docs/gateway.md §D1: "A
  *   response whose signature does not verify is treated exactly like no response".

@@ -54,10 +54,11 @@ export function sign(parts: SignedParts, signType: SignType, signingKey: string)
  * forger learns nothing from how long a wrong guess took.
  */
 export function verifySignature(parts: SignedParts, signType: SignType, signingKey: string, received: string | undefined): boolean {
-  if (received === undefined || !/^[0-9a-fA-F]+$/.test(received)) return false
-  const expected = Buffer.from(sign(parts, signType, signingKey), 'hex')
-  const given = Buffer.from(received, 'hex')
-  return given.length === expected.length && timingSafeEqual(given, expected)
+  const expectedHex = sign(parts, signType, signingKey)
+  // Whole hex digits of exactly the expected length: Buffer.from(hex) silently drops an odd last
+  // digit, which would let a signature with one character appended still verify.
+  if (received === undefined || received.length !== expectedHex.length || !/^[0-9a-fA-F]+$/.test(received)) return false
+  return timingSafeEqual(Buffer.from(received, 'hex'), Buffer.from(expectedHex, 'hex'))
 }
 
 /** Key check value shown instead of a key: first 6 hex digits of HMAC-SHA256(key, "KCV"). */

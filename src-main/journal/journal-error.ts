@@ -3,7 +3,7 @@
  * so the opener, the migration runner and every transaction say the same thing to the cashier.
  * Kept in its own file because both database.ts and migrations.ts need it (no import cycle).
  */
-import { PosError } from '../../src-shared/pos-error'
+import { PosError, type ErrorCode } from '../../src-shared/errors'
 
 export const JOURNAL_ERROR_CODES = [
   'JOURNAL_DISK_FULL',
@@ -17,15 +17,15 @@ export const JOURNAL_ERROR_CODES = [
   'SEALED_FIELD_UNREADABLE',
   'DATA_KEY_MISSING',
   'DATA_KEY_INVALID',
-] as const
+] as const satisfies readonly ErrorCode[]
 export type JournalErrorCode = (typeof JOURNAL_ERROR_CODES)[number]
 
-/** Base of every journal failure: a `code`, and whether repeating the same step may succeed. */
+/** Base of every journal failure; whether repeating the same step may succeed is the catalogue's word. */
 export class JournalError extends PosError {
   override readonly name: string = 'JournalError'
   declare readonly code: JournalErrorCode
-  constructor(code: JournalErrorCode, message: string, retryable = false, options?: ErrorOptions) {
-    super(code, message, retryable, options)
+  constructor(code: JournalErrorCode, message: string, options?: ErrorOptions) {
+    super(code, message, options)
   }
 }
 
@@ -38,7 +38,6 @@ export class JournalDiskFullError extends JournalError {
     super(
       'JOURNAL_DISK_FULL',
       `the disk holding the journal is full (${file}): free space; no sale was lost because nothing was committed`,
-      false,
       options,
     )
   }
@@ -54,7 +53,6 @@ export class JournalIoError extends JournalError {
     super(
       'JOURNAL_IO',
       `the journal could not be read or written (${file}, ${systemCode}): check the disk and the folder's permissions; the failed change was not committed`,
-      false,
       options,
     )
   }
@@ -73,7 +71,6 @@ export class JournalBusyError extends JournalError {
     super(
       'JOURNAL_BUSY',
       `the journal is locked by another connection (${file}): retry; only one pos-agent may write a journal at a time`,
-      true,
       options,
     )
   }
@@ -91,7 +88,6 @@ export class JournalCorruptError extends JournalError {
       'JOURNAL_CORRUPT',
       `the journal failed its integrity check (${file}): ${problems.slice(0, 3).join('; ')}. ` +
         'The file was left untouched: do not delete it; keep a copy and restore the journal from backup or contact support',
-      false,
       options,
     )
   }

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
+import { OWED_TO_HOST_SQL } from './outbox-store'
 
 /** The journal's file name inside the agent's data folder. */
 export const JOURNAL_FILE = 'journal.sqlite'
@@ -32,7 +33,7 @@ export function probeJournal(file: string, trainingTerminalId: string): JournalS
     const foreign = db.prepare('SELECT id FROM sale WHERE substr(id, 1, ?) <> ? LIMIT 1').pluck().get(prefix.length, prefix) as
       string | undefined
     const waiting = tables.includes('outbox')
-      ? (db.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', 'inflight', 'attention')").pluck().get() as number)
+      ? (db.prepare(`SELECT count(*) FROM outbox WHERE ${OWED_TO_HOST_SQL}`).pluck().get() as number)
       : 0
     return { foreignSaleId: foreign, waitingItems: waiting }
   } finally {

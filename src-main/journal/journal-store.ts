@@ -7,11 +7,13 @@ import type Database from 'better-sqlite3'
 import { runInTransaction } from './database'
 import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
 import { OutboxStore, type NewOutboxItem } from './outbox-store'
+import { FINAL, sqlStateList, type SaleState, type TipState } from '../../src-shared/sale'
+import { OPEN_SALE_PREDICATE } from './schema'
 
-/** A sale as stored. The transaction core gives `state` and `tipState` their meaning. */
+/** A sale as stored. The states are the shared vocabulary (src-shared/sale). */
 export interface SaleRecord {
   id: string
-  state: string
+  state: SaleState
   createdAt: number
   updatedAt: number
   businessDay: string
@@ -22,9 +24,9 @@ export interface SaleRecord {
   offline: boolean
   chip: boolean
   tipMinor: number
-  tipState: string
+  tipState: TipState
   reason?: string | undefined
-  attentionFrom?: string | undefined
+  attentionFrom?: SaleState | undefined
   authCode?: string | undefined
   svcTransID?: string | undefined
   maskedPan?: string | undefined
@@ -45,7 +47,7 @@ export interface SaleChange {
   event: { type: string; detail?: unknown }
   /** The new record (full); the store checks the previous state to refuse lost updates. */
   next: SaleRecord
-  expectedState: string
+  expectedState: SaleState
   sealCard?: { purpose: 'purchase' | 'void'; data: unknown }
   purgeCard?: boolean
   enqueue?: NewOutboxItem[]
@@ -117,10 +119,11 @@ export class JournalStore {
       byReference: db.prepare('SELECT * FROM sale WHERE reference = ?'),
       byDay: db.prepare('SELECT * FROM sale WHERE business_day = ? ORDER BY created_at'),
       openSales: db.prepare(
-        `SELECT * FROM sale WHERE state NOT IN ('approved', 'declined', 'abandoned', 'reversed', 'cancelled', 'forwarded', 'captured')`,
+        // The same text as the partial index sale_open (schema.ts), so the query uses it.
+        `SELECT * FROM sale WHERE ${OPEN_SALE_PREDICATE}`,
       ),
       recentByFingerprint: db.prepare(
-        "SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN ('declined', 'abandoned', 'reversed', 'cancelled') LIMIT 1",
+        `SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN (${sqlStateList(FINAL)}) LIMIT 1`,
       ),
       sealCard: db.prepare('INSERT OR REPLACE INTO sealed_card (sale_id, purpose, envelope, key_id, created_at) VALUES (?, ?, ?, ?, ?)'),
       getCard: db.prepare('SELECT envelope FROM sealed_card WHERE sale_id = ? AND purpose = ?'),
@@ -268,5 +271,6 @@ function fromRow(row: unknown): SaleRecord {
     if (BOOLEAN_FIELDS.has(field)) record[field] = value === 1
     else if (value !== null) record[field] = value
   }
+  // The one place a row becomes a typed record: the journal only ever writes vocabulary states.
   return record as unknown as SaleRecord
 }

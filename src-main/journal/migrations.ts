@@ -56,7 +56,6 @@ export class JournalMigrationError extends JournalError {
       'JOURNAL_MIGRATION_FAILED',
       `upgrading the journal to version ${version} (${description}) failed and was rolled back (${file}): ${reason}; ` +
         `the journal stays at version ${version - 1}`,
-      false,
       options,
     )
   }

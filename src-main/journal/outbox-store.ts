@@ -7,9 +7,24 @@
 import type Database from 'better-sqlite3'
 import { runInTransaction } from './database'
 import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
+import type { QueueOperation } from '../../src-shared/sale'
+
+/**
+ * A queue item's life: waiting, sent and not yet answered, answered, parked for a manager, or
+ * withdrawn before it was ever sent. Declared once; the SQL below takes its lists from here.
+ */
+export const OUTBOX_STATES = ['pending', 'inflight', 'done', 'attention', 'withdrawn'] as const
+export type OutboxState = (typeof OUTBOX_STATES)[number]
+/** Still owed to the host: counted in the queue, blocking later items of the sale, kept across restarts. */
+export const OWED_TO_HOST: readonly OutboxState[] = ['pending', 'inflight', 'attention']
+/** Waiting or on the wire (not parked for a manager). */
+const IN_QUEUE: readonly OutboxState[] = ['pending', 'inflight']
+const sqlList = (states: readonly OutboxState[]) => states.map((s) => `'${s}'`).join(', ')
+/** `state IN (...)` for the owed states, as the queries and the start-up probe write it. */
+export const OWED_TO_HOST_SQL = `state IN (${sqlList(OWED_TO_HOST)})`
 
 export interface NewOutboxItem {
-  operation: string
+  operation: QueueOperation
   /** merchantTransID carried by this message (the sale's own id for payment and reversal). */
   messageId: string
   /** The original merchantTransID in the path (cancel, reversal, tips, capture). */
@@ -21,9 +36,9 @@ export interface NewOutboxItem {
 export interface OutboxItem {
   seq: number
   saleId: string
-  operation: string
+  operation: QueueOperation
   messageId: string
-  state: string
+  state: OutboxState
   attempts: number
   nextAttemptAt: number
   createdAt: number
@@ -47,7 +62,7 @@ export interface QueueTotals {
   attentionCount: number
 }
 
-const PRIORITY: Readonly<Record<string, number>> = { reversal: 0 }
+const PRIORITY: Readonly<Partial<Record<QueueOperation, number>>> = { reversal: 0 }
 const SELECT =
   'seq, sale_id AS saleId, operation, message_id AS messageId, state, attempts, next_attempt_at AS nextAttemptAt, created_at AS createdAt, amount_minor AS amountMinor, currency, last_error AS lastError'
 
@@ -65,7 +80,7 @@ export class OutboxStore {
       ),
       // Items sealed under a data key the keychain no longer holds wait (never deleted) until it is restored.
       due: db.prepare(`SELECT ${SELECT}, body FROM outbox o WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.key_id = ?
-        AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.state IN ('pending', 'inflight', 'attention')
+        AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.${OWED_TO_HOST_SQL}
                         AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
         ORDER BY o.priority, o.seq LIMIT ?`),
       markInflight: db.prepare("UPDATE outbox SET state = 'inflight', attempts = attempts + 1 WHERE seq = ?"),
@@ -77,18 +92,15 @@ export class OutboxStore {
         "UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, created_at = ?, last_error = NULL WHERE sale_id = ? AND state = 'attention'",
       ),
       recoverInflight: db.prepare("UPDATE outbox SET state = 'pending' WHERE state = 'inflight'"),
+      release: db.prepare("UPDATE outbox SET state = 'pending' WHERE seq = ? AND state = 'inflight'"),
       totals: db.prepare(`SELECT
-          (SELECT count(*) FROM outbox WHERE state IN ('pending', 'inflight')) AS count,
+          (SELECT count(*) FROM outbox WHERE state IN (${sqlList(IN_QUEUE)})) AS count,
           (SELECT count(*) FROM outbox WHERE state = 'attention') AS attentionCount,
-          (SELECT min(created_at) FROM outbox WHERE state IN ('pending', 'inflight')) AS oldestItemAt`),
+          (SELECT min(created_at) FROM outbox WHERE state IN (${sqlList(IN_QUEUE)})) AS oldestItemAt`),
       stored: db.prepare(`SELECT currency, count(*) AS n, sum(amount_minor) AS total, min(created_at) AS oldest FROM outbox
-          WHERE operation = 'payment' AND state IN ('pending', 'inflight', 'attention') GROUP BY currency`),
-      lockedCount: db.prepare(
-        "SELECT count(*) AS n FROM outbox WHERE state IN ('pending', 'inflight', 'attention') AND key_id IS NOT ? AND body IS NOT NULL",
-      ),
-      waiting: db.prepare(
-        `SELECT ${SELECT} FROM outbox WHERE state IN ('pending', 'inflight', 'attention') ORDER BY priority, seq LIMIT ?`,
-      ),
+          WHERE operation = 'payment' AND ${OWED_TO_HOST_SQL} GROUP BY currency`),
+      lockedCount: db.prepare(`SELECT count(*) AS n FROM outbox WHERE ${OWED_TO_HOST_SQL} AND key_id IS NOT ? AND body IS NOT NULL`),
+      waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE ${OWED_TO_HOST_SQL} ORDER BY priority, seq LIMIT ?`),
       ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
       bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
     }
@@ -151,6 +163,11 @@ export class OutboxStore {
   }
 
   /** At start: whatever was in flight when the agent stopped is sent again (the host de-duplicates). */
+  /** Claimed items whose answers were not journaled go back to waiting (they are resent as they were). */
+  release(seqs: readonly number[]): void {
+    runInTransaction(this.db, () => seqs.forEach((seq) => this.sql.release.run(seq)))
+  }
+
   recoverInflight(): number {
     return this.sql.recoverInflight.run().changes
   }

@@ -2,6 +2,7 @@
  * Where secrets live: the signing key (per aid) and, later, the journal's data key. The production
  * store is the OS keychain; the agent itself keeps no secret on disk.
  */
+import { PosError } from '../../src-shared/errors'
 import type { KeychainProblem } from './install-hint'
 
 export interface SecretStore {
@@ -12,9 +13,9 @@ export interface SecretStore {
   delete(account: string): Promise<boolean>
 }
 
-export class SecretStoreUnavailableError extends Error {
+export class SecretStoreUnavailableError extends PosError {
   override readonly name = 'SecretStoreUnavailableError'
-  readonly code = 'KEYCHAIN_UNAVAILABLE'
+  declare readonly code: 'KEYCHAIN_UNAVAILABLE'
 
   constructor(
     /** Which part is missing: the keytar library itself, or a keychain for it to talk to. */
@@ -24,7 +25,7 @@ export class SecretStoreUnavailableError extends Error {
     /** What to install or do on this machine. */
     readonly fix: string,
   ) {
-    super(`${what}: ${fix}`)
+    super('KEYCHAIN_UNAVAILABLE', `${what}: ${fix}`)
   }
 }
 

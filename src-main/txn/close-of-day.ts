@@ -5,21 +5,13 @@
  */
 import { formatAmount } from '../../src-shared/money'
 import type { DayReportView, DayTotalsView, SaleView } from '../../src-shared/contract'
-import type { TxnState } from './txn-types'
+import { CHARGED, COUNTER_BUSY } from '../../src-shared/sale'
 
 export type DayTotals = DayTotalsView
 export type DayReport = DayReportView
 
-/** Sales whose money stands: approved at the host, or approved offline and stored or forwarded. */
-const CHARGED: ReadonlySet<TxnState> = new Set(['approved', 'forwarded', 'storedOffline', 'captured', 'capturePending', 'cancelPending'])
-const AT_COUNTER: ReadonlySet<TxnState> = new Set([
-  'created',
-  'readingCard',
-  'awaitingConfirmation',
-  'sending',
-  'completingCard',
-  'voidReadingCard',
-])
+// CHARGED (counted in the totals) and COUNTER_BUSY (a sale still at the counter blocks the close)
+// are classes of the shared vocabulary, src-shared/sale.
 
 export function dayReport(businessDay: string, sales: readonly SaleView[]): DayReport {
   const counts = { approved: 0, declined: 0, offline: 0, stored: 0, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 0 }
@@ -29,7 +21,7 @@ export function dayReport(businessDay: string, sales: readonly SaleView[]): DayR
   let atCounter = 0
   for (const sale of sales) {
     if (sale.state === 'reversalPending') reversalsPending++
-    if (AT_COUNTER.has(sale.state)) atCounter++
+    if (COUNTER_BUSY.has(sale.state)) atCounter++
     if (sale.offline && CHARGED.has(sale.state)) counts.offline++
     if (sale.state === 'storedOffline') counts.stored++
     if (sale.state === 'declined') counts.declined++

@@ -7,9 +7,7 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
-import type { HostClient } from '../gateway/gateway-client'
-import type { GatewayOutcome } from '../gateway/outcome'
-import type { OperationKind } from '../gateway/operations'
+import type { GatewayOutcome, HostClient, OperationKind } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
 import type { ForwardAnswer, QueuedOperation, TxnEvent } from './txn-types'
@@ -49,6 +47,8 @@ type Settled = { item: ClaimedItem; outcome: GatewayOutcome }
 
 export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: [ClaimedItem]; attention: [ClaimedItem, string] }> {
   private running = false
+  /** Claimed items whose release failed (the journal refused the write): released at the next drain. */
+  private stranded: number[] = []
   private wakeUp: (() => void) | undefined
   private loop: Promise<void> | undefined
   private hostReachable: boolean | undefined
@@ -93,22 +93,49 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   async drainOnce(): Promise<number> {
     const concurrency = this.deps.concurrency ?? 16
     let total = 0
+    this.putBack([])
     for (;;) {
       const items = this.deps.journal.outbox.claimDue(concurrency * 4)
       if (items.length === 0) return total
       total += items.length
-      const settled: Settled[] = []
-      let next = 0
-      await Promise.all(
-        Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-          while (next < items.length) {
-            const item = items[next++]!
-            settled.push({ item, outcome: await this.send(item) })
-          }
-        }),
-      )
-      this.deps.journal.batch(() => settled.forEach((s) => this.settle(s)))
+      let journaled = false
+      try {
+        const settled = await this.sendAll(items, concurrency)
+        this.deps.journal.batch(() => settled.forEach((s) => this.settle(s)))
+        journaled = true
+      } finally {
+        // A batch whose answers could not be journaled (a full disk, a client that threw) goes back
+        // to waiting: resending the same messages is safe, the host de-duplicates them by id.
+        if (!journaled) this.putBack(items.map((item) => item.seq))
+      }
       this.emit('status', this.status())
+    }
+  }
+
+  private async sendAll(items: ClaimedItem[], concurrency: number): Promise<Settled[]> {
+    const settled: Settled[] = []
+    let next = 0
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+        while (next < items.length) {
+          const item = items[next++]!
+          settled.push({ item, outcome: await this.send(item) })
+        }
+      }),
+    )
+    return settled
+  }
+
+  /** Claimed items back to waiting; those the journal cannot take back now are retried at the next drain. */
+  private putBack(seqs: number[]): void {
+    const all = [...this.stranded, ...seqs]
+    if (all.length === 0) return
+    try {
+      this.deps.journal.outbox.release(all)
+      this.stranded = []
+    } catch (error) {
+      this.stranded = all
+      this.deps.logger.error({ err: error, items: all.length }, 'queue items could not be put back to waiting; retrying at the next drain')
     }
   }
 

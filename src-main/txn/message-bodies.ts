@@ -4,9 +4,12 @@
  * "TipsAdjustment", "Capture"); §D3 for tips (the tip itself, not the new total) and capture (base + tip).
  */
 import { formatAmount } from '../../src-shared/money'
-import type { CardData } from '../device/card-reader'
-import type { OfflineCancelBody, OfflinePaymentBody, OfflineReversalBody, TipsBody, CaptureBody } from '../gateway/request-schemas'
+import type { CardData } from '../device'
+import type { CaptureBody, OfflineCancelBody, OfflinePaymentBody, OfflineReversalBody, TipsBody } from '../gateway'
 import type { SaleRecord } from '../journal'
+import type { PaymentOptions } from '../../src-shared/contract'
+
+export type { PaymentOptions }
 
 export interface MerchantIdentity {
   storeId: string
@@ -14,17 +17,6 @@ export interface MerchantIdentity {
   merchantId: string
   storeName?: string | undefined
   pspInfo: Readonly<Record<string, string>>
-}
-
-/** Optional payment fields an integrator may supply per sale (validated with the request schema). */
-export interface PaymentOptions {
-  metadata?: string
-  webhook?: string
-  instalment?: Record<string, unknown>
-  DCCBillingAmount?: { currency: string; value: string }
-  origMerchantTransInfo?: { merchantTransID: string; merchantTransTime: string; merchantOrderReference?: string }
-  transInitiator?: Record<string, string>
-  merchantOrderReference?: string
 }
 
 function cardMethod(card: CardData) {
@@ -47,7 +39,10 @@ function cardMethod(card: CardData) {
   }
 }
 
-export function paymentBody(sale: SaleRecord, card: CardData, merchant: MerchantIdentity): OfflinePaymentBody {
+/** The columns of a sale a payment body is built from. */
+export type PaymentSale = Pick<SaleRecord, 'id' | 'transTime' | 'amountMinor' | 'currency' | 'autoCapture' | 'options'>
+
+export function paymentBody(sale: PaymentSale, card: CardData, merchant: MerchantIdentity): OfflinePaymentBody {
   const options = parseOptions(sale.options)
   const { merchantOrderReference, ...fields } = options
   return {

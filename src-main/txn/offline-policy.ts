@@ -5,7 +5,7 @@
  * uploads within 24 hours; a swiped card or an online-PIN card cannot be verified offline.
  */
 import type { OfflineDecision, OfflinePolicy } from './txn-types'
-import type { ReadMethod } from '../device/entry-mode'
+import type { ReadMethod } from '../device'
 
 export interface OfflineLimits {
   enabled: boolean

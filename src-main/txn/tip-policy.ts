@@ -3,6 +3,8 @@
  * manager's override. Default 20 % of the base (docs/product-defaults.md §2: scheme tolerance is
  * typically 20 % for restaurant MCCs; Clover warns above 20 %). Pure.
  */
+import { tipLimitMinor } from '../../src-shared/sale'
+
 export interface TipPolicy {
   tolerancePercent: number
 }
@@ -15,7 +17,7 @@ export type TipCheck =
 export function checkTip(policy: TipPolicy, baseMinor: number, tipMinor: number, managerOverride: boolean): TipCheck {
   if (!Number.isSafeInteger(tipMinor) || tipMinor < 0)
     return { ok: false, needsOverride: false, reason: 'a tip must be a whole, non-negative amount' }
-  const limit = Math.floor((baseMinor * policy.tolerancePercent) / 100)
+  const limit = tipLimitMinor(baseMinor, policy.tolerancePercent)
   if (tipMinor > limit && !managerOverride)
     return {
       ok: false,

@@ -1,9 +1,10 @@
 /**
  * The transaction state machine: a pure function from (sale, event) to (sale, effects). No I/O:
- * txn-service.ts journals the new state together with the queue effects in one SQLite transaction,
- * and only then runs the device and host effects (write-ahead). docs/transactions.md is this file
+ * write-ahead.ts journals the new state together with the queue effects in one SQLite transaction,
+ * and only then does sale-flow.ts run the device and host effects. docs/transactions.md is this file
  * drawn as a table; test/main/txn/txn-machine.test.ts walks every state/event pair.
  */
+import { COUNTER_BUSY, FINAL, STANDING_PAYMENT } from '../../src-shared/sale'
 import type { ForwardAnswer, PaymentAnswer, QueuedOperation, Sale, TransitionResult, TxnEffect, TxnEvent, TxnState } from './txn-types'
 
 const ok = (sale: Sale, state: TxnState, effects: TxnEffect[] = [], patch: Partial<Sale> = {}): TransitionResult => ({
@@ -15,9 +16,6 @@ const refuse = (sale: Sale, event: TxnEvent): TransitionResult => ({
   ok: false,
   reason: `${event.type} is not possible while the sale is ${sale.state}`,
 })
-
-/** States of an approved payment that a cashier may void, tip or (restaurant) capture. */
-const SETTLEABLE: ReadonlySet<TxnState> = new Set(['approved', 'forwarded', 'storedOffline'])
 
 export function transition(sale: Sale, event: TxnEvent): TransitionResult {
   switch (event.type) {
@@ -61,7 +59,7 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
       return onForwardAnswer(sale, event.operation, event.answer, event)
 
     case 'forwardGaveUp':
-      if (sale.state === 'needsAttention' || FINAL_OR_IDLE.has(sale.state)) return refuse(sale, event)
+      if (sale.state === 'needsAttention' || NO_QUEUE_TO_GIVE_UP_ON.has(sale.state)) return refuse(sale, event)
       return ok(sale, 'needsAttention', [], { attentionFrom: sale.state, reason: event.reason })
 
     case 'managerRetry':
@@ -80,16 +78,16 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
         : refuse(sale, event)
 
     case 'tipRequested':
-      if (!SETTLEABLE.has(sale.state) && sale.state !== 'capturePending') return refuse(sale, event)
+      if (!STANDING_PAYMENT.has(sale.state) && sale.state !== 'capturePending') return refuse(sale, event)
       if (sale.state === 'capturePending')
-        return { ok: false, reason: 'the payment is already being captured: the tip can no longer change' }
+        return { ok: false, reason: 'the payment is already being captured: the tip can no longer change', plain: true }
       if (!Number.isSafeInteger(event.tipMinor) || event.tipMinor < 0)
-        return { ok: false, reason: 'a tip must be a whole, non-negative amount' }
+        return { ok: false, reason: 'a tip must be a whole, non-negative amount', plain: true }
       // A later tip replaces an earlier one (docs/gateway.md §D3 "Tips"); it queues behind the payment's own forwarding.
       return ok(sale, sale.state, [{ type: 'enqueue', operation: 'tips' }], { tipMinor: event.tipMinor, tipState: 'pending' })
 
     case 'captureRequested':
-      if (sale.autoCapture) return { ok: false, reason: 'this payment was captured automatically' }
+      if (sale.autoCapture) return { ok: false, reason: 'this payment was captured automatically', plain: true }
       // A stored payment is captured once forwarded: its capture would otherwise overtake its own state.
       return sale.state === 'approved' || sale.state === 'forwarded'
         ? ok(sale, 'capturePending', [{ type: 'enqueue', operation: 'capture' }])
@@ -100,18 +98,8 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
   }
 }
 
-const FINAL_OR_IDLE: ReadonlySet<TxnState> = new Set([
-  'created',
-  'readingCard',
-  'awaitingConfirmation',
-  'sending',
-  'completingCard',
-  'voidReadingCard',
-  'declined',
-  'abandoned',
-  'reversed',
-  'cancelled',
-])
+/** A queued message cannot give up on a sale still at the counter, or one that has ended. */
+const NO_QUEUE_TO_GIVE_UP_ON: ReadonlySet<TxnState> = new Set([...COUNTER_BUSY, ...FINAL])
 
 function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
   switch (answer.kind) {
@@ -236,7 +224,7 @@ function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidReque
       return ok(sale, 'cancelled', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], {
         reason: 'voided before it was forwarded',
       })
-    return { ok: false, reason: 'the stored payment is being forwarded right now: try the void again in a moment' }
+    return { ok: false, reason: 'the stored payment is being forwarded right now: try the void again in a moment', plain: true }
   }
   if (sale.state === 'approved' || sale.state === 'forwarded') return ok(sale, 'voidReadingCard', [{ type: 'readCard', purpose: 'void' }])
   return refuse(sale, event)

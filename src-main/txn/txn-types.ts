@@ -1,39 +1,16 @@
 /**
- * The vocabulary of a sale's life: its states, the events that move it, and the effects a
- * transition asks for. docs/transactions.md draws the same thing as a table.
+ * The events that move a sale and the effects a transition asks for. The states and their classes
+ * are the shared vocabulary (src-shared/sale); docs/transactions.md draws the machine as a table.
  */
 
-export const TXN_STATES = [
-  'created', // journaled, nothing asked of the device yet
-  'readingCard', // the reader waits for / reads the card
-  'awaitingConfirmation', // duplicate guard: the cashier must confirm before anything is sent
-  'sending', // the payment request is journaled and on its way to the host
-  'completingCard', // the host answered (or could not be reached); the chip gets the answer
-  'approved', // approved online
-  'declined', // declined online, or declined offline (not eligible for store-and-forward)
-  'abandoned', // ended before anything reached the host (cashier cancel, no card, device error)
-  'storedOffline', // approved locally, waiting in the store-and-forward queue
-  'forwarded', // a stored payment the host has acknowledged
-  'reversalPending', // a reversal is queued (timeout, card declined after approval, ...)
-  'reversed', // the host acknowledged the reversal
-  'voidReadingCard', // the customer presents the card again to cancel an approved payment
-  'cancelPending', // the cancel is queued for the host
-  'cancelled', // cancelled at the host, or withdrawn from the queue before it was ever sent
-  'capturePending', // restaurant close: capture of base + tip queued
-  'captured', // capture acknowledged
-  'needsAttention', // a queued message went past its limits or the host said something we cannot act on
-] as const
-export type TxnState = (typeof TXN_STATES)[number]
+import type { OfflinePolicy, QueueOperation, SaleState, TipState } from '../../src-shared/sale'
 
-/** States in which no further host message is expected for the payment itself. */
-export const FINAL_STATES: ReadonlySet<TxnState> = new Set(['declined', 'abandoned', 'reversed', 'cancelled'])
+export { SALE_STATES as TXN_STATES, FINAL as FINAL_STATES } from '../../src-shared/sale'
+export type { OfflinePolicy, TipState }
+/** The machine's name for a sale state (the vocabulary is src-shared/sale). */
+export type TxnState = SaleState
 
-export type OfflinePolicy = 'preferOnline' | 'requireOnline' | 'forceOffline'
-
-export type QueuedOperation = 'payment' | 'reversal' | 'tips' | 'cancel' | 'capture'
-
-/** The parallel region for tips: a tip can be entered while the payment itself is still stored. */
-export type TipState = 'none' | 'pending' | 'adjusted' | 'failed'
+export type QueuedOperation = QueueOperation
 
 /** What the machine knows about a sale. Card data is not here: it lives sealed in the journal. */
 export interface Sale {
@@ -100,4 +77,21 @@ export type TxnEffect =
   | { type: 'retryQueued' }
   | { type: 'purgeCardData' }
 
-export type TransitionResult = { ok: true; sale: Sale; effects: TxnEffect[] } | { ok: false; reason: string }
+/**
+ * The effects that talk to the card reader or the host: run after the journal committed the
+ * transition that asked for them. Every other effect is written inside that same commit.
+ */
+export const IO_EFFECTS = ['readCard', 'cancelCardRead', 'sendPayment', 'completeCard'] as const
+export type IoEffect = Extract<TxnEffect, { type: (typeof IO_EFFECTS)[number] }>
+/** Written with the transition, in one SQLite transaction (queue items, withdrawals, purges). */
+export type JournalEffect = Exclude<TxnEffect, IoEffect>
+
+export function isIoEffect(effect: TxnEffect): effect is IoEffect {
+  return (IO_EFFECTS as readonly string[]).includes(effect.type)
+}
+
+/**
+ * A refusal's `reason` is for the log; `plain` marks one already written for the cashier (otherwise
+ * the words come from the refused event, see refusal-words.ts).
+ */
+export type TransitionResult = { ok: true; sale: Sale; effects: TxnEffect[] } | { ok: false; reason: string; plain?: true }

@@ -3,27 +3,10 @@
  * ids only: no type here can carry a card number, track, PIN block or key.
  */
 
-export const SALE_STATES = [
-  'created',
-  'readingCard',
-  'awaitingConfirmation',
-  'sending',
-  'completingCard',
-  'approved',
-  'declined',
-  'abandoned',
-  'storedOffline',
-  'forwarded',
-  'reversalPending',
-  'reversed',
-  'voidReadingCard',
-  'cancelPending',
-  'cancelled',
-  'capturePending',
-  'captured',
-  'needsAttention',
-] as const
-export type SaleState = (typeof SALE_STATES)[number]
+import type { ErrorView } from '../errors'
+import type { QueueOperation, SaleState, TipState } from '../sale'
+
+export { SALE_STATES, type SaleState } from '../sale'
 
 export interface SaleView {
   id: string
@@ -31,7 +14,7 @@ export interface SaleView {
   amountMinor: number
   currency: string
   tipMinor: number
-  tipState: string
+  tipState: TipState
   autoCapture: boolean
   offline: boolean
   reason?: string
@@ -51,7 +34,7 @@ export interface SaleView {
 export interface QueueItemView {
   seq: number
   saleId: string
-  operation: string
+  operation: QueueOperation
   state: string
   attempts: number
   amountMinor: number
@@ -155,10 +138,7 @@ export type PosEvent =
   | { type: 'device'; prompt: DevicePrompt }
   | { type: 'alarm'; alarm: AlarmView }
 
-export interface PosErrorView {
-  code: string
-  message: string
-  retryable: boolean
-}
+/** An error as every door sends it: code, detail, retryable and the catalogue's words (src-shared/errors). */
+export type PosErrorView = ErrorView
 
 export type PosResult<T> = { ok: true; value: T } | { ok: false; error: PosErrorView }

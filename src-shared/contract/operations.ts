@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import type { AppInfo, DayReportView, DeviceStatusView, QueueItemView, QueueStatusView, SaleView, SettingsView } from './dto'
+import { OFFLINE_POLICIES } from '../sale'
 
 const saleId = z.string().min(1).max(64)
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
@@ -21,6 +22,8 @@ export const paymentOptionsSchema = z.strictObject({
   transInitiator: z.record(z.string(), z.string()).optional(),
   merchantOrderReference: z.string().optional(),
 })
+/** The integrator's optional payment fields, as the schema accepts them (one declaration). */
+export type PaymentOptions = z.infer<typeof paymentOptionsSchema>
 
 export const OPERATION_SCHEMAS = {
   appInfo: z.strictObject({}),
@@ -32,7 +35,7 @@ export const OPERATION_SCHEMAS = {
       .optional(),
     /** The integrator's idempotency key: a repeat returns the same sale, never a second charge. */
     reference: z.string().min(1).max(64).optional(),
-    offlinePolicy: z.enum(['preferOnline', 'requireOnline', 'forceOffline']).optional(),
+    offlinePolicy: z.enum(OFFLINE_POLICIES).optional(),
     options: paymentOptionsSchema.optional(),
   }),
   getSale: z.strictObject({ id: saleId }),

@@ -7,7 +7,7 @@
  * reply, card-detected event, 02-40, 60-11, 62 ACK, 62 PIN answer, 60-12 — cut into 32-byte reads.
  * Rounds alternate framer and baseline so machine noise hits both alike.
  */
-import { encodeNeo2Frame, Neo2Framer } from '../../src-main/device'
+import { encodeNeo2Frame, Neo2Framer } from '../../src-main/device/neo2'
 import { SimPinEncryptor, TEST_CARDS } from '../../src-main/training/pinpad'
 import { authenticateAnswer, completionAnswer, contactSelectAnswer } from '../../src-main/training/pinpad/sim-card-data'
 import { median, report } from './support/bench-kit'

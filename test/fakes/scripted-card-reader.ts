@@ -11,7 +11,7 @@ import type {
   HostAnswerForCard,
   ReadCardRequest,
   ReadCardResult,
-} from '../../src-main/device/card-reader'
+} from '../../src-main/device'
 
 export type Presentation = { card: CardData; decision?: CardDecision } | { result: Exclude<ReadCardResult, { kind: 'card' }> }
 

@@ -62,9 +62,9 @@ describe('HTTP bridge: operations', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'AGENT_UNREACHABLE', retryable: true } })
   })
 
-  it('turns an answer that is not a PosResult into AGENT_BAD_RESPONSE', async () => {
+  it('turns an answer that is not a PosResult into AGENT_FAILED (server error) or AGENT_BAD_RESPONSE', async () => {
     const html = createHttpBridge({ fetch: (async () => new Response('<html>', { status: 502 })) as typeof fetch })
-    expect(await html.call('appInfo', {})).toMatchObject({ ok: false, error: { code: 'AGENT_BAD_RESPONSE', retryable: true } })
+    expect(await html.call('appInfo', {})).toMatchObject({ ok: false, error: { code: 'AGENT_FAILED', retryable: true } })
     const shape = createHttpBridge({ fetch: (async () => jsonResponse({ value: 1 })) as typeof fetch })
     expect(await shape.call('appInfo', {})).toMatchObject({ ok: false, error: { code: 'AGENT_BAD_RESPONSE', retryable: false } })
   })

@@ -2,6 +2,7 @@
  * A scripted PosBridge for renderer tests: records every call, answers from per-operation handlers
  * (or holds an answer until the test releases it), and emits PosEvents to subscribers.
  */
+import { failed, type ErrorCode } from '../../src-shared/errors'
 import type {
   AppInfo,
   DayReportView,
@@ -31,8 +32,9 @@ export function ok<T>(value: T): PosResult<T> {
   return { ok: true, value }
 }
 
-export function err(code: string, message = code, retryable = false): { ok: false; error: PosErrorView } {
-  return { ok: false, error: { code, message, retryable } }
+/** A refusal as the agent sends it: the catalogue's retryable flag and words for the code. */
+export function err(code: ErrorCode, message: string = code): { ok: false; error: PosErrorView } {
+  return failed(code, message)
 }
 
 export function makeAppInfo(overrides: Partial<AppInfo> = {}): AppInfo {
@@ -143,7 +145,7 @@ export class FakeBridge implements PosBridge {
       return new Promise((resolve) => this.held.push({ operation, resolve: resolve as (r: PosResult<unknown>) => void }))
     }
     const handler = this.handlers[operation] as Handler<K> | undefined
-    if (!handler) return err('NOT_SCRIPTED', `fake bridge has no answer for ${operation}`) as PosResult<OperationResults[K]>
+    if (!handler) return err('INTERNAL', `fake bridge has no answer for ${operation}`) as PosResult<OperationResults[K]>
     return handler(request)
   }
 

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { ERROR_CATALOGUE } from '../../src-shared/errors'
 import { err, FakeBridge, makeAppInfo, makeSettings, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
@@ -43,7 +44,8 @@ describe('settings: signing key', () => {
       fireEvent.submit(field.closest('form') as HTMLFormElement)
     })
     expect(field.value).toBe('')
-    expect(screen.getByTestId('signing-key-notice').textContent).toContain('No keychain')
+    expect(screen.getByTestId('signing-key-notice').textContent).toContain(ERROR_CATALOGUE.KEYCHAIN_UNAVAILABLE.words)
+    expect(screen.getByTestId('signing-key-notice').textContent).not.toContain('no keychain')
     expect(document.body.innerHTML).not.toContain(KEY)
   })
 })
@@ -88,7 +90,7 @@ describe('app shell', () => {
 
   it('says when the agent cannot be reached, and tries again', async () => {
     let reachable = false
-    const bridge = new FakeBridge().on('appInfo', () => (reachable ? ok(makeAppInfo()) : err('AGENT_UNREACHABLE', 'down', true)))
+    const bridge = new FakeBridge().on('appInfo', () => (reachable ? ok(makeAppInfo()) : err('AGENT_UNREACHABLE', 'down')))
     await renderApp(bridge)
     expect(screen.getByRole('alert').textContent).toContain('Cannot reach the payment agent')
     reachable = true

@@ -55,7 +55,7 @@ describe('one press, one sale', () => {
   })
 
   it('keeps the amount and says why when the agent refuses', async () => {
-    const bridge = new FakeBridge().on('startSale', () => err('AGENT_UNREACHABLE', 'fetch failed', true))
+    const bridge = new FakeBridge().on('startSale', () => err('AGENT_UNREACHABLE', 'fetch failed'))
     const store = await loadedStore(bridge)
     store.getState().typeDigits('99')
     await store.getState().startSale()

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { FakeBridge, makeSale, ok } from './fake-bridge'
+import { ERROR_CATALOGUE } from '../../src-shared/errors'
+import { err, FakeBridge, makeSale, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
 const a = makeSale({
@@ -63,16 +64,13 @@ describe('tip adjustment', () => {
   })
 
   it('a row the agent refuses keeps its text and shows why', async () => {
-    const bridge = bridgeWithSales().on('adjustTip', () => ({
-      ok: false,
-      error: { code: 'TIP_REFUSED', message: 'tip refused by the host', retryable: false },
-    }))
+    const bridge = bridgeWithSales().on('adjustTip', () => err('TIP_INVALID', 'a tip must be a whole, non-negative amount'))
     await renderApp(bridge, { screen: 'tips' })
     fireEvent.change(input('A'), { target: { value: '1' } })
     await act(async () => {
       fireEvent.click(submit())
     })
     expect(input('A').value).toBe('1')
-    expect(screen.getByTestId('tip-row-A').textContent).toContain('Tip refused by the host')
+    expect(screen.getByTestId('tip-row-A').textContent).toContain(ERROR_CATALOGUE.TIP_INVALID.words)
   })
 })

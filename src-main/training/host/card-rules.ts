@@ -8,8 +8,8 @@
  * Order of the rules, as docs/gateway.md §D4 lists them: amount ending 51, amount ending 05, Luhn,
  * expiry. The first that matches decides, so "10.51" on an expired card is a 51.
  */
-import type { OfflinePaymentBody } from '../../gateway/request-schemas'
-import { isLuhnValid } from '../../device'
+import type { OfflinePaymentBody } from '../../gateway'
+import { isLuhnValid } from '../../device/card-data'
 
 export interface CardData {
   pan: string

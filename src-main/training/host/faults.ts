@@ -6,7 +6,11 @@
  * - `drop-before-processing`: read the request, then destroy the socket; nothing recorded.
  * - `process-then-drop`: record the effect, then destroy the socket without answering. The dangerous
  *   case: the host approved, the agent cannot know (outcome unknown, reversal needed).
- * - `http-503`: answer 503 without processing; nothing recorded.
+ * - `http-503`: the host's own 503, signed like any answer, without processing; nothing recorded.
+ * - `proxy-503`: an unsigned 503 without processing, as from a proxy or load balancer in front of the
+ *   host. The agent cannot tell it from the next one, so it must reverse (docs/gateway.md §D1).
+ * - `proxy-503-after-processing`: the host records the effect, then a proxy answers an unsigned 503.
+ *   The dangerous case behind "only a signed 503 proves nothing was recorded".
  * - `bad-signature`: process and record, answer with an Authorization that does not verify
  *   (must be treated like no response).
  * - `garbage-body`: process and record, answer 200 with a body that is not JSON. The body IS
@@ -17,9 +21,18 @@
  * a fault for a target replaces the previous one.
  */
 import { z } from 'zod'
-import { OPERATION_KINDS, OPERATIONS, isOperationKind, type OperationKind } from '../../gateway/operations'
+import { OPERATION_KINDS, OPERATIONS, isOperationKind, type OperationKind } from '../../gateway'
 
-export const FAULT_KINDS = ['delay', 'drop-before-processing', 'process-then-drop', 'http-503', 'bad-signature', 'garbage-body'] as const
+export const FAULT_KINDS = [
+  'delay',
+  'drop-before-processing',
+  'process-then-drop',
+  'http-503',
+  'proxy-503',
+  'proxy-503-after-processing',
+  'bad-signature',
+  'garbage-body',
+] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 export type Fault = { kind: 'delay'; ms: number } | { kind: Exclude<FaultKind, 'delay'> }

@@ -16,7 +16,7 @@
  *           currency: Failed B0044 (docs/gateway.md §D3 "Capture"). Otherwise Success, Captured.
  */
 import { formatAmount, parseAmount } from '../../../src-shared/money'
-import type { CaptureBody, OfflineCancelBody, TipsBody } from '../../gateway/request-schemas'
+import type { CaptureBody, OfflineCancelBody, TipsBody } from '../../gateway'
 import { isCardReadProblem, readCard, summarizeCard } from './card-rules'
 import { stateKey, type Failure, type HostState, type PaymentState } from './host-state'
 import { hostFailure, merchantTransInfoOf, paymentRecord, record, rejected, successResult, type Body, type Handled } from './records'

@@ -7,7 +7,7 @@
  * detection keeps a SHA-256 of the canonical request body, not the body.
  */
 import { createHash } from 'node:crypto'
-import type { OperationKind } from '../../gateway/operations'
+import type { OperationKind } from '../../gateway'
 import type { CardSummary } from './card-rules'
 import { Ledger, type LedgerDraft } from './ledger'
 import { TransactionIds, type PspTransInfo, type SvcTransInfo } from './transaction-ids'

@@ -3,7 +3,7 @@
  * (docs/gateway.md §D1: validation failures and bad signatures record nothing, so they are absent),
  * and the current state of every payment. Card numbers appear masked only (first6, stars, last4).
  */
-import type { OperationKind } from '../../gateway/operations'
+import type { OperationKind } from '../../gateway'
 import type { FaultKind } from './faults'
 import type { Amount, PaymentState, PaymentStatus } from './host-state'
 

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { OperationKind } from '../../gateway/operations'
+import type { OperationKind } from '../../gateway'
 import type { FaultBook } from './faults'
 import type { HostState } from './host-state'
 import { dropConnection, readBody, sendBytes, sendJson } from './http-io'
@@ -65,16 +65,17 @@ export async function serveOperation(
     ctx.log(`${label}: dropped before processing (fault)`)
     return dropConnection(req)
   }
-  if (fault?.kind === 'http-503') {
-    ctx.log(`${label}: HTTP 503 (fault)`)
-    return sendJson(res, 503, { result: { message: 'host temporarily unavailable (training fault http-503)' } })
+  if (fault?.kind === 'proxy-503') {
+    ctx.log(`${label}: unsigned HTTP 503, not processed (fault)`)
+    return sendJson(res, 503, PROXY_503_BODY)
   }
 
   const message: SignedMessage = { method: req.method, path: req.url ?? '/', body }
-  const answer = answerOperation(req, message, target, ctx)
+  const answer = fault?.kind === 'http-503' ? unavailable(req, message, target, ctx) : answerOperation(req, message, target, ctx)
   if (fault && answer.entry) answer.entry.fault = fault.kind
   ctx.log(`${label}: ${answer.status} ${describe(answer)}${fault ? ` [fault ${fault.kind}]` : ''}`)
   if (fault?.kind === 'process-then-drop') return dropConnection(req)
+  if (fault?.kind === 'proxy-503-after-processing') return sendJson(res, 503, PROXY_503_BODY)
   // garbage-body: the first half of the real body (a truncated answer, as from a broken proxy),
   // correctly signed over those bytes, so only the agent's JSON handling stands between it and harm.
   const sent = fault?.kind === 'garbage-body' ? answer.body.subarray(0, Math.floor(answer.body.length / 2)) : answer.body
@@ -82,6 +83,18 @@ export async function serveOperation(
   if (fault?.kind === 'bad-signature' && headers.Authorization !== undefined)
     headers.Authorization = corruptSignature(headers.Authorization)
   sendBytes(res, answer.status, headers, sent)
+}
+
+/** What a load balancer answers when the host behind it does not (no signature, no echo). */
+const PROXY_503_BODY = { message: 'Service Unavailable' }
+
+/** The host's own 503 (docs/gateway.md §D1): signed like any answer, nothing processed or recorded. */
+function unavailable(req: IncomingMessage, message: SignedMessage, target: OperationTarget, ctx: OperationContext): Answer {
+  const h = readHeaders(req.headers)
+  const auth = authenticate(h, target.aid, ctx.keys, ctx.keyId, message)
+  // An empty body, signed: the contract leaves the 503 body open, and the agent reads only that it is signed.
+  const body = auth.ok ? Buffer.alloc(0) : Buffer.from(resultOnly('A0001', auth.message).body, 'utf8')
+  return { status: auth.ok ? 503 : 401, body, headersFor: (sent) => responseHeaders(h, auth.signer, { ...message, body: sent }) }
 }
 
 function answerOperation(req: IncomingMessage, message: SignedMessage, target: OperationTarget, ctx: OperationContext): Answer {

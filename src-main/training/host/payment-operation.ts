@@ -11,7 +11,7 @@
  *   it) is `Failed` with B0042: a reversal must never be undone by a late original.
  */
 import { parseAmount } from '../../../src-shared/money'
-import type { OfflinePaymentBody } from '../../gateway/request-schemas'
+import type { OfflinePaymentBody } from '../../gateway'
 import { decide, isCardReadProblem, readCard, summarizeCard, type Decision } from './card-rules'
 import { stateKey, type Failure, type HostState, type PaymentState, type PaymentStatus } from './host-state'
 import { HOST_FAILURES, hostFailure, merchantTransInfoOf, record, rejected, successResult, type Body, type Handled } from './records'

@@ -11,8 +11,7 @@
  *    changes nothing. Both are still noted in the ledger (replayed, or resultCode B0031).
  * 3. The operation's handler decides and changes state; the answer is remembered for duplicates.
  */
-import type { OperationKind } from '../../gateway/operations'
-import { checkRequestBody, type RequestBodies } from '../../gateway/request-schemas'
+import { checkRequestBody, type OperationKind, type RequestBodies } from '../../gateway'
 import { handleCancel, handleCapture, handleTips } from './follow-up-operations'
 import { canonicalHash, stateKey, type HostState } from './host-state'
 import type { LedgerEntry } from './ledger'

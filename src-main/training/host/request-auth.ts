@@ -12,8 +12,7 @@
  * (signer.ts), exactly as a client would have signed it.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { isSignType, sign, verifySignature, SIGN_TYPES, type SignType } from '../../gateway/signer'
-import { DATE_TIME_PATTERN } from '../../gateway/headers'
+import { DATE_TIME_PATTERN, isSignType, sign, verifySignature, SIGN_TYPES, type SignType } from '../../gateway'
 
 export interface RequestHeaderValues {
   contentType?: string | undefined

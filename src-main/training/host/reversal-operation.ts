@@ -10,7 +10,7 @@
  *
  * A reversal has no merchantTransInfo of its own; its record carries the original's.
  */
-import type { OfflineReversalBody } from '../../gateway/request-schemas'
+import type { OfflineReversalBody } from '../../gateway'
 import { stateKey, type HostState } from './host-state'
 import { paymentRecord, record, successResult, type Body, type Handled } from './records'
 

@@ -9,7 +9,7 @@
  * an earlier run of the (memory-only) training host never repeat in an agent's journal.
  */
 import { randomBytes } from 'node:crypto'
-import { formatDateTime } from '../../gateway/headers'
+import { formatDateTime } from '../../gateway'
 
 export interface SvcTransInfo {
   svcTransID: string

@@ -11,7 +11,7 @@
  * fault stays until cleared. Cable pulls are not faults here: see `disconnect()` on the simulators.
  */
 import { randomBytes } from 'node:crypto'
-import { crc16 } from '../../device'
+import { crc16 } from '../../device/neo2'
 
 export type PinpadFault =
   | { kind: 'crcError' }

@@ -3,7 +3,7 @@
  * garbage, bad CRC) and written in order, each piece after its delay. Also owns the emulator's timers,
  * so a detach (cable pulled) or reset stops everything at once.
  */
-import { encodeNeo2Frame } from '../../device'
+import { encodeNeo2Frame } from '../../device/neo2'
 import type { EmulatorFaults } from './emulator-faults'
 
 export type Timer = ReturnType<typeof setTimeout>

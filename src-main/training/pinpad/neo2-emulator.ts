@@ -6,8 +6,8 @@
  * count as a cancel, during 62-01 they get 0A (IDG p.208, p.346). Cards come from `present(name)`
  * or, in training mode, from `defaultCard` after `autoPresentMs`.
  */
-import { Neo2Framer } from '../../device'
-import type { Neo2CommandFrame, Neo2ReceivedFrame } from '../../device'
+import { Neo2Framer } from '../../device/neo2'
+import type { Neo2CommandFrame, Neo2ReceivedFrame } from '../../device/neo2'
 import { EmulatorFaults } from './emulator-faults'
 import type { PinpadFault } from './emulator-faults'
 import { EmulatorOutput } from './emulator-output'

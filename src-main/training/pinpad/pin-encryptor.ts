@@ -16,7 +16,7 @@ import {
   TdesDukptDevice,
   tdesEncrypt,
   tdesIpek,
-} from '../../device'
+} from '../../device/card-data'
 
 export const SIM_PIN_KEYS = {
   tdes: { bdk: '0123456789ABCDEFFEDCBA9876543210', initialKsn: 'FFFF9876543210E00000' },

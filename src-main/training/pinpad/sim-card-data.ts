@@ -5,8 +5,8 @@
  * data-encryption key loaded (D7.5). Cryptograms are random bytes: no issuer checks them.
  */
 import { randomBytes } from 'node:crypto'
-import { encodeTlv } from '../../device'
-import type { TlvInput } from '../../device'
+import { encodeTlv } from '../../device/card-data'
+import type { TlvInput } from '../../device/card-data'
 import type { SimCard } from './test-cards'
 
 /** Attribution bits 4/3/0 (IDG p.232): contact 000, CTLS EMV 001, MSR 01x. */

@@ -8,7 +8,7 @@
  *   treats as a disconnect; opens then fail until `replug()`.
  */
 import { SerialPort, SerialPortMock } from 'serialport'
-import type { PortFactory, PortOpenOptions, SerialPortLike } from '../../device'
+import type { PortFactory, PortOpenOptions, SerialPortLike } from '../../device/neo2'
 import type { Neo2Emulator } from './neo2-emulator'
 
 export class PtyDeviceEnd {

@@ -3,8 +3,8 @@
  * 02-40 `timeout(1) + TLVs` and 60-12 `ComFlag(1) + TLVs`. Anything it cannot read is answered
  * with status 05 Incorrect Parameter, as a reader would.
  */
-import { decodeTlv, findTlv } from '../../device'
-import type { Tlv } from '../../device'
+import { decodeTlv, findTlv } from '../../device/card-data'
+import type { Tlv } from '../../device/card-data'
 import type { ActivationParams } from './sim-card-data'
 
 function tlvs(bytes: Buffer): Tlv[] | undefined {

@@ -1,16 +1,17 @@
 /**
- * Errors the renderer itself produces when it cannot learn an answer from the agent. They travel as
- * the same `{ ok: false, error }` data as the agent's own errors (docs/architecture.md: errors cross as data).
+ * Errors the renderer itself produces when it cannot learn an answer from the agent. They are
+ * catalogue errors (src-shared/errors: AGENT_UNREACHABLE, AGENT_FAILED, AGENT_BAD_RESPONSE) and
+ * travel as the same `{ ok: false, error }` data as the agent's own (docs/architecture.md: errors
+ * cross as data).
  */
 import type { PosErrorView, PosResult } from '../../../src-shared/contract'
+import { failed } from '../../../src-shared/errors'
 
-/** The agent did not answer at all: network down, agent stopped, IPC channel gone. */
-export const AGENT_UNREACHABLE = 'AGENT_UNREACHABLE'
-/** The agent answered, but not with a PosResult. */
-export const AGENT_BAD_RESPONSE = 'AGENT_BAD_RESPONSE'
+/** The renderer's own failures to get an answer. */
+export type BridgeFailureCode = 'AGENT_UNREACHABLE' | 'AGENT_FAILED' | 'AGENT_BAD_RESPONSE'
 
-export function failure(code: string, message: string, retryable: boolean): { ok: false; error: PosErrorView } {
-  return { ok: false, error: { code, message, retryable } }
+export function failure(code: BridgeFailureCode, message: string): { ok: false; error: PosErrorView } {
+  return failed(code, message)
 }
 
 export function describeCause(cause: unknown): string {

@@ -4,7 +4,7 @@
  * error, and that one faulty listener cannot stop the others.
  */
 import type { OperationName, OperationRequest, OperationResults, PosBridge, PosEvent, PosResult } from '../../../src-shared/contract'
-import { AGENT_UNREACHABLE, AGENT_BAD_RESPONSE, describeCause, failure, isPosResult } from './bridge-errors'
+import { describeCause, failure, isPosResult } from './bridge-errors'
 
 /** Whether a value (normally `window.pos`) implements PosBridge. */
 export function isPosBridge(value: unknown): value is PosBridge {
@@ -19,9 +19,9 @@ export function createElectronBridge(pos: PosBridge): PosBridge {
       try {
         const answer: unknown = await pos.call(operation, request)
         if (isPosResult(answer)) return answer as PosResult<OperationResults[K]>
-        return failure(AGENT_BAD_RESPONSE, `The agent answered "${operation}" with something that is not a result`, false)
+        return failure('AGENT_BAD_RESPONSE', `The agent answered "${operation}" with something that is not a result`)
       } catch (cause) {
-        return failure(AGENT_UNREACHABLE, `Could not reach the agent for "${operation}": ${describeCause(cause)}`, true)
+        return failure('AGENT_UNREACHABLE', `Could not reach the agent for "${operation}": ${describeCause(cause)}`)
       }
     },
     subscribe(listener) {

@@ -4,7 +4,7 @@
  * each `data:` line one PosEvent. Same-origin cookies authenticate, so no token is handled here.
  */
 import type { OperationName, OperationRequest, OperationResults, PosBridge, PosEvent, PosResult } from '../../../src-shared/contract'
-import { AGENT_BAD_RESPONSE, AGENT_UNREACHABLE, describeCause, failure, isPosResult } from './bridge-errors'
+import { describeCause, failure, isPosResult } from './bridge-errors'
 
 /** The part of the DOM EventSource this adapter uses (lets tests pass a fake). */
 export interface EventSourceLike {
@@ -121,16 +121,21 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
         status = response.status
         text = await response.text()
       } catch (cause) {
-        return failure(AGENT_UNREACHABLE, `Could not reach the agent: ${describeCause(cause)}`, true)
+        return failure('AGENT_UNREACHABLE', `Could not reach the agent: ${describeCause(cause)}`)
       }
       let body: unknown
       try {
         body = JSON.parse(text)
       } catch {
-        return failure(AGENT_BAD_RESPONSE, `The agent answered "${operation}" with HTTP ${status} and no result`, status >= 500)
+        body = undefined
       }
       if (isPosResult(body)) return body as PosResult<OperationResults[K]>
-      return failure(AGENT_BAD_RESPONSE, `The agent answered "${operation}" with HTTP ${status} and no result`, status >= 500)
+      // A server error without a result is the agent failing (worth another try); anything else
+      // is an answer this screen cannot read.
+      return failure(
+        status >= 500 ? 'AGENT_FAILED' : 'AGENT_BAD_RESPONSE',
+        `The agent answered "${operation}" with HTTP ${status} and no result`,
+      )
     },
     subscribe(listener) {
       listeners.add(listener)

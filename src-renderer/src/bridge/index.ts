@@ -9,7 +9,6 @@ import { createHttpBridge, type HttpBridge } from './http-bridge'
 export type { EventSourceLike, HttpBridge, HttpBridgeOptions } from './http-bridge'
 export { createHttpBridge, parseEventData } from './http-bridge'
 export { createElectronBridge, isPosBridge } from './electron-bridge'
-export { AGENT_BAD_RESPONSE, AGENT_UNREACHABLE } from './bridge-errors'
 
 /** A bridge that may also tell when its live feed came back after a break. */
 export type RendererBridge = PosBridge & Partial<Pick<HttpBridge, 'onReconnect'>>

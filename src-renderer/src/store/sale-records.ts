@@ -1,5 +1,5 @@
 /** The day's sales by id, kept current from answers and `sale` events. Pure helpers. */
-import type { SaleState, SaleView } from '../../../src-shared/contract'
+import type { SaleView } from '../../../src-shared/contract'
 
 export type SalesById = Readonly<Record<string, SaleView>>
 
@@ -24,15 +24,6 @@ export function salesFromList(list: readonly SaleView[], previous: SalesById, ke
   return next
 }
 
-/** States in which the counter waits for the sale (docs/transactions.md "the counter waits?" = yes). */
-export const COUNTER_WAITS: ReadonlySet<SaleState> = new Set<SaleState>([
-  'created',
-  'readingCard',
-  'awaitingConfirmation',
-  'sending',
-  'completingCard',
-  'voidReadingCard',
-])
-
-/** A payment that stands and can be voided or tipped (docs/transactions.md transitions and "Tips"). */
-export const STANDING_PAYMENT: ReadonlySet<SaleState> = new Set<SaleState>(['approved', 'forwarded', 'storedOffline'])
+// The state classes the screens use (the counter waits, a payment that stands) are the shared
+// vocabulary's: src-shared/sale.
+export { COUNTER_BUSY as COUNTER_WAITS, STANDING_PAYMENT } from '../../../src-shared/sale'

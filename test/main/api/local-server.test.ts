@@ -13,6 +13,7 @@ import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
 import { startLocalServer, type LocalServer } from '../../../src-main/api/local-server'
 import { DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
 import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../../src-shared/contract/csp'
+import { ERROR_CATALOGUE } from '../../../src-shared/errors'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { startEngineHarness, type EngineHarness } from '../../support/engine-harness'
 
@@ -153,6 +154,23 @@ describe('operations', () => {
       'approved',
     ])
     expect(events.join('')).not.toContain('5413330089010434')
+  })
+
+  it('answers a refusal with the catalogue status, retryability and words; the detail stays in message', async () => {
+    const refusal = await op('voidSale', { id: 'nope' })
+    const entry = ERROR_CATALOGUE.NO_SUCH_SALE
+    expect(refusal.status).toBe(entry.status)
+    expect(JSON.parse(refusal.body)).toEqual({
+      ok: false,
+      error: { code: 'NO_SUCH_SALE', message: expect.stringContaining('nope'), retryable: entry.retryable, words: entry.words },
+    })
+    const unauthorised = await call('POST', '/v1/ops/appInfo', { body: '{}' })
+    expect(JSON.parse(unauthorised.body).error).toEqual({
+      code: 'UNAUTHORISED',
+      message: expect.any(String),
+      retryable: false,
+      words: ERROR_CATALOGUE.UNAUTHORISED.words,
+    })
   })
 
   it('exports the day as CSV and reports the queue', async () => {

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { MissingConfigurationError, openRuntime } from '../../../src-main/app/runtime'
+import { openRuntime } from '../../../src-main/app'
+import { MissingConfigurationError } from '../../../src-main/config'
 import { JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase } from '../../../src-main/journal'
 
 const work = mkdtempSync(join(tmpdir(), 'pos-runtime-'))

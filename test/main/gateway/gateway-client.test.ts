@@ -153,11 +153,27 @@ describe('operations over HTTPS with verified responses', () => {
 })
 
 describe('faults: notDelivered means the host provably never saw it', () => {
-  it('HTTP 503 → notDelivered, nothing recorded', async () => {
+  it("the host's own HTTP 503, signed → notDelivered, nothing recorded", async () => {
     host.setFault('payment', 'http-503', 1)
     const id = nextId()
     expect(await client().send('payment', payment('12.00', id))).toMatchObject({ kind: 'notDelivered' })
     expect(host.ledger().entries.some((e) => e.merchantTransID === id)).toBe(false)
+  })
+
+  it('an unsigned HTTP 503 from a proxy → unknown (reverse), even when nothing was processed', async () => {
+    host.setFault('payment', 'proxy-503', 1)
+    expect(await client().send('payment', payment('12.00'))).toMatchObject({
+      kind: 'unknown',
+      httpStatus: 503,
+      reason: expect.stringMatching(/unsigned HTTP 503/),
+    })
+  })
+
+  it('an unsigned HTTP 503 after the host processed the payment → unknown: the charge at the host is never mistaken for not sent', async () => {
+    host.setFault('payment', 'proxy-503-after-processing', 1)
+    const id = nextId()
+    expect((await client().send('payment', payment('12.00', id))).kind).toBe('unknown')
+    expect(host.ledger().payments.find((p) => p.merchantTransID === id)?.status).toBe('Captured')
   })
 
   it('connection refused → notDelivered', async () => {
@@ -232,7 +248,7 @@ describe('faults: unknown means it may have reached the host', () => {
       },
     } as const
     const results: GatewayOutcome['kind'][] = []
-    for (const fault of ['http-503', 'process-then-drop', 'bad-signature']) {
+    for (const fault of ['http-503', 'process-then-drop', 'bad-signature', 'proxy-503-after-processing']) {
       host.setFault(kind, fault, 1)
       results.push(
         (
@@ -244,7 +260,7 @@ describe('faults: unknown means it may have reached the host', () => {
         ).kind,
       )
     }
-    expect(results).toEqual(['notDelivered', 'unknown', 'unknown'])
+    expect(results).toEqual(['notDelivered', 'unknown', 'unknown', 'unknown'])
   })
 })
 

@@ -56,6 +56,10 @@ describe('signature of each sign type', () => {
     const signature = sign(parts, type, KEY)
     expect(verifySignature(parts, type, KEY, signature)).toBe(true)
     expect(verifySignature(parts, type, KEY, signature.toUpperCase())).toBe(true)
+    // one hex digit more or less: Buffer.from(hex) would drop an odd last digit and still compare equal
+    expect(verifySignature(parts, type, KEY, `${signature}0`)).toBe(false)
+    expect(verifySignature(parts, type, KEY, signature.slice(0, -1))).toBe(false)
+    expect(verifySignature(parts, type, KEY, `${signature}00`)).toBe(false)
     expect(verifySignature({ ...parts, body: parts.body.replace('true', 'false') }, type, KEY, signature)).toBe(false)
     expect(verifySignature(parts, type, KEY.replace('k', 'K'), signature)).toBe(false)
     expect(verifySignature(parts, type, KEY, signature.slice(0, -2))).toBe(false)

@@ -58,19 +58,32 @@ describe('training host faults, as a client sees them', () => {
     expect(h.host.ledger().payments.find((p) => p.merchantTransID === id)?.status).toBe('Reversed')
   })
 
-  it('http-503: nothing recorded; x3 then the fault is gone', async () => {
+  it("http-503: the host's own 503, signed; nothing recorded; x3 then the fault is gone", async () => {
     h.host.setFault('reversal', parseFaultSpec('reversal:http-503x3').fault, 3)
     const id = newId()
     await payment(id)
     for (let i = 0; i < 3; i++) {
       const reply = await h.send({ kind: 'reversal', originalId: id, body: {} })
       expect(reply.status).toBe(503)
-      expect(reply.verified).toBe(false)
+      expect(reply.verified).toBe(true)
     }
     expect(h.host.ledger().payments.find((p) => p.merchantTransID === id)?.status).toBe('Authorised')
     const fourth = await h.send({ kind: 'reversal', originalId: id, body: {} })
     expect(fourth.status).toBe(200)
     expect(fourth.json.payment.status).toBe('Reversed')
+  })
+
+  it('proxy-503 answers unsigned without processing; proxy-503-after-processing records the payment first', async () => {
+    h.host.setFault('payment', 'proxy-503', 1)
+    const untouched = newId()
+    const first = await payment(untouched)
+    expect([first.status, first.verified]).toEqual([503, false])
+    expect(h.host.ledger().entries.some((e) => e.merchantTransID === untouched)).toBe(false)
+    h.host.setFault('payment', 'proxy-503-after-processing', 1)
+    const charged = newId()
+    const second = await payment(charged)
+    expect([second.status, second.verified]).toEqual([503, false])
+    expect(h.host.ledger().payments.find((p) => p.merchantTransID === charged)?.status).toBe('Authorised')
   })
 
   it('bad-signature: a normal-looking answer whose signature does not verify; the host recorded it', async () => {

@@ -19,7 +19,7 @@ export function AlarmsBanner() {
       <ul>
         {alarms.map((alarm) => (
           <li key={alarm.code}>
-            <strong>Alarm:</strong> {alarm.message} <span className="alarm-code">({alarm.code})</span>
+            <strong>Alarm:</strong> {alarm.message}
           </li>
         ))}
       </ul>

@@ -3,6 +3,7 @@
  * the prompt area says. Pure functions of the state (zustand selectors), tested without React.
  */
 import type { SaleView } from '../../../../src-shared/contract'
+import { wordsOf } from '../../../../src-shared/errors'
 import { formatAmount, isKnownCurrency } from '../../../../src-shared/money'
 import { entryMinor } from '../amount-entry'
 import type { CardPrompt } from '../device-slice'
@@ -121,7 +122,7 @@ export function cardPromptWords(prompt: CardPrompt): PromptView {
     case 'insertChip':
       return { text: 'Insert the chip', detail: prompt.reason || 'This card has a chip: insert it instead of swiping.', tone: 'warn' }
     case 'error':
-      return { text: 'Card reader problem', detail: prompt.message || prompt.code, tone: 'error' }
+      return { text: 'Card reader problem', detail: prompt.message || wordsOf('READER_FAULT'), tone: 'error' }
     case 'interrupted':
       return { text: 'The reader was interrupted', detail: 'The card was not read.', tone: 'error' }
   }

@@ -7,6 +7,7 @@ import type { SaleView } from '../../../../src-shared/contract'
 import { formatAmount, isKnownCurrency } from '../../../../src-shared/money'
 import { parseTypedAmount } from '../amount-entry'
 import { STANDING_PAYMENT } from '../sale-records'
+import { tipLimitMinor } from '../../../../src-shared/sale'
 import type { Notice, PosState } from '../store-types'
 
 export interface TipRow {
@@ -26,9 +27,8 @@ export interface TipRow {
   outcome: Notice | null
 }
 
-export function tipLimitMinor(baseMinor: number, tolerancePercent: number): number {
-  return Math.floor((baseMinor * tolerancePercent) / 100)
-}
+/** One formula for the screen and the agent's tip policy. */
+export { tipLimitMinor } from '../../../../src-shared/sale'
 
 export interface TipCheck {
   tipMinor: number | null

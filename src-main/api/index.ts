@@ -1,0 +1,7 @@
+/**
+ * The api domain's door: the operations dispatcher every entrance calls, the local HTTP server and
+ * its token. The composition root (src-main/app) builds the dispatcher; nothing here imports it.
+ */
+export { AgentOperations, type AgentContext, type AgentEngine } from './agent-operations'
+export { startLocalServer, type LocalServer, type LocalServerOptions } from './local-server'
+export { API_TOKEN_FILE, loadOrCreateApiToken } from './api-token'

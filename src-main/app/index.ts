@@ -1,0 +1,9 @@
+/**
+ * The composition root's door: it builds the agent from the configuration and ports. The command
+ * line and the Electron shell start here; no domain imports it.
+ */
+export { engineSettings, startAgent, type ReaderFactory, type ReaderHandle, type RunningAgent } from './agent'
+export { composeEngine, type Engine, type EngineAlarm, type EnginePorts, type EngineSettings } from './compose'
+export { endpointFromConfig, openHostClient, startEmbeddedTrainingHost, type HostConnection } from './host-connection'
+export { defaultReaderFactory } from './reader-factory'
+export { openRuntime, resolveDataDir, type Runtime, type RuntimeOptions } from './runtime'

@@ -1,0 +1,40 @@
+/**
+ * `pos-agent serve`: the whole agent without Electron. The cashier UI and the local API on 127.0.0.1;
+ * in training mode (no configuration) the embedded training host and the simulated PIN pad start with it.
+ */
+import { join } from 'node:path'
+import { loadOrCreateApiToken, startLocalServer } from '../../api'
+import { defaultReaderFactory, startAgent, type Runtime } from '../../app'
+import { MemorySecretStore } from '../../keychain'
+import { EXIT } from '../exit-codes'
+
+export async function serveCommand(runtime: Runtime, flags: { port: number; rendererRoot?: string | undefined }): Promise<number> {
+  const agent = await startAgent(runtime, defaultReaderFactory)
+  const { token, file } = loadOrCreateApiToken(runtime.dataDir)
+  const server = await startLocalServer({
+    port: flags.port,
+    rendererRoot: flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer'),
+    operations: agent.operations,
+    token,
+    health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
+  })
+  if (runtime.mode === 'training')
+    console.log(
+      `TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`,
+    )
+  if (runtime.secrets instanceof MemorySecretStore) {
+    console.log(
+      `TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only (${runtime.secrets.unavailable?.message ?? 'no keychain'})`,
+    )
+  }
+  for (const alarm of agent.engine.alarms) console.log(`ALARM ${alarm.code}: ${alarm.message}`)
+  console.log(`pos-agent serving the cashier UI at ${server.url}`)
+  console.log(`local API token in ${file} (docs/local-api.md)`)
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve)
+    process.once('SIGTERM', resolve)
+  })
+  await server.close()
+  await agent.close()
+  return EXIT.ok
+}

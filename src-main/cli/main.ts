@@ -1,0 +1,192 @@
+/**
+ * `pos-agent`: the command line. Each subcommand is thin: parse flags, open the runtime, call the
+ * command module, exit with a documented code (README "Exit codes"). Errors go to stderr in one line.
+ */
+import { Command, CommanderError, Option } from 'commander'
+import { openHostClient, openRuntime, type Runtime, type RuntimeOptions } from '../app'
+import { OPERATION_KINDS, readSigningKey, SIGN_TYPES, type OperationKind, type SignType } from '../gateway'
+import { configCheck } from './commands/config-check'
+import { doctorCommand } from './commands/doctor-command'
+import { readBody } from './commands/io'
+import { keySet, keyStatus } from './commands/key-commands'
+import { pinpadSimCommand } from './commands/pinpad-sim-command'
+import { sendCommand } from './commands/send-command'
+import { serveCommand } from './commands/serve-command'
+import { signCommand, verifyCommand } from './commands/sign-commands'
+import { trainingHostCommand } from './commands/training-host-command'
+import { EXIT, exitCodeOf } from './exit-codes'
+
+const program = new Command('pos-agent')
+  .description('Countertop card-terminal agent. With no configuration it runs in training mode.')
+  .option('--config <file>', 'configuration file (default: $POS_AGENT_CONFIG, then the per-user config folder)')
+  .option('--data-dir <dir>', 'data folder (journal, logs, training host state); default from config or the per-user data folder')
+  .showHelpAfterError()
+  .exitOverride()
+
+const runtimeOptions = (): RuntimeOptions => {
+  const opts = program.opts<{ config?: string; dataDir?: string }>()
+  return { configFlag: opts.config, dataDirFlag: opts.dataDir }
+}
+
+/**
+ * Runs a command body with the runtime open, and always releases what it holds. `report` (the
+ * doctor) opens it even where starting would be refused, so the refusal can be described.
+ */
+async function withRuntime(body: (runtime: Runtime) => Promise<number>, report = false): Promise<number> {
+  const runtime = await openRuntime({ ...runtimeOptions(), report })
+  try {
+    return await body(runtime)
+  } finally {
+    await new Promise<void>((resolve) => runtime.logger.flush(() => resolve()))
+  }
+}
+
+const signTypeOption = () =>
+  new Option('--sign-type <type>', 'SHA256 | SHA512 | HMAC-SHA256 | HMAC-SHA512 (default: from config)').choices(SIGN_TYPES)
+
+const key = program.command('key').description('the signing key in the OS keychain')
+key
+  .command('set')
+  .description('read the 32-character signing key from standard input (never an argument, never echoed) and store it')
+  .option('--aid <aid>', 'acquirer id the key belongs to (default: from config)')
+  .action(async (o: { aid?: string }) => finish(await withRuntime((rt) => keySet(rt, o.aid ?? rt.aid))))
+key
+  .command('status')
+  .description('show whether a key is stored and its key check value (never the key)')
+  .option('--aid <aid>', 'acquirer id (default: from config)')
+  .option('--json', 'machine-readable output')
+  .action(async (o: { aid?: string; json?: boolean }) => finish(await withRuntime((rt) => keyStatus(rt, o.aid ?? rt.aid, o.json === true))))
+
+interface SignFlags {
+  method: string
+  path: string
+  dateTime: string
+  msgId: string
+  signType?: SignType
+  bodyFile?: string
+  aid?: string
+  json?: boolean
+}
+const signFlags = (command: Command) =>
+  command
+    .option('--method <method>', 'HTTP method', 'POST')
+    .requiredOption('--path <path>', 'path plus query string, without the host (for a notification: the path of the webhook URL)')
+    .requiredOption('--date-time <value>', 'the DateTime header value')
+    .requiredOption('--msg-id <value>', 'the MsgID header value')
+    .addOption(signTypeOption())
+    .option('--body-file <file>', 'body bytes from a file (default: standard input; ignored for GET when signing)')
+    .option('--aid <aid>', 'whose signing key to use (default: from config)')
+    .option('--json', 'machine-readable output')
+
+async function signInput(rt: Runtime, o: SignFlags) {
+  const signType = o.signType ?? rt.loaded?.config.host.signType ?? 'HMAC-SHA256'
+  const body = o.method.toUpperCase() === 'GET' && o.bodyFile === undefined ? Buffer.alloc(0) : await readBody(o.bodyFile)
+  return { method: o.method.toUpperCase(), path: o.path, dateTime: o.dateTime, msgId: o.msgId, signType, body }
+}
+
+signFlags(
+  program
+    .command('sign')
+    .description('print the string to sign (key masked) and the signature for a request, to debug a rejected signature'),
+).action(async (o: SignFlags) =>
+  finish(
+    await withRuntime(async (rt) =>
+      signCommand(await signInput(rt, o), await readSigningKey(rt.secrets, o.aid ?? rt.aid), o.json === true),
+    ),
+  ),
+)
+signFlags(program.command('verify').description('check the signature of a received response or notification'))
+  .requiredOption('--authorization <hex>', 'the received Authorization header')
+  .action(async (o: SignFlags & { authorization: string }) =>
+    finish(
+      await withRuntime(async (rt) =>
+        verifyCommand(
+          { ...(await signInput(rt, o)), authorization: o.authorization },
+          await readSigningKey(rt.secrets, o.aid ?? rt.aid),
+          o.json === true,
+        ),
+      ),
+    ),
+  )
+
+program
+  .command('send')
+  .description('sign one request, send it to the configured host, verify the answer and print it with its outcome class')
+  .addArgument(new Command().createArgument('<operation>', 'payment | cancel | reversal | tips | capture').choices(OPERATION_KINDS))
+  .argument('[merchantTransID]', 'the original merchantTransID (cancel, reversal, tips, capture)')
+  .option('--body-file <file>', 'JSON body from a file (default: standard input)')
+  .option('--json', 'print the outcome as one JSON line')
+  .action(async (operation: OperationKind, originalId: string | undefined, o: { bodyFile?: string; json?: boolean }) =>
+    finish(
+      await withRuntime(async (rt) => {
+        const body = await readBody(o.bodyFile)
+        const connection = await openHostClient(rt)
+        try {
+          return await sendCommand(connection.client, operation, body, originalId, o.json === true)
+        } finally {
+          await connection.close()
+        }
+      }),
+    ),
+  )
+
+program
+  .command('config')
+  .description('configuration')
+  .command('check')
+  .description('validate the configuration and check what it names (CA file, signing key)')
+  .option('--json', 'machine-readable output')
+  .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => configCheck(rt, o.json === true))))
+
+program
+  .command('training-host')
+  .description('run the training host: an HTTPS stand-in for the offline host, with fault injection')
+  .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '8443')
+  .option('--aid <aid...>', 'also serve these acquirer ids, with their keys from the keychain')
+  .option('--fault <spec...>', 'inject a fault, e.g. payment:delay=2000, *:process-then-drop, reversal:http-503x3')
+  .action(async (o: { port: string; aid?: string[]; fault?: string[] }) =>
+    finish(await withRuntime((rt) => trainingHostCommand(rt, { port: Number(o.port), aids: o.aid ?? [], faults: o.fault ?? [] }))),
+  )
+
+program
+  .command('serve')
+  .description('run the agent without Electron: the cashier UI and local API on 127.0.0.1 (training host included in training mode)')
+  .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '7480')
+  .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
+  .action(async (o: { port: string; renderer?: string }) =>
+    finish(await withRuntime((rt) => serveCommand(rt, { port: Number(o.port), rendererRoot: o.renderer }))),
+  )
+
+program
+  .command('pinpad-sim')
+  .description('a simulated NEO 2 PIN pad on a pty pair (socat), for manual testing; type a test card name to present it')
+  .requiredOption('--link <path>', 'path of the pty the agent (or a serial tool) opens')
+  .option('--card <name>', 'default test card presented after each Activate Transaction')
+  .option('--baud-rate <n>', 'line speed', '115200')
+  .action(async (o: { link: string; card?: string; baudRate: string }) =>
+    finish(await pinpadSimCommand({ link: o.link, ...(o.card ? { card: o.card } : {}), baudRate: Number(o.baudRate) })),
+  )
+
+program
+  .command('doctor')
+  .description(
+    'check configuration, keychain, card reader, host reachability and TLS, clock, free disk and the queue, and say how to fix what is wrong',
+  )
+  .option('--json', 'machine-readable output')
+  .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => doctorCommand(rt, o.json === true), true)))
+
+function finish(code: number): void {
+  process.exitCode = code
+}
+
+try {
+  await program.parseAsync(process.argv)
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // --help and --version end here too, with exit code 0
+    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage
+  } else {
+    process.stderr.write(`pos-agent: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = exitCodeOf(error)
+  }
+}

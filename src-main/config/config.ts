@@ -1,0 +1,177 @@
+/**
+ * The agent's configuration: one JSON file validated with zod, found via `--config`, then
+ * `POS_AGENT_CONFIG`, then `<user config dir>/config.json`. No file at all means training mode
+ * (built-in training host and simulated PIN pad).
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { isAbsolute, join, resolve, dirname } from 'node:path'
+import { z } from 'zod'
+import { SIGN_TYPES } from '../gateway'
+import { isKnownCurrency } from '../../src-shared/money'
+import { ConfigError } from './config-error'
+import { userConfigDir, userDataDir } from './paths'
+
+const httpsUrl = z.string().refine((s) => {
+  try {
+    return new URL(s).protocol === 'https:'
+  } catch {
+    return false
+  }
+}, 'must be an https:// URL (TLS is required by the gateway specification)')
+
+const id = (what: string) => z.string().min(1, `${what} must not be empty`).max(64, `${what} must be at most 64 characters`)
+
+export const configSchema = z.strictObject({
+  /** `training` may only be chosen explicitly or by having no configuration at all. */
+  mode: z.enum(['production', 'training']).default('production'),
+  host: z.strictObject({
+    offlineBaseUrl: httpsUrl,
+    baseUrl: httpsUrl,
+    aid: id('aid'),
+    signType: z.enum(SIGN_TYPES).default('HMAC-SHA256'),
+    keyId: z.string().min(1).max(64).optional(),
+    /** An extra CA (PEM) to trust besides the public roots; relative to the config file. */
+    caFile: z.string().min(1).optional(),
+    connectTimeoutMs: z.number().int().min(500).max(60_000).default(10_000),
+    /** docs/gateway.md §2 (the specification's retry rule 8): wait at least 45 s for a POST's answer. */
+    responseTimeoutMs: z.number().int().min(1_000).max(180_000).default(45_000),
+  }),
+  merchant: z.strictObject({
+    storeId: id('storeId'),
+    /** Part of every merchantTransID (`<terminalId>-<sequence>-...`), so kept short. */
+    terminalId: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'terminalId must be 1 to 40 letters, digits, "-", "_" or "."'),
+    merchantId: id('merchantId'),
+    storeName: z.string().max(64).optional(),
+    /** Extra pspInfo fields sent with every payment (mcc, merchantName, city...). */
+    pspInfo: z.record(z.string(), z.string().max(256)).default({}),
+  }),
+  currency: z.string().refine(isKnownCurrency, 'must be an ISO 4217 alphabetic code such as "USD"').default('USD'),
+  /** Restaurant: authorise (autoCapture false), adjust tips, capture base + tip at close. Retail: capture at once. */
+  restaurantMode: z.boolean().default(false),
+  device: z
+    .strictObject({
+      /** Serial port path; when absent the port is found by vendor/product id. */
+      path: z.string().min(1).optional(),
+      vendorId: z
+        .string()
+        .regex(/^[0-9a-fA-F]{4}$/)
+        .optional(),
+      productId: z
+        .string()
+        .regex(/^[0-9a-fA-F]{4}$/)
+        .optional(),
+      baudRate: z.number().int().positive().default(115_200),
+      dataBits: z.union([z.literal(7), z.literal(8)]).default(8),
+      parity: z.enum(['none', 'even', 'odd']).default('none'),
+      stopBits: z.union([z.literal(1), z.literal(2)]).default(1),
+      cardReadTimeoutSeconds: z.number().int().min(5).max(300).default(60),
+      /** Magstripe fallback after a failed chip read (posEntryMode then says fallback). */
+      allowFallback: z.boolean().default(true),
+    })
+    .prefault({}),
+  offline: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Per transaction and total stored, in major units of `currency` (Clover's defaults: 500 / 5000; Moneris 250). */
+      perTransaction: z.number().positive().default(250),
+      totalStored: z.number().positive().default(5_000),
+      maxStoredCount: z.number().int().positive().default(500),
+      maxOldestAgeHours: z.number().positive().default(24),
+      allowSwipe: z.boolean().default(false),
+      allowOnlinePinCards: z.boolean().default(false),
+    })
+    .prefault({}),
+  tips: z.strictObject({ tolerancePercent: z.number().min(0).max(1000).default(20) }).prefault({}),
+  duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
+  dataDir: z.string().min(1).optional(),
+  log: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+      maxFileSizeMb: z.number().int().min(1).max(1024).default(10),
+      maxFiles: z.number().int().min(1).max(100).default(5),
+    })
+    .prefault({}),
+})
+
+export type AgentConfig = z.infer<typeof configSchema>
+
+export interface LoadedConfig {
+  config: AgentConfig
+  /** The file it came from; undefined for the built-in training configuration. */
+  file: string | undefined
+  dataDir: string
+}
+
+export interface ConfigLocation {
+  flag?: string | undefined
+  env?: NodeJS.ProcessEnv
+}
+
+/** Which file would be read, and why; undefined when none exists (training mode). */
+export function locateConfig({ flag, env = process.env }: ConfigLocation = {}): string | undefined {
+  if (flag !== undefined) {
+    if (!existsSync(flag)) throw new ConfigError(`config file given with --config does not exist: ${flag}`)
+    return resolve(flag)
+  }
+  if (env.POS_AGENT_CONFIG) {
+    if (!existsSync(env.POS_AGENT_CONFIG))
+      throw new ConfigError(`config file named by POS_AGENT_CONFIG does not exist: ${env.POS_AGENT_CONFIG}`)
+    return resolve(env.POS_AGENT_CONFIG)
+  }
+  const user = join(userConfigDir(env), 'config.json')
+  return existsSync(user) ? user : undefined
+}
+
+export function parseConfig(raw: unknown, file: string): AgentConfig {
+  const parsed = configSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const field = issue?.path.map(String).join('.') || '(top level)'
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      : (issue?.message ?? 'is invalid')
+  throw new ConfigError(`${file}: ${field}: ${message}`)
+}
+
+export function loadConfig(location: ConfigLocation = {}): LoadedConfig | undefined {
+  const env = location.env ?? process.env
+  const file = locateConfig(location)
+  if (file === undefined) return undefined
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new ConfigError(`${file}: not readable JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+  const config = parseConfig(raw, file)
+  const base = dirname(file)
+  if (config.host.caFile !== undefined && !isAbsolute(config.host.caFile)) config.host.caFile = resolve(base, config.host.caFile)
+  const dataDir = config.dataDir ? resolve(base, config.dataDir) : userDataDir(env)
+  return { config, file, dataDir }
+}
+
+/** Identity of the built-in training store; the host URLs are filled in once the training host runs. */
+export const TRAINING_IDENTITY = {
+  aid: 'TRAINING-ACQ',
+  storeId: 'TRAIN-STORE-1',
+  terminalId: 'TRAIN-T01',
+  merchantId: 'TRAIN-MERCHANT',
+} as const
+
+export function trainingConfig(hostUrl: string, caFile: string, dataDir: string): LoadedConfig {
+  const config = configSchema.parse({
+    mode: 'training',
+    // The training host answers in milliseconds; 8 s (not the gateway's 45 s) lets a trainer show a
+    // timeout and its reversal without a long wait.
+    host: { offlineBaseUrl: hostUrl, baseUrl: hostUrl, aid: TRAINING_IDENTITY.aid, caFile, responseTimeoutMs: 8_000 },
+    merchant: {
+      storeId: TRAINING_IDENTITY.storeId,
+      terminalId: TRAINING_IDENTITY.terminalId,
+      merchantId: TRAINING_IDENTITY.merchantId,
+      storeName: 'Training Store',
+      pspInfo: { merchantName: 'TRAINING STORE', mcc: '5812' },
+    },
+  })
+  return { config, file: undefined, dataDir }
+}

@@ -1,0 +1,14 @@
+/** The configuration domain's door: the file, its schema and where it is found, per-user folders, its errors. */
+export {
+  configSchema,
+  loadConfig,
+  locateConfig,
+  parseConfig,
+  trainingConfig,
+  TRAINING_IDENTITY,
+  type AgentConfig,
+  type ConfigLocation,
+  type LoadedConfig,
+} from './config'
+export { ConfigError, MissingConfigurationError } from './config-error'
+export { userConfigDir, userDataDir } from './paths'

@@ -1,0 +1,156 @@
+/**
+ * Protocol-2 status byte (response byte 11), docs/neo2-protocol.md §9.1 (IDG p.28, duplicated p.484; the
+ * 0x26-0x91 range as mapped in the iOS SDK, S2 IDTCommon.h). Each status maps to a typed error with
+ * a cashier-actionable message; statuses that are not failures (00 OK, 23 Request Online
+ * Authorization, 63 OK-and-next-command, ...) are `kind: 'ok'`, 0E and 81 are `kind: 'event'`.
+ */
+import type { CashierAction, CashierAdvice } from '../cashier-action'
+
+export const NEO2_STATUS_KINDS = ['ok', 'event', 'error'] as const
+export type Neo2StatusKind = (typeof NEO2_STATUS_KINDS)[number]
+
+export interface Neo2StatusInfo extends CashierAdvice {
+  status: number
+  /** camelCase name of the status; `unknownStatus` for bytes the IDG table does not list. */
+  code: string
+  /** The IDG's own wording, for logs. */
+  description: string
+  kind: Neo2StatusKind
+}
+
+type Advice = Omit<Neo2StatusInfo, 'status' | 'code' | 'description'>
+
+const advice = (kind: Neo2StatusKind, action: CashierAction, retryable: boolean, message: string): Advice => ({
+  kind,
+  action,
+  retryable,
+  message,
+})
+
+const OK = advice('ok', 'none', false, '')
+const LINK = advice('error', 'tryAgain', true, 'Card reader communication error. Try again.')
+const REJECTED = advice('error', 'callSupport', false, 'The card reader rejected the request. Call support.')
+const BUSY = advice('error', 'waitAndRetry', true, 'The card reader is busy. Wait a moment and try again.')
+const KEYS = advice('error', 'callSupport', false, 'Card reader key problem. Call support.')
+const FAULT = advice('error', 'callSupport', false, 'Card reader fault. Call support.')
+
+/** [code, IDG description, advice] by status byte. */
+const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
+  [0x00, ['ok', 'OK', OK]],
+  [0x01, ['incorrectHeaderTag', 'Incorrect Header Tag', LINK]],
+  [0x02, ['unknownCommand', 'Unknown Command', REJECTED]],
+  [0x03, ['unknownSubCommand', 'Unknown Sub-Command', REJECTED]],
+  [0x04, ['crcError', 'CRC Error in Frame', LINK]],
+  [0x05, ['incorrectParameter', 'Incorrect Parameter', REJECTED]],
+  [0x06, ['parameterNotSupported', 'Parameter Not Supported', REJECTED]],
+  [0x07, ['malformattedData', 'Mal-formatted Data', REJECTED]],
+  [0x08, ['timeout', 'Timeout', advice('error', 'tryAgain', true, 'The card reader timed out. Try again.')]],
+  [0x0a, ['failed', 'Failed/NACK', advice('error', 'tryAgain', true, 'The card reader could not complete the request. Try again.')]],
+  [0x0b, ['commandNotAllowed', 'Command not Allowed', BUSY]],
+  [0x0c, ['subCommandNotAllowed', 'Sub-Command not Allowed', BUSY]],
+  [0x0d, ['bufferOverflow', 'Buffer Overflow (data length too large)', REJECTED]],
+  [0x0e, ['userInterfaceEvent', 'User Interface Event', advice('event', 'none', false, '')]],
+  [
+    0x10,
+    [
+      'needClearFirmware',
+      'Need clear firmware (bootloader)',
+      advice('error', 'callSupport', false, 'The card reader needs a firmware update. Call support.'),
+    ],
+  ],
+  [0x11, ['communicationTypeNotSupported', 'Communication type not supported / need encrypted firmware', REJECTED]],
+  [0x12, ['secureInterfaceNotFunctional', 'Secure interface not functional', KEYS]],
+  [0x13, ['dataNotMod8', 'Data field not mod 8', KEYS]],
+  [0x14, ['pad80NotFound', 'Pad 0x80 not found', KEYS]],
+  [0x15, ['invalidKeyType', 'Invalid key type', KEYS]],
+  [0x16, ['samKeyNotRetrieved', 'Could not retrieve key from SAM', KEYS]],
+  [0x17, ['hashCodeProblem', 'Hash code problem', KEYS]],
+  [0x18, ['keyNotStored', 'Could not store key', KEYS]],
+  [0x19, ['frameTooLarge', 'Frame too large', REJECTED]],
+  [0x1a, ['resendInitSecureComm', 'Must resend InitSecureComm', LINK]],
+  [0x1b, ['eepromNotInitialised', 'EEPROM not initialised', FAULT]],
+  [0x1c, ['apduEncodingProblem', 'Problem encoding APDU', LINK]],
+  [
+    0x1d,
+    [
+      'tamperOccurred',
+      'Tamper occurred',
+      advice('error', 'callSupport', false, 'The card reader reports tampering. Stop using it and call support.'),
+    ],
+  ],
+  [0x20, ['unsupportedIndex', 'Unsupported index (ILM) / SAM transceiver error', REJECTED]],
+  [0x21, ['unexpectedSequenceCounter', 'Unexpected sequence counter / SAM length error', REJECTED]],
+  [0x22, ['improperBitMap', 'Improper bit map', REJECTED]],
+  [0x23, ['requestOnlineAuthorization', 'Request Online Authorization', OK]],
+  [0x24, ['rawReadOk', 'ViVOCard3 raw read OK', OK]],
+  [0x25, ['messageIndexNotAvailable', 'Message index not available', REJECTED]],
+  [0x4b, ['keyNotFound', 'Key not found', KEYS]],
+  [0x4f, ['keySlotsFull', 'All key slots full', KEYS]],
+  [0x50, ['autoSwitchOk', 'Auto-switch OK', OK]],
+  [0x51, ['autoSwitchFailed', 'Auto-switch failed', FAULT]],
+  [0x60, ['dataNotExist', 'Data not exist', REJECTED]],
+  [0x61, ['dataFull', 'Data full', FAULT]],
+  [0x62, ['writeFlashError', 'Write flash error', FAULT]],
+  [0x63, ['okNextCommand', 'OK and have next command', OK]],
+  [
+    0x80,
+    [
+      'cannotStartContactEmv',
+      'Cannot start contact EMV',
+      advice('error', 'insertCard', true, 'The chip could not be read. Insert the card again.'),
+    ],
+  ],
+  [0x81, ['cancelledByCardInsertion', 'CTLS/MSR cancelled due to card insertion', advice('event', 'none', false, '')]],
+  [
+    0x90,
+    [
+      'dukptKeyMissing',
+      'Account DUKPT key not exist',
+      advice('error', 'callSupport', false, 'The PIN pad has no encryption key. Call support.'),
+    ],
+  ],
+  [
+    0x91,
+    [
+      'dukptKeyExhausted',
+      'Account DUKPT key KSN exhausted',
+      advice('error', 'callSupport', false, 'The PIN pad encryption key is used up. Call support to reload it.'),
+    ],
+  ],
+])
+
+const hex = (byte: number): string => `0x${byte.toString(16).padStart(2, '0').toUpperCase()}`
+
+/** Everything known about a status byte; bytes missing from the table are `unknownStatus` errors. */
+export function describeNeo2Status(status: number): Neo2StatusInfo {
+  const entry = TABLE.get(status)
+  if (entry) return { status, code: entry[0], description: entry[1], ...entry[2] }
+  // 26-2A (ILM) and 41-4F (SAM) are listed only as ranges (docs/neo2-protocol.md §9.1): no safe advice.
+  return { status, code: 'unknownStatus', description: `Status ${hex(status)} not in the IDG table`, ...REJECTED }
+}
+
+export function isNeo2StatusOk(status: number): boolean {
+  return describeNeo2Status(status).kind === 'ok'
+}
+
+/** A response whose status byte is not OK for the command that was sent. */
+export class Neo2StatusError extends Error {
+  override readonly name = 'Neo2StatusError'
+  readonly code: string
+  readonly action: CashierAction
+  readonly cashierMessage: string
+  readonly retryable: boolean
+
+  constructor(
+    readonly status: number,
+    readonly command?: number,
+  ) {
+    const info = describeNeo2Status(status)
+    const where = command === undefined ? '' : ` (command ${hex(command)})`
+    super(`NEO 2 status ${hex(status)} ${info.description}${where}`)
+    this.code = info.code
+    this.action = info.action
+    this.cashierMessage = info.message
+    this.retryable = info.retryable
+  }
+}

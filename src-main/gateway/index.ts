@@ -1,0 +1,20 @@
+/**
+ * The gateway domain's door: the host client and its outcomes, the operations and their request
+ * bodies, request signing and the signing key kept in the keychain (docs/gateway.md).
+ */
+export { UndiciHostClient, type HostClient, type HostClientDeps, type HostEndpoint } from './gateway-client'
+export type { GatewayOutcome, OutcomeKind } from './outcome'
+export { isOperationKind, OPERATION_KINDS, OPERATIONS, parseOperationPath, type OperationKind } from './operations'
+export { DATE_TIME_PATTERN, formatDateTime } from './headers'
+export {
+  checkRequestBody,
+  type CaptureBody,
+  type FieldProblem,
+  type OfflineCancelBody,
+  type OfflinePaymentBody,
+  type OfflineReversalBody,
+  type RequestBodies,
+  type TipsBody,
+} from './request-schemas'
+export { isSignType, keyCheckValue, sign, SIGN_TYPES, stringToSign, validateSigningKey, verifySignature, type SignType } from './signer'
+export { ensureTrainingKey, readSigningKey, storeSigningKey } from './signing-key'

@@ -1,0 +1,255 @@
+/**
+ * A sale, top to bottom: the cashier starts it, the reader reads the card, the host answers, the
+ * chip has the last word. Each step is an event for the pure machine (txn-machine.ts); `step`
+ * journals what the machine decided (write-ahead.ts) and only then runs the reader and host effects
+ * it asked for, through the handler map below, in the order a sale meets them.
+ *
+ *   startSale ──► readCard ──► sendPayment ──► completeCard ──► approved | declined | storedOffline | reversalPending
+ *                  │ duplicate?     │ host unreachable: store-and-forward decision (offline-policy.ts)
+ *                  ▼                ▼ no valid answer: reversal queued at once
+ *        awaitingConfirmation   (the forwarder sends what was queued, forwarder.ts)
+ */
+import type { Logger } from 'pino'
+import type { CardData, CardReader, ReadCardResult } from '../device'
+import { formatDateTime, type GatewayOutcome, type HostClient } from '../gateway'
+import type { JournalStore, SaleRecord } from '../journal'
+import { PosError } from '../../src-shared/pos-error'
+import { businessDay } from './business-day'
+import type { CardVault } from './card-vault'
+import type { CounterLock } from './counter-lock'
+import { paymentBody } from './message-bodies'
+import { decideOffline } from './offline-policy'
+import { checkPaymentOptions, hashRequest, type SaleRequest, type TxnSettings } from './sale-request'
+import { toSaleView, type SaleView } from './sale-view'
+import type { IoEffect, OfflinePolicy, PaymentAnswer, TxnEvent } from './txn-types'
+import type { StepInput, WriteAhead } from './write-ahead'
+
+/**
+ * The authorisation response code the chip is given with the host's answer (EMV 4.4 Book 4, Annex
+ * A6): "00" approved, "05" declined, "Z3" unable to go online, so the card decides offline.
+ */
+const RESPONSE_CODE_FOR_CARD = { approved: '00', declined: '05', unableToGoOnline: 'Z3' } as const
+
+export interface SaleFlowDeps {
+  journal: JournalStore
+  reader: CardReader
+  host: HostClient
+  settings: TxnSettings
+  logger: Logger
+  now: () => Date
+  vault: CardVault
+  lock: CounterLock
+  writeAhead: WriteAhead
+}
+
+export class SaleFlow {
+  /** The reader and host effects, in the order a sale meets them; a missing one does not compile. */
+  private readonly io: { readonly [K in IoEffect['type']]: (id: string, effect: Extract<IoEffect, { type: K }>) => Promise<void> } = {
+    readCard: (id, effect) => (effect.purpose === 'void' ? this.readCardForVoid(id) : this.readCard(id)),
+    sendPayment: (id) => this.sendPayment(id),
+    completeCard: (id, effect) => this.completeCard(id, effect.result),
+    cancelCardRead: (id) => this.cancelCardRead(id),
+  }
+
+  constructor(private readonly deps: SaleFlowDeps) {}
+
+  // ---- 1. the cashier (or the POS) starts the sale -------------------------------------------
+
+  /** One press, one sale. Returns once the sale is journaled and the reader is asked for the card. */
+  start(request: SaleRequest): SaleView {
+    const { journal, settings, lock, writeAhead } = this.deps
+    const requestHash = hashRequest(request)
+    if (request.reference !== undefined) {
+      const existing = journal.byReference(request.reference)
+      if (existing) {
+        if (existing.requestHash !== requestHash) {
+          throw new PosError(
+            'REFERENCE_REUSED',
+            `reference "${request.reference}" was already used for a different sale (${existing.id}); nothing was charged`,
+          )
+        }
+        return toSaleView(existing)
+      }
+    }
+    lock.assertFree('a new sale')
+    const at = this.deps.now()
+    checkPaymentOptions(request, settings, formatDateTime(at))
+    // Created and handed to the reader in one commit: the journal knows the sale before the reader does.
+    const { id, io } = journal.batch(() => {
+      const created = journal.createSale(settings.merchant.terminalId, {
+        state: 'created',
+        businessDay: businessDay(at),
+        transTime: formatDateTime(at),
+        amountMinor: request.amountMinor,
+        currency: request.currency,
+        autoCapture: !settings.restaurantMode,
+        reference: request.reference,
+        requestHash,
+        options: JSON.stringify({ ...(request.options ?? {}), ...(request.offlinePolicy ? { offlinePolicy: request.offlinePolicy } : {}) }),
+      })
+      const committed = writeAhead.commit(created.id, { type: 'readCard' })
+      return { id: created.id, io: committed.ok ? committed.io : [] }
+    })
+    // Taken once the sale is committed: a failed commit (a full disk) leaves the counter free.
+    lock.take(id)
+    this.continueInBackground(id, io)
+    return toSaleView(writeAhead.sale(id))
+  }
+
+  // ---- 2. the card -----------------------------------------------------------------------------
+
+  private async readCard(id: string): Promise<void> {
+    const sale = this.deps.writeAhead.sale(id)
+    const result = await this.askReader(sale, 'purchase')
+    if (result.kind !== 'card') return this.step(id, { type: 'cardNotRead', reason: readFailure(result) })
+    const card = result.card
+    this.deps.vault.hold(id, card)
+    // Duplicate guard: the same card for the same amount within the window asks the cashier first.
+    const since = this.deps.now().getTime() - this.deps.settings.duplicateWindowMs
+    const duplicate =
+      this.deps.journal.recentSameCard(this.deps.vault.fingerprint(card), sale.amountMinor, sale.currency, since, id) !== undefined
+    await this.step(id, { type: 'cardRead', chip: card.icCardData !== undefined, duplicate }, { card })
+  }
+
+  // ---- 3. the host -----------------------------------------------------------------------------
+
+  private async sendPayment(id: string): Promise<void> {
+    const sale = this.deps.writeAhead.sale(id)
+    const card = this.deps.vault.require(id)
+    const policy = offlinePolicyOf(sale)
+    const outcome =
+      policy === 'forceOffline' ? undefined : await this.deps.host.send('payment', paymentBody(sale, card, this.deps.settings.merchant))
+    const answer: PaymentAnswer =
+      outcome === undefined || outcome.kind === 'notDelivered'
+        ? { kind: 'notDelivered', offline: this.offlineDecision(sale, card, policy) }
+        : answerOf(outcome)
+    await this.step(
+      id,
+      { type: 'paymentAnswered', answer },
+      outcome?.kind === 'approved' ? { answerPatch: { svcTransID: outcome.svcTransID } } : {},
+    )
+  }
+
+  /** The host provably never saw the payment: may it be approved here and forwarded later? */
+  private offlineDecision(sale: SaleRecord, card: CardData, policy: OfflinePolicy) {
+    const totals = this.deps.journal.outbox.totals()
+    return decideOffline(
+      {
+        policy,
+        amountMinor: sale.amountMinor,
+        currency: sale.currency,
+        method: card.method,
+        onlinePin: card.summary.onlinePin,
+        expired: card.summary.expired,
+      },
+      this.deps.settings.offline,
+      { count: totals.storedCount, amountMinor: totals.storedAmountMinor, oldestStoredAt: totals.oldestStoredAt },
+      this.deps.now().getTime(),
+    )
+  }
+
+  // ---- 4. the chip's last word -----------------------------------------------------------------
+
+  private async completeCard(id: string, result: keyof typeof RESPONSE_CODE_FOR_CARD): Promise<void> {
+    const decision = await this.deps.reader
+      .completeCard({ result, authorizationResponseCode: RESPONSE_CODE_FOR_CARD[result] })
+      .catch((error: unknown) => {
+        // A card that cannot confirm did not approve: the safe reading is a decline.
+        this.deps.logger.warn({ sale: id, err: error }, 'card completion failed')
+        return 'declined' as const
+      })
+    // Only a sale still waiting for the card takes its decision (a declined sale was told, not asked).
+    if (this.deps.writeAhead.sale(id).state === 'completingCard') await this.step(id, { type: 'cardCompleted', decision })
+  }
+
+  // ---- at the counter, while the sale runs -------------------------------------------------------
+
+  /** Stops a sale still at the card-read step, or refuses a possible duplicate. */
+  async cancel(id: string): Promise<void> {
+    const sale = this.deps.writeAhead.sale(id)
+    if (sale.state === 'readingCard' || sale.state === 'voidReadingCard') return this.deps.reader.cancel()
+    if (sale.state === 'awaitingConfirmation') return this.step(id, { type: 'duplicateRefused' })
+    throw new PosError('CANNOT_CANCEL', 'This sale can no longer be stopped at the counter.')
+  }
+
+  async confirmDuplicate(id: string, charge: boolean): Promise<void> {
+    await this.step(id, { type: charge ? 'duplicateConfirmed' : 'duplicateRefused' })
+  }
+
+  // ---- a void asks for the card again (the rest of the void is in after-sale.ts) -----------------
+
+  private async readCardForVoid(id: string): Promise<void> {
+    const result = await this.askReader(this.deps.writeAhead.sale(id), 'void')
+    if (result.kind === 'card') await this.step(id, { type: 'voidCardRead' }, { card: result.card })
+    else await this.step(id, { type: 'voidCardNotRead', reason: readFailure(result) })
+  }
+
+  private async cancelCardRead(id: string): Promise<void> {
+    await this.deps.reader
+      .cancel()
+      .catch((error: unknown) => this.deps.logger.warn({ sale: id, err: error }, 'could not cancel the reader'))
+  }
+
+  // ---- the engine of every step ------------------------------------------------------------------
+
+  /** Journal the event's transition, then run the reader and host effects it asked for. */
+  async step(id: string, event: TxnEvent, input: StepInput = {}): Promise<void> {
+    const committed = this.deps.writeAhead.commit(id, event, input)
+    if (!committed.ok) throw committed.refusal
+    await this.run(id, committed.io)
+  }
+
+  /** Runs effects after their commit; a sale whose flow fails gives the counter back. */
+  continueInBackground(id: string, io: IoEffect[]): void {
+    void this.run(id, io).catch((error: unknown) => {
+      this.deps.logger.error({ sale: id, err: error }, 'sale flow failed')
+      this.deps.lock.release(id)
+    })
+  }
+
+  private async run(id: string, io: IoEffect[]): Promise<void> {
+    for (const effect of io) await this.dispatch(id, effect)
+  }
+
+  private dispatch<E extends IoEffect>(id: string, effect: E): Promise<void> {
+    return (this.io[effect.type] as (id: string, effect: E) => Promise<void>)(id, effect)
+  }
+
+  private async askReader(sale: SaleRecord, purpose: 'purchase' | 'void'): Promise<ReadCardResult> {
+    const request = {
+      amountMinor: sale.amountMinor,
+      currency: sale.currency,
+      purpose,
+      timeoutSeconds: this.deps.settings.cardReadTimeoutSeconds,
+    }
+    return this.deps.reader.readCard(request).catch((error: unknown) => ({
+      kind: 'failed' as const,
+      code: 'DEVICE_ERROR',
+      message: error instanceof Error ? error.message : String(error),
+    }))
+  }
+}
+
+function offlinePolicyOf(sale: SaleRecord): OfflinePolicy {
+  return (JSON.parse(sale.options ?? '{}') as { offlinePolicy?: OfflinePolicy }).offlinePolicy ?? 'preferOnline'
+}
+
+/** A delivered answer, reduced to what the machine decides on. */
+function answerOf(outcome: Exclude<GatewayOutcome, { kind: 'notDelivered' }>): PaymentAnswer {
+  switch (outcome.kind) {
+    case 'approved':
+      return { kind: 'approved', authCode: outcome.authorizationCode }
+    case 'declined':
+      return { kind: 'declined', reason: outcome.reason }
+    case 'rejected':
+      return { kind: 'rejected', code: outcome.code, message: outcome.message }
+    case 'unknown':
+      return { kind: 'unknown', reason: outcome.reason }
+  }
+}
+
+function readFailure(result: Exclude<ReadCardResult, { kind: 'card' }>): string {
+  if (result.kind === 'cancelled') return 'cancelled at the counter'
+  if (result.kind === 'timeout') return 'no card was presented in time'
+  return result.message
+}

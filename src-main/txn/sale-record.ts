@@ -1,0 +1,53 @@
+/**
+ * The three shapes of one sale, joined in one place without casts: the journal's `SaleRecord` (every
+ * column), the machine's `Sale` (what a transition decides on) and the `SaleView` the UI and the
+ * local API see (sale-view.ts). States are the shared vocabulary in all three.
+ */
+import type { CardData } from '../device'
+import type { SaleRecord } from '../journal'
+import type { Sale, TxnEvent } from './txn-types'
+
+/** What the machine needs of a journaled sale. */
+export function toSale(record: SaleRecord): Sale {
+  const { id, state, amountMinor, currency, autoCapture, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode } = record
+  return { id, state, amountMinor, currency, autoCapture, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode }
+}
+
+/** The machine's decision, as columns of the record (undefined clears a column). */
+export function fromSale(sale: Sale): Partial<SaleRecord> {
+  const { state, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode } = sale
+  return { state, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode }
+}
+
+/** What the journal keeps of a card in clear: masked, never the number or the tracks. */
+export function cardSummaryFields(card: CardData, fingerprint: string): Partial<SaleRecord> {
+  return {
+    maskedPan: card.summary.maskedPan,
+    brand: card.summary.brand,
+    readMethod: card.method,
+    applicationId: card.summary.applicationId,
+    applicationLabel: card.summary.applicationLabel,
+    cardFingerprint: fingerprint,
+  }
+}
+
+/** The part of an event worth keeping in the sale's history (never card data). */
+export function eventDetail(event: TxnEvent): unknown {
+  switch (event.type) {
+    case 'paymentAnswered':
+      return event.answer
+    case 'forwardAnswered':
+      return { operation: event.operation, answer: event.answer }
+    case 'forwardGaveUp':
+      return { operation: event.operation, reason: event.reason }
+    case 'cardNotRead':
+    case 'voidCardNotRead':
+      return { reason: event.reason }
+    case 'tipRequested':
+      return { tipMinor: event.tipMinor }
+    case 'cardRead':
+      return { chip: event.chip, duplicate: event.duplicate }
+    default:
+      return undefined
+  }
+}

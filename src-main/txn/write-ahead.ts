@@ -1,0 +1,108 @@
+/**
+ * The write-ahead half of every step of a sale: ask the machine what an event means, then journal
+ * the answer (state, event, sealed card data, queue items, purge) in one SQLite transaction. Only
+ * what this returns, the reader and host effects, may run afterwards: the journal always knows
+ * what the agent is about to do before it does it.
+ */
+import type { Logger } from 'pino'
+import type { CardData } from '../device'
+import type { JournalStore, NewOutboxItem, SaleChange, SaleRecord } from '../journal'
+import { PosError } from '../../src-shared/pos-error'
+import type { CardVault } from './card-vault'
+import type { QueueItems } from './queue-items'
+import { REFUSAL_WORDS } from './refusal-words'
+import { cardSummaryFields, eventDetail, fromSale, toSale } from './sale-record'
+import { transition } from './txn-machine'
+import { isIoEffect, type IoEffect, type JournalEffect, type TxnEvent } from './txn-types'
+
+/** What a step brings besides its event: the card just read, fields of the host's answer, the queue item answered. */
+export interface StepInput {
+  card?: CardData
+  answerPatch?: Partial<SaleRecord>
+  settleOutbox?: SaleChange['settleOutbox']
+}
+
+/** The parts of a journal change that effects add to, before it is written. */
+interface ChangeDraft {
+  next: SaleRecord
+  card: CardData | undefined
+  enqueue: NewOutboxItem[]
+  withdrawPending: boolean
+  retryAttention: boolean
+  purgeCard: boolean
+}
+
+export interface WriteAheadDeps {
+  journal: JournalStore
+  vault: CardVault
+  queueItems: QueueItems
+  logger: Logger
+  /** Called with every journaled change (UI and API events, the counter, waiters). */
+  published: (record: SaleRecord) => void
+  /** Wakes the store-and-forward queue after something was enqueued. */
+  onEnqueued?: (() => void) | undefined
+}
+
+export type Committed = { ok: true; io: IoEffect[] } | { ok: false; refusal: PosError }
+
+export class WriteAhead {
+  /** Effects written inside the transition's own commit, one handler each: a missing one does not compile. */
+  private readonly inCommit: {
+    readonly [K in JournalEffect['type']]: (draft: ChangeDraft, effect: Extract<JournalEffect, { type: K }>) => void
+  } = {
+    enqueue: (draft, effect) =>
+      draft.enqueue.push(this.deps.queueItems.build(draft.next, effect.operation, effect.reason ?? 'reversal', draft.card)),
+    withdraw: (draft) => (draft.withdrawPending = true),
+    retryQueued: (draft) => (draft.retryAttention = true),
+    purgeCardData: (draft) => (draft.purgeCard = true),
+  }
+
+  constructor(private readonly deps: WriteAheadDeps) {}
+
+  /** Journals what `event` means for sale `id`; a refusal changes nothing and says why in plain words. */
+  commit(id: string, event: TxnEvent, input: StepInput = {}): Committed {
+    const { journal, vault } = this.deps
+    const before = this.sale(id)
+    const result = transition(toSale(before), event)
+    if (!result.ok) {
+      this.deps.logger.warn({ sale: id, event: event.type, state: before.state }, result.reason)
+      return { ok: false, refusal: new PosError('INVALID_STEP', result.plain ? result.reason : REFUSAL_WORDS[event.type]) }
+    }
+    const next: SaleRecord = { ...before, ...input.answerPatch, ...fromSale(result.sale) }
+    const card = input.card
+    if (card && event.type === 'cardRead') Object.assign(next, cardSummaryFields(card, vault.fingerprint(card)))
+    const draft: ChangeDraft = { next, card, enqueue: [], withdrawPending: false, retryAttention: false, purgeCard: false }
+    const io: IoEffect[] = []
+    for (const effect of result.effects) {
+      if (isIoEffect(effect)) io.push(effect)
+      else this.apply(draft, effect)
+    }
+    const sealCard = card ? vault.sealing(card, event.type === 'voidCardRead' ? 'void' : 'purchase') : undefined
+    const saved = journal.apply({
+      event: { type: event.type, detail: eventDetail(event) },
+      next,
+      expectedState: before.state,
+      enqueue: draft.enqueue,
+      withdrawPending: draft.withdrawPending,
+      retryAttention: draft.retryAttention,
+      purgeCard: draft.purgeCard,
+      ...(sealCard ? { sealCard } : {}),
+      ...(input.settleOutbox !== undefined ? { settleOutbox: input.settleOutbox } : {}),
+    })
+    if (draft.purgeCard) vault.purged(id)
+    this.deps.published(saved)
+    if (draft.enqueue.length > 0 || draft.retryAttention) this.deps.onEnqueued?.()
+    return { ok: true, io }
+  }
+
+  /** The journaled sale, or a plain "no such sale". */
+  sale(id: string): SaleRecord {
+    const sale = this.deps.journal.get(id)
+    if (!sale) throw new PosError('NO_SUCH_SALE', `There is no sale ${id} on this terminal.`)
+    return sale
+  }
+
+  private apply<E extends JournalEffect>(draft: ChangeDraft, effect: E): void {
+    ;(this.inCommit[effect.type] as (draft: ChangeDraft, effect: E) => void)(draft, effect)
+  }
+}

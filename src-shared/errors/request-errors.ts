@@ -1,0 +1,27 @@
+/**
+ * Errors of the doors themselves: a request that cannot be understood or is not allowed, an agent
+ * the cashier window cannot reach, and the failure nobody foresaw.
+ */
+import { entry } from './error-entry'
+
+export const REQUEST_ERRORS = {
+  INVALID_REQUEST: entry(400, false, 'The request was incomplete or not valid, so nothing was done.'),
+  UNAUTHORISED: entry(401, false, 'This program is not allowed to use the payment agent: its access token is missing or wrong.'),
+  FORBIDDEN: entry(403, false, 'Only the cashier window may ask the payment agent for this.'),
+  UNKNOWN_OPERATION: entry(404, false, 'The payment agent does not offer this action. Nothing was done.'),
+  NOT_FOUND: entry(404, false, 'The payment agent has nothing at this address. Nothing was done.'),
+  NOT_TRAINING: entry(422, false, 'Test cards can only be used in training mode.'),
+  INTERNAL: entry(
+    500,
+    false,
+    'Something went wrong inside the payment agent. Check the sale list before trying again; if it happens again, call support.',
+  ),
+  // The cashier window's own failures to get an answer: made by its bridge, never sent by the agent.
+  AGENT_UNREACHABLE: entry(500, true, 'Cannot reach the payment agent. Check that it is running, then try again.'),
+  AGENT_FAILED: entry(500, true, 'The payment agent could not answer just now. Try again in a moment; if it happens again, call support.'),
+  AGENT_BAD_RESPONSE: entry(
+    500,
+    false,
+    'The payment agent gave an answer this screen does not understand. If it happens again, call support.',
+  ),
+} as const

@@ -1,0 +1,31 @@
+/**
+ * Refusals of the sale itself: the request is understood, but the sale, the amount or the tip does
+ * not allow it. docs/local-api.md: 404 for an unknown sale, 409 for a clash, 422 for a business rule.
+ */
+import { entry } from './error-entry'
+
+export const SALE_ERRORS = {
+  NO_SUCH_SALE: entry(404, false, 'This sale cannot be found on this terminal.'),
+  SALE_IN_PROGRESS: entry(409, true, 'Another sale is still running. Finish or cancel it first.'),
+  REFERENCE_REUSED: entry(
+    409,
+    false,
+    'This order reference was already used for a different sale. Nothing was charged; send the sale with a new reference.',
+  ),
+  STALE_SALE: entry(409, true, 'This sale changed while the request was being handled. Look at the sale again, then try again.'),
+  CANNOT_CANCEL: entry(422, false, 'This sale can no longer be stopped at the counter. To undo it, void it from the sale list.'),
+  INVALID_STEP: entry(422, false, 'This cannot be done for this sale as it stands now. Check the sale in the sale list.'),
+  TIP_NEEDS_OVERRIDE: entry(422, false, 'This tip is larger than allowed without a manager. A manager must approve it.'),
+  TIP_INVALID: entry(422, false, 'This tip cannot be accepted. Check the amount and enter it again.'),
+  INVALID_AMOUNT: entry(422, false, 'This terminal cannot take this amount or currency. Check it and try again.'),
+  INVALID_OPTIONS: entry(
+    422,
+    false,
+    'The payment details sent with this sale were not accepted, so the sale was not started. Nothing was charged.',
+  ),
+  CARD_DATA_GONE: entry(
+    422,
+    false,
+    'The card details needed for this are no longer kept on this terminal, so it cannot be done. Call support if the sale still needs it.',
+  ),
+} as const

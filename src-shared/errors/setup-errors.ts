@@ -1,0 +1,21 @@
+/**
+ * The terminal's own setup: its configuration file, the OS keychain and the signing key the bank
+ * gave. A person has to fix these; repeating the request does not help.
+ */
+import { entry } from './error-entry'
+
+export const SETUP_ERRORS = {
+  CONFIG_INVALID: entry(500, false, 'The configuration file of the payment agent has a problem. Call support to correct it.'),
+  CONFIG_MISSING: entry(
+    500,
+    false,
+    'The configuration file of the payment agent is missing, but this terminal holds real sales. Put the file back; training mode was not started.',
+  ),
+  KEYCHAIN_UNAVAILABLE: entry(
+    500,
+    false,
+    'The secure key store of this computer cannot be reached, so the payment agent cannot use its keys. Call support.',
+  ),
+  NO_SIGNING_KEY: entry(500, false, 'The signing key from the bank is not set up on this terminal. A manager must enter it in Settings.'),
+  BAD_SIGNING_KEY: entry(422, false, 'This signing key is not valid: it must be exactly the 32 characters the bank gave, without spaces.'),
+} as const

@@ -1,0 +1,4 @@
+/** The sale's vocabulary: states and their classes, queue operations, tip states, the tip limit. */
+export * from './sale-states'
+export * from './queue-operations'
+export * from './tip-limit'

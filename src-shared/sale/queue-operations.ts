@@ -1,0 +1,14 @@
+/**
+ * The messages a sale can leave in the store-and-forward queue, declared once: the journal's
+ * `outbox.operation` column, the forwarder, the queue screen and the local API use this list.
+ */
+export const QUEUE_OPERATIONS = ['payment', 'reversal', 'tips', 'cancel', 'capture'] as const
+export type QueueOperation = (typeof QUEUE_OPERATIONS)[number]
+
+/** The parallel region of a sale for its tip: a tip may be entered while the payment is still stored. */
+export const TIP_STATES = ['none', 'pending', 'adjusted', 'failed'] as const
+export type TipState = (typeof TIP_STATES)[number]
+
+/** How the integrator lets the agent treat an unreachable host for one sale. */
+export const OFFLINE_POLICIES = ['preferOnline', 'requireOnline', 'forceOffline'] as const
+export type OfflinePolicy = (typeof OFFLINE_POLICIES)[number]

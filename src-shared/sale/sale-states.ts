@@ -1,0 +1,89 @@
+/**
+ * Every state of a sale, declared once, with the classes it belongs to. The machine
+ * (src-main/txn/txn-machine.ts), the journal's SQL, close of day, the local API and the cashier UI
+ * all take their state lists from here: a new state is one row in this table, and the classes it
+ * belongs to are decided in that row. docs/transactions.md explains each state.
+ */
+
+interface StateTraits {
+  /** The cashier is still at the counter with this sale: no other sale may start. */
+  readonly counterBusy: boolean
+  /** A payment that stands: the cashier may void it, tip it, or (restaurant) capture it. */
+  readonly standingPayment: boolean
+  /** The money counts in the day's totals (approved, stored, or being captured or cancelled). */
+  readonly charged: boolean
+  /** Ended: no further host message will be sent for the payment itself. */
+  readonly final: boolean
+  /** Settled for good as far as a restart is concerned: recovery has nothing to look at. */
+  readonly settled: boolean
+}
+
+const no: StateTraits = { counterBusy: false, standingPayment: false, charged: false, final: false, settled: false }
+
+const STATE_TABLE = {
+  /** Journaled, nothing asked of the device yet. */
+  created: { ...no, counterBusy: true },
+  /** The reader waits for, or reads, the card (and PIN). */
+  readingCard: { ...no, counterBusy: true },
+  /** Same card and amount as a recent sale: the cashier confirms or stops it. */
+  awaitingConfirmation: { ...no, counterBusy: true },
+  /** The payment is journaled and on its way to the host. */
+  sending: { ...no, counterBusy: true },
+  /** The chip gets the host's answer (or "unable to go online"). */
+  completingCard: { ...no, counterBusy: true },
+  /** Approved online. */
+  approved: { ...no, standingPayment: true, charged: true, settled: true },
+  /** Declined online, refused, or not allowed offline. */
+  declined: { ...no, final: true, settled: true },
+  /** Ended before anything reached the host. */
+  abandoned: { ...no, final: true, settled: true },
+  /** Approved locally, waiting in the store-and-forward queue. */
+  storedOffline: { ...no, standingPayment: true, charged: true },
+  /** A stored payment the host acknowledged. */
+  forwarded: { ...no, standingPayment: true, charged: true, settled: true },
+  /** A reversal is queued (no answer, card declined after approval, restart). */
+  reversalPending: { ...no },
+  /** The host acknowledged the reversal. */
+  reversed: { ...no, final: true, settled: true },
+  /** The customer presents the card again to void. */
+  voidReadingCard: { ...no, counterBusy: true },
+  /** The cancel is queued for the host. */
+  cancelPending: { ...no, charged: true },
+  /** Voided at the host, or withdrawn from the queue before it was ever sent. */
+  cancelled: { ...no, final: true, settled: true },
+  /** Restaurant close: capture of base plus tip queued. */
+  capturePending: { ...no, charged: true },
+  /** Capture acknowledged. */
+  captured: { ...no, charged: true, settled: true },
+  /** A queued message went past its limits, or the host refused it: a manager looks. */
+  needsAttention: { ...no },
+} as const satisfies Record<string, StateTraits>
+
+export type SaleState = keyof typeof STATE_TABLE
+
+/** Every state, in the order of a sale's life. */
+export const SALE_STATES = Object.keys(STATE_TABLE) as readonly SaleState[]
+
+function where(trait: keyof StateTraits): ReadonlySet<SaleState> {
+  return new Set(SALE_STATES.filter((state) => STATE_TABLE[state][trait]))
+}
+
+/** The cashier waits: one sale at a time, and close of day waits for these. */
+export const COUNTER_BUSY = where('counterBusy')
+/** Approved and standing: void, tip and capture apply. */
+export const STANDING_PAYMENT = where('standingPayment')
+/** Counted in the day's totals. */
+export const CHARGED = where('charged')
+/** Nothing more will be sent for the payment. */
+export const FINAL = where('final')
+/** Recovery after a restart looks only at sales outside this class. */
+export const SETTLED = where('settled')
+
+export function isSaleState(value: string): value is SaleState {
+  return Object.hasOwn(STATE_TABLE, value)
+}
+
+/** The same class as an SQL list (`'a', 'b'`), for the journal's queries: state names are plain identifiers. */
+export function sqlStateList(states: ReadonlySet<SaleState>): string {
+  return [...states].map((state) => `'${state}'`).join(', ')
+}

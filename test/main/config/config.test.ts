@@ -1,0 +1,80 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig, locateConfig } from '../../../src-main/config'
+
+const dirs: string[] = []
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pos-config-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })))
+
+const valid = {
+  host: {
+    offlineBaseUrl: 'https://offline.acquirer.example',
+    baseUrl: 'https://api.acquirer.example',
+    aid: 'ACQ-77',
+    caFile: 'extra-ca.pem',
+  },
+  merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1', pspInfo: { mcc: '5812' } },
+  currency: 'EUR',
+}
+
+function writeConfig(dir: string, content: unknown): string {
+  const file = join(dir, 'config.json')
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content))
+  return file
+}
+
+describe('configuration file', () => {
+  it('loads, applies defaults and resolves the CA file next to the config', () => {
+    const dir = tempDir()
+    const loaded = loadConfig({ flag: writeConfig(dir, valid), env: {} })!
+    expect(loaded.config.mode).toBe('production')
+    expect(loaded.config.host.signType).toBe('HMAC-SHA256')
+    expect(loaded.config.host.responseTimeoutMs).toBe(45_000)
+    expect(loaded.config.host.caFile).toBe(join(dir, 'extra-ca.pem'))
+    expect(loaded.config.log.level).toBe('info')
+  })
+
+  it('is found via --config, then POS_AGENT_CONFIG, then the user config folder; none means training', () => {
+    const a = tempDir()
+    const b = tempDir()
+    const home = tempDir()
+    const fileA = writeConfig(a, valid)
+    const fileB = writeConfig(b, valid)
+    expect(locateConfig({ flag: fileA, env: { POS_AGENT_CONFIG: fileB } })).toBe(fileA)
+    expect(locateConfig({ env: { POS_AGENT_CONFIG: fileB } })).toBe(fileB)
+    expect(locateConfig({ env: { XDG_CONFIG_HOME: home } })).toBeUndefined()
+    const userDir = join(home, 'pos-agent')
+    mkdirSync(userDir)
+    const userFile = writeConfig(userDir, valid)
+    expect(locateConfig({ env: { XDG_CONFIG_HOME: home } })).toBe(userFile)
+    expect(loadConfig({ env: { XDG_CONFIG_HOME: tempDir() } })).toBeUndefined()
+  })
+
+  it.each([
+    [
+      { ...valid, host: { ...valid.host, offlineBaseUrl: 'http://offline.acquirer.example' } },
+      /host\.offlineBaseUrl: must be an https:\/\/ URL/,
+    ],
+    [{ ...valid, host: { ...valid.host, signType: 'MD5' } }, /host\.signType/],
+    [{ ...valid, merchant: { ...valid.merchant, terminalId: '' } }, /merchant\.terminalId: terminalId must be 1 to 40 letters/],
+    [{ ...valid, currency: 'EURO' }, /currency: must be an ISO 4217/],
+    [{ ...valid, hostt: {} }, /unknown field\(s\) "hostt"/],
+    [{ ...valid, host: { ...valid.host, responseTimeoutMs: '45' } }, /host\.responseTimeoutMs/],
+  ])('names the bad field: %#', (content, message) => {
+    const file = writeConfig(tempDir(), content)
+    expect(() => loadConfig({ flag: file, env: {} })).toThrow(ConfigError)
+    expect(() => loadConfig({ flag: file, env: {} })).toThrow(message)
+  })
+
+  it('reports unreadable JSON and a missing file clearly', () => {
+    const file = writeConfig(tempDir(), '{ "host": ')
+    expect(() => loadConfig({ flag: file, env: {} })).toThrow(/not readable JSON/)
+    expect(() => loadConfig({ flag: '/nonexistent/config.json', env: {} })).toThrow(/--config does not exist/)
+  })
+})
