@@ -7,10 +7,10 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
-import type { GatewayOutcome, HostClient, OperationKind } from '../gateway'
+import type { GatewayOutcome, HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
-import type { ForwardAnswer, QueuedOperation, TxnEvent } from './txn-types'
+import type { ForwardAnswer, TxnEvent } from './txn-types'
 
 export interface QueueStatus extends QueueTotals {
   hostReachable: boolean | undefined
@@ -160,12 +160,12 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   private async send(item: ClaimedItem): Promise<GatewayOutcome> {
     this.lastAttemptAt = this.now()
     const originalId = item.operation === 'payment' ? undefined : item.saleId
-    return this.deps.host.sendUnchecked(item.operation as OperationKind, item.body, originalId)
+    return this.deps.host.sendUnchecked(item.operation, item.body, originalId)
   }
 
   /** One answer → the sale's machine and the queue, inside the caller's batch transaction. */
   private settle({ item, outcome }: Settled): void {
-    const operation = item.operation as QueuedOperation
+    const operation = item.operation
     if (outcome.kind === 'notDelivered' || outcome.kind === 'unknown') {
       this.hostReachable = outcome.kind === 'notDelivered' ? false : this.hostReachable
       const verdict = afterFailedAttempt(this.deps.retry, operation, item.attempts, item.createdAt, this.now(), this.random())

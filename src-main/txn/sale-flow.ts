@@ -30,6 +30,9 @@ import type { StepInput, WriteAhead } from './write-ahead'
  */
 const RESPONSE_CODE_FOR_CARD = { approved: '00', declined: '05', unableToGoOnline: 'Z3' } as const
 
+/** One handler per reader or host effect: a new effect in txn-types.ts without one does not compile. */
+export type IoEffectHandlers = { readonly [K in IoEffect['type']]: (id: string, effect: Extract<IoEffect, { type: K }>) => Promise<void> }
+
 export interface SaleFlowDeps {
   journal: JournalStore
   reader: CardReader
@@ -44,7 +47,7 @@ export interface SaleFlowDeps {
 
 export class SaleFlow {
   /** The reader and host effects, in the order a sale meets them; a missing one does not compile. */
-  private readonly io: { readonly [K in IoEffect['type']]: (id: string, effect: Extract<IoEffect, { type: K }>) => Promise<void> } = {
+  private readonly io: IoEffectHandlers = {
     readCard: (id, effect) => (effect.purpose === 'void' ? this.readCardForVoid(id) : this.readCard(id)),
     sendPayment: (id) => this.sendPayment(id),
     completeCard: (id, effect) => this.completeCard(id, effect.result),

@@ -4,14 +4,13 @@
  */
 import type { SaleRecord } from '../journal'
 import type { SaleView } from '../../src-shared/contract'
-import type { TxnState } from './txn-types'
 
 export type { SaleView }
 
 export function toSaleView(record: SaleRecord): SaleView {
   const view: SaleView = {
     id: record.id,
-    state: record.state as TxnState,
+    state: record.state,
     amountMinor: record.amountMinor,
     currency: record.currency,
     tipMinor: record.tipMinor,

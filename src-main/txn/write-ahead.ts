@@ -23,7 +23,7 @@ export interface StepInput {
 }
 
 /** The parts of a journal change that effects add to, before it is written. */
-interface ChangeDraft {
+export interface ChangeDraft {
   next: SaleRecord
   card: CardData | undefined
   enqueue: NewOutboxItem[]
@@ -43,13 +43,16 @@ export interface WriteAheadDeps {
   onEnqueued?: (() => void) | undefined
 }
 
+/** One handler per effect written inside the commit: a new effect without one does not compile. */
+export type JournalEffectHandlers = {
+  readonly [K in JournalEffect['type']]: (draft: ChangeDraft, effect: Extract<JournalEffect, { type: K }>) => void
+}
+
 export type Committed = { ok: true; io: IoEffect[] } | { ok: false; refusal: PosError }
 
 export class WriteAhead {
   /** Effects written inside the transition's own commit, one handler each: a missing one does not compile. */
-  private readonly inCommit: {
-    readonly [K in JournalEffect['type']]: (draft: ChangeDraft, effect: Extract<JournalEffect, { type: K }>) => void
-  } = {
+  private readonly inCommit: JournalEffectHandlers = {
     enqueue: (draft, effect) =>
       draft.enqueue.push(this.deps.queueItems.build(draft.next, effect.operation, effect.reason ?? 'reversal', draft.card)),
     withdraw: (draft) => (draft.withdrawPending = true),

@@ -11,9 +11,8 @@ export const IN_CI = process.env.CI === 'true' || process.env.CI === '1'
 /** Returns true when the component is present; otherwise fails in CI, warns and returns false elsewhere. */
 export function requireComponent(name: string, present: boolean, install: string): boolean {
   if (present) return true
-  const message = `${name} is not available: ${install}`
-  if (IN_CI) throw new Error(`CI requires ${message}`)
-  console.warn(`skipping tests that need ${message}`)
+  if (IN_CI) throw new Error(`CI requires ${name}, which is not available: ${install}`)
+  console.warn(`skipping the tests that need ${name} (not available here): ${install}`)
   return false
 }
 
