@@ -85,7 +85,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
           .map((item) => ({ ...item, expiresInMs: timeLeftMs(ctx.retry, item.operation as never, item.createdAt, now) }))
       },
       forwardNow: async () => {
-        await engine.forwarder.drainOnce()
+        await engine.forwarder.forwardNow()
         return this.queueStatus()
       },
       retryAttention: (r) => txn.managerRetry(r.id),

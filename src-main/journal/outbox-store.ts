@@ -93,6 +93,7 @@ export class OutboxStore {
       ),
       recoverInflight: db.prepare("UPDATE outbox SET state = 'pending' WHERE state = 'inflight'"),
       release: db.prepare("UPDATE outbox SET state = 'pending' WHERE seq = ? AND state = 'inflight'"),
+      dueNow: db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at > ?"),
       totals: db.prepare(`SELECT
           (SELECT count(*) FROM outbox WHERE state IN (${sqlList(IN_QUEUE)})) AS count,
           (SELECT count(*) FROM outbox WHERE state = 'attention') AS attentionCount,
@@ -166,6 +167,12 @@ export class OutboxStore {
   /** Claimed items whose answers were not journaled go back to waiting (they are resent as they were). */
   release(seqs: readonly number[]): void {
     runInTransaction(this.db, () => seqs.forEach((seq) => this.sql.release.run(seq)))
+  }
+
+  /** Every waiting item due at once (a manager's "forward now"); the order within a sale is kept by the claim. */
+  makeAllDue(): number {
+    const now = this.now()
+    return this.sql.dueNow.run(now, now).changes
   }
 
   recoverInflight(): number {

@@ -30,20 +30,30 @@ export class AfterSale {
    * the queue is withdrawn; one being forwarded right now is refused until its answer is in.
    */
   async voidSale(id: string): Promise<SaleView> {
-    const { journal, flow, writeAhead, lock } = this.deps
+    const { flow, writeAhead, lock } = this.deps
     await lock.during(
       id,
       'a void',
-      async () => {
-        const queued = journal.outbox
-          .ofSale(id)
-          .find((item) => item.operation === 'payment' && (item.state === 'pending' || item.state === 'inflight'))
-        const paymentQueue = queued === undefined ? 'none' : queued.state === 'inflight' ? 'inflight' : 'pending'
-        await flow.step(id, { type: 'voidRequested', paymentQueue })
-      },
+      () => flow.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id) }),
       () => writeAhead.sale(id).state === 'voidReadingCard',
     )
     return toSaleView(writeAhead.sale(id))
+  }
+
+  /**
+   * Where a stored payment stands, for its void. "Never sent" must be provable: the item was never
+   * claimed for sending (a claim counts an attempt, durably, before anything goes out) and the sale
+   * never went to a manager (a manager's retry starts the count again).
+   */
+  private storedPaymentQueue(id: string): 'neverSent' | 'maybeSent' | 'inflight' | 'none' {
+    const { journal } = this.deps
+    const queued = journal.outbox
+      .ofSale(id)
+      .find((item) => item.operation === 'payment' && (item.state === 'pending' || item.state === 'inflight'))
+    if (queued === undefined) return 'none'
+    if (queued.state === 'inflight') return 'inflight'
+    const retried = journal.events(id).some((event) => event.type === 'forwardGaveUp' || event.type === 'managerRetry')
+    return queued.attempts === 0 && !retried ? 'neverSent' : 'maybeSent'
   }
 
   async adjustTip(id: string, tipMinor: number, managerOverride = false): Promise<SaleView> {

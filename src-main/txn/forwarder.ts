@@ -74,7 +74,17 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     await this.loop
   }
 
-  /** Something was enqueued, or a manager pressed "forward now". */
+  /**
+   * A manager's "forward now": every waiting item is due at once, whatever its backoff said (after an
+   * outage nobody should wait minutes for a timer), then the queue is drained. Items of one sale still
+   * go in order. Resolves with how many items were sent.
+   */
+  async forwardNow(): Promise<number> {
+    this.deps.journal.outbox.makeAllDue()
+    return this.drainOnce()
+  }
+
+  /** Something was enqueued. */
   wake(): void {
     const wake = this.wakeUp
     this.wakeUp = undefined

@@ -142,16 +142,11 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
     case 'unknown':
       // It may have reached the host: reverse at once. A late answer never turns into an approval.
       // The technical cause stays in the journal's event; the cashier reads why in plain words.
-      return ok(
+      return toReversal(
         sale,
-        'reversalPending',
-        [
-          ...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []),
-          { type: 'enqueue', operation: 'reversal', reason: 'timeout' },
-        ],
-        {
-          reason: 'not completed: no valid answer from the host',
-        },
+        'timeout',
+        'not completed: no valid answer from the host',
+        sale.chip ? [{ type: 'completeCard', result: 'declined' }] : [],
       )
   }
 }
@@ -164,21 +159,36 @@ function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none')
   }
   if (cardApproved) return ok(sale, 'approved', [{ type: 'purgeCardData' }])
   // The host approved but the card refused (AAC): the host must forget the approval.
-  return ok(sale, 'reversalPending', [{ type: 'enqueue', operation: 'reversal', reason: 'card declined after host approval' }], {
-    reason: 'not completed: the card declined after the host approved',
-  })
+  return toReversal(sale, 'card declined after host approval', 'not completed: the card declined after the host approved')
+}
+
+/**
+ * Every way into a reversal: the reversal is queued and the card data purged in the same commit.
+ * The reversal's body is built from the card before the purge, and nothing after it needs the card
+ * (PCI DSS v4.0.1 Requirement 3.3.1: no sensitive data kept once authorisation is over).
+ */
+function toReversal(sale: Sale, hostReason: string, cashierReason: string, before: TxnEffect[] = []): TransitionResult {
+  return ok(
+    sale,
+    'reversalPending',
+    [...before, { type: 'enqueue', operation: 'reversal', reason: hostReason }, { type: 'purgeCardData' }],
+    {
+      reason: cashierReason,
+    },
+  )
 }
 
 function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: ForwardAnswer, event: TxnEvent): TransitionResult {
-  const expected: Readonly<Record<QueuedOperation, TxnState>> = {
-    payment: 'storedOffline',
-    reversal: 'reversalPending',
-    cancel: 'cancelPending',
-    capture: 'capturePending',
-    tips: sale.state,
+  // A void of a stored payment that may have reached the host goes out as a reversal from cancelPending.
+  const expected: Readonly<Record<QueuedOperation, readonly TxnState[]>> = {
+    payment: ['storedOffline'],
+    reversal: ['reversalPending', 'cancelPending'],
+    cancel: ['cancelPending'],
+    capture: ['capturePending'],
+    tips: [sale.state],
   }
   // Tips answer in whatever state the payment is; the other operations belong to their pending state.
-  if (operation !== 'tips' && sale.state !== expected[operation]) return refuse(sale, event)
+  if (!expected[operation].includes(sale.state)) return refuse(sale, event)
   if (answer.kind === 'rejected') {
     return ok(sale, 'needsAttention', [], {
       attentionFrom: sale.state,
@@ -197,9 +207,14 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
             reason: `stored payment declined when forwarded: ${declineReason}`,
           })
     case 'reversal':
-      return approved
-        ? ok(sale, 'reversed', [{ type: 'purgeCardData' }])
-        : ok(sale, 'needsAttention', [], { attentionFrom: 'reversalPending', reason: `reversal refused: ${declineReason}` })
+      if (!approved)
+        return ok(sale, 'needsAttention', [{ type: 'purgeCardData' }], {
+          attentionFrom: sale.state,
+          reason: `reversal refused: ${declineReason}`,
+        })
+      return sale.state === 'cancelPending'
+        ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: 'voided: the bank confirmed the reversal' })
+        : ok(sale, 'reversed', [{ type: 'purgeCardData' }])
     case 'cancel':
       return approved
         ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: undefined })
@@ -219,12 +234,28 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
 
 function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidRequested' }>): TransitionResult {
   if (sale.state === 'storedOffline') {
-    // Still in the queue: withdrawn locally and never sent. In flight: it may already be at the host.
-    if (event.paymentQueue === 'pending')
+    // Withdrawn locally only when it provably never left the terminal.
+    if (event.paymentQueue === 'neverSent') {
       return ok(sale, 'cancelled', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], {
         reason: 'voided before it was forwarded',
       })
-    return { ok: false, reason: 'the stored payment is being forwarded right now: try the void again in a moment', plain: true }
+    }
+    if (event.paymentQueue === 'inflight') {
+      return { ok: false, reason: 'the stored payment is being forwarded right now: try the void again in a moment', plain: true }
+    }
+    // It may already be at the host (an answer lost, a send cut by a restart): stop resending it and
+    // reverse it. A reversal is safe when the host never saw the payment (docs/gateway.md §D3); the
+    // sale reads cancelled only once the host acknowledged the reversal.
+    return ok(
+      sale,
+      'cancelPending',
+      [
+        { type: 'withdraw', operation: 'payment' },
+        { type: 'enqueue', operation: 'reversal', reason: 'voided at the counter' },
+        { type: 'purgeCardData' },
+      ],
+      { reason: 'void sent: waiting for the bank to confirm' },
+    )
   }
   if (sale.state === 'approved' || sale.state === 'forwarded') return ok(sale, 'voidReadingCard', [{ type: 'readCard', purpose: 'void' }])
   return refuse(sale, event)
@@ -240,27 +271,19 @@ function onRecovered(sale: Sale): TransitionResult {
         reason: 'interrupted before anything was sent',
       })
     case 'sending':
-      return ok(
+      return toReversal(
         sale,
-        'reversalPending',
-        [{ type: 'enqueue', operation: 'reversal', reason: 'agent restarted while the payment was in flight' }],
-        {
-          reason: 'not completed: the agent stopped while waiting for the host',
-        },
+        'agent restarted while the payment was in flight',
+        'not completed: the agent stopped while waiting for the host',
       )
     case 'completingCard':
       if (sale.offline)
         return ok(sale, 'declined', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
           reason: 'interrupted before the card approved offline',
         })
-      return ok(
-        sale,
-        'reversalPending',
-        [{ type: 'cancelCardRead' }, { type: 'enqueue', operation: 'reversal', reason: 'card completion interrupted' }],
-        {
-          reason: 'not completed: interrupted before the card confirmed',
-        },
-      )
+      return toReversal(sale, 'card completion interrupted', 'not completed: interrupted before the card confirmed', [
+        { type: 'cancelCardRead' },
+      ])
     case 'voidReadingCard':
       return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
         reason: 'void interrupted: the payment stands',

@@ -60,7 +60,12 @@ export type TxnEvent =
   | { type: 'forwardAnswered'; operation: QueuedOperation; answer: ForwardAnswer }
   | { type: 'forwardGaveUp'; operation: QueuedOperation; reason: string }
   | { type: 'managerRetry' }
-  | { type: 'voidRequested'; paymentQueue: 'pending' | 'inflight' | 'none' }
+  /**
+   * Where the sale's stored payment stands in the queue: `neverSent` (waiting, never handed to the
+   * network: safe to withdraw), `maybeSent` (waiting again after a send whose answer never came, or
+   * one cut short by a restart), `inflight` (on the wire now), `none` (not in the queue).
+   */
+  | { type: 'voidRequested'; paymentQueue: 'neverSent' | 'maybeSent' | 'inflight' | 'none' }
   | { type: 'voidCardRead' }
   | { type: 'voidCardNotRead'; reason: string }
   | { type: 'tipRequested'; tipMinor: number }

@@ -39,3 +39,98 @@ describe('an unsigned HTTP 503 is not proof that nothing was recorded', () => {
     expect(harness.host.ledger().payments.filter((p) => p.merchantTransID === started.id)).toHaveLength(1)
   })
 })
+
+describe('a void withdraws locally only what provably never left the terminal', () => {
+  it('a stored payment whose forward ended unknown (the host charged it, the answer was lost) is reversed, not withdrawn', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    // A long backoff keeps the payment waiting after its first, lost, answer: the void comes in between.
+    harness = await startEngineHarness(reader, {
+      retry: {
+        baseDelayMs: 60_000,
+        maxDelayMs: 60_000,
+        maxAttempts: 50,
+        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+      },
+    })
+    // The queue is driven by hand here, so the void lands exactly between the lost answer and a resend.
+    await harness.engine.forwarder.stop()
+    harness.host.setFault('payment', 'http-503', 1)
+    const started = harness.engine.txn.startSale({ amountMinor: 3300, currency: 'USD' })
+    expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
+    // The forward reaches the host, which charges it, but no answer comes back.
+    harness.host.setFault('payment', 'process-then-drop', 1)
+    await harness.engine.forwarder.drainOnce()
+    await eventually(() => harness!.host.ledger().payments.find((p) => p.merchantTransID === started.id))
+    expect(harness.engine.journal.outbox.ofSale(started.id).find((i) => i.operation === 'payment')?.state).toBe('pending')
+
+    const voided = await harness.engine.txn.voidSale(started.id)
+    expect(voided.state).toBe('cancelPending')
+    await harness.engine.forwarder.drainOnce()
+    expect(harness.engine.txn.get(started.id)?.state).toBe('cancelled')
+    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
+    expect(harness.engine.journal.outbox.ofSale(started.id).find((i) => i.operation === 'payment')?.state).toBe('withdrawn')
+  })
+
+  it('a stored payment never handed to the network is withdrawn at once and never reaches the host', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader, {
+      retry: {
+        baseDelayMs: 60_000,
+        maxDelayMs: 60_000,
+        maxAttempts: 50,
+        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+      },
+    })
+    await harness.engine.forwarder.stop()
+    const started = harness.engine.txn.startSale({ amountMinor: 3400, currency: 'USD', offlinePolicy: 'forceOffline' })
+    expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
+    expect((await harness.engine.txn.voidSale(started.id)).state).toBe('cancelled')
+    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)).toBeUndefined()
+  })
+})
+
+describe('card data does not wait with a reversal', () => {
+  it('no answer from the host: the reversal is queued and the card data purged in the same commit', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    harness.host.setFault('payment', 'delay=2500', 1)
+    harness.host.setFault('reversal', 'http-503')
+    const started = harness.engine.txn.startSale({ amountMinor: 3500, currency: 'USD' })
+    expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
+    expect(harness.engine.journal.openCard(started.id, 'purchase')).toBeUndefined()
+    expect(harness.engine.journal.sealedRowCount()).toBe(1) // the reversal's own queued body, nothing of the card
+    harness.host.clearFaults()
+    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+  })
+})
+
+describe('"forward now" forwards now', () => {
+  it('after an outage, every waiting item is sent at once, whatever its backoff said, in order per sale', async () => {
+    const reader = new ScriptedCardReader()
+    harness = await startEngineHarness(reader, {
+      retry: {
+        baseDelayMs: 600_000,
+        maxDelayMs: 600_000,
+        maxAttempts: 50,
+        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+      },
+    })
+    harness.host.setFault('*', 'http-503')
+    const ids: string[] = []
+    for (const amountMinor of [3600, 3700]) {
+      reader.present({ card: TEST_CARDS.chipVisa() })
+      const started = harness.engine.txn.startSale({ amountMinor, currency: 'USD' })
+      expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
+      ids.push(started.id)
+    }
+    await harness.engine.txn.adjustTip(ids[0]!, 300)
+    // The first forwards failed while the host was down: each stored payment now waits ten minutes.
+    const paymentOf = (id: string) => harness!.engine.journal.outbox.ofSale(id).find((i) => i.operation === 'payment')!
+    await eventually(() => ids.every((id) => paymentOf(id).attempts > 0 && paymentOf(id).state === 'pending') || undefined)
+    expect(ids.every((id) => paymentOf(id).nextAttemptAt > Date.now() + 60_000)).toBe(true)
+    harness.host.clearFaults()
+    await harness.engine.forwarder.forwardNow()
+    expect(ids.map((id) => harness!.engine.txn.get(id)?.state)).toEqual(['forwarded', 'forwarded'])
+    expect(harness.engine.txn.get(ids[0]!)?.tipState).toBe('adjusted')
+  })
+})

@@ -34,7 +34,8 @@ const EVENTS: Record<string, TxnEvent> = {
   'forwardAnswered(rejected)': { type: 'forwardAnswered', operation: 'payment', answer: { kind: 'rejected', code: 'V0008', message: 'x' } },
   forwardGaveUp: { type: 'forwardGaveUp', operation: 'payment', reason: 'too old' },
   managerRetry: { type: 'managerRetry' },
-  'voidRequested(queued)': { type: 'voidRequested', paymentQueue: 'pending' },
+  'voidRequested(queued)': { type: 'voidRequested', paymentQueue: 'neverSent' },
+  'voidRequested(queued, maybe sent)': { type: 'voidRequested', paymentQueue: 'maybeSent' },
   'voidRequested(not queued)': { type: 'voidRequested', paymentQueue: 'none' },
   voidCardRead: { type: 'voidCardRead' },
   voidCardNotRead: { type: 'voidCardNotRead', reason: 'cancelled' },
@@ -65,6 +66,7 @@ const ALLOWED: Array<[TxnState, string, TxnState]> = [
   ['completingCard', 'recovered', 'reversalPending'],
   ['approved', 'voidRequested(queued)', 'voidReadingCard'],
   ['approved', 'voidRequested(not queued)', 'voidReadingCard'],
+  ['approved', 'voidRequested(queued, maybe sent)', 'voidReadingCard'],
   ['approved', 'captureRequested', 'capturePending'],
   ['approved', 'forwardGaveUp', 'needsAttention'],
   ['storedOffline', 'forwardAnswered(payment approved)', 'forwarded'],
@@ -72,11 +74,15 @@ const ALLOWED: Array<[TxnState, string, TxnState]> = [
   ['storedOffline', 'forwardAnswered(rejected)', 'needsAttention'],
   ['storedOffline', 'forwardGaveUp', 'needsAttention'],
   ['storedOffline', 'voidRequested(queued)', 'cancelled'],
+  ['storedOffline', 'voidRequested(queued, maybe sent)', 'cancelPending'],
+  ['storedOffline', 'voidRequested(not queued)', 'cancelPending'],
   ['forwarded', 'voidRequested(queued)', 'voidReadingCard'],
   ['forwarded', 'voidRequested(not queued)', 'voidReadingCard'],
+  ['forwarded', 'voidRequested(queued, maybe sent)', 'voidReadingCard'],
   ['forwarded', 'captureRequested', 'capturePending'],
   ['forwarded', 'forwardGaveUp', 'needsAttention'],
   ['reversalPending', 'forwardAnswered(reversal approved)', 'reversed'],
+  ['cancelPending', 'forwardAnswered(reversal approved)', 'cancelled'],
   ['reversalPending', 'forwardGaveUp', 'needsAttention'],
   ['voidReadingCard', 'voidCardRead', 'cancelPending'],
   ['voidReadingCard', 'voidCardNotRead', 'approved'],
@@ -126,12 +132,16 @@ describe('effects that carry the guarantees', () => {
     expect(result.ok && result.effects).toEqual([
       { type: 'completeCard', result: 'declined' },
       { type: 'enqueue', operation: 'reversal', reason: 'timeout' },
+      { type: 'purgeCardData' },
     ])
   })
 
   it('AAC after a host approval reverses with that reason', () => {
     const result = transition(base('completingCard'), EVENTS['cardCompleted(AAC)']!)
-    expect(result.ok && result.effects).toEqual([{ type: 'enqueue', operation: 'reversal', reason: 'card declined after host approval' }])
+    expect(result.ok && result.effects).toEqual([
+      { type: 'enqueue', operation: 'reversal', reason: 'card declined after host approval' },
+      { type: 'purgeCardData' },
+    ])
   })
 
   it('offline: the chip is asked (Z3), then TC stores the payment and AAC declines it', () => {
@@ -169,6 +179,27 @@ describe('effects that carry the guarantees', () => {
     expect(purges('reversalPending', 'forwardAnswered(reversal approved)')).toBe(true)
     expect(purges('storedOffline', 'forwardAnswered(payment approved)')).toBe(true)
     expect(purges('storedOffline', 'forwardAnswered(payment declined)')).toBe(true)
+  })
+
+  it('every way into a reversal purges the card data in the same commit', () => {
+    const into = ALLOWED.filter(([, , to]) => to === 'reversalPending')
+    expect(into.length).toBeGreaterThanOrEqual(4)
+    for (const [from, event] of into) {
+      const result = transition({ ...base(from), chip: true }, EVENTS[event]!)
+      expect(result.ok && result.effects.some((e) => e.type === 'purgeCardData'), `${from} + ${event}`).toBe(true)
+    }
+  })
+
+  it('a stored payment that may have reached the host is not withdrawn: it is reversed, and reads cancelled once the host confirms', () => {
+    expect(transition(base('storedOffline'), EVENTS['voidRequested(queued, maybe sent)']!)).toMatchObject({
+      ok: true,
+      sale: { state: 'cancelPending' },
+      effects: [{ type: 'withdraw' }, { type: 'enqueue', operation: 'reversal' }, { type: 'purgeCardData' }],
+    })
+    expect(transition(base('cancelPending'), EVENTS['forwardAnswered(reversal approved)']!)).toMatchObject({
+      ok: true,
+      sale: { state: 'cancelled' },
+    })
   })
 
   it('a stored payment still queued is withdrawn, one in flight cannot be voided yet', () => {
