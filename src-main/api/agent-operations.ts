@@ -64,6 +64,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
           reference: r.reference,
           offlinePolicy: r.offlinePolicy,
           options: r.options,
+          amountConfirmed: r.amountConfirmed,
         }),
       getSale: (r) => this.sale(r.id),
       cancelSale: async (r) => {
@@ -90,7 +91,8 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       },
       retryAttention: (r) => txn.managerRetry(r.id),
       dayReport: (r) => txn.dayReport(r.day),
-      closeDay: (r) => txn.closeDay(r.day),
+      closeDay: (r) => txn.closeDay(r.day, r.managerOverride ?? false),
+      acknowledgeAttention: (r) => txn.acknowledge(r.id),
       exportDay: (r) => {
         const report = txn.dayReport(r.day)
         return r.format === 'csv'

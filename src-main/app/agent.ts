@@ -42,6 +42,11 @@ export function engineSettings(config: AgentConfig, dataDir: string): EngineSett
       storeName: config.merchant.storeName,
       pspInfo: config.merchant.pspInfo,
     },
+    currency: config.currency,
+    limits: {
+      maxSaleMinor: Math.round(config.limits.maxSaleAmount * unit),
+      confirmAboveMinor: Math.round(config.limits.confirmAbove * unit),
+    },
     restaurantMode: config.restaurantMode,
     cardReadTimeoutSeconds: config.device.cardReadTimeoutSeconds,
     duplicateWindowMs: config.duplicateWindowMinutes * 60_000,
@@ -71,7 +76,8 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
   try {
     const readerHandle = await readerFactory(runtime, config)
     closers.unshift(() => readerHandle.close())
-    const engine = await composeEngine(engineSettings(config, runtime.dataDir), {
+    const settings = engineSettings(config, runtime.dataDir)
+    const engine = await composeEngine(settings, {
       reader: readerHandle.reader,
       host: connection.client,
       secrets: runtime.secrets,
@@ -89,6 +95,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
         terminalId: config.merchant.terminalId,
         restaurantMode: config.restaurantMode,
         tipTolerancePercent: config.tips.tolerancePercent,
+        saleLimits: settings.limits,
         trainingCards: readerHandle.trainingCards,
         ...(config.merchant.storeName ? { storeName: config.merchant.storeName } : {}),
       },

@@ -15,6 +15,7 @@ import {
   JOURNAL_MIGRATIONS,
   JournalCheckpointer,
   JournalStore,
+  openIdEpoch,
   openJournalDatabase,
 } from '../journal'
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
@@ -85,7 +86,13 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     const { sealer, alarms, offlineAllowed } = await openSealer(db, settings, ports)
     if (!offlineAllowed) settings = { ...settings, offline: { ...settings.offline, enabled: false } }
     const now = ports.now ?? (() => new Date())
-    const journal = new JournalStore(db, sealer, () => now().getTime())
+    // The keychain itself, not the stand-in a missing data key falls back to: the epoch must outlive this process.
+    const idEpoch = await openIdEpoch(db, ports.secrets, settings.merchant.terminalId, () => now().getTime())
+    const journal = new JournalStore(db, sealer, {
+      idEpoch,
+      now: () => now().getTime(),
+      onErase: () => checkpointer.noteErase(),
+    })
     const wakeForwarder = { wake: (): void => undefined }
     const txn = new TxnService({
       journal,

@@ -81,6 +81,17 @@ export const configSchema = z.strictObject({
       allowOnlinePinCards: z.boolean().default(false),
     })
     .prefault({}),
+  /**
+   * Sale amounts, in major units of `currency` (docs/product-defaults.md §6). Above `maxSaleAmount` a
+   * sale is refused before the card is asked for: one Enter too many must not charge a fortune. Above
+   * `confirmAbove` the cashier (or the POS) confirms the amount first.
+   */
+  limits: z
+    .strictObject({
+      maxSaleAmount: z.number().positive().default(10_000),
+      confirmAbove: z.number().min(0).default(1_000),
+    })
+    .prefault({}),
   tips: z.strictObject({ tolerancePercent: z.number().min(0).max(1000).default(20) }).prefault({}),
   duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
   dataDir: z.string().min(1).optional(),

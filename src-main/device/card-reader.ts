@@ -9,7 +9,14 @@
 import type { DevicePrompt, DeviceStatusView } from '../../src-shared/contract'
 import type { ReadMethod } from './card-data/entry-mode'
 
+/**
+ * The largest amount a card reader can be asked for: EMV carries Amount, Authorised (9F02) as n12,
+ * twelve decimal digits of minor units (docs/card-reader.md §2.2).
+ */
+export const MAX_READ_AMOUNT_MINOR = 999_999_999_999
+
 export interface ReadCardRequest {
+  /** At most MAX_READ_AMOUNT_MINOR. */
   amountMinor: number
   currency: string
   /** `purchase` for a sale; `void` when the customer presents the card again to cancel a payment. */

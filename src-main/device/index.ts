@@ -17,6 +17,7 @@ export type {
   ReadCardRequest,
   ReadCardResult,
 } from './card-reader'
+export { MAX_READ_AMOUNT_MINOR } from './card-reader'
 export type { ReadMethod } from './card-data'
 
 export { discoverReaderPort, Neo2CardReader, readerPortResolver, SerialReaderTransport } from './neo2'

@@ -8,6 +8,7 @@ export { isOperationKind, OPERATION_KINDS, OPERATIONS, parseOperationPath, type 
 export { DATE_TIME_PATTERN, formatDateTime } from './headers'
 export {
   checkRequestBody,
+  maxAmountMinor,
   type CaptureBody,
   type FieldProblem,
   type OfflineCancelBody,

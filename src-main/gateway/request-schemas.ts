@@ -38,6 +38,17 @@ export const merchantTransInfoSchema = z.object({
   merchantOrderReference: text.optional(),
 })
 
+/** docs/gateway.md §D5 "Unstated limits": an amount's value has at most 16 digits before the point. */
+export const AMOUNT_INTEGER_DIGITS = 16
+
+/**
+ * The largest amount `transAmount.value` can carry in `currency`, in minor units; never above
+ * Number.MAX_SAFE_INTEGER, the largest count of minor units the agent holds exactly.
+ */
+export function maxAmountMinor(currency: string): number {
+  return Math.min(Number.MAX_SAFE_INTEGER, 10 ** (AMOUNT_INTEGER_DIGITS + minorUnitDigits(currency)) - 1)
+}
+
 export const amountSchema = z
   .object({
     currency: z.string().refine(isKnownCurrency, 'must be an ISO 4217 alphabetic currency code'),
@@ -46,7 +57,8 @@ export const amountSchema = z
   .superRefine((amount, ctx) => {
     if (!isKnownCurrency(amount.currency)) return
     const digits = minorUnitDigits(amount.currency)
-    const pattern = digits === 0 ? /^(0|[1-9]\d{0,15})$/ : new RegExp(`^(0|[1-9]\\d{0,15})\\.\\d{${digits}}$`)
+    const whole = `(0|[1-9]\\d{0,${AMOUNT_INTEGER_DIGITS - 1}})`
+    const pattern = new RegExp(digits === 0 ? `^${whole}$` : `^${whole}\\.\\d{${digits}}$`)
     if (!pattern.test(amount.value)) {
       ctx.addIssue({
         code: 'custom',

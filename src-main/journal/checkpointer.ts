@@ -3,6 +3,12 @@
  * crosses the threshold, which put 10–15 ms into the p99 of a sale (bench:engine); here checkpoints
  * run when the counter has been idle for a moment, or when the WAL grows past a safety limit.
  * Durability is unchanged: with synchronous=FULL every commit is on disk in the WAL already.
+ *
+ * After a purge the checkpoint truncates the WAL (`wal_checkpoint(TRUNCATE)`): older WAL frames still
+ * hold the pages as they were before the purge, a destroyed sale key among them (sale-keys.ts), and a
+ * passive checkpoint leaves them in the file until they happen to be overwritten. It waits for the
+ * counter to be idle like any checkpoint, but no longer than `maxEraseDelayMs`, so a terminal that is
+ * never idle still gets rid of them.
  */
 import { statSync } from 'node:fs'
 import type Database from 'better-sqlite3'
@@ -12,6 +18,8 @@ export interface CheckpointerOptions {
   idleMs?: number
   /** WAL size that forces a checkpoint even while busy. */
   maxWalBytes?: number
+  /** How long a purge may wait for an idle moment before its truncating checkpoint runs anyway. */
+  maxEraseDelayMs?: number
   pollMs?: number
 }
 
@@ -19,6 +27,8 @@ export class JournalCheckpointer {
   private lastActivity = 0
   private readonly timer: NodeJS.Timeout
   private dirty = false
+  /** When the oldest purge not yet truncated out of the WAL happened; undefined when there is none. */
+  private erasedAt: number | undefined
 
   constructor(
     private readonly db: Database.Database,
@@ -26,6 +36,8 @@ export class JournalCheckpointer {
     private readonly options: CheckpointerOptions = {},
   ) {
     db.pragma('wal_autocheckpoint = 0')
+    // A WAL left by an earlier run may hold purged pages too: truncate it at the first idle moment.
+    this.noteErase()
     this.timer = setInterval(() => this.tick(), options.pollMs ?? 500)
     this.timer.unref()
   }
@@ -36,10 +48,20 @@ export class JournalCheckpointer {
     this.dirty = true
   }
 
+  /** Sealed data was deleted or a sale's key destroyed: the next checkpoint truncates the WAL. */
+  noteErase(): void {
+    this.erasedAt ??= Date.now()
+    this.dirty = true
+  }
+
   checkpoint(): void {
     if (!this.db.open) return
-    this.db.pragma('wal_checkpoint(PASSIVE)')
-    this.dirty = false
+    if (this.erasedAt !== undefined) {
+      if (this.truncate()) this.erasedAt = undefined
+    } else {
+      this.db.pragma('wal_checkpoint(PASSIVE)')
+    }
+    this.dirty = this.erasedAt !== undefined
   }
 
   stop(): void {
@@ -49,8 +71,32 @@ export class JournalCheckpointer {
 
   private tick(): void {
     if (!this.dirty) return
-    const idle = Date.now() - this.lastActivity >= (this.options.idleMs ?? 1_500)
-    if (idle || this.walBytes() > (this.options.maxWalBytes ?? 64 * 1024 * 1024)) this.checkpoint()
+    const now = Date.now()
+    const idle = now - this.lastActivity >= (this.options.idleMs ?? 1_500)
+    const eraseOverdue = this.erasedAt !== undefined && now - this.erasedAt >= (this.options.maxEraseDelayMs ?? 60_000)
+    if (!idle && !eraseOverdue && this.walBytes() <= (this.options.maxWalBytes ?? 64 * 1024 * 1024)) return
+    try {
+      this.checkpoint()
+    } catch {
+      // A timer has no caller to tell: the next commit meets the same disk and reports it to the sale;
+      // the checkpoint is tried again at the next tick.
+    }
+  }
+
+  /**
+   * TRUNCATE waits for readers through the busy handler; a reader elsewhere (`pos-agent doctor`) must
+   * not hold up the agent, so the wait is switched off and a blocked truncation is tried again later.
+   * https://sqlite.org/pragma.html#pragma_wal_checkpoint
+   */
+  private truncate(): boolean {
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number
+    this.db.pragma('busy_timeout = 0')
+    try {
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>
+      return result?.busy === 0
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`)
+    }
   }
 
   private walBytes(): number {

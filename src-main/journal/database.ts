@@ -2,7 +2,8 @@
  * Opens the journal's SQLite file the same careful way every time (https://sqlite.org/pragma.html):
  *
  *   folder 0700, file 0600 → busy timeout → PRAGMA quick_check → journal_mode=WAL →
- *   synchronous=FULL (verified) → fullfsync=ON → foreign_keys=ON (verified) → migrations
+ *   synchronous=FULL (verified) → fullfsync=ON → foreign_keys=ON (verified) →
+ *   secure_delete=ON (verified) → migrations
  *
  * quick_check runs before journal_mode on purpose: switching a rollback-journal file to WAL rewrites
  * its header, and a corrupt journal must be left byte-for-byte as found for recovery. The other
@@ -40,10 +41,11 @@ export class JournalNotDurableError extends JournalError {
     readonly file: string,
     readonly setting: string,
     readonly actual: unknown,
+    why = 'every committed sale depends on it',
   ) {
     super(
       'JOURNAL_NOT_DURABLE',
-      `the journal refused ${setting} (${file} reports ${String(actual)}): every committed sale depends on it, so the agent will not take payments without it`,
+      `the journal refused ${setting} (${file} reports ${String(actual)}): ${why}, so the agent will not take payments without it`,
     )
   }
 }
@@ -66,6 +68,7 @@ export function openJournalDatabase(file: string, options: OpenJournalOptions): 
     db = new Database(path, { timeout })
     checkIntegrity(db, path)
     configureDurability(db, path)
+    configureErasure(db, path)
     applyMigrations(db, options.migrations, { now: options.now })
     return db
   } catch (error) {
@@ -131,4 +134,18 @@ function configureDurability(db: Database.Database, path: string): void {
   db.pragma('foreign_keys = ON')
   const foreignKeys = db.pragma('foreign_keys', { simple: true })
   if (foreignKeys !== 1) throw new JournalNotDurableError(path, 'foreign_keys=ON', foreignKeys)
+}
+
+/**
+ * secure_delete=ON makes SQLite overwrite deleted content with zeros, in the database file and in the
+ * pages it writes to the WAL (https://sqlite.org/pragma.html#pragma_secure_delete): a purged sale's
+ * rows and its destroyed key (sale-keys.ts) are not left readable in free space. Per connection,
+ * writes nothing itself; read back like the durability settings, because a build may fix it off.
+ */
+function configureErasure(db: Database.Database, path: string): void {
+  db.pragma('secure_delete = ON')
+  const secureDelete = db.pragma('secure_delete', { simple: true })
+  if (secureDelete !== 1) {
+    throw new JournalNotDurableError(path, 'secure_delete=ON', secureDelete, 'purged card data must not stay readable in the file')
+  }
 }

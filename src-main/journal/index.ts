@@ -5,7 +5,16 @@ export type { Migration } from './migrations'
 export { JournalTooNewError, JournalMigrationError, migrateTo, journalVersion } from './migrations'
 export { FieldSealer, DataKeyMissingError, SealedFieldError, wipe } from './sealed-fields'
 export { JOURNAL_MIGRATIONS } from './schema'
-export { JournalStore, StaleSaleError, countSealedRows, type SaleRecord, type NewSale, type SaleChange } from './journal-store'
+export {
+  JournalStore,
+  StaleSaleError,
+  countSealedRows,
+  type SaleRecord,
+  type NewSale,
+  type SaleChange,
+  type JournalStoreOptions,
+} from './journal-store'
+export { openIdEpoch, merchantTransId, MAX_SALE_ID_BYTES } from './transaction-ids'
 export type { NewOutboxItem, OutboxItem, ClaimedItem, QueueTotals } from './outbox-store'
 export { JournalCheckpointer } from './checkpointer'
-export { JOURNAL_FILE, probeJournal, type JournalSummary } from './journal-probe'
+export { JOURNAL_FILE, probeJournal, probeQueue, type JournalSummary, type QueueSummary } from './journal-probe'

@@ -40,3 +40,31 @@ export function probeJournal(file: string, trainingTerminalId: string): JournalS
     db.close()
   }
 }
+
+export interface QueueSummary {
+  /** Items waiting or on the wire. */
+  waiting: number
+  oldestWaitingAt: number | undefined
+  /** Sales that need a manager: a queued item parked, or a sale the host's answer put there. */
+  needsManager: number
+}
+
+/** What the doctor reports of the queue, read-only; undefined when there is no journal yet. */
+export function probeQueue(file: string): QueueSummary | undefined {
+  if (!existsSync(file)) return undefined
+  const db = new Database(file, { readonly: true, fileMustExist: true })
+  try {
+    const row = db
+      .prepare(
+        `SELECT
+           (SELECT count(*) FROM outbox WHERE state IN ('pending', 'inflight')) AS waiting,
+           (SELECT min(created_at) FROM outbox WHERE state IN ('pending', 'inflight')) AS oldest,
+           (SELECT count(*) FROM (SELECT sale_id FROM outbox WHERE state = 'attention'
+              UNION SELECT id FROM sale WHERE state = 'needsAttention')) AS needsManager`,
+      )
+      .get() as { waiting: number; oldest: number | null; needsManager: number }
+    return { waiting: row.waiting, oldestWaitingAt: row.oldest ?? undefined, needsManager: row.needsManager }
+  } finally {
+    db.close()
+  }
+}

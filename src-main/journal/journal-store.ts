@@ -7,6 +7,8 @@ import type Database from 'better-sqlite3'
 import { runInTransaction } from './database'
 import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
 import { OutboxStore, type NewOutboxItem } from './outbox-store'
+import { SaleKeys } from './sale-keys'
+import { merchantTransId } from './transaction-ids'
 import { FINAL, sqlStateList, type SaleState, type TipState } from '../../src-shared/sale'
 import { OPEN_SALE_PREDICATE } from './schema'
 
@@ -57,6 +59,14 @@ export interface SaleChange {
   settleOutbox?: { seq: number; result: 'done' } | { seq: number; result: 'attention'; reason: string }
 }
 
+export interface JournalStoreOptions {
+  /** The middle part of every merchantTransID this store issues (transaction-ids.ts: openIdEpoch). */
+  idEpoch: string
+  now?: () => number
+  /** Sealed data was deleted or a sale's key destroyed: the WAL should be truncated soon (checkpointer.ts). */
+  onErase?: () => void
+}
+
 export class StaleSaleError extends Error {
   override readonly name = 'StaleSaleError'
   readonly code = 'STALE_SALE'
@@ -95,13 +105,19 @@ const BOOLEAN_FIELDS = new Set<keyof SaleRecord>(['autoCapture', 'offline', 'chi
 export class JournalStore {
   readonly outbox: OutboxStore
   private readonly statements
+  private readonly keys: SaleKeys
+  private readonly now: () => number
+  private readonly idEpoch: string
 
   constructor(
     private readonly db: Database.Database,
     private readonly sealer: FieldSealer,
-    private readonly now: () => number = Date.now,
+    options: JournalStoreOptions,
   ) {
-    this.outbox = new OutboxStore(db, sealer, now)
+    this.now = options.now ?? Date.now
+    this.idEpoch = options.idEpoch
+    this.keys = new SaleKeys(db, sealer, this.now, options.onErase)
+    this.outbox = new OutboxStore(db, this.keys, this.now)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
       bumpCounter: db.prepare(
@@ -134,14 +150,17 @@ export class JournalStore {
     }
   }
 
-  /** `<terminalId>-<sequence>`: unique forever on this terminal, because the counter is durable. */
+  /**
+   * `<terminalId>-<epoch>-<sequence>` (transaction-ids.ts): the epoch is new at every start, so a
+   * rebuilt, restored or copied journal never issues an id that it or its predecessor issued.
+   */
   createSale(terminalId: string, input: NewSale): SaleRecord {
     return runInTransaction(this.db, () => {
       const { value } = this.statements.bumpCounter.get('merchantTransID') as { value: number }
       const at = this.now()
       const record: SaleRecord = {
         ...input,
-        id: `${terminalId}-${String(value).padStart(8, '0')}`,
+        id: merchantTransId(terminalId, this.idEpoch, value),
         createdAt: at,
         updatedAt: at,
         offline: false,
@@ -176,18 +195,24 @@ export class JournalStore {
         change.event.detail === undefined ? null : JSON.stringify(change.event.detail),
       )
       if (change.sealCard) {
-        const envelope = this.sealer.seal(
+        const envelope = this.keys.seal(
+          next.id,
           sealedFieldAad('sealed_card', next.id, change.sealCard.purpose),
           JSON.stringify(change.sealCard.data),
         )
-        this.statements.sealCard.run(next.id, change.sealCard.purpose, envelope, this.sealer.keyId, at)
+        this.statements.sealCard.run(next.id, change.sealCard.purpose, envelope, this.keys.dataKeyId, at)
       }
       if (change.withdrawPending) this.outbox.withdrawPending(next.id)
       if (change.retryAttention) this.outbox.retryAttention(next.id)
-      for (const item of change.enqueue ?? []) this.outbox.enqueue(next.id, item)
       if (change.settleOutbox?.result === 'done') this.outbox.complete(change.settleOutbox.seq)
       else if (change.settleOutbox?.result === 'attention') this.outbox.toAttention(change.settleOutbox.seq, change.settleOutbox.reason)
-      if (change.purgeCard) this.statements.purgeCard.run(next.id)
+      // The purge before the new queue items: what this change enqueues (a reversal) is sealed under a
+      // fresh key, not under the one the purge destroys.
+      if (change.purgeCard) {
+        this.statements.purgeCard.run(next.id)
+        this.keys.shred(next.id)
+      }
+      for (const item of change.enqueue ?? []) this.outbox.enqueue(next.id, item)
       return next
     })
   }
@@ -196,7 +221,7 @@ export class JournalStore {
   openCard<T>(saleId: string, purpose: 'purchase' | 'void'): T | undefined {
     const row = this.statements.getCard.get(saleId, purpose) as { envelope: Buffer } | undefined
     if (!row) return undefined
-    const plain = this.sealer.open(sealedFieldAad('sealed_card', saleId, purpose), row.envelope)
+    const plain = this.keys.open(saleId, sealedFieldAad('sealed_card', saleId, purpose), row.envelope)
     try {
       return JSON.parse(plain.toString('utf8')) as T
     } finally {

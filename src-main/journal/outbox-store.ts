@@ -1,12 +1,13 @@
 /**
  * The store-and-forward queue in SQLite. Items of one sale go strictly in order (a reversal first,
  * then the rest by age), items of different sales independently; an item past its limits waits in
- * `attention` for a manager and blocks the later items of its sale. Bodies are sealed: a stored
- * payment carries card data until the host acknowledges it.
+ * `attention` for a manager and blocks the later items of its sale. Bodies are sealed under the sale's
+ * own key (sale-keys.ts): a stored payment carries card data until the host acknowledges it.
  */
 import type Database from 'better-sqlite3'
 import { runInTransaction } from './database'
-import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
+import type { SaleKeys } from './sale-keys'
+import { sealedFieldAad, wipe } from './sealed-fields'
 import type { QueueOperation } from '../../src-shared/sale'
 
 /**
@@ -71,7 +72,7 @@ export class OutboxStore {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly sealer: FieldSealer,
+    private readonly keys: SaleKeys,
     private readonly now: () => number,
   ) {
     this.sql = {
@@ -84,7 +85,9 @@ export class OutboxStore {
                         AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
         ORDER BY o.priority, o.seq LIMIT ?`),
       markInflight: db.prepare("UPDATE outbox SET state = 'inflight', attempts = attempts + 1 WHERE seq = ?"),
-      complete: db.prepare("UPDATE outbox SET state = 'done', body = NULL, done_at = ?, last_error = NULL WHERE seq = ?"),
+      complete: db
+        .prepare("UPDATE outbox SET state = 'done', body = NULL, done_at = ?, last_error = NULL WHERE seq = ? RETURNING sale_id")
+        .pluck(),
       retryLater: db.prepare("UPDATE outbox SET state = 'pending', next_attempt_at = ?, last_error = ? WHERE seq = ?"),
       toAttention: db.prepare("UPDATE outbox SET state = 'attention', last_error = ? WHERE seq = ?"),
       withdraw: db.prepare("UPDATE outbox SET state = 'withdrawn', body = NULL, done_at = ? WHERE sale_id = ? AND state = 'pending'"),
@@ -96,7 +99,10 @@ export class OutboxStore {
       dueNow: db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at > ?"),
       totals: db.prepare(`SELECT
           (SELECT count(*) FROM outbox WHERE state IN (${sqlList(IN_QUEUE)})) AS count,
-          (SELECT count(*) FROM outbox WHERE state = 'attention') AS attentionCount,
+          -- sales that need a manager: a queued item parked, or a sale the host's answer put there
+          -- (a stored payment declined when forwarded has no item left, and still needs one)
+          (SELECT count(*) FROM (SELECT sale_id FROM outbox WHERE state = 'attention'
+             UNION SELECT id FROM sale WHERE state = 'needsAttention')) AS attentionCount,
           (SELECT min(created_at) FROM outbox WHERE state IN (${sqlList(IN_QUEUE)})) AS oldestItemAt`),
       stored: db.prepare(`SELECT currency, count(*) AS n, sum(amount_minor) AS total, min(created_at) AS oldest FROM outbox
           WHERE operation = 'payment' AND ${OWED_TO_HOST_SQL} GROUP BY currency`),
@@ -109,14 +115,14 @@ export class OutboxStore {
 
   enqueue(saleId: string, item: NewOutboxItem): void {
     const at = this.now()
-    const envelope = this.sealer.seal(this.aad(saleId, item.operation, item.messageId), JSON.stringify(item.body))
+    const envelope = this.keys.seal(saleId, outboxBodyAad(saleId, item.operation, item.messageId), JSON.stringify(item.body))
     this.sql.insert.run(
       saleId,
       item.operation,
       item.messageId,
       PRIORITY[item.operation] ?? 1,
       envelope,
-      this.sealer.keyId,
+      this.keys.dataKeyId,
       item.amountMinor ?? 0,
       item.currency ?? null,
       at,
@@ -130,10 +136,10 @@ export class OutboxStore {
   }
 
   private claimInTransaction(limit: number): ClaimedItem[] {
-    const rows = this.sql.due.all(this.now(), this.sealer.keyId, limit) as Array<OutboxItem & { body: Buffer }>
+    const rows = this.sql.due.all(this.now(), this.keys.dataKeyId, limit) as Array<OutboxItem & { body: Buffer }>
     return rows.map((row) => {
       this.sql.markInflight.run(row.seq)
-      const plain = this.sealer.open(this.aad(row.saleId, row.operation, row.messageId), row.body)
+      const plain = this.keys.open(row.saleId, outboxBodyAad(row.saleId, row.operation, row.messageId), row.body)
       try {
         return { ...row, state: 'inflight', attempts: row.attempts + 1, body: JSON.parse(plain.toString('utf8')) as unknown }
       } finally {
@@ -142,8 +148,10 @@ export class OutboxStore {
     })
   }
 
+  /** Answered: the body is dropped, and the sale's key with it once nothing else of the sale needs it. */
   complete(seq: number): void {
-    this.sql.complete.run(this.now(), seq)
+    const saleId = this.sql.complete.get(this.now(), seq) as string | undefined
+    if (saleId !== undefined) this.keys.retire(saleId)
   }
 
   retryLater(seq: number, at: number, error: string): void {
@@ -155,7 +163,7 @@ export class OutboxStore {
   }
 
   withdrawPending(saleId: string): void {
-    this.sql.withdraw.run(this.now(), saleId)
+    if (this.sql.withdraw.run(this.now(), saleId).changes > 0) this.keys.retire(saleId)
   }
 
   retryAttention(saleId: string): void {
@@ -201,7 +209,7 @@ export class OutboxStore {
 
   /** Queued items sealed under another data key: they wait for that key to be restored. */
   lockedCount(): number {
-    return (this.sql.lockedCount.get(this.sealer.keyId) as { n: number }).n
+    return (this.sql.lockedCount.get(this.keys.dataKeyId) as { n: number }).n
   }
 
   waiting(limit = 500): OutboxItem[] {
@@ -215,8 +223,9 @@ export class OutboxStore {
   get(seq: number): OutboxItem | undefined {
     return this.sql.bySeq.get(seq) as OutboxItem | undefined
   }
+}
 
-  private aad(saleId: string, operation: string, messageId: string): string {
-    return sealedFieldAad('outbox', `${saleId}|${operation}|${messageId}`, 'body')
-  }
+/** A queued body's AAD: the sale, the operation and the message id it was built for. */
+export function outboxBodyAad(saleId: string, operation: string, messageId: string): string {
+  return sealedFieldAad('outbox', `${saleId}|${operation}|${messageId}`, 'body')
 }

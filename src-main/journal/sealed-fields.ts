@@ -14,6 +14,11 @@
  * a ciphertext copied into another row or column, or re-labelled with another key id, fails to open.
  * Random 96-bit nonces are safe for 2^32 seals per key (NIST SP 800-38D §8.3), far beyond a
  * terminal's lifetime of sales.
+ *
+ * Version 2 is the same layout sealed under a sale's own key instead of the data key (sale-keys.ts:
+ * destroying that key is what makes a purged sale's data unrecoverable); its key id still names the
+ * data key, the one that wraps the sale's key and so the one the row needs from the keychain. Version 1
+ * envelopes (sealed under the data key itself, before sales had keys of their own) still open.
  */
 import {
   createCipheriv,
@@ -29,7 +34,11 @@ import { dataKeyAccount, type SecretStore } from '../keychain'
 import { JournalError } from './journal-error'
 
 export const DATA_KEY_BYTES = 32
+/** Sealed under the data key itself. */
 export const SEALED_ENVELOPE_VERSION = 1
+/** Sealed under a sale's own key, which the data key named in bytes 1-4 wraps. */
+export const SALE_KEY_ENVELOPE_VERSION = 2
+const ENVELOPE_VERSIONS: readonly number[] = [SEALED_ENVELOPE_VERSION, SALE_KEY_ENVELOPE_VERSION]
 const KEY_ID_BYTES = 4
 const NONCE_BYTES = 12
 const TAG_BYTES = 16
@@ -37,7 +46,8 @@ const HEADER_BYTES = 1 + KEY_ID_BYTES
 /** Bytes an envelope adds to its plaintext. */
 export const SEALED_ENVELOPE_OVERHEAD = HEADER_BYTES + NONCE_BYTES + TAG_BYTES
 
-export const SEALED_FIELD_FAILURES = ['malformed', 'unknownVersion', 'wrongKey', 'tampered'] as const
+/** `keyDestroyed`: the sale's own key was destroyed when its card data was purged, on purpose. */
+export const SEALED_FIELD_FAILURES = ['malformed', 'unknownVersion', 'wrongKey', 'tampered', 'keyDestroyed'] as const
 export type SealedFieldFailure = (typeof SEALED_FIELD_FAILURES)[number]
 
 /** A sealed field that cannot be opened. Never answered with garbage plaintext instead. */
@@ -153,23 +163,25 @@ export class FieldSealer {
 
   /** Seals with a fresh nonce. A string plaintext is encoded as UTF-8 and its copy wiped. */
   seal(aad: string, plaintext: Buffer | string): Buffer {
-    const header = Buffer.alloc(HEADER_BYTES)
-    header[0] = SEALED_ENVELOPE_VERSION
-    this.keyIdBytes.copy(header, 1)
-    const nonce = randomBytes(NONCE_BYTES)
-    const input = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
-    try {
-      const cipher = createCipheriv('aes-256-gcm', this.key, nonce, { authTagLength: TAG_BYTES })
-      cipher.setAAD(aadBytes(header, aad))
-      const ciphertext = Buffer.concat([cipher.update(input), cipher.final()])
-      return Buffer.concat([header, nonce, cipher.getAuthTag(), ciphertext])
-    } finally {
-      if (input !== plaintext) wipe(input)
-    }
+    return sealEnvelope(SEALED_ENVELOPE_VERSION, this.keyIdBytes, this.key, aad, plaintext)
   }
 
   /** The plaintext, or SealedFieldError. The caller wipes the returned buffer after use. */
   open(aad: string, envelope: Buffer): Buffer {
+    return this.openEnvelope(SEALED_ENVELOPE_VERSION, this.key, aad, envelope)
+  }
+
+  /** Seals under a sale's own key (version 2); the header names this data key, which wraps it. */
+  sealUnder(saleKey: KeyObject, aad: string, plaintext: Buffer | string): Buffer {
+    return sealEnvelope(SALE_KEY_ENVELOPE_VERSION, this.keyIdBytes, saleKey, aad, plaintext)
+  }
+
+  /** Opens a version 2 envelope with the sale's key that this data key unwrapped. */
+  openUnder(saleKey: KeyObject, aad: string, envelope: Buffer): Buffer {
+    return this.openEnvelope(SALE_KEY_ENVELOPE_VERSION, saleKey, aad, envelope)
+  }
+
+  private openEnvelope(version: number, key: KeyObject, aad: string, envelope: Buffer): Buffer {
     const { header, keyId, nonce, tag, ciphertext } = parse(envelope)
     if (!keyId.equals(this.keyIdBytes)) {
       throw new SealedFieldError(
@@ -177,7 +189,11 @@ export class FieldSealer {
         `the sealed field ${aad} was sealed under data key ${keyId.toString('hex')}, the keychain holds ${this.keyId}`,
       )
     }
-    const decipher = createDecipheriv('aes-256-gcm', this.key, nonce, { authTagLength: TAG_BYTES })
+    if (header[0] !== version) {
+      const under = (v: number) => (v === SEALED_ENVELOPE_VERSION ? 'the data key' : "a sale's own key")
+      throw new SealedFieldError('wrongKey', `the sealed field ${aad} was sealed under ${under(header[0]!)}, not ${under(version)}`)
+    }
+    const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES })
     decipher.setAAD(aadBytes(header, aad))
     decipher.setAuthTag(tag)
     const head = decipher.update(ciphertext)
@@ -195,11 +211,32 @@ export class FieldSealer {
   }
 }
 
+/** The envelope's version: which key sealed it (the data key, or a sale's own key). */
+export function envelopeVersion(envelope: Buffer): number {
+  return parse(envelope).header[0]!
+}
+
+function sealEnvelope(version: number, keyIdBytes: Buffer, key: KeyObject, aad: string, plaintext: Buffer | string): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES)
+  header[0] = version
+  keyIdBytes.copy(header, 1)
+  const nonce = randomBytes(NONCE_BYTES)
+  const input = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
+  try {
+    const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES })
+    cipher.setAAD(aadBytes(header, aad))
+    const ciphertext = Buffer.concat([cipher.update(input), cipher.final()])
+    return Buffer.concat([header, nonce, cipher.getAuthTag(), ciphertext])
+  } finally {
+    if (input !== plaintext) wipe(input)
+  }
+}
+
 function parse(envelope: Buffer): { header: Buffer; keyId: Buffer; nonce: Buffer; tag: Buffer; ciphertext: Buffer } {
   if (!Buffer.isBuffer(envelope) || envelope.length < SEALED_ENVELOPE_OVERHEAD) {
     throw new SealedFieldError('malformed', `a sealed field is at least ${SEALED_ENVELOPE_OVERHEAD} bytes`)
   }
-  if (envelope[0] !== SEALED_ENVELOPE_VERSION)
+  if (!ENVELOPE_VERSIONS.includes(envelope[0]!))
     throw new SealedFieldError('unknownVersion', `unknown sealed-field envelope version ${envelope[0]}`)
   const nonceEnd = HEADER_BYTES + NONCE_BYTES
   return {

@@ -1,6 +1,8 @@
 /**
- * Where secrets live: the signing key (per aid) and, later, the journal's data key. The production
- * store is the OS keychain; the agent itself keeps no secret on disk.
+ * Where secrets live: the signing key (per aid), the journal's data key and, beside it, the
+ * installation's id and last merchantTransID epoch (not secret, but it must outlive the journal file:
+ * journal/transaction-ids.ts). The production store is the OS keychain; the agent itself keeps no
+ * secret on disk.
  */
 import { PosError } from '../../src-shared/errors'
 import type { KeychainProblem } from './install-hint'
@@ -38,4 +40,9 @@ export function signingKeyAccount(aid: string): string {
 
 export function dataKeyAccount(terminalId: string): string {
   return `data-key/${terminalId}`
+}
+
+/** The installation's id and last merchantTransID epoch, per terminal (journal/transaction-ids.ts). */
+export function installIdAccount(terminalId: string): string {
+  return `install-id/${terminalId}`
 }

@@ -5,6 +5,7 @@
  */
 import type { JournalStore } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
+import { STANDING_PAYMENT } from '../../src-shared/sale'
 import { businessDay } from './business-day'
 import { dayReport, type DayReport } from './close-of-day'
 import type { CounterLock } from './counter-lock'
@@ -69,6 +70,12 @@ export class AfterSale {
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
+  /** A manager takes note that a stored payment the bank declined will not be paid. */
+  async acknowledge(id: string): Promise<SaleView> {
+    await this.deps.flow.step(id, { type: 'attentionAcknowledged' })
+    return toSaleView(this.deps.writeAhead.sale(id))
+  }
+
   async managerRetry(id: string): Promise<SaleView> {
     await this.deps.flow.step(id, { type: 'managerRetry' })
     return toSaleView(this.deps.writeAhead.sale(id))
@@ -81,13 +88,16 @@ export class AfterSale {
 
   /**
    * Close of day: refused while reversals are pending; in restaurant mode every authorised payment
-   * of the day is captured for base plus tip (docs/gateway.md §D3 "Capture"), queued like the rest.
+   * of the day is captured for base plus tip (docs/gateway.md §D3 "Capture"), queued like the rest;
+   * a stored one's capture waits in the queue behind the payment and follows its forward.
    */
-  async closeDay(day: string = businessDay(this.deps.now())): Promise<DayReport> {
+  async closeDay(day: string = businessDay(this.deps.now()), managerOverride = false): Promise<DayReport> {
     const before = this.dayReport(day)
-    if (!before.closable) return before
+    if (!before.closable && !(managerOverride && before.overridable)) return before
+    // The override is recorded on each sale it passes over, in the sale's own history.
+    for (const sale of before.sales) if (sale.state === 'needsAttention') await this.deps.flow.step(sale.id, { type: 'closeOverridden' })
     for (const sale of this.deps.journal.salesOfDay(day)) {
-      if (!sale.autoCapture && (sale.state === 'approved' || sale.state === 'forwarded')) await this.capture(sale.id)
+      if (!sale.autoCapture && STANDING_PAYMENT.has(sale.state)) await this.capture(sale.id)
     }
     return this.dayReport(day)
   }

@@ -1,7 +1,8 @@
 /**
  * Close of day (pure): is the day ready to close, and what are its totals. Blocked while reversals
  * are pending (docs/product-defaults.md §4: a stuck reversal must be cleared before a batch
- * closes) or a sale is still at the counter. Totals per brand and currency, counts per outcome.
+ * closes), a sale is still at the counter, or a sale needs a manager (a manager may override that
+ * last one). Totals per brand and currency, counts per outcome, the money not received.
  */
 import { formatAmount } from '../../src-shared/money'
 import type { DayReportView, DayTotalsView, SaleView } from '../../src-shared/contract'
@@ -14,7 +15,18 @@ export type DayReport = DayReportView
 // are classes of the shared vocabulary, src-shared/sale.
 
 export function dayReport(businessDay: string, sales: readonly SaleView[]): DayReport {
-  const counts = { approved: 0, declined: 0, offline: 0, stored: 0, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 0 }
+  const counts = {
+    approved: 0,
+    declined: 0,
+    offline: 0,
+    stored: 0,
+    reversed: 0,
+    cancelled: 0,
+    needsAttention: 0,
+    abandoned: 0,
+    notReceived: 0,
+  }
+  const notReceivedMinor: Record<string, number> = {}
   const totals = new Map<string, DayTotals>()
   const tipsMinor: Record<string, number> = {}
   let reversalsPending = 0
@@ -29,6 +41,10 @@ export function dayReport(businessDay: string, sales: readonly SaleView[]): DayR
     if (sale.state === 'cancelled') counts.cancelled++
     if (sale.state === 'needsAttention') counts.needsAttention++
     if (sale.state === 'abandoned') counts.abandoned++
+    if (sale.state === 'notReceived') {
+      counts.notReceived++
+      notReceivedMinor[sale.currency] = (notReceivedMinor[sale.currency] ?? 0) + sale.amountMinor + sale.tipMinor
+    }
     if (!CHARGED.has(sale.state)) continue
     counts.approved++
     const key = `${sale.currency}|${sale.brand ?? 'UNKNOWN'}`
@@ -39,17 +55,23 @@ export function dayReport(businessDay: string, sales: readonly SaleView[]): DayR
     totals.set(key, row)
     tipsMinor[sale.currency] = (tipsMinor[sale.currency] ?? 0) + sale.tipMinor
   }
+  // A sale that needs a manager may still have a charge standing at the bank (a reversal or a void
+  // that gave up) or be money the store will not get: like a pending reversal, it blocks the close.
   const blockedReason =
     reversalsPending > 0
-      ? `${reversalsPending} reversal(s) are still waiting for the host: the day closes once they are acknowledged`
+      ? `${reversalsPending} reversal(s) are still waiting for the bank: the day closes once they are acknowledged`
       : atCounter > 0
         ? 'a sale is still running at the counter'
-        : undefined
+        : counts.needsAttention > 0
+          ? `${counts.needsAttention} sale(s) need a manager (see the queue): a manager resolves them, or closes the day anyway`
+          : undefined
   return {
     businessDay,
     closable: blockedReason === undefined,
     ...(blockedReason ? { blockedReason } : {}),
+    overridable: reversalsPending === 0 && atCounter === 0 && counts.needsAttention > 0,
     counts,
+    notReceivedMinor,
     totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.brand.localeCompare(b.brand)),
     tipsMinor,
     sales: [...sales],

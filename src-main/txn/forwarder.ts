@@ -10,6 +10,7 @@ import type { Logger } from 'pino'
 import type { GatewayOutcome, HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
+import type { SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
 
 export interface QueueStatus extends QueueTotals {
@@ -23,7 +24,8 @@ export interface QueueStatus extends QueueTotals {
  * (it moved on meanwhile); the forwarder then settles the item itself.
  */
 export interface QueueAnswerSink {
-  applyQueueEvent(saleId: string, event: QueueEvent, settle: QueueSettlement): boolean
+  /** The sale's state after the answer, or undefined when the sale refused it. */
+  applyQueueEvent(saleId: string, event: QueueEvent, settle: QueueSettlement): SaleState | undefined
 }
 
 export type QueueEvent = Extract<TxnEvent, { type: 'forwardAnswered' | 'forwardGaveUp' }>
@@ -185,11 +187,11 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       }
       const reason = `${verdict.reason} (last: ${outcome.reason})`
       if (
-        !this.deps.sales.applyQueueEvent(
+        this.deps.sales.applyQueueEvent(
           item.saleId,
           { type: 'forwardGaveUp', operation, reason },
           { seq: item.seq, result: 'attention', reason },
-        )
+        ) === undefined
       ) {
         this.deps.journal.outbox.toAttention(item.seq, reason)
       }
@@ -207,12 +209,18 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       answer.kind === 'rejected'
         ? ({ seq: item.seq, result: 'attention', reason: `${answer.code}: ${answer.message}` } as const)
         : ({ seq: item.seq, result: 'done' } as const)
-    if (!this.deps.sales.applyQueueEvent(item.saleId, { type: 'forwardAnswered', operation, answer }, settle)) {
+    const state = this.deps.sales.applyQueueEvent(item.saleId, { type: 'forwardAnswered', operation, answer }, settle)
+    if (state === undefined) {
       // The sale moved on meanwhile (e.g. a newer tip replaced this one): the item is still answered.
       if (settle.result === 'done') this.deps.journal.outbox.complete(item.seq)
       else this.deps.journal.outbox.toAttention(item.seq, settle.reason)
     }
-    if (settle.result === 'done') this.emit('forwarded', item)
-    else this.emit('attention', item, settle.reason)
+    // An answer the host gave but the sale cannot live with (a stored payment, a reversal or a capture
+    // declined) needs a manager: it raises the same alarm (a refused reversal or capture is also parked
+    // by the sale, for a retry).
+    if (settle.result === 'attention') this.emit('attention', item, settle.reason)
+    else if (state === 'needsAttention')
+      this.emit('attention', item, answer.kind === 'declined' ? `declined by the bank: ${answer.reason}` : 'needs a manager')
+    else this.emit('forwarded', item)
   }
 }

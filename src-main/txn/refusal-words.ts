@@ -16,6 +16,8 @@ export const REFUSAL_WORDS: { readonly [K in TxnEvent['type']]: string } = {
   forwardAnswered: 'This sale is not waiting for the bank.',
   forwardGaveUp: 'This sale has nothing waiting to be sent.',
   managerRetry: 'Nothing on this sale is waiting for a manager.',
+  attentionAcknowledged: 'Nothing on this sale is waiting for a manager.',
+  closeOverridden: 'Nothing on this sale is waiting for a manager.',
   voidRequested: 'This sale cannot be voided: only an approved payment can be.',
   voidCardNotRead: 'This sale is not waiting for the card to void it.',
   voidCardRead: 'This sale is not waiting for the card to void it.',

@@ -19,7 +19,7 @@ import type { CardVault } from './card-vault'
 import type { CounterLock } from './counter-lock'
 import { paymentBody } from './message-bodies'
 import { decideOffline } from './offline-policy'
-import { checkPaymentOptions, hashRequest, type SaleRequest, type TxnSettings } from './sale-request'
+import { checkSaleRequest, hashRequest, type SaleRequest, type TxnSettings } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
 import type { IoEffect, OfflinePolicy, PaymentAnswer, TxnEvent } from './txn-types'
 import type { StepInput, WriteAhead } from './write-ahead'
@@ -76,7 +76,7 @@ export class SaleFlow {
     }
     lock.assertFree('a new sale')
     const at = this.deps.now()
-    checkPaymentOptions(request, settings, formatDateTime(at))
+    checkSaleRequest(request, settings, formatDateTime(at))
     // Created and handed to the reader in one commit: the journal knows the sale before the reader does.
     const { id, io } = journal.batch(() => {
       const created = journal.createSale(settings.merchant.terminalId, {

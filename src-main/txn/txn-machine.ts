@@ -66,6 +66,19 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
       if (sale.state !== 'needsAttention' || sale.attentionFrom === undefined) return refuse(sale, event)
       return ok(sale, sale.attentionFrom, [{ type: 'retryQueued' }], { attentionFrom: undefined, reason: undefined })
 
+    case 'attentionAcknowledged':
+      if (sale.state !== 'needsAttention') return refuse(sale, event)
+      // Only a declined stored payment is acknowledged; anything else still has a message to send.
+      if (sale.attentionFrom !== undefined) {
+        return { ok: false, reason: 'this sale still has a message for the bank: retry it instead', plain: true }
+      }
+      return ok(sale, 'notReceived', [], {
+        reason: 'declined by the bank after it was stored: the money was not received (acknowledged by a manager)',
+      })
+
+    case 'closeOverridden':
+      return sale.state === 'needsAttention' ? ok(sale, 'needsAttention') : refuse(sale, event)
+
     case 'voidRequested':
       return onVoidRequested(sale, event)
 
@@ -88,8 +101,9 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
 
     case 'captureRequested':
       if (sale.autoCapture) return { ok: false, reason: 'this payment was captured automatically', plain: true }
-      // A stored payment is captured once forwarded: its capture would otherwise overtake its own state.
-      return sale.state === 'approved' || sale.state === 'forwarded'
+      // A stored payment's capture is queued behind the payment itself: the queue sends a sale's items
+      // strictly in order, so the capture follows the forward, whenever the bank is back.
+      return STANDING_PAYMENT.has(sale.state)
         ? ok(sale, 'capturePending', [{ type: 'enqueue', operation: 'capture' }])
         : refuse(sale, event)
 
@@ -181,7 +195,7 @@ function toReversal(sale: Sale, hostReason: string, cashierReason: string, befor
 function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: ForwardAnswer, event: TxnEvent): TransitionResult {
   // A void of a stored payment that may have reached the host goes out as a reversal from cancelPending.
   const expected: Readonly<Record<QueuedOperation, readonly TxnState[]>> = {
-    payment: ['storedOffline'],
+    payment: ['storedOffline', 'capturePending'],
     reversal: ['reversalPending', 'cancelPending'],
     cancel: ['cancelPending'],
     capture: ['capturePending'],
@@ -199,16 +213,23 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
   const declineReason = answer.kind === 'declined' ? answer.reason : ''
   switch (operation) {
     case 'payment':
-      // A stored payment declined at forwarding is the merchant's loss to chase: keep it in sight.
-      return approved
-        ? ok(sale, 'forwarded', [{ type: 'purgeCardData' }], { authCode: answer.authCode, reason: undefined })
-        : ok(sale, 'needsAttention', [{ type: 'purgeCardData' }], {
-            attentionFrom: undefined,
-            reason: `stored payment declined when forwarded: ${declineReason}`,
-          })
+      // Approved: forwarded, or still waiting for its capture queued behind it (restaurant close).
+      if (approved)
+        return ok(sale, sale.state === 'capturePending' ? 'capturePending' : 'forwarded', [{ type: 'purgeCardData' }], {
+          authCode: answer.authCode,
+          reason: undefined,
+        })
+      // A stored payment declined at forwarding is the merchant's loss to chase: keep it in sight. What
+      // was queued behind it (a tip, a capture) would only be refused: withdrawn.
+      return ok(sale, 'needsAttention', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], {
+        ...tipOfWithdrawn(sale),
+        attentionFrom: undefined,
+        reason: `stored payment declined by the bank when forwarded (${declineReason}): the money was not received; a manager must acknowledge it`,
+      })
     case 'reversal':
+      // Refused: parked for a manager, whose retry sends the same reversal again (it is idempotent).
       if (!approved)
-        return ok(sale, 'needsAttention', [{ type: 'purgeCardData' }], {
+        return ok(sale, 'needsAttention', [{ type: 'purgeCardData' }, { type: 'keepForManager' }], {
           attentionFrom: sale.state,
           reason: `reversal refused: ${declineReason}`,
         })
@@ -224,7 +245,10 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
     case 'capture':
       return approved
         ? ok(sale, 'captured')
-        : ok(sale, 'needsAttention', [], { attentionFrom: 'capturePending', reason: `capture refused: ${declineReason}` })
+        : ok(sale, 'needsAttention', [{ type: 'keepForManager' }], {
+            attentionFrom: 'capturePending',
+            reason: `capture refused: ${declineReason}`,
+          })
     case 'tips':
       return approved
         ? ok(sale, sale.state, [], { tipState: 'adjusted' })
@@ -232,11 +256,17 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
   }
 }
 
+/** A withdrawal takes every waiting item of the sale, a tip included: a tip still waiting will never be sent. */
+function tipOfWithdrawn(sale: Sale): Partial<Sale> {
+  return sale.tipState === 'pending' ? { tipState: 'failed' } : {}
+}
+
 function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidRequested' }>): TransitionResult {
   if (sale.state === 'storedOffline') {
     // Withdrawn locally only when it provably never left the terminal.
     if (event.paymentQueue === 'neverSent') {
       return ok(sale, 'cancelled', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], {
+        ...tipOfWithdrawn(sale),
         reason: 'voided before it was forwarded',
       })
     }
@@ -254,7 +284,7 @@ function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidReque
         { type: 'enqueue', operation: 'reversal', reason: 'voided at the counter' },
         { type: 'purgeCardData' },
       ],
-      { reason: 'void sent: waiting for the bank to confirm' },
+      { ...tipOfWithdrawn(sale), reason: 'void sent: waiting for the bank to confirm' },
     )
   }
   if (sale.state === 'approved' || sale.state === 'forwarded') return ok(sale, 'voidReadingCard', [{ type: 'readCard', purpose: 'void' }])

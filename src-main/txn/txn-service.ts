@@ -9,7 +9,7 @@ import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import type { HostClient } from '../gateway'
 import type { JournalStore, SaleRecord } from '../journal'
-import { COUNTER_BUSY } from '../../src-shared/sale'
+import { COUNTER_BUSY, type SaleState } from '../../src-shared/sale'
 import { AfterSale } from './after-sale'
 import type { DayReport } from './close-of-day'
 import { CardVault } from './card-vault'
@@ -106,8 +106,12 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     return this.afterSale.dayReport(day)
   }
 
-  closeDay(day?: string): Promise<DayReport> {
-    return this.afterSale.closeDay(day)
+  closeDay(day?: string, managerOverride = false): Promise<DayReport> {
+    return this.afterSale.closeDay(day, managerOverride)
+  }
+
+  acknowledge(id: string): Promise<SaleView> {
+    return this.afterSale.acknowledge(id)
   }
 
   get(id: string): SaleView | undefined {
@@ -118,8 +122,8 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
   // ---- the queue and the restart ----
 
   /** A forwarded item's answer, or the queue giving up on it (called by the forwarder in its batch). */
-  applyQueueEvent(id: string, event: QueueEvent, settleOutbox: QueueSettlement): boolean {
-    return this.writeAhead.commit(id, event, { settleOutbox }).ok
+  applyQueueEvent(id: string, event: QueueEvent, settleOutbox: QueueSettlement): SaleState | undefined {
+    return this.writeAhead.commit(id, event, { settleOutbox }).ok ? this.writeAhead.sale(id).state : undefined
   }
 
   /** Settles, after a restart, every sale that was in flight (txn-machine `recovered`). */

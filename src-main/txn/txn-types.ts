@@ -60,6 +60,10 @@ export type TxnEvent =
   | { type: 'forwardAnswered'; operation: QueuedOperation; answer: ForwardAnswer }
   | { type: 'forwardGaveUp'; operation: QueuedOperation; reason: string }
   | { type: 'managerRetry' }
+  /** A manager takes note that a stored payment the bank declined will not be paid. */
+  | { type: 'attentionAcknowledged' }
+  /** A manager closes the day while this sale still needs a manager (recorded on the sale). */
+  | { type: 'closeOverridden' }
   /**
    * Where the sale's stored payment stands in the queue: `neverSent` (waiting, never handed to the
    * network: safe to withdraw), `maybeSent` (waiting again after a send whose answer never came, or
@@ -81,6 +85,8 @@ export type TxnEffect =
   | { type: 'withdraw'; operation: 'payment' }
   | { type: 'retryQueued' }
   | { type: 'purgeCardData' }
+  /** The answered queue item stays parked for a manager, so that a retry sends it again. */
+  | { type: 'keepForManager' }
 
 /**
  * The effects that talk to the card reader or the host: run after the journal committed the

@@ -30,6 +30,8 @@ export interface ChangeDraft {
   withdrawPending: boolean
   retryAttention: boolean
   purgeCard: boolean
+  /** The answered queue item is parked for a manager instead of settled as done. */
+  keepForManager: boolean
 }
 
 export interface WriteAheadDeps {
@@ -58,6 +60,7 @@ export class WriteAhead {
     withdraw: (draft) => (draft.withdrawPending = true),
     retryQueued: (draft) => (draft.retryAttention = true),
     purgeCardData: (draft) => (draft.purgeCard = true),
+    keepForManager: (draft) => (draft.keepForManager = true),
   }
 
   constructor(private readonly deps: WriteAheadDeps) {}
@@ -74,7 +77,15 @@ export class WriteAhead {
     const next: SaleRecord = { ...before, ...input.answerPatch, ...fromSale(result.sale) }
     const card = input.card
     if (card && event.type === 'cardRead') Object.assign(next, cardSummaryFields(card, vault.fingerprint(card)))
-    const draft: ChangeDraft = { next, card, enqueue: [], withdrawPending: false, retryAttention: false, purgeCard: false }
+    const draft: ChangeDraft = {
+      next,
+      card,
+      enqueue: [],
+      withdrawPending: false,
+      retryAttention: false,
+      purgeCard: false,
+      keepForManager: false,
+    }
     const io: IoEffect[] = []
     for (const effect of result.effects) {
       if (isIoEffect(effect)) io.push(effect)
@@ -90,7 +101,7 @@ export class WriteAhead {
       retryAttention: draft.retryAttention,
       purgeCard: draft.purgeCard,
       ...(sealCard ? { sealCard } : {}),
-      ...(input.settleOutbox !== undefined ? { settleOutbox: input.settleOutbox } : {}),
+      ...(input.settleOutbox !== undefined ? { settleOutbox: this.settlement(input.settleOutbox, draft) } : {}),
     })
     if (draft.purgeCard) vault.purged(id)
     this.deps.published(saved)
@@ -103,6 +114,11 @@ export class WriteAhead {
     const sale = this.deps.journal.get(id)
     if (!sale) throw new PosError('NO_SUCH_SALE', `There is no sale ${id} on this terminal.`)
     return sale
+  }
+
+  /** A queue item the machine keeps for a manager is parked (a retry sends it again), not settled as done. */
+  private settlement(settle: NonNullable<SaleChange['settleOutbox']>, draft: ChangeDraft): NonNullable<SaleChange['settleOutbox']> {
+    return draft.keepForManager ? { seq: settle.seq, result: 'attention', reason: draft.next.reason ?? 'needs a manager' } : settle
   }
 
   private apply<E extends JournalEffect>(draft: ChangeDraft, effect: E): void {

@@ -81,7 +81,16 @@ export interface DayReportView {
     cancelled: number
     needsAttention: number
     abandoned: number
+    /** Stored payments the bank declined when forwarded: approved at the counter, never paid. */
+    notReceived: number
   }
+  /** What the store did not get (notReceived), per currency, in minor units. */
+  notReceivedMinor: Record<string, number>
+  /**
+   * Blocked only by sales that need a manager: a manager may close anyway, and that is recorded on
+   * each of those sales. False when something else blocks (a reversal waiting, a sale at the counter).
+   */
+  overridable: boolean
   totals: DayTotalsView[]
   tipsMinor: Record<string, number>
   sales: SaleView[]
@@ -117,6 +126,11 @@ export interface AppInfo {
   storeName?: string
   restaurantMode: boolean
   tipTolerancePercent: number
+  /**
+   * Sale amounts in minor units of `currency`: above `maxSaleMinor` a sale is refused; above
+   * `confirmAboveMinor` it starts only with `amountConfirmed: true`.
+   */
+  saleLimits: { maxSaleMinor: number; confirmAboveMinor: number }
   /** Training mode: the simulated PIN pad's test cards, to choose which one the "customer" presents. */
   trainingCards: string[]
   alarms: AlarmView[]

@@ -37,6 +37,12 @@ export const OPERATION_SCHEMAS = {
     reference: z.string().min(1).max(64).optional(),
     offlinePolicy: z.enum(OFFLINE_POLICIES).optional(),
     options: paymentOptionsSchema.optional(),
+    /**
+     * The cashier or the POS confirmed the amount: needed above the terminal's confirmation amount
+     * (AppInfo `saleLimits.confirmAboveMinor`); without it such a sale is refused with
+     * AMOUNT_NEEDS_CONFIRMATION, to be asked and sent again.
+     */
+    amountConfirmed: z.boolean().optional(),
   }),
   getSale: z.strictObject({ id: saleId }),
   cancelSale: z.strictObject({ id: saleId }),
@@ -49,7 +55,10 @@ export const OPERATION_SCHEMAS = {
   forwardNow: z.strictObject({}),
   retryAttention: z.strictObject({ id: saleId }),
   dayReport: z.strictObject({ day: day.optional() }),
-  closeDay: z.strictObject({ day: day.optional() }),
+  /** `managerOverride` closes a day blocked only by sales that need a manager; it is recorded on each. */
+  closeDay: z.strictObject({ day: day.optional(), managerOverride: z.boolean().optional() }),
+  /** A manager takes note that a stored payment the bank declined will not be paid. */
+  acknowledgeAttention: z.strictObject({ id: saleId }),
   exportDay: z.strictObject({ day: day.optional(), format: z.enum(['csv', 'json']) }),
   deviceStatus: z.strictObject({}),
   presentTestCard: z.strictObject({ name: z.string().min(1).max(64) }),
@@ -75,6 +84,7 @@ export interface OperationResults {
   retryAttention: SaleView
   dayReport: DayReportView
   closeDay: DayReportView
+  acknowledgeAttention: SaleView
   exportDay: { filename: string; contentType: string; content: string }
   deviceStatus: DeviceStatusView
   presentTestCard: { presented: string }

@@ -18,6 +18,23 @@ export const SALE_ERRORS = {
   TIP_NEEDS_OVERRIDE: entry(422, false, 'This tip is larger than allowed without a manager. A manager must approve it.'),
   TIP_INVALID: entry(422, false, 'This tip cannot be accepted. Check the amount and enter it again.'),
   INVALID_AMOUNT: entry(422, false, 'This terminal cannot take this amount or currency. Check it and try again.'),
+  // Refusals at the start of a sale, before the customer is asked for a card: nothing was charged.
+  CURRENCY_NOT_ACCEPTED: entry(
+    422,
+    false,
+    'This terminal takes payments in one currency only, and this sale is in another. Nothing was charged.',
+  ),
+  AMOUNT_TOO_LARGE: entry(422, false, 'This amount is too large for a card payment. Nothing was charged; check the amount.'),
+  AMOUNT_ABOVE_LIMIT: entry(
+    422,
+    false,
+    'This amount is more than this terminal may charge in one sale. Nothing was charged; check the amount.',
+  ),
+  AMOUNT_NEEDS_CONFIRMATION: entry(
+    422,
+    false,
+    'This is a large amount. Check it with the customer and confirm it before the card is asked for.',
+  ),
   INVALID_OPTIONS: entry(
     422,
     false,

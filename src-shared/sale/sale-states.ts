@@ -57,6 +57,8 @@ const STATE_TABLE = {
   captured: { ...no, charged: true, settled: true },
   /** A queued message went past its limits, or the host refused it: a manager looks. */
   needsAttention: { ...no },
+  /** A stored payment the bank declined when it was forwarded, acknowledged by a manager: the money did not come. */
+  notReceived: { ...no, final: true, settled: true },
 } as const satisfies Record<string, StateTraits>
 
 export type SaleState = keyof typeof STATE_TABLE

@@ -93,10 +93,12 @@ async function forwardingRate(): Promise<{ perSecond: number; baselinePerSecond:
   const reader = new ScriptedCardReader()
   const engine = await engineIn(tempDir(), client(), reader, `F${process.pid}`)
   await engine.forwarder.stop() // build the backlog first, then measure the drain alone
+  let businessDay = ''
   for (let i = 0; i < BACKLOG; i++) {
     reader.present({ card: TEST_CARDS.swipeMastercard() })
     const sale = engine.txn.startSale({ amountMinor: 1_000 + (i % 40) * 10, currency: 'USD', offlinePolicy: 'forceOffline' })
-    await engine.txn.waitForOutcome(sale.id)
+    const stored = await engine.txn.waitForOutcome(sale.id)
+    businessDay ||= stored.businessDay
   }
   if (engine.forwarder.status().storedCount !== BACKLOG) throw new Error('backlog not stored')
   const started = performance.now()
@@ -105,7 +107,7 @@ async function forwardingRate(): Promise<{ perSecond: number; baselinePerSecond:
   const left = engine.forwarder.status()
   if (left.count !== 0 || forwarded !== BACKLOG) throw new Error(`backlog not drained: ${left.count} left`)
   const bodies = engine.journal
-    .salesOfDay(engine.journal.get(`F${process.pid}-00000001`)!.businessDay)
+    .salesOfDay(businessDay)
     .slice(0, BACKLOG)
     .map((s) => JSON.stringify({ merchantTransInfo: { merchantTransID: s.id }, transAmount: { currency: 'USD', value: '10.00' } }))
   await engine.close()

@@ -28,6 +28,14 @@ export class ScriptedCardReader implements CardReader {
     return this
   }
 
+  /** Takes back a presentation nobody read (the operation it was for was refused). */
+  withdraw(presentation: Presentation): boolean {
+    const at = this.queue.indexOf(presentation)
+    if (at < 0) return false
+    this.queue.splice(at, 1)
+    return true
+  }
+
   async readCard(request: ReadCardRequest): Promise<ReadCardResult> {
     this.requests.push(request)
     const next = this.queue.shift()

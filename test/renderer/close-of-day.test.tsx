@@ -26,7 +26,17 @@ describe('close of day', () => {
 
   it('shows counts, totals per brand and currency and tips; closes after confirmation', async () => {
     const report = makeReport({
-      counts: { approved: 3, declined: 1, offline: 1, stored: 1, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 2 },
+      counts: {
+        approved: 3,
+        declined: 1,
+        offline: 1,
+        stored: 1,
+        reversed: 0,
+        cancelled: 0,
+        needsAttention: 0,
+        abandoned: 2,
+        notReceived: 0,
+      },
       totals: [
         { currency: 'USD', brand: 'VISA', count: 2, amountMinor: 3000, tipMinor: 300 },
         { currency: 'USD', brand: 'MASTERCARD', count: 1, amountMinor: 1000, tipMinor: 0 },

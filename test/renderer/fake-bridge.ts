@@ -10,6 +10,7 @@ import type {
   OperationRequest,
   OperationResults,
   PosBridge,
+  QueueItemView,
   PosErrorView,
   PosEvent,
   PosResult,
@@ -45,6 +46,7 @@ export function makeAppInfo(overrides: Partial<AppInfo> = {}): AppInfo {
     storeName: 'Corner Cafe',
     restaurantMode: true,
     tipTolerancePercent: 20,
+    saleLimits: { maxSaleMinor: 1_000_000, confirmAboveMinor: 100_000 },
     trainingCards: [],
     alarms: [],
     ...overrides,
@@ -72,11 +74,30 @@ export function makeQueue(overrides: Partial<QueueStatusView> = {}): QueueStatus
   return { count: 0, storedCount: 0, storedAmountMinor: {}, attentionCount: 0, lockedCount: 0, ...overrides }
 }
 
+export function makeQueueItem(overrides: Partial<QueueItemView> = {}): QueueItemView {
+  return {
+    seq: 1,
+    saleId: 'T-0001-00000001',
+    operation: 'payment',
+    state: 'pending',
+    attempts: 0,
+    amountMinor: 1234,
+    currency: 'USD',
+    createdAt: 1_700_000_000_000,
+    nextAttemptAt: 1_700_000_000_000,
+    lastError: null,
+    expiresInMs: 3_600_000,
+    ...overrides,
+  }
+}
+
 export function makeReport(overrides: Partial<DayReportView> = {}): DayReportView {
   return {
     businessDay: '2026-01-15',
     closable: true,
-    counts: { approved: 0, declined: 0, offline: 0, stored: 0, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 0 },
+    overridable: false,
+    counts: { approved: 0, declined: 0, offline: 0, stored: 0, reversed: 0, cancelled: 0, needsAttention: 0, abandoned: 0, notReceived: 0 },
+    notReceivedMinor: {},
     totals: [],
     tipsMinor: {},
     sales: [],

@@ -74,10 +74,11 @@ describe('queue panel', () => {
     expect(within(items).getByTestId('attention-S7').textContent).toContain('E12: host refused')
     expect(within(items).queryByTestId('attention-S8')).toBeNull()
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Retry sale S7' }))
+      fireEvent.click(within(screen.getByTestId('attention-S7')).getByRole('button', { name: /^Retry USD 42\.00 at / }))
     })
     expect(bridge.callsOf('retryAttention')).toEqual([{ id: 'S7' }])
-    expect(screen.getByTestId('queue-notice').textContent).toContain('S7 is back in the queue')
+    expect(screen.getByTestId('queue-notice').textContent).toContain('USD 42.00 at')
+    expect(screen.getByTestId('queue-notice').textContent).toContain('is back in the queue')
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Forward now' }))
     })

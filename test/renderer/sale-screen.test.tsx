@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
+import { ERROR_CATALOGUE } from '../../src-shared/errors'
+import { err, FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
 import { renderApp, typeChars } from './render-app'
 
 const amountInput = () => screen.getByTestId<HTMLInputElement>('amount-input')
@@ -213,6 +214,88 @@ describe('duplicate confirmation', () => {
     expect(bridge.callsOf('confirmDuplicate')).toEqual([{ id: 'S1', charge: false }])
     expect(bridge.callsOf('cancelSale')).toEqual([])
     expect(screen.getByTestId('result-heading').textContent).toBe('Not completed')
+  })
+})
+
+describe('a large amount is confirmed before the card', () => {
+  // makeAppInfo: confirmed above USD 1000.00, at most USD 10000.00.
+  async function keyAndEnter(digits: string, bridge = startingBridge()) {
+    const h = await renderApp(bridge)
+    typeChars(amountInput(), digits)
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    return h
+  }
+
+  it('asks "Charge USD 1500.00?" and starts nothing until the cashier says yes; yes sends it confirmed', async () => {
+    const { bridge } = await keyAndEnter('150000')
+    const dialog = screen.getByRole('alertdialog', { name: 'Charge USD 1500.00?' })
+    expect(bridge.callsOf('startSale')).toEqual([])
+    expect(document.activeElement?.textContent).toBe('No, change the amount')
+    expect(prompt().textContent).toContain('Confirm the amount')
+    // Enter on the field and the keypad do nothing behind the question.
+    fireEvent.keyDown(document.body, { key: '9' })
+    expect(amountInput().value).toBe('1500.00')
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Charge USD 1500.00' }))
+    })
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 150_000, currency: 'USD', amountConfirmed: true }])
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(prompt().textContent).toContain('Insert, tap or swipe the card')
+  })
+
+  it('Escape goes back to the amount: nothing sent, the amount kept to correct', async () => {
+    const { bridge } = await keyAndEnter('150000')
+    await act(async () => {
+      fireEvent.keyDown(screen.getByRole('alertdialog'), { key: 'Escape' })
+    })
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(bridge.callsOf('startSale')).toEqual([])
+    expect(amountInput().value).toBe('1500.00')
+    fireEvent.keyDown(document.body, { key: 'Backspace' })
+    expect(amountInput().value).toBe('150.00')
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 15_000, currency: 'USD' }])
+  })
+
+  it('up to the confirmation amount nothing is asked', async () => {
+    const { bridge } = await keyAndEnter('100000')
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 100_000, currency: 'USD' }])
+  })
+
+  it('when the agent asks (its limit is lower than this window knew), the same question, then sent again confirmed', async () => {
+    const bridge = startingBridge(makeAppInfo({ saleLimits: { maxSaleMinor: 1_000_000, confirmAboveMinor: 500_000 } }))
+    bridge.on('startSale', (r) =>
+      r.amountConfirmed
+        ? ok(makeSale({ id: 'S1', state: 'readingCard', amountMinor: r.amountMinor, updatedAt: 1 }))
+        : err('AMOUNT_NEEDS_CONFIRMATION', 'not started: above USD 1000.00'),
+    )
+    await keyAndEnter('150000', bridge)
+    expect(prompt().textContent).not.toContain(ERROR_CATALOGUE.AMOUNT_NEEDS_CONFIRMATION.words)
+    await act(async () => {
+      fireEvent.click(
+        within(screen.getByRole('alertdialog', { name: 'Charge USD 1500.00?' })).getByRole('button', { name: 'Charge USD 1500.00' }),
+      )
+    })
+    expect(bridge.callsOf('startSale')).toEqual([
+      { amountMinor: 150_000, currency: 'USD' },
+      { amountMinor: 150_000, currency: 'USD', amountConfirmed: true },
+    ])
+    expect(prompt().textContent).toContain('Insert, tap or swipe the card')
+  })
+
+  it('above the maximum nothing is asked: the agent refuses it and the cashier reads why', async () => {
+    const bridge = startingBridge().on('startSale', () => err('AMOUNT_ABOVE_LIMIT', 'not started: USD 9999999.99 is above USD 10000.00'))
+    await keyAndEnter('999999999', bridge)
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 999_999_999, currency: 'USD' }])
+    expect(prompt().textContent).toContain('The sale did not start')
+    expect(prompt().textContent).toContain(ERROR_CATALOGUE.AMOUNT_ABOVE_LIMIT.words)
+    expect(prompt().textContent).not.toContain('not started')
   })
 })
 

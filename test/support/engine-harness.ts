@@ -27,10 +27,15 @@ export interface EngineHarness {
   close(): Promise<void>
 }
 
+/** The configuration's default limits for a USD terminal: at most USD 10 000.00, confirmed above USD 1 000.00. */
+export const TEST_SALE_LIMITS = { maxSaleMinor: 1_000_000, confirmAboveMinor: 100_000 } as const
+
 export function testSettings(dir: string, overrides: Partial<EngineSettings> = {}): EngineSettings {
   return {
     dataDir: dir,
     merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1', pspInfo: { mcc: '5812' } },
+    currency: 'USD',
+    limits: TEST_SALE_LIMITS,
     restaurantMode: false,
     cardReadTimeoutSeconds: 30,
     duplicateWindowMs: 10 * 60_000,

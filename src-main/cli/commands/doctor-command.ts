@@ -5,11 +5,10 @@
 import { existsSync, statfsSync } from 'node:fs'
 import { join } from 'node:path'
 import { connect, rootCertificates, type PeerCertificate } from 'node:tls'
-import Database from 'better-sqlite3'
 import { endpointFromConfig, type Runtime } from '../../app'
 import { discoverReaderPort } from '../../device'
 import { keyCheckValue } from '../../gateway'
-import { JOURNAL_FILE } from '../../journal'
+import { JOURNAL_FILE, probeQueue } from '../../journal'
 import { dataKeyAccount, MemorySecretStore, signingKeyAccount } from '../../keychain'
 import { EXIT } from '../exit-codes'
 
@@ -175,29 +174,17 @@ function handshake(url: URL, extraCaPem: string | undefined): Promise<{ protocol
 }
 
 function checkQueue(runtime: Runtime, add: (level: Level, area: string, text: string, fix?: string) => void): void {
-  const file = join(runtime.dataDir, JOURNAL_FILE)
-  if (!existsSync(file)) return add('ok', 'queue', 'no journal yet')
-  const db = new Database(file, { readonly: true, fileMustExist: true })
-  try {
-    const row = db
-      .prepare(
-        "SELECT sum(state IN ('pending', 'inflight')) AS waiting, sum(state = 'attention') AS attention, min(CASE WHEN state IN ('pending', 'inflight') THEN created_at END) AS oldest FROM outbox",
-      )
-      .get() as { waiting: number | null; attention: number | null; oldest: number | null }
-    const waiting = row.waiting ?? 0
-    const attention = row.attention ?? 0
-    const age = row.oldest ? `, oldest ${Math.round((Date.now() - row.oldest) / 60_000)} min` : ''
-    add(
-      attention > 0 ? 'fail' : waiting > 0 ? 'warn' : 'ok',
-      'queue',
-      `${waiting} waiting${age}, ${attention} need attention`,
-      attention > 0
-        ? 'open the queue panel: a manager must look at the items needing attention'
-        : 'they are forwarded when the host answers',
-    )
-  } finally {
-    db.close()
-  }
+  const queue = probeQueue(join(runtime.dataDir, JOURNAL_FILE))
+  if (queue === undefined) return add('ok', 'queue', 'no journal yet')
+  const age = queue.oldestWaitingAt ? `, oldest ${Math.round((Date.now() - queue.oldestWaitingAt) / 60_000)} min` : ''
+  add(
+    queue.needsManager > 0 ? 'fail' : queue.waiting > 0 ? 'warn' : 'ok',
+    'queue',
+    `${queue.waiting} waiting${age}, ${queue.needsManager} sale(s) need a manager`,
+    queue.needsManager > 0
+      ? 'open the queue: a manager must retry or acknowledge each sale that needs one (a stored payment the bank declined is money not received)'
+      : 'they are forwarded when the host answers',
+  )
 }
 
 function message(error: unknown): string {

@@ -4,12 +4,14 @@
  *   `icCardData` from the authorization tags only (buildIcCardData: never 56/57/5A/5F20/5F24/99/9F1F/9F20),
  *   `cardSequenceNum` from 5F34;
  * - swipe: tracks from DFEF17 / DFEF18 (plaintext track 1 / track 2, IDG p.213, p.218).
- * Parse failures become `ReaderError('unreadableCardData')` whose detail never quotes the data.
+ * Parse failures become `ReaderError('unreadableCardData')` whose detail never quotes the data; a
+ * PAN that fails the Luhn check becomes `ReaderError('invalidCardNumber')` (D4.3).
  */
 import type { CardData, EncryptedPin } from '../card-reader'
 import { cardBrandOf } from '../card-data/card-brand'
 import type { ReaderCapabilities, ReadMethod } from '../card-data/entry-mode'
 import { entryModeFields } from '../card-data/entry-mode'
+import { isLuhnValid } from '../card-data/luhn'
 import { buildIcCardData, cardSequenceNumFrom } from '../card-data/ic-card-data'
 import { maskPan } from '../card-data/pan-mask'
 import { ReaderError } from '../reader-error'
@@ -55,6 +57,15 @@ export function serviceCodeOf(tracks: SwipeTracks): string {
   return (tracks.track2 ?? tracks.track1)?.serviceCode ?? ''
 }
 
+/**
+ * A PAN whose check digit is wrong (ISO/IEC 7812-1 Annex B, docs/card-reader.md §5) is no card a
+ * host could charge: a misread or a made-up stripe. The terminal refuses it itself, so it is never
+ * sent (D4.3). The codecs stay lenient, so test vectors with synthetic PANs still decode.
+ */
+function assertValidPan(pan: string): void {
+  if (!isLuhnValid(pan)) throw new ReaderError('invalidCardNumber', 'the PAN fails the Luhn check')
+}
+
 function summaryFields(pan: string, method: ReadMethod, expiry: string | undefined, context: CardContext) {
   return {
     ...entryModeFields(method, context.capabilities, context.pin !== undefined),
@@ -70,6 +81,7 @@ function summaryFields(pan: string, method: ReadMethod, expiry: string | undefin
 
 export function swipeCardData(method: 'swipe' | 'fallbackSwipe', tracks: SwipeTracks, context: CardContext): CardData {
   const main = (tracks.track2 ?? tracks.track1) as Track1Data | Track2Data
+  assertValidPan(main.pan)
   const fields = summaryFields(main.pan, method, main.expiry, context)
   const card: CardData = { method, ...fields, pan: main.pan, expiry: main.expiry }
   if (tracks.track1) card.track1 = tracks.track1.text
@@ -98,6 +110,7 @@ export function chipCardData(
       : undefined
   const pan = track?.pan ?? panFrom5A(tlvs)
   if (!pan || !/^\d{8,19}$/.test(pan)) throw new ReaderError('unreadableCardData', 'no PAN in the chip data')
+  assertValidPan(pan)
   const yymmdd = findTlv(tlvs, '5F24')?.value.toString('hex')
   const expiry = track?.expiry ?? (yymmdd && /^\d{6}$/.test(yymmdd) ? yymmdd.slice(0, 4) : undefined)
   const fields = summaryFields(pan, method, expiry, context)

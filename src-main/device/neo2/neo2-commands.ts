@@ -2,7 +2,7 @@
  * The NEO 2 commands the agent sends, as data fields (docs/neo2-protocol.md §1-§6; layout decisions in
  * docs/device-protocol.md §7). Pure: no I/O, so each builder is pinned by golden frames in tests.
  */
-import type { HostAnswerForCard } from '../card-reader'
+import { MAX_READ_AMOUNT_MINOR, type HostAnswerForCard } from '../card-reader'
 import { currencyNumericCode } from '../card-data/currency-numeric'
 import { minorUnitDigits } from '../../../src-shared/money'
 import { decodeTlv, encodeTlv } from '../card-data/tlv'
@@ -42,8 +42,8 @@ export class Neo2CommandError extends Error {
 
 /** n12 BCD (6 bytes), as 9F02/9F03 carry amounts (docs/card-reader.md §2.2). */
 export function amountN12(minor: number): Buffer {
-  if (!Number.isSafeInteger(minor) || minor < 0 || minor > 999_999_999_999)
-    throw new Neo2CommandError('badAmount', `amount must be 0 to 999999999999 minor units, got ${minor}`)
+  if (!Number.isSafeInteger(minor) || minor < 0 || minor > MAX_READ_AMOUNT_MINOR)
+    throw new Neo2CommandError('badAmount', `amount must be 0 to ${MAX_READ_AMOUNT_MINOR} minor units, got ${minor}`)
   return Buffer.from(String(minor).padStart(12, '0'), 'hex')
 }
 

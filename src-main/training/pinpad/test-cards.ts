@@ -96,7 +96,7 @@ export const TEST_CARDS = {
   }),
   'luhn-invalid': card({
     name: 'luhn-invalid',
-    description: 'Magstripe card whose check digit is wrong (the host declines 14)',
+    description: 'Magstripe card whose check digit is wrong: the terminal refuses it, nothing is sent',
     pan: '4111111111111112',
     expiry: '4912',
     serviceCode: '101',

@@ -1,4 +1,8 @@
-/** The store-and-forward queue: status (pushed by `queue` events), waiting items, forward now, retry. */
+/**
+ * The store-and-forward queue: status (pushed by `queue` events), waiting items, forward now, and what
+ * a manager does for a sale that needs one: retry its parked message, or take note that a stored
+ * payment the bank declined will not be paid.
+ */
 import type { QueueItemView, QueueStatusView } from '../../../src-shared/contract'
 import { describeError } from './error-words'
 import { upsertSale } from './sale-records'
@@ -15,67 +19,105 @@ export interface QueueSlice {
   forwarding: boolean
   /** Sale ids whose retry is on its way. */
   retrying: Readonly<Record<string, true>>
+  /** Sale ids whose acknowledgement (money not received) is on its way. */
+  acknowledging: Readonly<Record<string, true>>
   queueNotice: Notice | null
   refreshQueue(): Promise<void>
   refreshQueueItems(): Promise<void>
   forwardNow(): Promise<void>
-  retryAttention(saleId: string): Promise<void>
+  /** `label` names the sale in the notice, in words ("USD 42.00 at 10:15"). */
+  retryAttention(saleId: string, label?: string): Promise<void>
+  /** A manager takes note that a stored payment the bank declined will not be paid. */
+  acknowledgeAttention(saleId: string, label?: string): Promise<void>
+}
+
+function withoutId(ids: Readonly<Record<string, true>>, saleId: string): Readonly<Record<string, true>> {
+  const { [saleId]: _done, ...rest } = ids
+  return rest
 }
 
 export const createQueueSlice: SliceCreator<QueueSlice> =
   ({ bridge, now }) =>
-  (set, get) => ({
-    queue: null,
-    queueAt: 0,
-    queueItems: [],
-    queueItemsAt: 0,
-    queueItemsLoaded: false,
-    forwarding: false,
-    retrying: {},
-    queueNotice: null,
+  (set, get) => {
+    /** After a manager acted: the list, the status and the day's sales, fresh from the agent. */
+    const refreshAfterManager = async (): Promise<void> => {
+      const s = get()
+      await Promise.all([s.refreshQueue(), s.refreshQueueItems(), s.refreshSales()])
+    }
+    return {
+      queue: null,
+      queueAt: 0,
+      queueItems: [],
+      queueItemsAt: 0,
+      queueItemsLoaded: false,
+      forwarding: false,
+      retrying: {},
+      acknowledging: {},
+      queueNotice: null,
 
-    async refreshQueue() {
-      const result = await bridge.call('queueStatus', {})
-      if (result.ok) set({ queue: result.value, queueAt: now() })
-    },
+      async refreshQueue() {
+        const result = await bridge.call('queueStatus', {})
+        if (result.ok) set({ queue: result.value, queueAt: now() })
+      },
 
-    async refreshQueueItems() {
-      const result = await bridge.call('queueItems', {})
-      if (result.ok) set({ queueItems: result.value, queueItemsAt: now(), queueItemsLoaded: true })
-      else set({ queueNotice: { tone: 'error', text: describeError(result.error) } })
-    },
+      async refreshQueueItems() {
+        const result = await bridge.call('queueItems', {})
+        if (result.ok) set({ queueItems: result.value, queueItemsAt: now(), queueItemsLoaded: true })
+        else set({ queueNotice: { tone: 'error', text: describeError(result.error) } })
+      },
 
-    async forwardNow() {
-      if (get().forwarding) return
-      set({ forwarding: true, queueNotice: null })
-      const result = await bridge.call('forwardNow', {})
-      if (result.ok) {
-        set({
-          forwarding: false,
-          queue: result.value,
-          queueAt: now(),
-          queueNotice: { tone: 'ok', text: `Forwarding done. ${result.value.count} left in the queue.` },
+      async forwardNow() {
+        if (get().forwarding) return
+        set({ forwarding: true, queueNotice: null })
+        const result = await bridge.call('forwardNow', {})
+        if (result.ok) {
+          set({
+            forwarding: false,
+            queue: result.value,
+            queueAt: now(),
+            queueNotice: { tone: 'ok', text: `Forwarding done. ${result.value.count} left in the queue.` },
+          })
+        } else {
+          set({ forwarding: false, queueNotice: { tone: 'error', text: `Forwarding failed: ${describeError(result.error)}` } })
+        }
+        await get().refreshQueueItems()
+      },
+
+      async retryAttention(saleId, label = `the sale ${saleId}`) {
+        if (get().retrying[saleId]) return
+        set((s) => ({ retrying: { ...s.retrying, [saleId]: true }, queueNotice: null }))
+        const result = await bridge.call('retryAttention', { id: saleId })
+        set((s) => {
+          const retrying = withoutId(s.retrying, saleId)
+          return result.ok
+            ? {
+                retrying,
+                sales: upsertSale(s.sales, result.value),
+                queueNotice: { tone: 'ok', text: `Sent again: ${label} is back in the queue.` },
+              }
+            : { retrying, queueNotice: { tone: 'error', text: `Retry of ${label} failed: ${describeError(result.error)}` } }
         })
-      } else {
-        set({ forwarding: false, queueNotice: { tone: 'error', text: `Forwarding failed: ${describeError(result.error)}` } })
-      }
-      await get().refreshQueueItems()
-    },
+        await refreshAfterManager()
+      },
 
-    async retryAttention(saleId) {
-      if (get().retrying[saleId]) return
-      set((s) => ({ retrying: { ...s.retrying, [saleId]: true }, queueNotice: null }))
-      const result = await bridge.call('retryAttention', { id: saleId })
-      set((s) => {
-        const { [saleId]: _done, ...retrying } = s.retrying
-        return result.ok
-          ? {
-              retrying,
-              sales: upsertSale(s.sales, result.value),
-              queueNotice: { tone: 'ok', text: `Sale ${saleId} is back in the queue.` },
-            }
-          : { retrying, queueNotice: { tone: 'error', text: `Retry of sale ${saleId} failed: ${describeError(result.error)}` } }
-      })
-      await Promise.all([get().refreshQueue(), get().refreshQueueItems()])
-    },
-  })
+      async acknowledgeAttention(saleId, label = `the sale ${saleId}`) {
+        if (get().acknowledging[saleId]) return
+        set((s) => ({ acknowledging: { ...s.acknowledging, [saleId]: true }, queueNotice: null }))
+        const result = await bridge.call('acknowledgeAttention', { id: saleId })
+        set((s) => {
+          const acknowledging = withoutId(s.acknowledging, saleId)
+          return result.ok
+            ? {
+                acknowledging,
+                sales: upsertSale(s.sales, result.value),
+                queueNotice: { tone: 'ok', text: `Recorded: the money for ${label} was not received.` },
+              }
+            : {
+                acknowledging,
+                queueNotice: { tone: 'error', text: `Could not record ${label} as not received: ${describeError(result.error)}` },
+              }
+        })
+        await refreshAfterManager()
+      },
+    }
+  }

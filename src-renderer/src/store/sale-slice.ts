@@ -1,12 +1,13 @@
 /**
- * The sale on the counter: the amount being keyed, starting the sale (one press, one sale), cancel
- * while the card is read, the duplicate question, and training-mode test cards.
+ * The sale on the counter: the amount being keyed, starting the sale (one press, one sale), the
+ * question before a large amount, cancel while the card is read, the duplicate question, and
+ * training-mode test cards.
  */
 import type { PosErrorView } from '../../../src-shared/contract'
 import { appendDigits, entryFromText, entryMinor, eraseLastDigit } from './amount-entry'
 import { describeError } from './error-words'
 import { upsertSale } from './sale-records'
-import { canCancelSale, canEditEntry, canStartSale, currentSale, salePhase } from './selectors/sale-selectors'
+import { amountNeedsConfirmation, canCancelSale, canEditEntry, canStartSale, currentSale, salePhase } from './selectors/sale-selectors'
 import type { Notice, SliceCreator } from './store-types'
 
 export interface SaleSlice {
@@ -18,6 +19,8 @@ export interface SaleSlice {
   /** cancel or duplicate answer on its way. */
   saleActionBusy: boolean
   saleError: PosErrorView | null
+  /** A large amount waiting for the cashier's "yes" before the sale starts (null: no question open). */
+  amountToConfirm: number | null
   testCardNotice: Notice | null
   typeDigits(digits: string): void
   eraseDigit(): void
@@ -28,7 +31,10 @@ export interface SaleSlice {
   pressEnter(): void
   /** Escape: stop the card reading if a sale waits for the card, otherwise clear the amount / result. */
   pressEscape(): void
+  /** Starts the sale, or first asks about a large amount (appInfo.saleLimits). */
   startSale(): Promise<void>
+  /** The answer to the large-amount question: charge it, or go back to change it. */
+  confirmAmount(charge: boolean): Promise<void>
   cancelSale(): Promise<void>
   confirmDuplicate(charge: boolean): Promise<void>
   /** Put the finished sale away and start keying the next amount. */
@@ -51,12 +57,32 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
       })
     }
 
+    /** One press, one sale: `starting` is set before the first await, so a second press finds it. */
+    const send = async (amountMinor: number, currency: string, amountConfirmed: boolean): Promise<void> => {
+      set({ starting: true, saleError: null, currentSaleId: null, prompt: null, amountToConfirm: null })
+      const result = await bridge.call('startSale', { amountMinor, currency, ...(amountConfirmed ? { amountConfirmed } : {}) })
+      if (result.ok) {
+        set((state) => ({
+          starting: false,
+          currentSaleId: result.value.id,
+          entryDigits: '',
+          sales: upsertSale(state.sales, result.value),
+        }))
+      } else if (result.error.code === 'AMOUNT_NEEDS_CONFIRMATION' && !amountConfirmed) {
+        // The agent's own limit asks first (this window may know an older one): ask, then send again.
+        set({ starting: false, amountToConfirm: amountMinor })
+      } else {
+        set({ starting: false, saleError: result.error })
+      }
+    }
+
     return {
       entryDigits: '',
       currentSaleId: null,
       starting: false,
       saleActionBusy: false,
       saleError: null,
+      amountToConfirm: null,
       testCardNotice: null,
 
       typeDigits: (digits) => editEntry((entry) => appendDigits(entry, digits)),
@@ -79,20 +105,22 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         const s = get()
         if (!canStartSale(s) || !s.appInfo) return
         const amountMinor = entryMinor(s.entryDigits)
-        const currency = s.appInfo.currency
-        // Synchronously, before the first await: a second Enter or tap finds `starting` set.
-        set({ starting: true, saleError: null, currentSaleId: null, prompt: null })
-        const result = await bridge.call('startSale', { amountMinor, currency })
-        if (result.ok) {
-          set((state) => ({
-            starting: false,
-            currentSaleId: result.value.id,
-            entryDigits: '',
-            sales: upsertSale(state.sales, result.value),
-          }))
-        } else {
-          set({ starting: false, saleError: result.error })
+        // A large amount is asked about before the card: one Enter too many must not charge a fortune.
+        if (amountNeedsConfirmation(s)) {
+          set({ amountToConfirm: amountMinor, saleError: null })
+          return
         }
+        await send(amountMinor, s.appInfo.currency, false)
+      },
+
+      async confirmAmount(charge) {
+        const s = get()
+        if (s.amountToConfirm === null || s.starting || !s.appInfo) return
+        if (!charge) {
+          set({ amountToConfirm: null })
+          return
+        }
+        await send(s.amountToConfirm, s.appInfo.currency, true)
       },
 
       async cancelSale() {

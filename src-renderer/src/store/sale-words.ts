@@ -3,6 +3,7 @@
  * `tone` drives colour only; the words carry the meaning on their own.
  */
 import type { SaleState } from '../../../src-shared/contract'
+import type { QueueOperation } from '../../../src-shared/sale'
 
 export type Tone = 'ok' | 'warn' | 'error' | 'info'
 
@@ -44,9 +45,23 @@ export const SALE_WORDS: Readonly<Record<SaleState, SaleWords>> = {
   captured: { title: 'Settled with tip', detail: 'The bank has the sale and its tip.', tone: 'ok' },
   needsAttention: {
     title: 'Needs a manager',
-    detail: 'This sale could not be finished automatically. A manager must retry it from the Queue screen.',
+    detail: 'This sale could not be finished automatically. A manager must look at it on the Queue screen.',
     tone: 'error',
   },
+  notReceived: {
+    title: 'Not paid by the bank',
+    detail: 'The payment was approved offline, but the bank declined it when the terminal sent it. The store did not receive the money.',
+    tone: 'error',
+  },
+}
+
+/** What a queued message does for its sale, in words (the queue screen). */
+export const QUEUE_OPERATION_WORDS: Readonly<Record<QueueOperation, string>> = {
+  payment: 'Stored payment',
+  reversal: 'Reversal',
+  tips: 'Tip',
+  cancel: 'Void',
+  capture: 'Settlement with tip',
 }
 
 export const TIP_STATE_WORDS: Readonly<Record<string, string>> = {

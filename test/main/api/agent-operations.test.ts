@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { AgentOperations } from '../../../src-main/api/agent-operations'
 import type { PosEvent } from '../../../src-shared/contract'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
-import { eventually, startEngineHarness, type EngineHarness } from '../../support/engine-harness'
+import { eventually, startEngineHarness, TEST_SALE_LIMITS, type EngineHarness } from '../../support/engine-harness'
 
 let harness: EngineHarness | undefined
 afterEach(async () => harness?.close())
@@ -28,7 +28,15 @@ describe('needs attention', () => {
       secrets: harness.secrets,
       retry,
       logger: pino({ level: 'silent' }),
-      info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
+      info: {
+        mode: 'training',
+        currency: 'USD',
+        terminalId: 'T1',
+        restaurantMode: false,
+        tipTolerancePercent: 20,
+        saleLimits: TEST_SALE_LIMITS,
+        trainingCards: [],
+      },
       settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
     })
     const events: PosEvent[] = []
@@ -75,7 +83,15 @@ describe('a full disk', () => {
         maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
       },
       logger: pino({ level: 'silent' }),
-      info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
+      info: {
+        mode: 'training',
+        currency: 'USD',
+        terminalId: 'T1',
+        restaurantMode: false,
+        tipTolerancePercent: 20,
+        saleLimits: TEST_SALE_LIMITS,
+        trainingCards: [],
+      },
       settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
     })
     const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1500, currency: 'USD' }).id)

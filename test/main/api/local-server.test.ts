@@ -15,7 +15,7 @@ import { DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
 import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../../src-shared/contract/csp'
 import { ERROR_CATALOGUE } from '../../../src-shared/errors'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
-import { startEngineHarness, type EngineHarness } from '../../support/engine-harness'
+import { startEngineHarness, TEST_SALE_LIMITS, type EngineHarness } from '../../support/engine-harness'
 
 let harness: EngineHarness
 let server: LocalServer
@@ -36,7 +36,15 @@ beforeAll(async () => {
     secrets: harness.secrets,
     retry: DEFAULT_RETRY_POLICY,
     logger: pino({ level: 'silent' }),
-    info: { mode: 'training', currency: 'USD', terminalId: 'T1', restaurantMode: false, tipTolerancePercent: 20, trainingCards: [] },
+    info: {
+      mode: 'training',
+      currency: 'USD',
+      terminalId: 'T1',
+      restaurantMode: false,
+      tipTolerancePercent: 20,
+      saleLimits: TEST_SALE_LIMITS,
+      trainingCards: [],
+    },
     settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
   })
   server = await startLocalServer({ port: 0, rendererRoot: ui, operations, token, health: () => ({ ok: true }) })
@@ -177,5 +185,41 @@ describe('operations', () => {
     const csv = JSON.parse((await op('exportDay', { format: 'csv' })).body)
     expect(csv.value.content.split('\r\n')[0]).toMatch(/^id,state,createdAt/)
     expect(JSON.parse((await op('queueStatus', {})).body).value).toMatchObject({ count: 0, lockedCount: 0 })
+  })
+})
+
+describe('startSale refusals over HTTP', () => {
+  const saleIds = async () => (JSON.parse((await op('listSales', {})).body).value as Array<{ id: string }>).map((s) => s.id)
+
+  it.each([
+    ['a currency the terminal is not set up for', { amountMinor: 1234, currency: 'EUR' }, 'CURRENCY_NOT_ACCEPTED'],
+    ['more than the card reader can carry', { amountMinor: 99_999_999_999_999 }, 'AMOUNT_TOO_LARGE'],
+    ['above the configured maximum', { amountMinor: 999_999_999 }, 'AMOUNT_ABOVE_LIMIT'],
+    ['above the confirmation amount', { amountMinor: 100_001 }, 'AMOUNT_NEEDS_CONFIRMATION'],
+  ] as const)('%s: 422 with its code and words, and no sale', async (_, body, code) => {
+    const before = await saleIds()
+    const answer = await op('startSale', body)
+    const entry = ERROR_CATALOGUE[code]
+    expect(answer.status).toBe(422)
+    expect(entry.status).toBe(422)
+    expect(JSON.parse(answer.body)).toEqual({
+      ok: false,
+      error: { code, message: expect.stringMatching(/^not started: /), retryable: false, words: entry.words },
+    })
+    expect(await saleIds()).toEqual(before)
+  })
+
+  it('a large amount: asked, then sent again confirmed, charged once', async () => {
+    const asked = await op('startSale', { amountMinor: 150_000, reference: 'ECR-BIG' })
+    expect(asked.status).toBe(422)
+    expect(JSON.parse(asked.body).error.code).toBe('AMOUNT_NEEDS_CONFIRMATION')
+    expect((await op('startSale', { amountMinor: 150_000, amountConfirmed: 'yes' })).status).toBe(400)
+    reader.present({ card: TEST_CARDS.chipVisa() })
+    const confirmed = await op('startSale', { amountMinor: 150_000, reference: 'ECR-BIG', amountConfirmed: true })
+    expect(confirmed.status).toBe(200)
+    const sale = JSON.parse(confirmed.body).value
+    expect(sale).toMatchObject({ amountMinor: 150_000, currency: 'USD', reference: 'ECR-BIG' })
+    expect((await harness.engine.txn.waitForOutcome(sale.id)).state).toBe('approved')
+    expect(harness.host.ledger().payments.filter((p) => p.merchantTransID === sale.id)).toHaveLength(1)
   })
 })

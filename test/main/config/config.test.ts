@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig, locateConfig } from '../../../src-main/config'
+import { engineSettings } from '../../../src-main/app'
+import { ConfigError, loadConfig, locateConfig, parseConfig } from '../../../src-main/config'
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -66,6 +67,9 @@ describe('configuration file', () => {
     [{ ...valid, currency: 'EURO' }, /currency: must be an ISO 4217/],
     [{ ...valid, hostt: {} }, /unknown field\(s\) "hostt"/],
     [{ ...valid, host: { ...valid.host, responseTimeoutMs: '45' } }, /host\.responseTimeoutMs/],
+    [{ ...valid, limits: { maxSaleAmount: 0 } }, /limits\.maxSaleAmount/],
+    [{ ...valid, limits: { confirmAbove: -1 } }, /limits\.confirmAbove/],
+    [{ ...valid, limits: { maxSale: 500 } }, /limits: unknown field\(s\) "maxSale"/],
   ])('names the bad field: %#', (content, message) => {
     const file = writeConfig(tempDir(), content)
     expect(() => loadConfig({ flag: file, env: {} })).toThrow(ConfigError)
@@ -76,5 +80,21 @@ describe('configuration file', () => {
     const file = writeConfig(tempDir(), '{ "host": ')
     expect(() => loadConfig({ flag: file, env: {} })).toThrow(/not readable JSON/)
     expect(() => loadConfig({ flag: '/nonexistent/config.json', env: {} })).toThrow(/--config does not exist/)
+  })
+})
+
+describe('sale limits', () => {
+  it('default to at most 10 000 a sale, confirmed above 1 000, in major units of the currency', () => {
+    expect(parseConfig(valid, 'config.json').limits).toEqual({ maxSaleAmount: 10_000, confirmAbove: 1_000 })
+  })
+
+  it.each([
+    ['EUR', { maxSaleAmount: 2_500.5, confirmAbove: 99.99 }, { maxSaleMinor: 250_050, confirmAboveMinor: 9_999 }],
+    ['JPY', { maxSaleAmount: 500_000, confirmAbove: 50_000 }, { maxSaleMinor: 500_000, confirmAboveMinor: 50_000 }],
+    ['BHD', { maxSaleAmount: 4_000, confirmAbove: 0.5 }, { maxSaleMinor: 4_000_000, confirmAboveMinor: 500 }],
+  ])('reach the engine in minor units of the terminal currency (%s)', (currency, limits, expected) => {
+    const settings = engineSettings(parseConfig({ ...valid, currency, limits }, 'config.json'), '/data')
+    expect(settings.currency).toBe(currency)
+    expect(settings.limits).toEqual(expected)
   })
 })

@@ -12,7 +12,7 @@ const count = (db: Database.Database, table: string): number => db.prepare(`SELE
 describe('openJournalDatabase: pragmas on every open', () => {
   const temp = useTempJournals()
 
-  it('re-opened, the journal is WAL with synchronous really FULL and foreign keys on', () => {
+  it('re-opened, the journal is WAL with synchronous really FULL, foreign keys and secure_delete on', () => {
     const file = temp.path()
     openJournalDatabase(file, { migrations: MIGRATIONS }).close()
     // The reason for the check: a plain re-open of a WAL file comes back NORMAL, because better-sqlite3
@@ -26,6 +26,8 @@ describe('openJournalDatabase: pragmas on every open', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     expect(db.pragma('synchronous', { simple: true })).toBe(2)
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+    // Deleted content is overwritten with zeros: a purged sale's rows do not stay in free pages.
+    expect(db.pragma('secure_delete', { simple: true })).toBe(1)
     expect(db.pragma('busy_timeout', { simple: true })).toBe(DEFAULT_BUSY_TIMEOUT_MS)
     expect(() => db.prepare("INSERT INTO queue (sale_id, payload) VALUES ('no-such-sale', x'00')").run()).toThrow(/FOREIGN KEY/)
   })

@@ -28,11 +28,14 @@ describe('close of day', () => {
     sale('F', 'cancelled', 300),
     sale('G', 'needsAttention', 400, { reason: 'stored payment declined when forwarded' }),
     sale('H', 'approved', 1200, { currency: 'EUR' }),
+    sale('N', 'notReceived', 650, { offline: true, tipMinor: 50 }),
   ]
 
-  it('totals per currency and brand, counts per outcome, tips', () => {
+  it('totals per currency and brand, counts per outcome, tips, the money not received', () => {
     const report = dayReport('2026-11-21', sales)
-    expect(report.closable).toBe(true)
+    // G needs a manager: the day waits for one, who may also close it anyway
+    expect(report).toMatchObject({ closable: false, overridable: true, blockedReason: expect.stringMatching(/1 sale\(s\) need a manager/) })
+    expect(report.notReceivedMinor).toEqual({ USD: 700 })
     expect(report.totals).toEqual([
       { currency: 'EUR', brand: 'VISA', count: 1, amountMinor: 1200, tipMinor: 0 },
       { currency: 'USD', brand: 'MASTERCARD', count: 1, amountMinor: 2000, tipMinor: 0 },
@@ -47,14 +50,15 @@ describe('close of day', () => {
       cancelled: 1,
       needsAttention: 1,
       abandoned: 0,
+      notReceived: 1,
     })
     expect(report.tipsMinor).toEqual({ USD: 150, EUR: 0 })
   })
 
   it('is blocked while a reversal is pending, with the reason', () => {
     const report = dayReport('2026-11-21', [...sales, sale('R', 'reversalPending', 100)])
-    expect(report.closable).toBe(false)
-    expect(report.blockedReason).toMatch(/1 reversal\(s\) are still waiting for the host/)
+    expect(report).toMatchObject({ closable: false, overridable: false })
+    expect(report.blockedReason).toMatch(/1 reversal\(s\) are still waiting for the bank/)
   })
 
   it('exports CSV with decimal amounts and neutralised formulas', () => {

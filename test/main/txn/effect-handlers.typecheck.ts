@@ -13,9 +13,9 @@ const note = (): void => undefined
 export const withoutSendPayment: IoEffectHandlers = { readCard: run, completeCard: run, cancelCardRead: run }
 
 // @ts-expect-error purgeCardData has no handler: card data would outlive its use
-export const withoutPurge: JournalEffectHandlers = { enqueue: note, withdraw: note, retryQueued: note }
+export const withoutPurge: JournalEffectHandlers = { enqueue: note, withdraw: note, retryQueued: note, keepForManager: note }
 
 export const complete: [IoEffectHandlers, JournalEffectHandlers] = [
   { readCard: run, sendPayment: run, completeCard: run, cancelCardRead: run },
-  { enqueue: note, withdraw: note, retryQueued: note, purgeCardData: note },
+  { enqueue: note, withdraw: note, retryQueued: note, purgeCardData: note, keepForManager: note },
 ]

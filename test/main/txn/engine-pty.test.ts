@@ -100,6 +100,14 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
     } else expect(atHost(sale.id)).toBeUndefined()
   })
 
+  it('a card number that fails the Luhn check: refused at the terminal, abandoned, nothing sent to the host', async () => {
+    const sale = await sell('luhn-invalid')
+    expect(sale).toMatchObject({ state: 'abandoned', reason: 'The card number is not valid. Try another card.' })
+    expect(sale.maskedPan).toBeUndefined()
+    expect(harness.host.ledger().entries.filter((e) => e.merchantTransID === sale.id)).toEqual([])
+    expect(harness.engine.journal.openCard(sale.id, 'purchase')).toBeUndefined()
+  })
+
   it('cashier cancels while the reader waits: abandoned, nothing sent', async () => {
     const sale = harness.engine.txn.startSale({ amountMinor: 777, currency: 'USD' })
     await new Promise((r) => setTimeout(r, 200))
@@ -110,7 +118,15 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
   })
 
   it('after the flows, the journal, its WAL and the logs hold no test card data in clear', () => {
-    const secrets = ['4761739001010010', '4111111111111111', '5413330089010434', '4012345678909', '4000000000000002', '=4912']
+    const secrets = [
+      '4761739001010010',
+      '4111111111111111',
+      '4111111111111112',
+      '5413330089010434',
+      '4012345678909',
+      '4000000000000002',
+      '=4912',
+    ]
     const files = readdirSync(harness.dir, { recursive: true, withFileTypes: true }).filter(
       (f) => f.isFile() && /journal\.sqlite|\.log/.test(f.name),
     )

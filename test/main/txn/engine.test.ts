@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { PosError } from '../../../src-shared/errors'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { eventually, startEngineHarness, type EngineHarness } from '../../support/engine-harness'
 
@@ -218,5 +219,103 @@ describe('optional payment fields from the integrator', () => {
     )
     expect(sale.state).toBe('approved')
     expect(harness.host.ledger().payments.some((p) => p.merchantTransID === sale.id)).toBe(true)
+  })
+})
+
+describe('a sale request the terminal refuses before the card is asked for', () => {
+  /** The refusal thrown by startSale; fails the test when the sale started instead. */
+  function refusal(start: () => unknown): PosError {
+    try {
+      start()
+    } catch (error) {
+      expect(error).toBeInstanceOf(PosError)
+      return error as PosError
+    }
+    throw new Error('the sale started')
+  }
+
+  it.each([
+    [
+      'a currency the terminal is not set up for',
+      { amountMinor: 1234, currency: 'EUR' },
+      'CURRENCY_NOT_ACCEPTED',
+      /takes USD, the sale is in EUR/,
+    ],
+    [
+      'more than the card reader can carry',
+      { amountMinor: 99_999_999_999_999, currency: 'USD' },
+      'AMOUNT_TOO_LARGE',
+      /at most USD 9999999999\.99/,
+    ],
+    [
+      'one minor unit more than the card reader can carry',
+      { amountMinor: 1_000_000_000_000, currency: 'USD' },
+      'AMOUNT_TOO_LARGE',
+      /can carry/,
+    ],
+    [
+      'above the configured maximum',
+      { amountMinor: 999_999_999, currency: 'USD' },
+      'AMOUNT_ABOVE_LIMIT',
+      /USD 9999999\.99 is above .* USD 10000\.00/,
+    ],
+    [
+      'one cent above the maximum, even confirmed',
+      { amountMinor: 1_000_001, currency: 'USD', amountConfirmed: true },
+      'AMOUNT_ABOVE_LIMIT',
+      /maximum/,
+    ],
+    [
+      'above the confirmation amount, not confirmed',
+      { amountMinor: 100_001, currency: 'USD' },
+      'AMOUNT_NEEDS_CONFIRMATION',
+      /USD 1000\.01 is above USD 1000\.00/,
+    ],
+    [
+      'above the confirmation amount, confirmed false',
+      { amountMinor: 250_000, currency: 'USD', amountConfirmed: false },
+      'AMOUNT_NEEDS_CONFIRMATION',
+      /confirmed/,
+    ],
+  ] as const)('%s: refused with its code, nothing journaled, no card asked for', async (_, request, code, message) => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    const error = refusal(() => harness!.engine.txn.startSale(request))
+    expect(error).toMatchObject({ code, retryable: false })
+    expect(error.message).toMatch(message)
+    expect(reader.requests).toHaveLength(0)
+    expect(harness.engine.txn.dayReport().sales).toEqual([])
+    // The counter is free and the refused request took no sequence number: the next sale is the first.
+    const next = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1234, currency: 'USD' }).id)
+    expect(next).toMatchObject({ id: expect.stringMatching(/^T1-[0-9A-Z]{8}-00000001$/), state: 'approved' })
+    expect(harness.host.ledger().entries.map((e) => e.merchantTransID)).toEqual([next.id])
+  })
+
+  it('a large amount starts once confirmed, and is charged once; up to the confirmation amount needs no confirmation', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader, { duplicateWindowMs: 0 })
+    const asked = refusal(() => harness!.engine.txn.startSale({ amountMinor: 123_400, currency: 'USD', reference: 'ECR-9' }))
+    expect(asked.code).toBe('AMOUNT_NEEDS_CONFIRMATION')
+    const confirmed = harness.engine.txn.startSale({ amountMinor: 123_400, currency: 'USD', reference: 'ECR-9', amountConfirmed: true })
+    expect((await harness.engine.txn.waitForOutcome(confirmed.id)).state).toBe('approved')
+    // The reference names the sale whether or not the repeat says it was confirmed: never a second charge.
+    expect(harness.engine.txn.startSale({ amountMinor: 123_400, currency: 'USD', reference: 'ECR-9' }).id).toBe(confirmed.id)
+    const atLimit = harness.engine.txn.startSale({ amountMinor: 100_000, currency: 'USD' })
+    expect((await harness.engine.txn.waitForOutcome(atLimit.id)).state).toBe('approved')
+    expect(harness.host.ledger().payments.map((p) => [p.merchantTransID, p.status])).toEqual([
+      [confirmed.id, 'Captured'],
+      [atLimit.id, 'Captured'],
+    ])
+    expect(reader.requests.map((r) => r.amountMinor)).toEqual([123_400, 100_000])
+  })
+
+  it('limits follow the configured currency: a JPY terminal refuses USD and counts yen', async () => {
+    const reader = new ScriptedCardReader()
+    harness = await startEngineHarness(reader, { currency: 'JPY', limits: { maxSaleMinor: 1_000_000, confirmAboveMinor: 100_000 } })
+    expect(refusal(() => harness!.engine.txn.startSale({ amountMinor: 1234, currency: 'USD' })).code).toBe('CURRENCY_NOT_ACCEPTED')
+    expect(refusal(() => harness!.engine.txn.startSale({ amountMinor: 1_000_001, currency: 'JPY' })).message).toMatch(
+      /JPY 1000001 is above .* JPY 1000000/,
+    )
+    expect(reader.requests).toHaveLength(0)
   })
 })

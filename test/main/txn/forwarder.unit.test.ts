@@ -18,6 +18,7 @@ import { MemorySecretStore } from '../../../src-main/keychain'
 import { Forwarder, type QueueAnswerSink, type QueueEvent, type QueueSettlement, type QueueStatus } from '../../../src-main/txn/forwarder'
 import type { RetryPolicy } from '../../../src-main/txn/retry-policy'
 import type { QueuedOperation } from '../../../src-main/txn/txn-types'
+import type { SaleState } from '../../../src-shared/sale'
 
 const T0 = Date.parse('2026-11-21T10:00:00Z')
 const HOUR = 3_600_000
@@ -131,12 +132,13 @@ class RecordingSink implements QueueAnswerSink {
     private readonly accept: boolean,
   ) {}
 
-  applyQueueEvent(saleId: string, event: QueueEvent, settle: QueueSettlement): boolean {
+  /** Accepting keeps the sale's state (no machine here) and settles the item like the sale service. */
+  applyQueueEvent(saleId: string, event: QueueEvent, settle: QueueSettlement): SaleState | undefined {
     this.received.push({ saleId, event, settle, inTransaction: this.db.inTransaction })
-    if (!this.accept) return false
+    if (!this.accept) return undefined
     const sale = this.journal.get(saleId)!
     this.journal.apply({ event: { type: event.type, detail: event }, next: sale, expectedState: sale.state, settleOutbox: settle })
-    return true
+    return sale.state
   }
 }
 
@@ -166,7 +168,10 @@ async function rig(options: RigOptions) {
   const db = openJournalDatabase(join(dir, 'journal.sqlite'), { migrations: JOURNAL_MIGRATIONS })
   openDatabases.push(db)
   const clock = { now: T0 }
-  const journal = new JournalStore(db, await FieldSealer.open(new MemorySecretStore(), 'T1', { create: true }), () => clock.now)
+  const journal = new JournalStore(db, await FieldSealer.open(new MemorySecretStore(), 'T1', { create: true }), {
+    idEpoch: 'TEST0001',
+    now: () => clock.now,
+  })
   const host = new ScriptedHost(options.answer, options.latencyMs ?? 0)
   const sink = new RecordingSink(db, journal, options.accept ?? true)
   const forwarder = new Forwarder({

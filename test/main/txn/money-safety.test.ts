@@ -2,9 +2,12 @@
  * Fault paths where a charge and the journal could disagree, each reproduced against the training
  * host over real HTTPS with a real journal: the sale must end known, and match the host's ledger.
  */
+import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
+import { composeEngine } from '../../../src-main/app/compose'
+import type { GatewayOutcome, HostClient } from '../../../src-main/gateway'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
-import { eventually, startEngineHarness, type EngineHarness } from '../../support/engine-harness'
+import { eventually, startEngineHarness, testSettings, type EngineHarness } from '../../support/engine-harness'
 
 let harness: EngineHarness | undefined
 afterEach(async () => {
@@ -132,5 +135,121 @@ describe('"forward now" forwards now', () => {
     await harness.engine.forwarder.forwardNow()
     expect(ids.map((id) => harness!.engine.txn.get(id)?.state)).toEqual(['forwarded', 'forwarded'])
     expect(harness.engine.txn.get(ids[0]!)?.tipState).toBe('adjusted')
+  })
+})
+
+describe('a stored payment the bank declines later is never a silent loss', () => {
+  it('raises an alarm, counts as needing a manager, blocks the close until acknowledged, and stays in the report as money not received', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    await harness.engine.forwarder.stop()
+    const alarms: string[] = []
+    harness.engine.forwarder.on('attention', (_item, reason) => alarms.push(reason))
+    // Stored offline, then declined by the bank when forwarded (amount ending in 51: insufficient funds).
+    const started = harness.engine.txn.startSale({ amountMinor: 4151, currency: 'USD', offlinePolicy: 'forceOffline' })
+    expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
+    await harness.engine.forwarder.drainOnce()
+    expect(harness.engine.txn.get(started.id)?.state).toBe('needsAttention')
+    expect(alarms).toEqual([expect.stringMatching(/declined by the bank/)])
+    expect(harness.engine.forwarder.status().attentionCount).toBe(1)
+
+    const blocked = harness.engine.txn.dayReport()
+    expect(blocked).toMatchObject({ closable: false, overridable: true, blockedReason: expect.stringMatching(/need a manager/) })
+    expect((await harness.engine.txn.closeDay()).closable).toBe(false)
+    await expect(harness.engine.txn.managerRetry(started.id)).rejects.toThrow()
+
+    expect((await harness.engine.txn.acknowledge(started.id)).state).toBe('notReceived')
+    const report = await harness.engine.txn.closeDay()
+    expect(report).toMatchObject({ closable: true, counts: { notReceived: 1, approved: 0 }, notReceivedMinor: { USD: 4151 } })
+    expect(harness.engine.forwarder.status().attentionCount).toBe(0)
+  })
+})
+
+describe('a reversal that gave up blocks the close', () => {
+  it('until a manager resolves it; a manager may close anyway, and that is recorded on the sale', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader, {
+      retry: {
+        baseDelayMs: 1,
+        maxDelayMs: 1,
+        maxAttempts: 1,
+        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+      },
+    })
+    harness.host.setFault('payment', 'process-then-drop', 1)
+    harness.host.setFault('reversal', 'http-503')
+    const started = harness.engine.txn.startSale({ amountMinor: 4200, currency: 'USD' })
+    expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
+    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'needsAttention', 8_000)
+    // The charge may still stand at the bank: the day does not close over it.
+    expect(harness.engine.txn.dayReport()).toMatchObject({ closable: false, overridable: true })
+    expect((await harness.engine.txn.closeDay()).closable).toBe(false)
+
+    const closed = await harness.engine.txn.closeDay(undefined, true)
+    expect(closed.sales.find((s) => s.id === started.id)?.state).toBe('needsAttention')
+    expect(harness.engine.journal.events(started.id).map((e) => e.type)).toContain('closeOverridden')
+  })
+})
+
+describe('restaurant close does not skip stored authorisations', () => {
+  it('a payment stored while the bank was down is captured for base plus tip once it is forwarded', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader, { restaurantMode: true })
+    harness.host.setFault('*', 'http-503')
+    const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 4300, currency: 'USD' }).id)
+    expect(sale.state).toBe('storedOffline')
+    await harness.engine.txn.adjustTip(sale.id, 500)
+    const report = await harness.engine.txn.closeDay(sale.businessDay)
+    expect(report.closable).toBe(true)
+    // The capture waits behind the payment in the queue.
+    expect(harness.engine.txn.get(sale.id)?.state).toBe('capturePending')
+    harness.host.clearFaults()
+    await harness.engine.forwarder.forwardNow()
+    await eventually(() => harness!.engine.txn.get(sale.id)?.state === 'captured', 8_000)
+    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === sale.id)).toMatchObject({
+      status: 'Captured',
+      tipAmount: { value: '5.00' },
+    })
+    const capture = harness.host.ledger().entries.find((e) => e.operation === 'capture' && e.originalMerchantTransID === sale.id)
+    expect(capture?.amount).toEqual({ currency: 'USD', value: '48.00' })
+  })
+})
+
+describe('a reversal the bank refuses is never stranded', () => {
+  it('it is parked for a manager, whose retry sends it again until the bank confirms', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    // The real client to the training host, except that the first answer to a reversal reads refused.
+    const client = harness.client
+    let refuseNext = true
+    const host: HostClient = {
+      send: (...args) => client.send(...args),
+      sendUnchecked: async (kind, body, originalId) => {
+        const outcome = await client.sendUnchecked(kind, body, originalId)
+        if (kind !== 'reversal' || !refuseNext || outcome.kind !== 'approved') return outcome
+        refuseNext = false
+        return { ...outcome, kind: 'declined', reason: 'refused by the bank' } as GatewayOutcome
+      },
+      close: async () => undefined,
+    }
+    await harness.engine.close()
+    harness.engine = await composeEngine(testSettings(harness.dir), {
+      reader,
+      host,
+      secrets: harness.secrets,
+      logger: pino({ level: 'silent' }),
+    })
+    harness.host.setFault('payment', 'delay=2500', 1)
+    const started = harness.engine.txn.startSale({ amountMinor: 4400, currency: 'USD' })
+    expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
+    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'needsAttention', 8_000)
+    expect(harness.engine.journal.outbox.ofSale(started.id).find((i) => i.operation === 'reversal')?.state).toBe('attention')
+    expect(harness.engine.txn.dayReport()).toMatchObject({ closable: false })
+
+    await harness.engine.txn.managerRetry(started.id)
+    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    // The reversal may overtake the slow payment at the host; either way the card is not charged.
+    const atHost = await eventually(() => harness!.host.ledger().payments.find((p) => p.merchantTransID === started.id), 8_000)
+    expect(['Reversed', 'Failed']).toContain(atHost.status)
   })
 })

@@ -34,6 +34,8 @@ const EVENTS: Record<string, TxnEvent> = {
   'forwardAnswered(rejected)': { type: 'forwardAnswered', operation: 'payment', answer: { kind: 'rejected', code: 'V0008', message: 'x' } },
   forwardGaveUp: { type: 'forwardGaveUp', operation: 'payment', reason: 'too old' },
   managerRetry: { type: 'managerRetry' },
+  attentionAcknowledged: { type: 'attentionAcknowledged' },
+  closeOverridden: { type: 'closeOverridden' },
   'voidRequested(queued)': { type: 'voidRequested', paymentQueue: 'neverSent' },
   'voidRequested(queued, maybe sent)': { type: 'voidRequested', paymentQueue: 'maybeSent' },
   'voidRequested(not queued)': { type: 'voidRequested', paymentQueue: 'none' },
@@ -82,6 +84,12 @@ const ALLOWED: Array<[TxnState, string, TxnState]> = [
   ['forwarded', 'captureRequested', 'capturePending'],
   ['forwarded', 'forwardGaveUp', 'needsAttention'],
   ['reversalPending', 'forwardAnswered(reversal approved)', 'reversed'],
+  ['needsAttention', 'attentionAcknowledged', 'notReceived'],
+  ['storedOffline', 'captureRequested', 'capturePending'],
+  ['capturePending', 'forwardAnswered(payment approved)', 'capturePending'],
+  ['capturePending', 'forwardAnswered(payment declined)', 'needsAttention'],
+  ['capturePending', 'forwardAnswered(rejected)', 'needsAttention'],
+  ['needsAttention', 'closeOverridden', 'needsAttention'],
   ['cancelPending', 'forwardAnswered(reversal approved)', 'cancelled'],
   ['reversalPending', 'forwardGaveUp', 'needsAttention'],
   ['voidReadingCard', 'voidCardRead', 'cancelPending'],
@@ -114,7 +122,9 @@ describe('every state × every event', () => {
     for (const [name, event] of Object.entries(EVENTS)) {
       const allowed = ALLOWED.find(([from, ev]) => from === state && ev === name)
       it(`${state} + ${name} → ${allowed ? allowed[2] : 'refused'}`, () => {
-        const result = transition(base(state), event)
+        // An acknowledgement is for a declined stored payment: nothing left to send (no attentionFrom).
+        const sale = event.type === 'attentionAcknowledged' ? { ...base(state), attentionFrom: undefined } : base(state)
+        const result = transition(sale, event)
         if (allowed) {
           expect(result.ok).toBe(true)
           expect(result.ok && result.sale.state).toBe(allowed[2])
@@ -179,6 +189,44 @@ describe('effects that carry the guarantees', () => {
     expect(purges('reversalPending', 'forwardAnswered(reversal approved)')).toBe(true)
     expect(purges('storedOffline', 'forwardAnswered(payment approved)')).toBe(true)
     expect(purges('storedOffline', 'forwardAnswered(payment declined)')).toBe(true)
+  })
+
+  it('a refused reversal or capture is kept for a manager, whose retry sends it again', () => {
+    const reversal = transition(base('reversalPending'), {
+      type: 'forwardAnswered',
+      operation: 'reversal',
+      answer: { kind: 'declined', reason: 'x' },
+    })
+    expect(reversal).toMatchObject({ ok: true, sale: { state: 'needsAttention', attentionFrom: 'reversalPending' } })
+    expect(reversal.ok && reversal.effects.map((e) => e.type)).toEqual(['purgeCardData', 'keepForManager'])
+    const capture = transition(base('capturePending'), {
+      type: 'forwardAnswered',
+      operation: 'capture',
+      answer: { kind: 'declined', reason: 'x' },
+    })
+    expect(capture.ok && capture.effects).toEqual([{ type: 'keepForManager' }])
+    expect(transition({ ...base('needsAttention'), attentionFrom: 'reversalPending' }, EVENTS.managerRetry!)).toMatchObject({
+      ok: true,
+      sale: { state: 'reversalPending' },
+      effects: [{ type: 'retryQueued' }],
+    })
+  })
+
+  it('only a declined stored payment is acknowledged; a sale that still has a message to send is retried instead', () => {
+    expect(transition({ ...base('needsAttention'), attentionFrom: 'reversalPending' }, EVENTS.attentionAcknowledged!)).toMatchObject({
+      ok: false,
+      plain: true,
+      reason: expect.stringMatching(/retry it instead/),
+    })
+  })
+
+  it('every transition that withdraws the waiting items ends a waiting tip (it will never be sent)', () => {
+    const withdrawing = ALLOWED.flatMap(([from, event]) => {
+      const result = transition({ ...base(from), tipState: 'pending', tipMinor: 200 }, EVENTS[event]!)
+      return result.ok && result.effects.some((e) => e.type === 'withdraw') ? [[from, event, result.sale.tipState] as const] : []
+    })
+    expect(withdrawing.length).toBeGreaterThanOrEqual(3)
+    for (const [from, event, tipState] of withdrawing) expect(tipState, `${from} + ${event}`).not.toBe('pending')
   })
 
   it('every way into a reversal purges the card data in the same commit', () => {

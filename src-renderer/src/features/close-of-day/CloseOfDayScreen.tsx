@@ -16,6 +16,7 @@ const COUNT_WORDS = [
   ['cancelled', 'Voided'],
   ['needsAttention', 'Needs a manager'],
   ['abandoned', 'Not completed'],
+  ['notReceived', 'Not paid by the bank'],
 ] as const
 
 export function CloseOfDayScreen() {

@@ -1,6 +1,6 @@
 /**
  * The store-and-forward queue: what waits, how much money is stored, how long before the oldest
- * stored payment expires, whether the bank answers, forward now, and the items a manager must retry.
+ * stored payment expires, whether the bank answers, forward now, and the sales a manager must look at.
  */
 import { useEffect } from 'react'
 import { useShallow } from 'zustand/react/shallow'
@@ -9,17 +9,18 @@ import { moneyText } from '../../components/money-text'
 import { NoticeLine } from '../../components/Notice'
 import { durationText, timeOfDay } from '../../components/time-text'
 import {
-  attentionItems,
   expirySoon,
   hostReach,
   itemTimeLeftMs,
   queueExpiry,
+  queueItemWords,
   storedAmounts,
   useNow,
   usePos,
   usePosStore,
   waitingItems,
 } from '../../store'
+import { NeedsManager } from './NeedsManager'
 
 const HOST_WORDS = { reachable: 'Bank reachable', unreachable: 'Bank not reachable', unknown: 'Bank not tried yet' } as const
 
@@ -33,7 +34,6 @@ export function QueueScreen() {
       queueItems: s.queueItems,
       queueItemsAt: s.queueItemsAt,
       forwarding: s.forwarding,
-      retrying: s.retrying,
       notice: s.queueNotice,
     })),
   )
@@ -41,13 +41,13 @@ export function QueueScreen() {
   const expiry = queueExpiry(state, now)
   const amounts = storedAmounts(state)
   const reach = hostReach(state)
-  const attention = attentionItems(state)
   const waiting = waitingItems(state)
 
   useEffect(() => {
     const s = store.getState()
     void s.refreshQueue()
     void s.refreshQueueItems()
+    void s.refreshSales()
   }, [store])
 
   return (
@@ -130,32 +130,7 @@ export function QueueScreen() {
           )}
         </dl>
       )}
-      <h3>Needs a manager</h3>
-      {attention.length === 0 ? (
-        <p className="empty">Nothing needs a manager.</p>
-      ) : (
-        <ul className="item-list" data-testid="attention-items">
-          {attention.map((item) => (
-            <li key={item.seq} className="item" data-testid={`attention-${item.saleId}`}>
-              <div className="item-text">
-                <strong>Sale {item.saleId}</strong> · {item.operation} · {item.currency ? moneyText(item.amountMinor, item.currency) : '—'}{' '}
-                · {item.attempts} attempt(s)
-                {item.lastError && <span className="row-reason">{item.lastError}</span>}
-              </div>
-              <button
-                type="button"
-                className="button button-large"
-                aria-label={`Retry sale ${item.saleId}`}
-                data-testid={`retry-${item.saleId}`}
-                disabled={state.retrying[item.saleId] === true}
-                onClick={() => void store.getState().retryAttention(item.saleId)}
-              >
-                Retry
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NeedsManager />
       <h3>Waiting</h3>
       {waiting.length === 0 ? (
         <p className="empty">Nothing waiting.</p>
@@ -175,7 +150,7 @@ export function QueueScreen() {
             {waiting.map((item) => (
               <tr key={item.seq}>
                 <td>{item.saleId}</td>
-                <td>{item.operation}</td>
+                <td>{queueItemWords(item)}</td>
                 <td>{item.currency ? moneyText(item.amountMinor, item.currency) : '—'}</td>
                 <td>{item.attempts}</td>
                 <td>{durationText(itemTimeLeftMs(state, item, now))}</td>

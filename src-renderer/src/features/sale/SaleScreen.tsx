@@ -1,4 +1,4 @@
-/** The sale: key the amount, charge, follow the reader's prompts, answer a duplicate, see the result. */
+/** The sale: key the amount, charge (confirming a large one), follow the reader's prompts, answer a duplicate, see the result. */
 import { useId } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { Keypad } from '../../components/Keypad'
@@ -17,6 +17,7 @@ import {
   salePrompt,
   usePos,
 } from '../../store'
+import { AmountDialog } from './AmountDialog'
 import { DuplicateDialog } from './DuplicateDialog'
 import { SaleResult } from './SaleResult'
 import { TestCardPicker } from './TestCardPicker'
@@ -35,6 +36,7 @@ export function SaleScreen() {
   const canCancel = usePos(canCancelSale)
   const training = usePos(isTraining)
   const prompt = usePos(useShallow(salePrompt))
+  const amountToConfirm = usePos((s) => s.amountToConfirm)
   const { typeDigits, eraseDigit, clearEntry, setEntryText, startSale, cancelSale } = usePos(
     useShallow((s) => ({
       typeDigits: s.typeDigits,
@@ -106,6 +108,7 @@ export function SaleScreen() {
         </div>
       </div>
       {phase === 'confirming' && sale && <DuplicateDialog sale={sale} />}
+      {amountToConfirm !== null && currency && <AmountDialog amountMinor={amountToConfirm} currency={currency} />}
     </section>
   )
 }

@@ -2,7 +2,8 @@
  * The queue, derived at a given moment: how old the oldest stored payment is and how long before it
  * expires (needs a manager). `now` is passed in; the status's countdown started when it arrived.
  */
-import type { QueueItemView } from '../../../../src-shared/contract'
+import type { QueueItemView, SaleView } from '../../../../src-shared/contract'
+import { QUEUE_OPERATION_WORDS } from '../sale-words'
 import type { PosState } from '../store-types'
 
 export interface QueueExpiry {
@@ -47,6 +48,88 @@ export function attentionItems(s: Pick<PosState, 'queueItems'>): QueueItemView[]
 
 export function waitingItems(s: Pick<PosState, 'queueItems'>): QueueItemView[] {
   return s.queueItems.filter((item) => item.state !== 'attention' && item.state !== 'needsAttention')
+}
+
+/** What a queued message is, in words ("Stored payment", "Tip", ...). */
+export function queueItemWords(item: Pick<QueueItemView, 'operation'>): string {
+  return QUEUE_OPERATION_WORDS[item.operation] ?? 'Message to the bank'
+}
+
+/**
+ * What a manager can do for a sale: send its parked message again (`retry`), take note that a stored
+ * payment the bank declined will not be paid (`acknowledge`), or nothing from this screen (`none`).
+ */
+export type ManagerAction = 'retry' | 'acknowledge' | 'none'
+
+/** One sale that needs a manager, as the queue screen lists it. */
+export interface ManagerCase {
+  saleId: string
+  action: ManagerAction
+  /** What went wrong, in a few words. */
+  what: string
+  amountMinor: number
+  currency: string | null
+  /** Brand and masked card number, when the sale has them. */
+  card: string | null
+  /** When the sale was made (or the message queued, for a sale not in the day's list). */
+  at: number
+  /** Why, in the agent's words. */
+  reason: string | null
+}
+
+function cardText(sale: SaleView | undefined): string | null {
+  return [sale?.brand, sale?.maskedPan].filter(Boolean).join(' ') || null
+}
+
+/**
+ * Every sale that needs a manager: each sale with a parked queue item (retried), and each of the
+ * day's sales that needs one with no parked item: a stored payment the bank declined when it was
+ * sent (acknowledged). The second kind is known only once the queue items are loaded. Oldest first.
+ */
+export function managerCases(s: Pick<PosState, 'queueItems' | 'queueItemsLoaded' | 'sales'>): ManagerCase[] {
+  const parked = new Map<string, QueueItemView>()
+  for (const item of attentionItems(s)) {
+    const first = parked.get(item.saleId)
+    if (!first || item.seq < first.seq) parked.set(item.saleId, item)
+  }
+  const cases: ManagerCase[] = []
+  for (const item of parked.values()) {
+    const sale = s.sales[item.saleId]
+    cases.push({
+      saleId: item.saleId,
+      action: 'retry',
+      what: `${queueItemWords(item)} stopped in the queue`,
+      amountMinor: sale ? sale.amountMinor : item.amountMinor,
+      currency: sale ? sale.currency : item.currency,
+      card: cardText(sale),
+      at: sale ? sale.createdAt : item.createdAt,
+      reason: item.lastError ?? sale?.reason ?? null,
+    })
+  }
+  if (s.queueItemsLoaded) {
+    for (const sale of Object.values(s.sales)) {
+      if (sale.state !== 'needsAttention' || parked.has(sale.id)) continue
+      // Only a payment stored offline can be declined when it is sent later.
+      const declinedStored = sale.offline
+      cases.push({
+        saleId: sale.id,
+        action: declinedStored ? 'acknowledge' : 'none',
+        what: declinedStored ? 'Stored payment declined by the bank' : 'Not finished with the bank',
+        amountMinor: sale.amountMinor,
+        currency: sale.currency,
+        card: cardText(sale),
+        at: sale.createdAt,
+        reason: sale.reason ?? null,
+      })
+    }
+  }
+  return cases.sort((a, b) => a.at - b.at || a.saleId.localeCompare(b.saleId))
+}
+
+/** Sales the queue status counts as needing a manager that the list cannot show (an earlier day's). */
+export function unlistedAttentionCount(s: Pick<PosState, 'queue' | 'queueItemsLoaded'>, listed: number): number {
+  if (!s.queue || !s.queueItemsLoaded) return 0
+  return Math.max(0, s.queue.attentionCount - listed)
 }
 
 export function itemTimeLeftMs(s: Pick<PosState, 'queueItemsAt'>, item: QueueItemView, now: number): number {

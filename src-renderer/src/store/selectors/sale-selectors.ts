@@ -73,13 +73,25 @@ export function amountFieldText(s: PosState): string {
   return formatAmount(entryMinor(s.entryDigits), currency)
 }
 
+/** Not while a sale or void holds the counter, nor under the large-amount question (the amount asked about stays). */
 export function canEditEntry(s: PosState): boolean {
-  return !counterBusy(s)
+  return !counterBusy(s) && s.amountToConfirm === null
 }
 
 /** One press, one sale: never while one is starting or running, nor while a void waits for the card. */
 export function canStartSale(s: PosState): boolean {
-  return saleCurrency(s) !== null && entryAmountMinor(s) > 0 && salePhase(s) === 'idle' && !counterBusy(s)
+  return saleCurrency(s) !== null && entryAmountMinor(s) > 0 && salePhase(s) === 'idle' && !counterBusy(s) && s.amountToConfirm === null
+}
+
+/**
+ * The keyed amount is above the agent's confirmation amount (appInfo.saleLimits), so the cashier is
+ * asked before the card. Above the maximum nothing is asked: the agent refuses it with its words.
+ */
+export function amountNeedsConfirmation(s: Pick<PosState, 'appInfo' | 'entryDigits'>): boolean {
+  const limits = s.appInfo?.saleLimits
+  if (!limits) return false
+  const amount = entryAmountMinor(s)
+  return amount > limits.confirmAboveMinor && amount <= limits.maxSaleMinor
 }
 
 /** The cashier can stop a sale while the reader waits for the card, not once the payment is on its way. */
@@ -150,6 +162,8 @@ export function salePrompt(s: PosState): PromptView {
   if (phase === 'starting') return { text: 'Starting the sale', detail: 'Getting the card reader ready.', tone: 'info' }
   const sale = currentSale(s)
   if (!sale) {
+    if (s.amountToConfirm !== null)
+      return { text: 'Confirm the amount', detail: 'Check it with the customer before the card.', tone: 'warn' }
     if (s.saleError) return { text: 'The sale did not start', detail: describeError(s.saleError), tone: 'error' }
     if (counterBusy(s)) return { text: 'A void is in progress', detail: 'Finish it on the Transactions screen first.', tone: 'warn' }
     if (entryAmountMinor(s) > 0) return { text: 'Press Enter or Charge', detail: 'The customer is then asked for the card.', tone: 'info' }

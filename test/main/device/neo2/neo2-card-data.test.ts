@@ -87,6 +87,39 @@ describe('chip and contactless CardData (D7.3)', () => {
   })
 })
 
+describe('a card number that fails the Luhn check (D4.3)', () => {
+  const refused = (build: () => unknown) => {
+    try {
+      build()
+    } catch (error) {
+      return error as ReaderError
+    }
+    throw new Error('the card was accepted')
+  }
+
+  it.each([
+    ['tag 57', [{ tag: '57', value: h('4111111111111112D49122011000000F') }]],
+    ['tag 5A', [{ tag: '5A', value: h('4111111111111112') }]],
+    ['the synthetic PAN of Vector C', [{ tag: '57', value: h('5981786067381230D2912501000000000000') }]],
+  ])('chip data with the PAN in %s is refused as not valid, never quoting the number', (_, tags) => {
+    const error = refused(() => chipCardData('chip', decodeTlv(encodeTlv(tags)), ctx))
+    expect(error).toBeInstanceOf(ReaderError)
+    expect(error.code).toBe('invalidCardNumber')
+    expect(error.cashierMessage).toBe('The card number is not valid. Try another card.')
+    expect(error.message).not.toMatch(/411111|598178/)
+  })
+
+  it('a swipe is refused the same way, on either track', () => {
+    for (const tracks of [
+      [{ tag: 'DFEF18', value: a(';4111111111111112=49121011000000?') }],
+      [{ tag: 'DFEF17', value: a('%B4111111111111112^TEST/BAD LUHN^49121011000000?') }],
+    ]) {
+      const error = refused(() => swipeCardData('swipe', swipeTracksOf(decodeTlv(encodeTlv(tracks), { padding: 'zeroOnly' })), ctx))
+      expect(error.code).toBe('invalidCardNumber')
+    }
+  })
+})
+
 describe('swipe CardData', () => {
   const swipe = decodeTlv(
     encodeTlv([

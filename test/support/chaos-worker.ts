@@ -1,0 +1,179 @@
+/**
+ * Child process of the chaos checker: the whole engine (real journal file, real HTTPS client, data
+ * key in the real Secret Service so that it outlives a SIGKILL) driven by JSON commands, one per
+ * line on stdin, each answered by one JSON line on stdout carrying the command's `n`.
+ *
+ * argv: <dataDir> <hostUrl> <caFile> <keychainService> <retail|restaurant>
+ *
+ * Commands run as they arrive and may overlap (a sale in progress while a void is asked for), which
+ * is how "a void at any moment" reaches the engine; the parent decides how much it waits.
+ */
+import { readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
+import pino from 'pino'
+import { composeEngine } from '../../src-main/app/compose'
+import type { CardData, CardDecision } from '../../src-main/device'
+import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
+import { KeytarSecretStore } from '../../src-main/keychain'
+import type { OfflinePolicy } from '../../src-main/txn/txn-types'
+import { ScriptedCardReader, TEST_CARDS, type Presentation } from '../fakes/scripted-card-reader'
+import { AID, KEY, testSettings } from './engine-harness'
+
+export type ChaosCard = 'chip' | 'swipe' | 'contactless'
+
+export type WorkerCommand =
+  | { op: 'startSale'; amountMinor: number; offlinePolicy: OfflinePolicy; card: ChaosCard; decision?: CardDecision }
+  | { op: 'waitForOutcome'; id: string; timeoutMs?: number }
+  | { op: 'voidSale'; id: string; card: ChaosCard }
+  | { op: 'adjustTip'; id: string; tipMinor: number }
+  | { op: 'closeDay'; managerOverride: boolean }
+  | { op: 'forwardNow' }
+  | { op: 'acknowledge'; id: string }
+  | { op: 'managerRetry'; id: string }
+  | { op: 'status' }
+
+/** A contactless EMV card: its own PAN, so that the card-data scan covers a third number. */
+export function contactlessVisa(): CardData {
+  return {
+    method: 'contactlessChip',
+    posEntryMode: '071',
+    termReadability: '8',
+    pinFlag: false,
+    pan: '4111111111111111',
+    expiry: '3012',
+    track2: '4111111111111111=30122011143804400000',
+    icCardData: '9F2608A1B2C3D4E5F607189F2701809F360200029F3704C1D2E3F4',
+    cardSequenceNum: '00',
+    summary: {
+      maskedPan: '411111******1111',
+      brand: 'VISA',
+      method: 'contactlessChip',
+      applicationId: 'A0000000031010',
+      applicationLabel: 'VISA CREDIT',
+      expired: false,
+      onlinePin: false,
+    },
+  }
+}
+
+export const CHAOS_CARDS: Readonly<Record<ChaosCard, () => CardData>> = {
+  chip: TEST_CARDS.chipVisa,
+  swipe: TEST_CARDS.swipeMastercard,
+  contactless: contactlessVisa,
+}
+
+const isMain = process.argv[1]?.endsWith('chaos-worker.ts') ?? false
+if (isMain) await main()
+
+async function main(): Promise<void> {
+  const [dataDir, hostUrl, caFile, service, mode] = process.argv.slice(2)
+  if (!dataDir || !hostUrl || !caFile || !service)
+    throw new Error('usage: chaos-worker <dataDir> <hostUrl> <caFile> <service> <retail|restaurant>')
+
+  const reader = new ScriptedCardReader()
+  const host = new UndiciHostClient(
+    {
+      offlineBaseUrl: hostUrl,
+      baseUrl: hostUrl,
+      aid: AID,
+      signType: 'HMAC-SHA256',
+      extraCaPem: readFileSync(caFile, 'utf8'),
+      connectTimeoutMs: 1_000,
+      responseTimeoutMs: 700,
+    },
+    { signingKey: KEY },
+  )
+  const engine = await composeEngine(
+    {
+      ...testSettings(dataDir),
+      restaurantMode: mode === 'restaurant',
+      cardReadTimeoutSeconds: 5,
+      duplicateWindowMs: 0,
+      retry: {
+        baseDelayMs: 30,
+        maxDelayMs: 200,
+        maxAttempts: 10_000,
+        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+      },
+    },
+    { reader, host, secrets: await KeytarSecretStore.open(service), logger: pino({ level: 'silent' }) },
+  )
+
+  const answer = (n: unknown, body: Record<string, unknown>): void => {
+    process.stdout.write(`${JSON.stringify({ n, ...body })}\n`)
+  }
+  /** A card is offered only for the operation that reads it; a refused operation takes it back. */
+  const withCard = async <T>(presentation: Presentation, run: () => Promise<T> | T): Promise<T> => {
+    reader.present(presentation)
+    try {
+      return await run()
+    } finally {
+      reader.withdraw(presentation)
+    }
+  }
+
+  const run = async (command: WorkerCommand): Promise<Record<string, unknown>> => {
+    switch (command.op) {
+      case 'startSale': {
+        const presentation: Presentation = {
+          card: CHAOS_CARDS[command.card](),
+          ...(command.decision ? { decision: command.decision } : {}),
+        }
+        reader.present(presentation)
+        try {
+          const sale = engine.txn.startSale({ amountMinor: command.amountMinor, currency: 'USD', offlinePolicy: command.offlinePolicy })
+          return { sale }
+        } catch (error) {
+          reader.withdraw(presentation)
+          throw error
+        }
+      }
+      case 'waitForOutcome': {
+        const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), command.timeoutMs ?? 10_000).unref())
+        const sale = await Promise.race([engine.txn.waitForOutcome(command.id), timeout])
+        return sale ? { sale } : { timedOut: true, sale: engine.txn.get(command.id) }
+      }
+      case 'voidSale':
+        return { sale: await withCard({ card: CHAOS_CARDS[command.card]() }, () => engine.txn.voidSale(command.id)) }
+      case 'adjustTip':
+        return { sale: await engine.txn.adjustTip(command.id, command.tipMinor, true) }
+      case 'closeDay':
+        return { report: await engine.txn.closeDay(undefined, command.managerOverride) }
+      case 'forwardNow':
+        return { sent: await engine.forwarder.forwardNow(), queue: engine.forwarder.status() }
+      case 'acknowledge':
+        return { sale: await engine.txn.acknowledge(command.id) }
+      case 'managerRetry':
+        return { sale: await engine.txn.managerRetry(command.id) }
+      case 'status':
+        return { queue: engine.forwarder.status(), sales: engine.txn.dayReport().sales, alarms: engine.alarms }
+    }
+  }
+
+  const lines = createInterface({ input: process.stdin })
+  lines.on('line', (line) => {
+    let parsed: { n?: unknown } & WorkerCommand
+    try {
+      parsed = JSON.parse(line) as typeof parsed
+    } catch {
+      answer(null, { ok: false, error: `not JSON: ${line}` })
+      return
+    }
+    run(parsed).then(
+      (body) => answer(parsed.n, { ok: true, ...body }),
+      (error: unknown) =>
+        answer(parsed.n, {
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+          code: (error as { code?: unknown }).code,
+        }),
+    )
+  })
+  lines.on('close', () => {
+    void engine
+      .close()
+      .then(() => host.close())
+      .then(() => process.exit(0))
+  })
+  process.stdout.write(`${JSON.stringify({ ready: true, alarms: engine.alarms })}\n`)
+}
