@@ -26,7 +26,7 @@ export interface OpenJournalOptions {
 
 /**
  * better-sqlite3's default `timeout`, kept explicit (`new Database()` in
- * https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md).
+ * better-sqlite3 API documentation, github.com/WiseLibs/better-sqlite3, docs folder, "api").
  */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
 /** quick_check lists at most this many problems; the first few go into the error message. */
@@ -80,7 +80,7 @@ export function openJournalDatabase(file: string, options: OpenJournalOptions): 
 /**
  * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a writer never
  * fails half-way on a lock upgrade (https://sqlite.org/lang_transaction.html; `.immediate()` in
- * https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md).
+ * better-sqlite3 API documentation, github.com/WiseLibs/better-sqlite3, docs folder, "api").
  * Commits when `fn` returns, rolls back when it throws. `fn` must be synchronous (better-sqlite3
  * rejects a returned promise). SQLite failures come back as JournalErrors; anything `fn` throws
  * itself comes back unchanged.
@@ -116,7 +116,7 @@ function checkIntegrity(db: Database.Database, path: string): void {
 
 /**
  * better-sqlite3 is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 ("Bundled configuration" in
- * https://github.com/WiseLibs/better-sqlite3/blob/master/docs/compilation.md), so a re-opened WAL file
+ * better-sqlite3 documentation, github.com/WiseLibs/better-sqlite3, docs folder, "compilation"), so a re-opened WAL file
  * comes back with synchronous=NORMAL, which can lose the last commits on power loss
  * (https://sqlite.org/pragma.html#pragma_synchronous).
  * FULL syncs the WAL on every commit: a sale the journal acknowledged survives a power cut. Each

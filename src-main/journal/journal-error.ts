@@ -60,7 +60,7 @@ export class JournalIoError extends JournalError {
 
 /**
  * Another connection holds the write lock past the busy timeout (the `timeout` option,
- * https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md).
+ * better-sqlite3 API documentation, github.com/WiseLibs/better-sqlite3, docs folder, "api").
  */
 export class JournalBusyError extends JournalError {
   override readonly name = 'JournalBusyError'

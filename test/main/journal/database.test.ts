@@ -17,7 +17,7 @@ describe('openJournalDatabase: pragmas on every open', () => {
     openJournalDatabase(file, { migrations: MIGRATIONS }).close()
     // The reason for the check: a plain re-open of a WAL file comes back NORMAL, because better-sqlite3
     // is built with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 ("Bundled configuration" in
-    // https://github.com/WiseLibs/better-sqlite3/blob/master/docs/compilation.md).
+    // better-sqlite3 documentation, github.com/WiseLibs/better-sqlite3, docs folder, "compilation").
     const plain = new Database(file)
     expect(plain.pragma('synchronous', { simple: true })).toBe(1)
     plain.close()
