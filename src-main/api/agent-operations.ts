@@ -14,6 +14,7 @@ import {
   type PosEvent,
   type PosResult,
   type QueueStatusView,
+  type SaleOrigin,
   type SaleView,
   type SettingsView,
 } from '../../src-shared/contract'
@@ -45,7 +46,10 @@ export interface AgentContext {
   logger: Logger
 }
 
-type Handlers = { [K in OperationName]: (request: OperationRequest<K>) => Promise<OperationResults[K]> | OperationResults[K] }
+/** `caller`: the cashier's screen (Electron, or the page the local server serves) or the POS. */
+type Handlers = {
+  [K in OperationName]: (request: OperationRequest<K>, caller: SaleOrigin) => Promise<OperationResults[K]> | OperationResults[K]
+}
 
 export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
   private readonly handlers: Handlers
@@ -57,8 +61,9 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     const txn = engine.txn
     this.handlers = {
       appInfo: () => ({ ...ctx.info, alarms: engine.alarms }),
-      startSale: (r) =>
+      startSale: (r, caller) =>
         txn.startSale({
+          startedBy: caller,
           amountMinor: r.amountMinor,
           currency: r.currency ?? ctx.info.currency,
           reference: r.reference,
@@ -77,7 +82,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       },
       voidSale: (r) => txn.voidSale(r.id),
       adjustTip: (r) => txn.adjustTip(r.id, r.tipMinor, r.managerOverride ?? false),
-      listSales: (r) => txn.dayReport(r.day).sales,
+      listSales: (r) => (r.day === undefined ? txn.dayReport().sales : txn.salesOfDay(r.day)),
       queueStatus: () => this.queueStatus(),
       queueItems: () => {
         const now = Date.now()
@@ -90,15 +95,17 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
         return this.queueStatus()
       },
       retryAttention: (r) => txn.managerRetry(r.id),
-      dayReport: (r) => txn.dayReport(r.day),
-      closeDay: (r) => txn.closeDay(r.day, r.managerOverride ?? false),
+      dayReport: (r) => txn.dayReport(r.batch),
+      closeDay: (r) => txn.closeDay(r.batch, r.managerOverride ?? false),
+      listBatches: () => txn.listBatches(),
       acknowledgeAttention: (r) => txn.acknowledge(r.id),
       exportDay: (r) => {
-        const report = txn.dayReport(r.day)
+        const report = txn.dayReport(r.batch)
+        const name = `pos-agent-${report.businessDay}-batch-${report.batch.number}${report.batch.closedAt === undefined ? '-open' : ''}`
         return r.format === 'csv'
-          ? { filename: `pos-agent-${report.businessDay}.csv`, contentType: 'text/csv; charset=utf-8', content: dayReportCsv(report) }
+          ? { filename: `${name}.csv`, contentType: 'text/csv; charset=utf-8', content: dayReportCsv(report) }
           : {
-              filename: `pos-agent-${report.businessDay}.json`,
+              filename: `${name}.json`,
               contentType: 'application/json; charset=utf-8',
               content: JSON.stringify(report, null, 2),
             }
@@ -133,14 +140,14 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
   }
 
   /** Validates and runs one operation; never throws: every failure is a catalogue error as data. */
-  async dispatch(operation: string, request: unknown): Promise<PosResult<unknown>> {
+  async dispatch(operation: string, request: unknown, caller: SaleOrigin = 'counter'): Promise<PosResult<unknown>> {
     if (!Object.hasOwn(OPERATION_SCHEMAS, operation)) return failed('UNKNOWN_OPERATION', `no operation "${operation}"`)
     const name = operation as OperationName
     const parsed = OPERATION_SCHEMAS[name].safeParse(request ?? {})
     if (!parsed.success) return { ok: false, error: errorView(toPosError(parsed.error)) }
     try {
-      const handler = this.handlers[name] as (r: unknown) => Promise<unknown> | unknown
-      return { ok: true, value: await handler(parsed.data) }
+      const handler = this.handlers[name] as (r: unknown, caller: SaleOrigin) => Promise<unknown> | unknown
+      return { ok: true, value: await handler(parsed.data, caller) }
     } catch (thrown) {
       // A PosError is a refusal the code already explained; anything else is logged with its stack.
       if (!(thrown instanceof PosError)) this.ctx.logger.error({ operation, err: thrown }, 'operation failed')

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
 import type { AgentOperations } from './agent-operations'
 import { serveStatic } from './static-files'
-import { contentSecurityPolicy } from '../../src-shared/contract'
+import { contentSecurityPolicy, type SaleOrigin } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
 
 export interface LocalServerOptions {
@@ -47,10 +47,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       return plain(response, 403, 'cross-origin requests are refused')
     if (url.pathname === '/v1/health' && request.method === 'GET') return json(response, 200, options.health())
     if (url.pathname.startsWith('/v1/')) {
-      if (!authorised(request, options.token)) return refuse(response, 'UNAUTHORISED', 'a bearer token is required (see docs/local-api.md)')
+      const caller = callerOf(request, options.token)
+      if (caller === undefined) return refuse(response, 'UNAUTHORISED', 'a bearer token is required (see docs/local-api.md)')
       if (url.pathname === '/v1/events' && request.method === 'GET') return openStream(response)
       const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
-      if (op && request.method === 'POST') return operation(op[1]!, request, response)
+      if (op && request.method === 'POST') return operation(op[1]!, request, response, caller)
       return refuse(response, 'NOT_FOUND', `no route ${request.method} ${url.pathname}`)
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(response, 405, 'method not allowed')
@@ -64,7 +65,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     )
   }
 
-  async function operation(name: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function operation(name: string, request: IncomingMessage, response: ServerResponse, caller: SaleOrigin): Promise<void> {
     let body: unknown
     try {
       const text = await readBody(request)
@@ -72,7 +73,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     } catch (error) {
       return refuse(response, 'INVALID_REQUEST', error instanceof Error ? error.message : 'unreadable body')
     }
-    const result = await options.operations.dispatch(name, body)
+    const result = await options.operations.dispatch(name, body, caller)
     // The status of a refusal is the catalogue's (src-shared/errors), as is everything else about it.
     json(response, result.ok ? 200 : httpStatusOf(result.error.code), result)
   }
@@ -116,12 +117,16 @@ function hostAllowed(host: string | undefined, origin: string): boolean {
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`
 }
 
-function authorised(request: IncomingMessage, token: string): boolean {
-  const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
-  const cookie = /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
-  return [bearer, cookie].some(
-    (given) => given !== undefined && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token)),
-  )
+/**
+ * Who is calling, once authorised: the POS holds the bearer token; the cashier's page carries the
+ * session cookie this server set when it served the page. Undefined: neither is valid.
+ */
+function callerOf(request: IncomingMessage, token: string): SaleOrigin | undefined {
+  const matches = (given: string | undefined) =>
+    given !== undefined && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token))
+  if (matches(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1])) return 'pos'
+  if (matches(/(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1])) return 'counter'
+  return undefined
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -14,6 +14,7 @@ export {
   type SaleChange,
   type JournalStoreOptions,
 } from './journal-store'
+export { BatchStore, BatchClosedMeanwhileError, type ClosedBatch, type BatchClose } from './batch-store'
 export { openIdEpoch, merchantTransId, MAX_SALE_ID_BYTES } from './transaction-ids'
 export type { NewOutboxItem, OutboxItem, ClaimedItem, QueueTotals } from './outbox-store'
 export { JournalCheckpointer } from './checkpointer'

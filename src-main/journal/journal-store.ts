@@ -9,8 +9,9 @@ import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
 import { OutboxStore, type NewOutboxItem } from './outbox-store'
 import { SaleKeys } from './sale-keys'
 import { merchantTransId } from './transaction-ids'
-import { FINAL, sqlStateList, type SaleState, type TipState } from '../../src-shared/sale'
+import { FINAL, sqlStateList, type SaleOrigin, type SaleState, type TipState } from '../../src-shared/sale'
 import { OPEN_SALE_PREDICATE } from './schema'
+import { BatchStore } from './batch-store'
 
 /** A sale as stored. The states are the shared vocabulary (src-shared/sale). */
 export interface SaleRecord {
@@ -40,9 +41,13 @@ export interface SaleRecord {
   reference?: string | undefined
   requestHash?: string | undefined
   options?: string | undefined
+  /** Who rang the sale up. */
+  startedBy?: SaleOrigin | undefined
+  /** The closed batch the sale belongs to; absent while its batch is open. Only a close sets it (batch-store.ts). */
+  readonly batchNumber?: number | undefined
 }
 
-export type NewSale = Omit<SaleRecord, 'id' | 'createdAt' | 'updatedAt' | 'offline' | 'chip' | 'tipMinor' | 'tipState'>
+export type NewSale = Omit<SaleRecord, 'id' | 'createdAt' | 'updatedAt' | 'offline' | 'chip' | 'tipMinor' | 'tipState' | 'batchNumber'>
 
 /** Everything one transition writes, atomically. */
 export interface SaleChange {
@@ -99,11 +104,15 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['reference', 'reference'],
   ['requestHash', 'request_hash'],
   ['options', 'options'],
+  ['startedBy', 'started_by'],
 ]
+/** Read, never written by a sale's own change: a close of day moves sales into a batch (batch-store.ts). */
+const READ_ONLY_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [['batchNumber', 'batch']]
 const BOOLEAN_FIELDS = new Set<keyof SaleRecord>(['autoCapture', 'offline', 'chip'])
 
 export class JournalStore {
   readonly outbox: OutboxStore
+  readonly batches: BatchStore
   private readonly statements
   private readonly keys: SaleKeys
   private readonly now: () => number
@@ -118,6 +127,7 @@ export class JournalStore {
     this.idEpoch = options.idEpoch
     this.keys = new SaleKeys(db, sealer, this.now, options.onErase)
     this.outbox = new OutboxStore(db, this.keys, this.now)
+    this.batches = new BatchStore(db)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
       bumpCounter: db.prepare(
@@ -134,6 +144,9 @@ export class JournalStore {
       getSale: db.prepare('SELECT * FROM sale WHERE id = ?'),
       byReference: db.prepare('SELECT * FROM sale WHERE reference = ?'),
       byDay: db.prepare('SELECT * FROM sale WHERE business_day = ? ORDER BY created_at'),
+      byBatch: db.prepare('SELECT * FROM sale WHERE batch = ? ORDER BY created_at'),
+      // The same predicate as the partial index sale_unbatched (schema.ts, version 4).
+      ofOpenBatch: db.prepare('SELECT * FROM sale WHERE batch IS NULL ORDER BY created_at'),
       openSales: db.prepare(
         // The same text as the partial index sale_open (schema.ts), so the query uses it.
         `SELECT * FROM sale WHERE ${OPEN_SALE_PREDICATE}`,
@@ -243,6 +256,16 @@ export class JournalStore {
     return this.statements.byDay.all(day).map(fromRow)
   }
 
+  /** The sales of the open batch (those no close has counted yet), oldest first. */
+  salesOfOpenBatch(): SaleRecord[] {
+    return this.statements.ofOpenBatch.all().map(fromRow)
+  }
+
+  /** The sales of closed batch `number`, oldest first. */
+  salesOfBatch(number: number): SaleRecord[] {
+    return this.statements.byBatch.all(number).map(fromRow)
+  }
+
   /** Sales not in a settled state: what recovery looks at on start. */
   openSales(): SaleRecord[] {
     return this.statements.openSales.all().map(fromRow)
@@ -291,7 +314,7 @@ function toRow(record: SaleRecord): Record<string, unknown> {
 function fromRow(row: unknown): SaleRecord {
   const source = row as Record<string, unknown>
   const record: Record<string, unknown> = {}
-  for (const [field, column] of COLUMNS) {
+  for (const [field, column] of [...COLUMNS, ...READ_ONLY_COLUMNS]) {
     const value = source[column]
     if (BOOLEAN_FIELDS.has(field)) record[field] = value === 1
     else if (value !== null) record[field] = value

@@ -30,6 +30,12 @@ export interface NewOutboxItem {
   messageId: string
   /** The original merchantTransID in the path (cancel, reversal, tips, capture). */
   body: unknown
+  /**
+   * The same message without any card data, for a message that may go without it (a reversal). Kept
+   * in clear: when the sealed body cannot be opened (the data key was lost), this one is sent, so a
+   * charge standing at the host is never stranded. Must never hold card data.
+   */
+  cardFreeBody?: unknown
   amountMinor?: number
   currency?: string
 }
@@ -50,6 +56,8 @@ export interface OutboxItem {
 
 export interface ClaimedItem extends OutboxItem {
   body: unknown
+  /** The sealed body could not be opened (lost data key): `body` is the card-free copy. */
+  withoutCard?: true
 }
 
 export interface QueueTotals {
@@ -77,20 +85,26 @@ export class OutboxStore {
   ) {
     this.sql = {
       insert: db.prepare(
-        "INSERT INTO outbox (sale_id, operation, message_id, priority, state, body, key_id, amount_minor, currency, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO outbox (sale_id, operation, message_id, priority, state, body, key_id, amount_minor, currency, next_attempt_at, created_at, card_free_body) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)",
       ),
-      // Items sealed under a data key the keychain no longer holds wait (never deleted) until it is restored.
-      due: db.prepare(`SELECT ${SELECT}, body FROM outbox o WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.key_id = ?
+      // Items sealed under a data key the keychain no longer holds wait (never deleted) until it is
+      // restored, unless they have a card-free copy to go with (a reversal).
+      due: db.prepare(`SELECT ${SELECT}, body, key_id AS keyId, card_free_body AS cardFreeBody FROM outbox o
+        WHERE o.state = 'pending' AND o.next_attempt_at <= @now AND (o.key_id = @key OR o.card_free_body IS NOT NULL)
         AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.${OWED_TO_HOST_SQL}
                         AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
-        ORDER BY o.priority, o.seq LIMIT ?`),
+        ORDER BY o.priority, o.seq LIMIT @limit`),
       markInflight: db.prepare("UPDATE outbox SET state = 'inflight', attempts = attempts + 1 WHERE seq = ?"),
       complete: db
-        .prepare("UPDATE outbox SET state = 'done', body = NULL, done_at = ?, last_error = NULL WHERE seq = ? RETURNING sale_id")
+        .prepare(
+          "UPDATE outbox SET state = 'done', body = NULL, card_free_body = NULL, done_at = ?, last_error = NULL WHERE seq = ? RETURNING sale_id",
+        )
         .pluck(),
       retryLater: db.prepare("UPDATE outbox SET state = 'pending', next_attempt_at = ?, last_error = ? WHERE seq = ?"),
       toAttention: db.prepare("UPDATE outbox SET state = 'attention', last_error = ? WHERE seq = ?"),
-      withdraw: db.prepare("UPDATE outbox SET state = 'withdrawn', body = NULL, done_at = ? WHERE sale_id = ? AND state = 'pending'"),
+      withdraw: db.prepare(
+        "UPDATE outbox SET state = 'withdrawn', body = NULL, card_free_body = NULL, done_at = ? WHERE sale_id = ? AND state = 'pending'",
+      ),
       retryAttention: db.prepare(
         "UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, created_at = ?, last_error = NULL WHERE sale_id = ? AND state = 'attention'",
       ),
@@ -106,7 +120,9 @@ export class OutboxStore {
           (SELECT min(created_at) FROM outbox WHERE state IN (${sqlList(IN_QUEUE)})) AS oldestItemAt`),
       stored: db.prepare(`SELECT currency, count(*) AS n, sum(amount_minor) AS total, min(created_at) AS oldest FROM outbox
           WHERE operation = 'payment' AND ${OWED_TO_HOST_SQL} GROUP BY currency`),
-      lockedCount: db.prepare(`SELECT count(*) AS n FROM outbox WHERE ${OWED_TO_HOST_SQL} AND key_id IS NOT ? AND body IS NOT NULL`),
+      lockedCount: db.prepare(
+        `SELECT count(*) AS n FROM outbox WHERE ${OWED_TO_HOST_SQL} AND key_id IS NOT ? AND body IS NOT NULL AND card_free_body IS NULL`,
+      ),
       waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE ${OWED_TO_HOST_SQL} ORDER BY priority, seq LIMIT ?`),
       ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
       bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
@@ -127,6 +143,7 @@ export class OutboxStore {
       item.currency ?? null,
       at,
       at,
+      item.cardFreeBody === undefined ? null : JSON.stringify(item.cardFreeBody),
     )
   }
 
@@ -136,12 +153,15 @@ export class OutboxStore {
   }
 
   private claimInTransaction(limit: number): ClaimedItem[] {
-    const rows = this.sql.due.all(this.now(), this.keys.dataKeyId, limit) as Array<OutboxItem & { body: Buffer }>
-    return rows.map((row) => {
-      this.sql.markInflight.run(row.seq)
-      const plain = this.keys.open(row.saleId, outboxBodyAad(row.saleId, row.operation, row.messageId), row.body)
+    type DueRow = OutboxItem & { body: Buffer; keyId: string; cardFreeBody: string | null }
+    const rows = this.sql.due.all({ now: this.now(), key: this.keys.dataKeyId, limit }) as DueRow[]
+    return rows.map(({ body, keyId, cardFreeBody, ...item }) => {
+      this.sql.markInflight.run(item.seq)
+      const claimed = { ...item, state: 'inflight' as const, attempts: item.attempts + 1 }
+      if (keyId !== this.keys.dataKeyId) return { ...claimed, body: JSON.parse(cardFreeBody!) as unknown, withoutCard: true as const }
+      const plain = this.keys.open(item.saleId, outboxBodyAad(item.saleId, item.operation, item.messageId), body)
       try {
-        return { ...row, state: 'inflight', attempts: row.attempts + 1, body: JSON.parse(plain.toString('utf8')) as unknown }
+        return { ...claimed, body: JSON.parse(plain.toString('utf8')) as unknown }
       } finally {
         wipe(plain)
       }

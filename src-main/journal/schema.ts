@@ -9,6 +9,11 @@
  * - `sale_key` (version 3): each sale's own key, wrapped by the data key, kept while anything of the
  *   sale is sealed under it and destroyed when its card data is purged (sale-keys.ts).
  * - `id_epoch` (version 3): the merchantTransID epochs this journal issued (transaction-ids.ts).
+ * - `batch` (version 4): the closed batches, one row each, never changed; a sale's `batch` column
+ *   names the closed batch it belongs to (NULL: the open one). Triggers refuse any change to a
+ *   closed batch or to a sale's membership once set (batch-store.ts). `sale.started_by` says who
+ *   rang the sale up: the cashier or the POS. `outbox.card_free_body` (version 4): a reversal's body
+ *   without card data, in clear, sent when the sealed one cannot be opened.
  */
 import type { Migration } from './migrations'
 
@@ -140,6 +145,44 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
           first_sequence INTEGER NOT NULL,            -- the merchantTransID sequence it started at
           PRIMARY KEY (install_id, epoch)
         ) STRICT;
+      `)
+    },
+  },
+  {
+    version: 4,
+    description: 'numbered, immutable close-of-day batches; who started each sale; card-free reversal bodies',
+    up(db) {
+      // Sales journaled before this step have no batch: they belong to the open batch, which the
+      // first close after the upgrade closes as batch 1.
+      db.exec(`
+        CREATE TABLE batch (
+          number           INTEGER PRIMARY KEY CHECK (number >= 1),
+          closed_at        INTEGER NOT NULL,          -- ms since epoch
+          business_day     TEXT NOT NULL,             -- YYYY-MM-DD, terminal local time, of the close
+          manager_override INTEGER NOT NULL,
+          sale_count       INTEGER NOT NULL,
+          summary          TEXT NOT NULL              -- the totals as closed (JSON, no card data)
+        ) STRICT;
+        CREATE TRIGGER batch_closed_never_changes BEFORE UPDATE ON batch
+          BEGIN SELECT RAISE(ABORT, 'a closed batch never changes'); END;
+        CREATE TRIGGER batch_closed_never_deleted BEFORE DELETE ON batch
+          BEGIN SELECT RAISE(ABORT, 'a closed batch is never deleted'); END;
+
+        ALTER TABLE sale ADD COLUMN batch INTEGER REFERENCES batch (number);
+        ALTER TABLE sale ADD COLUMN started_by TEXT;
+        CREATE TRIGGER sale_batch_never_changes BEFORE UPDATE OF batch ON sale
+          WHEN OLD.batch IS NOT NULL AND NEW.batch IS NOT OLD.batch
+          BEGIN SELECT RAISE(ABORT, 'a sale of a closed batch stays in it'); END;
+        CREATE TRIGGER sale_joins_closed_batch_only_at_close BEFORE UPDATE OF batch ON sale
+          WHEN OLD.batch IS NULL AND NEW.batch IS NOT NULL
+            AND NEW.batch <> (SELECT max(number) FROM batch)
+          BEGIN SELECT RAISE(ABORT, 'a sale joins only the batch being closed'); END;
+        CREATE INDEX sale_by_batch ON sale (batch, created_at);
+
+        -- A message that may go without the card (a reversal: its ICC data is optional) keeps a copy
+        -- without card data, in clear, so a lost data key can never strand it (outbox-store.ts).
+        ALTER TABLE outbox ADD COLUMN card_free_body TEXT;
+        CREATE INDEX sale_unbatched ON sale (created_at) WHERE batch IS NULL;
       `)
     },
   },

@@ -3,11 +3,11 @@
  * cancel queued; a stored payment still in the queue is withdrawn instead), a tip, a restaurant
  * capture, a manager's retry of a message that needed attention, and close of day.
  */
-import type { JournalStore } from '../journal'
+import { BatchClosedMeanwhileError, type JournalStore } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 import { STANDING_PAYMENT } from '../../src-shared/sale'
 import { businessDay } from './business-day'
-import { dayReport, type DayReport } from './close-of-day'
+import { closedBatchReport, openBatchReport, summarise, type BatchSummary, type DayReport } from './close-of-day'
 import type { CounterLock } from './counter-lock'
 import type { SaleFlow } from './sale-flow'
 import { toSaleView, type SaleView } from './sale-view'
@@ -32,6 +32,7 @@ export class AfterSale {
    */
   async voidSale(id: string): Promise<SaleView> {
     const { flow, writeAhead, lock } = this.deps
+    this.assertBatchOpen(id)
     await lock.during(
       id,
       'a void',
@@ -58,6 +59,7 @@ export class AfterSale {
   }
 
   async adjustTip(id: string, tipMinor: number, managerOverride = false): Promise<SaleView> {
+    this.assertBatchOpen(id)
     const sale = this.deps.writeAhead.sale(id)
     const check = checkTip(this.deps.tips, sale.amountMinor, tipMinor, managerOverride)
     if (!check.ok) throw new PosError(check.needsOverride ? 'TIP_NEEDS_OVERRIDE' : 'TIP_INVALID', check.reason)
@@ -81,24 +83,75 @@ export class AfterSale {
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
-  /** The day's report; nothing changes. */
-  dayReport(day: string = businessDay(this.deps.now())): DayReport {
-    return dayReport(day, this.deps.journal.salesOfDay(day).map(toSaleView))
+  /** A batch's report (the open one by default); nothing changes. */
+  dayReport(batch?: number): DayReport {
+    const { journal } = this.deps
+    const open = journal.batches.openNumber()
+    if (batch === undefined || batch === open) {
+      const reported = { batch: { number: open }, businessDay: businessDay(this.deps.now()) }
+      return openBatchReport(reported, journal.salesOfOpenBatch().map(toSaleView))
+    }
+    const closed = journal.batches.get(batch)
+    if (!closed) throw new PosError('NO_SUCH_BATCH', `there is no batch ${batch} on this terminal (the open batch is ${open})`)
+    const reported = {
+      batch: { number: closed.number, closedAt: closed.closedAt, ...(closed.managerOverride ? { managerOverride: true } : {}) },
+      businessDay: closed.businessDay,
+    }
+    return closedBatchReport(reported, JSON.parse(closed.summary) as BatchSummary, journal.salesOfBatch(batch).map(toSaleView))
   }
 
   /**
-   * Close of day: refused while reversals are pending; in restaurant mode every authorised payment
-   * of the day is captured for base plus tip (docs/gateway.md §D3 "Capture"), queued like the rest;
-   * a stored one's capture waits in the queue behind the payment and follows its forward.
+   * Close of day closes the open batch: refused while reversals are pending; in restaurant mode
+   * every authorised payment of the batch is captured for base plus tip (docs/gateway.md §D3
+   * "Capture"), queued like the rest; a stored one's capture waits in the queue behind the payment
+   * and follows its forward. The batch then takes exactly the sales it counted, with its totals as
+   * they stand, in one commit; a sale started meanwhile goes to the next batch.
+   *
+   * `batch` names the batch the caller means: a repeat of a close that already happened returns that
+   * batch and closes nothing else.
    */
-  async closeDay(day: string = businessDay(this.deps.now()), managerOverride = false): Promise<DayReport> {
-    const before = this.dayReport(day)
+  async closeDay(batch?: number, managerOverride = false): Promise<DayReport> {
+    const { journal, writeAhead } = this.deps
+    const open = journal.batches.openNumber()
+    if (batch !== undefined && batch < open) return this.dayReport(batch)
+    if (batch !== undefined && batch > open) {
+      throw new PosError('NO_SUCH_BATCH', `batch ${batch} is not open yet (the open batch is ${open})`)
+    }
+    const before = this.dayReport()
     if (!before.closable && !(managerOverride && before.overridable)) return before
+    const members = before.sales.map((sale) => sale.id)
     // The override is recorded on each sale it passes over, in the sale's own history.
     for (const sale of before.sales) if (sale.state === 'needsAttention') await this.deps.flow.step(sale.id, { type: 'closeOverridden' })
-    for (const sale of this.deps.journal.salesOfDay(day)) {
-      if (!sale.autoCapture && STANDING_PAYMENT.has(sale.state)) await this.capture(sale.id)
+    for (const id of members) {
+      const sale = writeAhead.sale(id)
+      if (!sale.autoCapture && STANDING_PAYMENT.has(sale.state)) await this.capture(id)
     }
-    return this.dayReport(day)
+    // Checked again on the sales as they are now: a void may have started while the captures were written.
+    const at = this.deps.now()
+    const counted = openBatchReport(
+      { batch: before.batch, businessDay: before.businessDay },
+      members.map((id) => toSaleView(writeAhead.sale(id))),
+    )
+    if (!counted.closable && !(managerOverride && counted.overridable)) return counted
+    try {
+      const closed = journal.batches.close({
+        saleIds: members,
+        closedAt: at.getTime(),
+        businessDay: businessDay(at),
+        managerOverride: !counted.closable,
+        summary: JSON.stringify(summarise(counted.sales)),
+      })
+      return this.dayReport(closed.number)
+    } catch (error) {
+      // Another close (the POS and the screen at once) took these sales first: that is the close asked for.
+      if (error instanceof BatchClosedMeanwhileError) return this.dayReport(open)
+      throw error
+    }
+  }
+
+  /** Sales of a closed batch stay as closed: no void, no tip change (a refund is the way back). */
+  private assertBatchOpen(id: string): void {
+    const batch = this.deps.writeAhead.sale(id).batchNumber
+    if (batch !== undefined) throw new PosError('BATCH_CLOSED', `sale ${id} belongs to closed batch ${batch}`)
   }
 }

@@ -1,11 +1,13 @@
 /**
- * Close of day (pure): is the day ready to close, and what are its totals. Blocked while reversals
- * are pending (docs/product-defaults.md §4: a stuck reversal must be cleared before a batch
- * closes), a sale is still at the counter, or a sale needs a manager (a manager may override that
- * last one). Totals per brand and currency, counts per outcome, the money not received.
+ * Close of day (pure): is the open batch ready to close, and what are a batch's totals. Blocked
+ * while reversals are pending (docs/product-defaults.md §4: a stuck reversal must be cleared before
+ * a batch closes), a sale is still at the counter, or a sale needs a manager (a manager may
+ * override that last one). Totals per brand and currency, counts per outcome, the money not
+ * received; a closed batch's are those frozen at its close (after-sale.ts keeps them).
  */
 import { formatAmount } from '../../src-shared/money'
-import type { DayReportView, DayTotalsView, SaleView } from '../../src-shared/contract'
+import type { ClosedBatch } from '../journal'
+import type { BatchSummaryView, BatchView, DayReportView, DayTotalsView, SaleView } from '../../src-shared/contract'
 import { CHARGED, COUNTER_BUSY } from '../../src-shared/sale'
 
 export type DayTotals = DayTotalsView
@@ -14,7 +16,55 @@ export type DayReport = DayReportView
 // CHARGED (counted in the totals) and COUNTER_BUSY (a sale still at the counter blocks the close)
 // are classes of the shared vocabulary, src-shared/sale.
 
-export function dayReport(businessDay: string, sales: readonly SaleView[]): DayReport {
+/** What a close freezes: the counts and totals of a batch as they stood when it closed. */
+export type BatchSummary = Pick<DayReport, 'counts' | 'notReceivedMinor' | 'totals' | 'tipsMinor'>
+
+/** The batch a report is about, and the local day it is reported under. */
+export interface ReportedBatch {
+  batch: BatchView
+  businessDay: string
+}
+
+/** The open batch: its totals so far, and whether it may be closed now. */
+export function openBatchReport(reported: ReportedBatch, sales: readonly SaleView[]): DayReport {
+  const summary = summarise(sales)
+  const reversalsPending = sales.filter((sale) => sale.state === 'reversalPending').length
+  const atCounter = sales.filter((sale) => COUNTER_BUSY.has(sale.state)).length
+  const needsAttention = summary.counts.needsAttention
+  // A sale that needs a manager may still have a charge standing at the bank (a reversal or a void
+  // that gave up) or be money the store will not get: like a pending reversal, it blocks the close.
+  const blockedReason =
+    sales.length === 0
+      ? reported.batch.number === 1
+        ? 'there are no sales to close yet'
+        : `there are no sales since the last close (batch ${reported.batch.number - 1})`
+      : reversalsPending > 0
+        ? `${reversalsPending} reversal(s) are still waiting for the bank: the day closes once they are acknowledged`
+        : atCounter > 0
+          ? 'a sale is still running at the counter'
+          : needsAttention > 0
+            ? `${needsAttention} sale(s) need a manager (see the queue): a manager resolves them, or closes the day anyway`
+            : undefined
+  return {
+    ...reported,
+    closable: blockedReason === undefined,
+    ...(blockedReason ? { blockedReason } : {}),
+    overridable: sales.length > 0 && reversalsPending === 0 && atCounter === 0 && needsAttention > 0,
+    ...summary,
+    sales: [...sales],
+  }
+}
+
+/**
+ * A closed batch: the totals frozen at its close, whatever its sales did since (a stored payment
+ * forwarded later, a capture acknowledged), and its sales as they stand now.
+ */
+export function closedBatchReport(reported: ReportedBatch, frozen: BatchSummary, sales: readonly SaleView[]): DayReport {
+  return { ...reported, closable: false, blockedReason: 'this batch is already closed', overridable: false, ...frozen, sales: [...sales] }
+}
+
+/** Counts per outcome, totals per brand and currency, tips, and the money not received. */
+export function summarise(sales: readonly SaleView[]): BatchSummary {
   const counts = {
     approved: 0,
     declined: 0,
@@ -29,11 +79,7 @@ export function dayReport(businessDay: string, sales: readonly SaleView[]): DayR
   const notReceivedMinor: Record<string, number> = {}
   const totals = new Map<string, DayTotals>()
   const tipsMinor: Record<string, number> = {}
-  let reversalsPending = 0
-  let atCounter = 0
   for (const sale of sales) {
-    if (sale.state === 'reversalPending') reversalsPending++
-    if (COUNTER_BUSY.has(sale.state)) atCounter++
     if (sale.offline && CHARGED.has(sale.state)) counts.offline++
     if (sale.state === 'storedOffline') counts.stored++
     if (sale.state === 'declined') counts.declined++
@@ -55,26 +101,26 @@ export function dayReport(businessDay: string, sales: readonly SaleView[]): DayR
     totals.set(key, row)
     tipsMinor[sale.currency] = (tipsMinor[sale.currency] ?? 0) + sale.tipMinor
   }
-  // A sale that needs a manager may still have a charge standing at the bank (a reversal or a void
-  // that gave up) or be money the store will not get: like a pending reversal, it blocks the close.
-  const blockedReason =
-    reversalsPending > 0
-      ? `${reversalsPending} reversal(s) are still waiting for the bank: the day closes once they are acknowledged`
-      : atCounter > 0
-        ? 'a sale is still running at the counter'
-        : counts.needsAttention > 0
-          ? `${counts.needsAttention} sale(s) need a manager (see the queue): a manager resolves them, or closes the day anyway`
-          : undefined
   return {
-    businessDay,
-    closable: blockedReason === undefined,
-    ...(blockedReason ? { blockedReason } : {}),
-    overridable: reversalsPending === 0 && atCounter === 0 && counts.needsAttention > 0,
     counts,
     notReceivedMinor,
     totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.brand.localeCompare(b.brand)),
     tipsMinor,
-    sales: [...sales],
+  }
+}
+
+/** A closed batch in the list a manager picks a report from. */
+export function batchSummaryView(closed: ClosedBatch): BatchSummaryView {
+  const frozen = JSON.parse(closed.summary) as BatchSummary
+  const totalMinor: Record<string, number> = {}
+  for (const row of frozen.totals) totalMinor[row.currency] = (totalMinor[row.currency] ?? 0) + row.amountMinor + row.tipMinor
+  return {
+    number: closed.number,
+    closedAt: closed.closedAt,
+    businessDay: closed.businessDay,
+    managerOverride: closed.managerOverride,
+    saleCount: closed.saleCount,
+    totalMinor,
   }
 }
 

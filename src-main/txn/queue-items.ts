@@ -35,7 +35,14 @@ export class QueueItems {
       case 'payment':
         return { operation, messageId: sale.id, body: paymentBody(sale, vault.require(sale.id), merchant), ...money }
       case 'reversal':
-        return { operation, messageId: sale.id, body: reversalBody(reason, vault.ifAvailable(sale.id)), ...money }
+        // The card's ICC data is optional in a reversal: a copy without it can go even if the sealed body is lost.
+        return {
+          operation,
+          messageId: sale.id,
+          body: reversalBody(reason, vault.ifAvailable(sale.id)),
+          cardFreeBody: reversalBody(reason, undefined),
+          ...money,
+        }
       case 'tips': {
         const id = this.followUpId(sale.id, operation)
         return { operation, messageId: id, body: tipsBody(id, this.transTime(), sale), amountMinor: sale.tipMinor, currency: sale.currency }

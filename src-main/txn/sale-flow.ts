@@ -87,6 +87,7 @@ export class SaleFlow {
         currency: request.currency,
         autoCapture: !settings.restaurantMode,
         reference: request.reference,
+        startedBy: request.startedBy ?? 'counter',
         requestHash,
         options: JSON.stringify({ ...(request.options ?? {}), ...(request.offlinePolicy ? { offlinePolicy: request.offlinePolicy } : {}) }),
       })

@@ -9,7 +9,7 @@ import { MAX_READ_AMOUNT_MINOR, type CardData } from '../device'
 import { checkRequestBody, maxAmountMinor } from '../gateway'
 import { displayAmount } from '../../src-shared/money'
 import { PosError } from '../../src-shared/pos-error'
-import type { OfflinePolicy } from '../../src-shared/sale'
+import type { OfflinePolicy, SaleOrigin } from '../../src-shared/sale'
 import { paymentBody, type MerchantIdentity, type PaymentOptions, type PaymentSale } from './message-bodies'
 import type { OfflineLimits } from './offline-policy'
 import type { TipPolicy } from './tip-policy'
@@ -44,6 +44,8 @@ export interface SaleRequest {
   options?: PaymentOptions | undefined
   /** The cashier or the POS confirmed an amount above `limits.confirmAboveMinor`. */
   amountConfirmed?: boolean | undefined
+  /** Who rang it up (the cashier's screen or the POS); not part of the sale's fingerprint. */
+  startedBy?: SaleOrigin | undefined
 }
 
 /**

@@ -36,5 +36,6 @@ export function toSaleView(record: SaleRecord): SaleView {
     const value = record[key]
     if (value !== undefined) view[key] = value
   }
+  if (record.startedBy !== undefined) view.startedBy = record.startedBy
   return view
 }

@@ -10,8 +10,9 @@ import type { CardReader } from '../device'
 import type { HostClient } from '../gateway'
 import type { JournalStore, SaleRecord } from '../journal'
 import { COUNTER_BUSY, type SaleState } from '../../src-shared/sale'
+import type { BatchSummaryView } from '../../src-shared/contract'
 import { AfterSale } from './after-sale'
-import type { DayReport } from './close-of-day'
+import { batchSummaryView, type DayReport } from './close-of-day'
 import { CardVault } from './card-vault'
 import { CounterLock } from './counter-lock'
 import type { QueueAnswerSink, QueueEvent, QueueSettlement } from './forwarder'
@@ -102,12 +103,24 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     return this.afterSale.managerRetry(id)
   }
 
-  dayReport(day?: string): DayReport {
-    return this.afterSale.dayReport(day)
+  /** The open batch's report, or closed batch `batch`'s with its totals as closed. */
+  dayReport(batch?: number): DayReport {
+    return this.afterSale.dayReport(batch)
   }
 
-  closeDay(day?: string, managerOverride = false): Promise<DayReport> {
-    return this.afterSale.closeDay(day, managerOverride)
+  /** Closes the open batch (`batch`: the one the caller means; a repeat returns it). */
+  closeDay(batch?: number, managerOverride = false): Promise<DayReport> {
+    return this.afterSale.closeDay(batch, managerOverride)
+  }
+
+  /** Closed batches, newest first. */
+  listBatches(): BatchSummaryView[] {
+    return this.deps.journal.batches.list().map(batchSummaryView)
+  }
+
+  /** Every sale rung up on the terminal's local day `day` (YYYY-MM-DD), whatever its batch. */
+  salesOfDay(day: string): SaleView[] {
+    return this.deps.journal.salesOfDay(day).map(toSaleView)
   }
 
   acknowledge(id: string): Promise<SaleView> {

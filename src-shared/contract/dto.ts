@@ -4,9 +4,9 @@
  */
 
 import type { ErrorView } from '../errors'
-import type { QueueOperation, SaleState, TipState } from '../sale'
+import type { QueueOperation, SaleOrigin, SaleState, TipState } from '../sale'
 
-export { SALE_STATES, type SaleState } from '../sale'
+export { SALE_STATES, SALE_ORIGINS, type SaleState, type SaleOrigin } from '../sale'
 
 export interface SaleView {
   id: string
@@ -26,6 +26,11 @@ export interface SaleView {
   applicationId?: string
   applicationLabel?: string
   reference?: string
+  /**
+   * Who rang the sale up: the cashier at this screen, or the POS through the local API (docs/local-api.md).
+   * Absent on sales journaled before it was recorded.
+   */
+  startedBy?: SaleOrigin
   createdAt: number
   updatedAt: number
   businessDay: string
@@ -68,8 +73,34 @@ export interface DayTotalsView {
   tipMinor: number
 }
 
-export interface DayReportView {
+/**
+ * One numbered batch of sales: each close of day closes the open batch, and later sales go to the
+ * next. A closed batch's totals never change.
+ */
+export interface BatchView {
+  /** 1, 2, 3, … in the order batches were opened on this journal. */
+  number: number
+  /** When it was closed (epoch ms); absent while the batch is open. */
+  closedAt?: number
+  /** Closed by a manager past sales that needed a manager (recorded on each of them too). */
+  managerOverride?: boolean
+}
+
+/** A closed batch in the list of batches: what a manager picks a report from. */
+export interface BatchSummaryView extends Required<Pick<BatchView, 'number' | 'closedAt'>> {
   businessDay: string
+  managerOverride: boolean
+  saleCount: number
+  /** Charged amount plus tips, per currency, in minor units, as closed. */
+  totalMinor: Record<string, number>
+}
+
+export interface DayReportView {
+  /** The batch this report is about: the open one, or a closed one with its totals as closed. */
+  batch: BatchView
+  /** The terminal's local day the batch was closed on, or today while it is open. */
+  businessDay: string
+  /** Only the open batch, with sales in it and nothing blocking, can be closed. */
   closable: boolean
   blockedReason?: string
   counts: {

@@ -4,11 +4,21 @@
  * Requests are validated with these zod schemas at every entrance.
  */
 import { z } from 'zod'
-import type { AppInfo, DayReportView, DeviceStatusView, QueueItemView, QueueStatusView, SaleView, SettingsView } from './dto'
+import type {
+  AppInfo,
+  BatchSummaryView,
+  DayReportView,
+  DeviceStatusView,
+  QueueItemView,
+  QueueStatusView,
+  SaleView,
+  SettingsView,
+} from './dto'
 import { OFFLINE_POLICIES } from '../sale'
 
 const saleId = z.string().min(1).max(64)
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
+const batchNumber = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)
 const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 
 export const paymentOptionsSchema = z.strictObject({
@@ -54,12 +64,19 @@ export const OPERATION_SCHEMAS = {
   queueItems: z.strictObject({}),
   forwardNow: z.strictObject({}),
   retryAttention: z.strictObject({ id: saleId }),
-  dayReport: z.strictObject({ day: day.optional() }),
-  /** `managerOverride` closes a day blocked only by sales that need a manager; it is recorded on each. */
-  closeDay: z.strictObject({ day: day.optional(), managerOverride: z.boolean().optional() }),
+  /** The open batch, or closed batch number `batch` with its totals as they were closed. */
+  dayReport: z.strictObject({ batch: batchNumber.optional() }),
+  /**
+   * Closes the open batch. `batch` names the batch the caller means to close: a repeat after it
+   * closed returns that batch's report and closes nothing else. `managerOverride` closes a batch
+   * blocked only by sales that need a manager; it is recorded on each.
+   */
+  closeDay: z.strictObject({ batch: batchNumber.optional(), managerOverride: z.boolean().optional() }),
+  /** Closed batches, newest first. */
+  listBatches: z.strictObject({}),
   /** A manager takes note that a stored payment the bank declined will not be paid. */
   acknowledgeAttention: z.strictObject({ id: saleId }),
-  exportDay: z.strictObject({ day: day.optional(), format: z.enum(['csv', 'json']) }),
+  exportDay: z.strictObject({ batch: batchNumber.optional(), format: z.enum(['csv', 'json']) }),
   deviceStatus: z.strictObject({}),
   presentTestCard: z.strictObject({ name: z.string().min(1).max(64) }),
   settings: z.strictObject({}),
@@ -84,6 +101,7 @@ export interface OperationResults {
   retryAttention: SaleView
   dayReport: DayReportView
   closeDay: DayReportView
+  listBatches: BatchSummaryView[]
   acknowledgeAttention: SaleView
   exportDay: { filename: string; contentType: string; content: string }
   deviceStatus: DeviceStatusView

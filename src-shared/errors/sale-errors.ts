@@ -40,6 +40,13 @@ export const SALE_ERRORS = {
     false,
     'The payment details sent with this sale were not accepted, so the sale was not started. Nothing was charged.',
   ),
+  // A closed batch never changes (close of day): its sales can no longer be voided or tipped.
+  BATCH_CLOSED: entry(
+    409,
+    false,
+    'This sale belongs to a day that is already closed, so it can no longer be voided or have its tip changed.',
+  ),
+  NO_SUCH_BATCH: entry(404, false, 'There is no closed day with this number on this terminal.'),
   CARD_DATA_GONE: entry(
     422,
     false,

@@ -1,4 +1,5 @@
-/** The sale's vocabulary: states and their classes, queue operations, tip states, the tip limit. */
+/** The sale's vocabulary: states and their classes, queue operations, tip states, the tip limit, origins. */
 export * from './sale-states'
 export * from './queue-operations'
 export * from './tip-limit'
+export * from './sale-origin'

@@ -516,7 +516,17 @@ function checkJournalAndLedger(agentDir: string, host: TrainingHost, model: Mode
   let keys: Array<{ sale_id: string }>
   let outbox: Array<{ sale_id: string; operation: string; state: string }>
   let events: Array<{ sale_id: string; type: string; from_state: string | null; to_state: string }>
+  let batches: Array<{ number: number; closed_at: number; sale_count: number; members: number; late: number }>
   try {
+    // Each closed batch holds the sales its close counted: as many as it says, none rung up after it closed.
+    batches = db
+      .prepare(
+        `SELECT b.number, b.closed_at, b.sale_count,
+           (SELECT count(*) FROM sale s WHERE s.batch = b.number) AS members,
+           (SELECT count(*) FROM sale s WHERE s.batch = b.number AND s.created_at > b.closed_at) AS late
+         FROM batch b ORDER BY b.number`,
+      )
+      .all() as typeof batches
     sales = db.prepare('SELECT id, state, amount_minor, tip_minor, tip_state, offline, attention_from FROM sale').all() as JournalSale[]
     sealed = db.prepare('SELECT sale_id FROM sealed_card').all() as typeof sealed
     keys = db.prepare('SELECT sale_id FROM sale_key').all() as typeof keys
@@ -537,6 +547,11 @@ function checkJournalAndLedger(agentDir: string, host: TrainingHost, model: Mode
       .map((e) => (e.from_state === null ? `${e.type}=${e.to_state}` : `${e.type}:${e.from_state}→${e.to_state}`))
       .join(', ')
   const bad = (message: string, id?: string): void => void report.violations.push(id ? `${message} [history: ${history(id)}]` : message)
+  batches.forEach((b, index) => {
+    if (b.number !== index + 1) bad(`closed batches are not numbered 1, 2, 3, …: found ${b.number} at position ${index + 1}`)
+    if (b.members !== b.sale_count) bad(`batch ${b.number} was closed with ${b.sale_count} sale(s) but holds ${b.members}`)
+    if (b.late > 0) bad(`batch ${b.number} holds ${b.late} sale(s) rung up after it closed`)
+  })
   const byId = new Map(sales.map((s) => [s.id, s]))
   for (const s of sales) report.states[s.state] = (report.states[s.state] ?? 0) + 1
   for (const m of model) if (!byId.has(m.id)) bad(`sale ${m.id} was started but is not in the journal`)

@@ -43,7 +43,11 @@ describe('close of day', () => {
       ],
       tipsMinor: { USD: 300 },
     })
-    const bridge = new FakeBridge().on('dayReport', () => ok(report)).on('closeDay', (r) => ok({ ...report, businessDay: r.day ?? '' }))
+    const bridge = new FakeBridge()
+      .on('dayReport', () => ok(report))
+      .on('closeDay', (r) =>
+        ok({ ...report, batch: { number: r.batch ?? 0, closedAt: Date.parse('2026-01-15T18:00:00Z') }, closable: false }),
+      )
     await renderApp(bridge, { screen: 'closeOfDay' })
     expect(screen.getByTestId('day-counts').textContent).toContain('Approved3')
     expect(screen.getByTestId('day-totals').textContent).toContain('VISAUSD2USD 30.00USD 3.00')
@@ -53,8 +57,8 @@ describe('close of day', () => {
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Close the day' }))
     })
-    expect(bridge.callsOf('closeDay')).toEqual([{ day: '2026-01-15' }])
-    expect(screen.getByTestId('close-notice').textContent).toBe('Business day 2026-01-15 closed.')
+    expect(bridge.callsOf('closeDay')).toEqual([{ batch: 4 }])
+    expect(screen.getByTestId('close-notice').textContent).toBe('Batch 4 closed.')
   })
 
   it('exports CSV as a downloaded file', async () => {
@@ -75,7 +79,7 @@ describe('close of day', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }))
     })
-    expect(bridge.callsOf('exportDay')).toEqual([{ format: 'csv', day: '2026-01-15' }])
+    expect(bridge.callsOf('exportDay')).toEqual([{ format: 'csv', batch: 4 }])
     expect(clicks.map((a) => a.download)).toEqual(['day.csv'])
     expect(await created[0]?.text()).toBe('id,state\n')
   })

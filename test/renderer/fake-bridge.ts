@@ -93,6 +93,7 @@ export function makeQueueItem(overrides: Partial<QueueItemView> = {}): QueueItem
 
 export function makeReport(overrides: Partial<DayReportView> = {}): DayReportView {
   return {
+    batch: { number: 4 },
     businessDay: '2026-01-15',
     closable: true,
     overridable: false,

@@ -102,16 +102,18 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
       const s = get()
       if (s.closing || !s.report?.closable) return
       set({ closing: true, closeNotice: null })
-      const result = await bridge.call('closeDay', { day: s.report.businessDay })
+      // Names the batch on screen: a repeat after it closed returns it and closes nothing else.
+      const result = await bridge.call('closeDay', { batch: s.report.batch.number })
       set((state) =>
         result.ok
           ? {
               closing: false,
               report: result.value,
               sales: salesFromList(result.value.sales, state.sales, [state.currentSaleId, state.voidingSaleId]),
-              closeNotice: result.value.closable
-                ? { tone: 'ok', text: `Business day ${result.value.businessDay} closed.` }
-                : { tone: 'error', text: `The day was not closed: ${result.value.blockedReason ?? 'it cannot be closed yet'}.` },
+              closeNotice:
+                result.value.batch.closedAt !== undefined
+                  ? { tone: 'ok', text: `Batch ${result.value.batch.number} closed.` }
+                  : { tone: 'error', text: `The day was not closed: ${result.value.blockedReason ?? 'it cannot be closed yet'}.` },
             }
           : { closing: false, closeNotice: { tone: 'error', text: `The day was not closed: ${describeError(result.error)}` } },
       )
@@ -120,8 +122,8 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
     async exportDay(format) {
       if (get().exporting) return null
       set({ exporting: format, closeNotice: null })
-      const day = get().report?.businessDay
-      const result = await bridge.call('exportDay', { format, ...(day ? { day } : {}) })
+      const batch = get().report?.batch.number
+      const result = await bridge.call('exportDay', { format, ...(batch !== undefined ? { batch } : {}) })
       if (result.ok) {
         set({ exporting: null, closeNotice: { tone: 'ok', text: `Exported ${result.value.filename}.` } })
         return result.value

@@ -139,6 +139,22 @@ describe('operations', () => {
     expect(harness.host.ledger().payments.filter((p) => p.merchantTransID === first.value.id)).toHaveLength(1)
   })
 
+  it('records who started a sale: the POS with its token, the cashier through the page it was served', async () => {
+    reader.present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.swipeMastercard() })
+    const fromPos = JSON.parse((await op('startSale', { amountMinor: 1100 })).body)
+    expect(fromPos.value.startedBy).toBe('pos')
+    await harness.engine.txn.waitForOutcome(fromPos.value.id)
+    const session = String((await call('GET', '/')).headers['set-cookie']).split(';')[0]!
+    const fromPage = await call('POST', '/v1/ops/startSale', {
+      body: JSON.stringify({ amountMinor: 1200 }),
+      headers: { cookie: session, 'content-type': 'application/json' },
+    })
+    const counter = JSON.parse(fromPage.body)
+    expect(counter.value.startedBy).toBe('counter')
+    await harness.engine.txn.waitForOutcome(counter.value.id)
+    expect(harness.engine.txn.get(fromPos.value.id)?.startedBy).toBe('pos')
+  })
+
   it('streams sale events over SSE', async () => {
     const events: string[] = []
     const req = httpRequest(new URL('/v1/events', server.url), { headers: { authorization: `Bearer ${token}` } }, (res) =>
@@ -181,9 +197,17 @@ describe('operations', () => {
     })
   })
 
-  it('exports the day as CSV and reports the queue', async () => {
+  it('exports the open batch as CSV, closes it by number, and reports the queue', async () => {
     const csv = JSON.parse((await op('exportDay', { format: 'csv' })).body)
+    expect(csv.value.filename).toMatch(/^pos-agent-\d{4}-\d{2}-\d{2}-batch-1-open\.csv$/)
     expect(csv.value.content.split('\r\n')[0]).toMatch(/^id,state,createdAt/)
+    const closed = JSON.parse((await op('closeDay', { batch: 1 })).body)
+    expect(closed.value.batch).toMatchObject({ number: 1, closedAt: expect.any(Number) })
+    expect(JSON.parse((await op('closeDay', { batch: 1 })).body).value.batch).toEqual(closed.value.batch)
+    expect(JSON.parse((await op('listBatches', {})).body).value).toEqual([
+      expect.objectContaining({ number: 1, saleCount: closed.value.sales.length }),
+    ])
+    expect(JSON.parse((await op('exportDay', { format: 'json', batch: 1 })).body).value.filename).toMatch(/-batch-1\.json$/)
     expect(JSON.parse((await op('queueStatus', {})).body).value).toMatchObject({ count: 0, lockedCount: 0 })
   })
 })

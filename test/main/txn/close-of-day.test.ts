@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayReport, dayReportCsv } from '../../../src-main/txn/close-of-day'
+import { openBatchReport, dayReportCsv } from '../../../src-main/txn/close-of-day'
 import type { SaleView } from '../../../src-main/txn/sale-view'
 
 const sale = (id: string, state: SaleView['state'], amountMinor: number, extra: Partial<SaleView> = {}): SaleView => ({
@@ -18,6 +18,8 @@ const sale = (id: string, state: SaleView['state'], amountMinor: number, extra: 
   ...extra,
 })
 
+const OPEN = { batch: { number: 1 }, businessDay: '2026-11-21' }
+
 describe('close of day', () => {
   const sales = [
     sale('A', 'approved', 1000, { tipMinor: 150 }),
@@ -32,7 +34,7 @@ describe('close of day', () => {
   ]
 
   it('totals per currency and brand, counts per outcome, tips, the money not received', () => {
-    const report = dayReport('2026-11-21', sales)
+    const report = openBatchReport(OPEN, sales)
     // G needs a manager: the day waits for one, who may also close it anyway
     expect(report).toMatchObject({ closable: false, overridable: true, blockedReason: expect.stringMatching(/1 sale\(s\) need a manager/) })
     expect(report.notReceivedMinor).toEqual({ USD: 700 })
@@ -56,13 +58,13 @@ describe('close of day', () => {
   })
 
   it('is blocked while a reversal is pending, with the reason', () => {
-    const report = dayReport('2026-11-21', [...sales, sale('R', 'reversalPending', 100)])
+    const report = openBatchReport(OPEN, [...sales, sale('R', 'reversalPending', 100)])
     expect(report).toMatchObject({ closable: false, overridable: false })
     expect(report.blockedReason).toMatch(/1 reversal\(s\) are still waiting for the bank/)
   })
 
   it('exports CSV with decimal amounts and neutralised formulas', () => {
-    const csv = dayReportCsv(dayReport('2026-11-21', [sale('A', 'approved', 1234, { tipMinor: 5, reason: '=HYPERLINK("x")' })]))
+    const csv = dayReportCsv(openBatchReport(OPEN, [sale('A', 'approved', 1234, { tipMinor: 5, reason: '=HYPERLINK("x")' })]))
     const [head, row] = csv.trim().split('\r\n')
     expect(head).toBe('id,state,createdAt,currency,amount,tip,brand,maskedPan,readMethod,authCode,offline,reason')
     expect(row).toBe('A,approved,2026-11-21T10:00:00.000Z,USD,12.34,0.05,VISA,,,,no,"\'=HYPERLINK(""x"")"')

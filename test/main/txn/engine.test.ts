@@ -150,8 +150,8 @@ describe('restaurant mode close of day', () => {
     expect(sale.state).toBe('approved')
     expect(harness.host.ledger().payments.find((p) => p.merchantTransID === sale.id)?.status).toBe('Authorised')
     await harness.engine.txn.adjustTip(sale.id, 600)
-    const report = await harness.engine.txn.closeDay(sale.businessDay)
-    expect(report.closable).toBe(true)
+    const report = await harness.engine.txn.closeDay()
+    expect(report.batch.closedAt).toBeDefined()
     await eventually(() => harness!.engine.txn.get(sale.id)?.state === 'captured', 8_000)
     expect(harness.host.ledger().payments.find((p) => p.merchantTransID === sale.id)).toMatchObject({
       status: 'Captured',

@@ -155,12 +155,13 @@ describe('a stored payment the bank declines later is never a silent loss', () =
 
     const blocked = harness.engine.txn.dayReport()
     expect(blocked).toMatchObject({ closable: false, overridable: true, blockedReason: expect.stringMatching(/need a manager/) })
-    expect((await harness.engine.txn.closeDay()).closable).toBe(false)
+    expect((await harness.engine.txn.closeDay()).batch.closedAt).toBeUndefined()
     await expect(harness.engine.txn.managerRetry(started.id)).rejects.toThrow()
 
     expect((await harness.engine.txn.acknowledge(started.id)).state).toBe('notReceived')
     const report = await harness.engine.txn.closeDay()
-    expect(report).toMatchObject({ closable: true, counts: { notReceived: 1, approved: 0 }, notReceivedMinor: { USD: 4151 } })
+    expect(report).toMatchObject({ batch: { number: 1 }, counts: { notReceived: 1, approved: 0 }, notReceivedMinor: { USD: 4151 } })
+    expect(report.batch.closedAt).toBeDefined()
     expect(harness.engine.forwarder.status().attentionCount).toBe(0)
   })
 })
@@ -183,9 +184,10 @@ describe('a reversal that gave up blocks the close', () => {
     await eventually(() => harness!.engine.txn.get(started.id)?.state === 'needsAttention', 8_000)
     // The charge may still stand at the bank: the day does not close over it.
     expect(harness.engine.txn.dayReport()).toMatchObject({ closable: false, overridable: true })
-    expect((await harness.engine.txn.closeDay()).closable).toBe(false)
+    expect((await harness.engine.txn.closeDay()).batch.closedAt).toBeUndefined()
 
     const closed = await harness.engine.txn.closeDay(undefined, true)
+    expect(closed.batch).toMatchObject({ number: 1, managerOverride: true })
     expect(closed.sales.find((s) => s.id === started.id)?.state).toBe('needsAttention')
     expect(harness.engine.journal.events(started.id).map((e) => e.type)).toContain('closeOverridden')
   })
@@ -199,8 +201,8 @@ describe('restaurant close does not skip stored authorisations', () => {
     const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 4300, currency: 'USD' }).id)
     expect(sale.state).toBe('storedOffline')
     await harness.engine.txn.adjustTip(sale.id, 500)
-    const report = await harness.engine.txn.closeDay(sale.businessDay)
-    expect(report.closable).toBe(true)
+    const report = await harness.engine.txn.closeDay()
+    expect(report.batch.closedAt).toBeDefined()
     // The capture waits behind the payment in the queue.
     expect(harness.engine.txn.get(sale.id)?.state).toBe('capturePending')
     harness.host.clearFaults()
@@ -251,5 +253,28 @@ describe('a reversal the bank refuses is never stranded', () => {
     // The reversal may overtake the slow payment at the host; either way the card is not charged.
     const atHost = await eventually(() => harness!.host.ledger().payments.find((p) => p.merchantTransID === started.id), 8_000)
     expect(['Reversed', 'Failed']).toContain(atHost.status)
+  })
+})
+
+describe('a lost data key does not strand a reversal', () => {
+  it('the reversal goes without the card data it cannot open, and the charge is reversed at the bank', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    harness = await startEngineHarness(reader)
+    // The queue waits, so the reversal is still queued when the keychain loses the data key.
+    await harness.engine.forwarder.stop()
+    harness.host.setFault('payment', 'process-then-drop', 1)
+    const started = harness.engine.txn.startSale({ amountMinor: 4400, currency: 'USD' })
+    expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
+    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Captured')
+    await harness.secrets.delete('data-key/T1')
+
+    const engine = await harness.restart()
+    expect(engine.alarms.map((a) => a.code)).toEqual(['DATA_KEY_MISSING'])
+    // Nothing the agent owes the bank is locked away: the reversal has its card-free copy.
+    expect(engine.journal.outbox.lockedCount()).toBe(0)
+    await eventually(() => engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
+    const reversal = harness.host.ledger().entries.find((e) => e.operation === 'reversal' && e.originalMerchantTransID === started.id)
+    expect(reversal?.status).toBe('Success')
   })
 })
