@@ -145,7 +145,6 @@ export class JournalStore {
       byReference: db.prepare('SELECT * FROM sale WHERE reference = ?'),
       byDay: db.prepare('SELECT * FROM sale WHERE business_day = ? ORDER BY created_at'),
       byBatch: db.prepare('SELECT * FROM sale WHERE batch = ? ORDER BY created_at'),
-      // The same predicate as the partial index sale_unbatched (schema.ts, version 4).
       ofOpenBatch: db.prepare('SELECT * FROM sale WHERE batch IS NULL ORDER BY created_at'),
       openSales: db.prepare(
         // The same text as the partial index sale_open (schema.ts), so the query uses it.

@@ -177,12 +177,12 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
           WHEN OLD.batch IS NULL AND NEW.batch IS NOT NULL
             AND NEW.batch <> (SELECT max(number) FROM batch)
           BEGIN SELECT RAISE(ABORT, 'a sale joins only the batch being closed'); END;
+        -- Serves both the open batch (batch IS NULL) and a closed one, in the order of their sales.
         CREATE INDEX sale_by_batch ON sale (batch, created_at);
 
         -- A message that may go without the card (a reversal: its ICC data is optional) keeps a copy
         -- without card data, in clear, so a lost data key can never strand it (outbox-store.ts).
         ALTER TABLE outbox ADD COLUMN card_free_body TEXT;
-        CREATE INDEX sale_unbatched ON sale (created_at) WHERE batch IS NULL;
       `)
     },
   },

@@ -68,6 +68,14 @@ describe('closed batches', () => {
     expect(store.salesOfBatch(1).map((s) => s.id)).toEqual([a.id])
   })
 
+  it('finds the sales of the open batch and of a closed one through an index, not a scan of the journal', async () => {
+    const { db } = await openJournal(temp, temp.path())
+    for (const where of ['batch IS NULL', 'batch = 3']) {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM sale WHERE ${where} ORDER BY created_at`).all() as Array<{ detail: string }>
+      expect(plan.map((row) => row.detail).join('; ')).toMatch(/USING INDEX sale_by_batch/)
+    }
+  })
+
   it('a journal from before batches keeps its sales, all in the open batch, and records who started new ones', async () => {
     const file = temp.path()
     const old = new Database(file)
