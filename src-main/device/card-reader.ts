@@ -92,6 +92,21 @@ export interface HostAnswerForCard {
 export type CardDecision = 'approved' | 'declined' | 'none'
 
 /**
+ * What `completeCard` learned from the card. An offline approval is forwarded with the card's final
+ * cryptogram, not the ARQC of the read (docs/card-reader.md §2.5), so the decision comes with the
+ * data that proves it.
+ */
+export interface CardCompletion {
+  decision: CardDecision
+  /**
+   * Hex BER-TLV of the card's 2nd GENERATE AC output tags (9F26, 9F27, 9F36, 95, 9B, 9F10) and the
+   * terminal's final authorisation response code (8A, EMV 4.4 Book 4 Annex A6), when there was a
+   * chip dialogue. Never carries 56, 57, 5A, 5F20, 5F24, 99, 9F0B, 9F1F, 9F20.
+   */
+  icCardData?: string
+}
+
+/**
  * What the reader tells the cashier as it goes (prompts, connection), the same shape the UI receives
  * (src-shared/contract): masked PAN only. `interrupted`: the device was busy with a sale when its
  * link dropped, and the engine reconciles that sale.
@@ -102,8 +117,8 @@ export type DeviceStatus = DeviceStatusView
 
 export interface CardReader {
   readCard(request: ReadCardRequest): Promise<ReadCardResult>
-  /** Chip only; returns `none` for swipe and contactless where the card has no second dialogue. */
-  completeCard(answer: HostAnswerForCard): Promise<CardDecision>
+  /** Chip only; the decision is `none` for swipe and contactless where the card has no second dialogue. */
+  completeCard(answer: HostAnswerForCard): Promise<CardCompletion>
   /** Stops whatever the reader is doing (cashier pressed cancel); safe to call when idle. */
   cancel(): Promise<void>
   onEvent(listener: (event: DeviceEvent) => void): () => void

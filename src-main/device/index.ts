@@ -6,6 +6,7 @@
  * doors, and eslint.config.js refuses imports that reach past them.
  */
 export type {
+  CardCompletion,
   CardData,
   CardDecision,
   CardReader,
@@ -19,6 +20,10 @@ export type {
 } from './card-reader'
 export { MAX_READ_AMOUNT_MINOR } from './card-reader'
 export type { ReadMethod } from './card-data'
+// The engine brings a held card's icCardData up to date with the card's completion and keeps its
+// final cryptogram in the sale's history (docs/card-reader.md §2.5).
+export type { CryptogramEvidence } from './card-data'
+export { cryptogramEvidence, withCompletion } from './card-data'
 
 export { discoverReaderPort, Neo2CardReader, readerPortResolver, SerialReaderTransport } from './neo2'
 export type { ReaderLog } from './neo2'

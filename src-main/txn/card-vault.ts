@@ -5,7 +5,7 @@
  * ends its use (docs/card-reader.md §5: no sensitive data kept after authorisation).
  */
 import type { Logger } from 'pino'
-import type { CardData } from '../device'
+import { withCompletion, type CardData } from '../device'
 import type { JournalStore, SaleChange } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 
@@ -40,6 +40,19 @@ export class CardVault {
     const card = (purpose === 'purchase' ? this.inFlight.get(saleId) : undefined) ?? this.journal.openCard<CardData>(saleId, purpose)
     if (!card) throw new PosError('CARD_DATA_GONE', `sale ${saleId}: the card data for this message is no longer available`)
     return card
+  }
+
+  /**
+   * The chip card of `saleId` brought up to date with the card's completion (its 2nd GENERATE AC and
+   * the final authorisation response code): what is queued from now on, a stored payment above all,
+   * carries the card's final cryptogram, not the ARQC of the read (docs/card-reader.md §2.5). Held in
+   * place of the read; returned so that the same commit seals it in the journal.
+   */
+  completeChip(saleId: string, completionIcCardData: string): CardData {
+    const card = this.require(saleId)
+    const completed: CardData = { ...card, icCardData: withCompletion(card.icCardData ?? '', completionIcCardData) }
+    this.inFlight.set(saleId, completed)
+    return completed
   }
 
   /** The card if it can still be opened; a reversal goes without it otherwise (its ICC data is optional). */

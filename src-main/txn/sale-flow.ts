@@ -10,7 +10,7 @@
  *        awaitingConfirmation   (the forwarder sends what was queued, forwarder.ts)
  */
 import type { Logger } from 'pino'
-import type { CardData, CardReader, ReadCardResult } from '../device'
+import { cryptogramEvidence, type CardCompletion, type CardData, type CardReader, type ReadCardResult } from '../device'
 import { formatDateTime, type GatewayOutcome, type HostClient } from '../gateway'
 import type { JournalStore, SaleRecord } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
@@ -155,15 +155,37 @@ export class SaleFlow {
   // ---- 4. the chip's last word -----------------------------------------------------------------
 
   private async completeCard(id: string, result: keyof typeof RESPONSE_CODE_FOR_CARD): Promise<void> {
-    const decision = await this.deps.reader
+    const completion = await this.deps.reader
       .completeCard({ result, authorizationResponseCode: RESPONSE_CODE_FOR_CARD[result] })
-      .catch((error: unknown) => {
+      .catch((error: unknown): CardCompletion => {
         // A card that cannot confirm did not approve: the safe reading is a decline.
         this.deps.logger.warn({ sale: id, err: error }, 'card completion failed')
-        return 'declined' as const
+        return { decision: 'declined' }
       })
     // Only a sale still waiting for the card takes its decision (a declined sale was told, not asked).
-    if (this.deps.writeAhead.sale(id).state === 'completingCard') await this.step(id, { type: 'cardCompleted', decision })
+    if (this.deps.writeAhead.sale(id).state !== 'completingCard') return
+    const { event, input } = this.keepCompletion(id, completion)
+    await this.step(id, event, input)
+  }
+
+  /**
+   * The card's final cryptogram goes where the sale needs it before the decision is journaled: into
+   * the held card, so that the payment stored in the same commit is forwarded with the TC and the
+   * final response code, not the read's ARQC (docs/card-reader.md §2.5); sealed again in that
+   * commit; and into the event, as evidence a support person can read in the sale's history.
+   */
+  private keepCompletion(id: string, completion: CardCompletion): { event: CardCompleted; input: StepInput } {
+    const { decision, icCardData } = completion
+    if (icCardData === undefined) return { event: { type: 'cardCompleted', decision }, input: {} }
+    try {
+      const card = this.deps.vault.completeChip(id, icCardData)
+      const evidence = card.icCardData === undefined ? undefined : cryptogramEvidence(card.icCardData)
+      return { event: { type: 'cardCompleted', decision, ...(evidence ? { evidence } : {}) }, input: { card } }
+    } catch (error) {
+      // A decision without the cryptogram that proves it cannot be forwarded: the safe reading is a decline.
+      this.deps.logger.error({ sale: id, err: error }, 'the card completion could not be kept')
+      return { event: { type: 'cardCompleted', decision: 'declined' }, input: {} }
+    }
   }
 
   // ---- at the counter, while the sale runs -------------------------------------------------------
@@ -233,6 +255,8 @@ export class SaleFlow {
     }))
   }
 }
+
+type CardCompleted = Extract<TxnEvent, { type: 'cardCompleted' }>
 
 function offlinePolicyOf(sale: SaleRecord): OfflinePolicy {
   return (JSON.parse(sale.options ?? '{}') as { offlinePolicy?: OfflinePolicy }).offlinePolicy ?? 'preferOnline'

@@ -31,7 +31,10 @@ export function cardSummaryFields(card: CardData, fingerprint: string): Partial<
   }
 }
 
-/** The part of an event worth keeping in the sale's history (never card data). */
+/**
+ * The part of an event worth keeping in the sale's history (never card data). The card's final
+ * cryptogram is kept as evidence of its decision: a cryptogram is not sensitive authentication data.
+ */
 export function eventDetail(event: TxnEvent): unknown {
   switch (event.type) {
     case 'paymentAnswered':
@@ -47,6 +50,8 @@ export function eventDetail(event: TxnEvent): unknown {
       return { tipMinor: event.tipMinor }
     case 'cardRead':
       return { chip: event.chip, duplicate: event.duplicate }
+    case 'cardCompleted':
+      return { decision: event.decision, ...(event.evidence ? { evidence: event.evidence } : {}) }
     default:
       return undefined
   }

@@ -56,7 +56,11 @@ export type TxnEvent =
   | { type: 'duplicateConfirmed' }
   | { type: 'duplicateRefused' }
   | { type: 'paymentAnswered'; answer: PaymentAnswer }
-  | { type: 'cardCompleted'; decision: 'approved' | 'declined' | 'none' }
+  | {
+      type: 'cardCompleted'
+      decision: 'approved' | 'declined' | 'none'
+      evidence?: { cid: string; cryptogram: string; atc?: string; responseCode?: string }
+    }
   | { type: 'forwardAnswered'; operation: QueuedOperation; answer: ForwardAnswer }
   | { type: 'forwardGaveUp'; operation: QueuedOperation; reason: string }
   | { type: 'managerRetry' }

@@ -38,7 +38,7 @@ function saleBytes(): { chunks: Buffer[]; frames: number; bytes: number } {
     frame(0x60, 0x00, authenticateAnswer(card, params, 1, new Date(2026, 10, 21))),
     frame(0x62, 0x00),
     frame(0x62, 0x00, Buffer.concat([Buffer.from([0]), Buffer.from(pin.ksn + pin.epb, 'latin1')])),
-    frame(0x60, 0x00, completionAnswer(true, Buffer.from('00', 'latin1'))),
+    frame(0x60, 0x00, completionAnswer(card, true, Buffer.from('00', 'latin1'), 1)),
   ]
   const wire = Buffer.concat(frames)
   const chunks: Buffer[] = []

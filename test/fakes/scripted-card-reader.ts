@@ -3,6 +3,7 @@
  * driver and the simulated PIN pad are tested on a real pty elsewhere).
  */
 import type {
+  CardCompletion,
   CardData,
   CardDecision,
   CardReader,
@@ -13,13 +14,19 @@ import type {
   ReadCardResult,
 } from '../../src-main/device'
 
-export type Presentation = { card: CardData; decision?: CardDecision } | { result: Exclude<ReadCardResult, { kind: 'card' }> }
+/**
+ * A card and what it says at completion: its decision and, optionally, the icCardData of its 2nd
+ * GENERATE AC (hex BER-TLV, e.g. 9F27 40 + 9F26 + 8A) returned with it.
+ */
+export type Presentation =
+  { card: CardData; decision?: CardDecision; completion?: string } | { result: Exclude<ReadCardResult, { kind: 'card' }> }
 
 export class ScriptedCardReader implements CardReader {
   readonly requests: ReadCardRequest[] = []
   readonly answers: HostAnswerForCard[] = []
   private readonly queue: Presentation[] = []
   private decision: CardDecision = 'approved'
+  private completion: string | undefined
   private pendingCancel: (() => void) | undefined
   cancels = 0
 
@@ -45,13 +52,15 @@ export class ScriptedCardReader implements CardReader {
     }
     if ('result' in next) return next.result
     this.decision = next.decision ?? (next.card.icCardData ? 'approved' : 'none')
+    this.completion = next.completion
     return { kind: 'card', card: next.card }
   }
 
-  async completeCard(answer: HostAnswerForCard): Promise<CardDecision> {
+  async completeCard(answer: HostAnswerForCard): Promise<CardCompletion> {
     this.answers.push(answer)
-    if (this.decision === 'none') return 'none'
-    return answer.result === 'declined' ? 'declined' : this.decision
+    if (this.decision === 'none') return { decision: 'none' }
+    const decision = answer.result === 'declined' ? 'declined' : this.decision
+    return this.completion === undefined ? { decision } : { decision, icCardData: this.completion }
   }
 
   async cancel(): Promise<void> {

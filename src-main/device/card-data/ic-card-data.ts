@@ -9,11 +9,11 @@
  * Tags keep the order in which the reader sent them (the host spec sets no order; docs/card-reader.md
  * §2.1), first occurrence wins, lengths are minimal, no padding.
  */
-import { encodeTlv, walkTlv } from './tlv'
+import { decodeTlv, encodeTlv, TlvError, walkTlv } from './tlv'
 import type { Tlv } from './tlv'
 import { AUTHORIZATION_TAGS, SAD_TAGS } from './tlv-dictionary'
 
-export const IC_CARD_DATA_ERROR_CODES = ['forbiddenTag', 'badPanSequenceNumber'] as const
+export const IC_CARD_DATA_ERROR_CODES = ['forbiddenTag', 'badPanSequenceNumber', 'badIcCardData'] as const
 export type IcCardDataErrorCode = (typeof IC_CARD_DATA_ERROR_CODES)[number]
 
 export class IcCardDataError extends Error {
@@ -52,6 +52,69 @@ export function buildIcCardData(tlvs: readonly Tlv[], options: IcCardDataOptions
   return encodeTlv([...picked].map(([tag, value]) => ({ tag, value })))
     .toString('hex')
     .toUpperCase()
+}
+
+/**
+ * The icCardData of a read brought up to date with the card's completion (2nd GENERATE AC and the
+ * final authorisation response code, docs/card-reader.md §2.5): a completion tag replaces the same
+ * tag of the read where it stands, tags only in the completion follow in their own order. The
+ * deny-list still wins: a forbidden tag in either input is dropped, never copied. Both inputs are
+ * icCardData (top-level primitive BER-TLV in hex); anything else is an `IcCardDataError`.
+ */
+export function withCompletion(readIcCardData: string, completionIcCardData: string): string {
+  const read = firstOccurrences(icCardDataTlvs(readIcCardData, 'read'))
+  const completion = firstOccurrences(icCardDataTlvs(completionIcCardData, 'completion'))
+  const merged = new Map([...read].map(([tag, value]) => [tag, completion.get(tag) ?? value]))
+  for (const [tag, value] of completion) if (!merged.has(tag)) merged.set(tag, value)
+  return encodeTlv([...merged].filter(([tag]) => !FORBIDDEN.has(tag)).map(([tag, value]) => ({ tag, value })))
+    .toString('hex')
+    .toUpperCase()
+}
+
+function icCardDataTlvs(hex: string, which: string): Tlv[] {
+  if (!/^(?:[0-9A-Fa-f]{2})*$/.test(hex)) throw new IcCardDataError('badIcCardData', `the ${which} icCardData is not hex`)
+  try {
+    // buildIcCardData writes no padding; an FF byte would start a tag, not fill space.
+    return decodeTlv(Buffer.from(hex, 'hex'), { padding: 'zeroOnly' })
+  } catch (error) {
+    if (error instanceof TlvError) throw new IcCardDataError('badIcCardData', `the ${which} icCardData is not BER-TLV: ${error.message}`)
+    throw error
+  }
+}
+
+/** Tag → value, the first occurrence of each tag winning (as in buildIcCardData), in input order. */
+function firstOccurrences(tlvs: readonly Tlv[]): Map<string, Buffer> {
+  const byTag = new Map<string, Buffer>()
+  for (const tlv of tlvs) if (!byTag.has(tlv.tag)) byTag.set(tlv.tag, tlv.value)
+  return byTag
+}
+
+/**
+ * The card's final cryptogram as a sale's history keeps it, for support to read (docs/card-reader.md
+ * §2.5). Not card data: a cryptogram, its type and counter, and a response code are not sensitive
+ * authentication data (PCI DSS v4.0.1 glossary) and identify no card.
+ */
+export interface CryptogramEvidence {
+  /** 9F27 Cryptogram Information Data, hex: 40 TC, 00 AAC, 80 ARQC. */
+  cid: string
+  /** 9F26 Application Cryptogram, hex. */
+  cryptogram: string
+  /** 9F36 Application Transaction Counter, hex. */
+  atc?: string
+  /** 8A Authorisation Response Code, as its two characters (e.g. "Y3"). */
+  responseCode?: string
+}
+
+/** The cryptogram an icCardData carries (9F27 + 9F26, with 9F36 and 8A when present); undefined without one. */
+export function cryptogramEvidence(icCardData: string): CryptogramEvidence | undefined {
+  const byTag = firstOccurrences(icCardDataTlvs(icCardData, 'evidence'))
+  const hex = (tag: string) => byTag.get(tag)?.toString('hex').toUpperCase()
+  const cid = hex('9F27')
+  const cryptogram = hex('9F26')
+  if (cid === undefined || cryptogram === undefined) return undefined
+  const atc = hex('9F36')
+  const responseCode = byTag.get('8A')?.toString('latin1')
+  return { cid, cryptogram, ...(atc !== undefined ? { atc } : {}), ...(responseCode !== undefined ? { responseCode } : {}) }
 }
 
 /**

@@ -7,9 +7,16 @@
 export type { Tlv, TlvDecodeOptions, TlvErrorCode, TlvInput, TlvPadding } from './tlv'
 export { decodeTlv, encodeTlv, findTlv, TlvError, walkTlv } from './tlv'
 export type { TagInfo } from './tlv-dictionary'
-export { AUTHORIZATION_TAGS, SAD_TAGS, tagName, TLV_DICTIONARY } from './tlv-dictionary'
-export type { IcCardDataOptions } from './ic-card-data'
-export { buildIcCardData, cardSequenceNumFrom, IcCardDataError, isForbiddenInIcCardData } from './ic-card-data'
+export { AUTHORIZATION_TAGS, COMPLETION_TAGS, SAD_TAGS, tagName, TLV_DICTIONARY } from './tlv-dictionary'
+export type { CryptogramEvidence, IcCardDataOptions } from './ic-card-data'
+export {
+  buildIcCardData,
+  cardSequenceNumFrom,
+  cryptogramEvidence,
+  IcCardDataError,
+  isForbiddenInIcCardData,
+  withCompletion,
+} from './ic-card-data'
 
 export type { ServiceCodeInfo, Track1Data, Track2Data, TrackData, TrackErrorCode } from './track'
 export { isExpired, parseServiceCode, parseTrack1, parseTrack2, parseTrack2Equivalent, TrackError } from './track'

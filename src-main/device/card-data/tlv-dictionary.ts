@@ -46,6 +46,7 @@ export const TLV_DICTIONARY: ReadonlyMap<string, TagInfo> = new Map<string, TagI
   ['9F7C', auth('Customer Exclusive Data', 'b')],
   // Response, reversal and advice (docs/card-reader.md §2.2).
   ['8A', { name: 'Authorisation Response Code', format: 'an' }],
+  ['9B', { name: 'Transaction Status Information', format: 'b' }],
   ['91', { name: 'Issuer Authentication Data', format: 'b' }],
   ['71', { name: 'Issuer Script Template 1', format: 'b' }],
   ['72', { name: 'Issuer Script Template 2', format: 'b' }],
@@ -76,3 +77,12 @@ export const AUTHORIZATION_TAGS: readonly string[] = [...TLV_DICTIONARY].filter(
 
 /** Tags that must never be copied into icCardData. */
 export const SAD_TAGS: readonly string[] = [...TLV_DICTIONARY].filter(([, info]) => info.sad).map(([tag]) => tag)
+
+/**
+ * What the card's 2nd GENERATE AC (NEO 2 60-12) leaves that the forwarded icCardData of a chip sale
+ * carries in place of the read's values (docs/card-reader.md §2.5): the final cryptogram (9F26), its
+ * type (9F27: 40 TC, 00 AAC), the counter it was made with (9F36), the terminal's verification and
+ * status results after completion (95, 9B), the issuer application data of the final cryptogram
+ * (9F10) and the final authorisation response code (8A, EMV 4.4 Book 4 Annex A6).
+ */
+export const COMPLETION_TAGS: readonly string[] = ['9F26', '9F27', '9F36', '95', '9B', '9F10', '8A']

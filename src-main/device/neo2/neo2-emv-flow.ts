@@ -4,9 +4,14 @@
  * 1. 60-11 Authenticate (ODA, restrictions, CVM, risk management, 1st GENERATE AC): result code
  *    0004 "go online" with the ARQC data → the card is read; 0000 approved offline; 0001 declined.
  * 2. completeCard: 60-12 Apply Host Response with 8A/91/71/72 (2nd GENERATE AC) → TC approved,
- *    AAC declined. The reader then asks the customer to remove the card.
+ *    AAC declined, with the card's final cryptogram and the final 8A (docs/card-reader.md §2.5).
+ *    The reader then asks the customer to remove the card.
  */
-import type { CardDecision, HostAnswerForCard, ReadCardRequest, ReadCardResult } from '../card-reader'
+import type { CardCompletion, CardDecision, HostAnswerForCard, ReadCardRequest, ReadCardResult } from '../card-reader'
+import { buildIcCardData, withCompletion } from '../card-data/ic-card-data'
+import { encodeTlv, findTlv } from '../card-data/tlv'
+import type { Tlv } from '../card-data/tlv'
+import { COMPLETION_TAGS } from '../card-data/tlv-dictionary'
 import { NEO2_COMMANDS } from './neo2-commands'
 import { chipCardData } from './neo2-card-data'
 import { cardDecisionOf, cardWantsOnlinePin, EMV_RESULT_CODES, parseContactResult } from './neo2-responses'
@@ -51,18 +56,44 @@ export async function contactRead(
   return finishRead(ctx, session, 'chip', wantsPin, (pin) => chipCardData('chip', tlvs, cardContext(ctx, pin)))
 }
 
-/** The card's final decision for a chip sale; `none` when no contact transaction is open. */
-export async function completeContact(ctx: FlowContext, session: SaleSession, answer: HostAnswerForCard): Promise<CardDecision> {
-  if (!session.emvOpen) return 'none'
+/**
+ * The authorisation response codes the terminal sets itself when the host did not decide (EMV 4.4
+ * Book 4 Annex A6): Y1 approved offline at the first GENERATE AC; Y3 / Z3 unable to go online, then
+ * approved (TC) / declined (AAC) by the card.
+ */
+const TERMINAL_RESPONSE_CODES = { offlineApproved: 'Y1', unableToGoOnlineApproved: 'Y3', unableToGoOnlineDeclined: 'Z3' } as const
+
+/** The card's final decision for a chip sale, with its final cryptogram data; `none` when no contact transaction is open. */
+export async function completeContact(ctx: FlowContext, session: SaleSession, answer: HostAnswerForCard): Promise<CardCompletion> {
+  if (!session.emvOpen) return { decision: 'none' }
   if (session.offlineDecision) {
     session.emvOpen = false
-    return session.offlineDecision
+    // The TC came with the read (60-11); only the response code is the terminal's to add.
+    return { decision: session.offlineDecision, icCardData: responseCodeTlv(TERMINAL_RESPONSE_CODES.offlineApproved) }
   }
   ctx.emit({ type: 'processing' })
   const frame = await ctx.channel.send(applyHostResponseRequest(answer, ctx.timeouts))
   if (frame.status !== 0x00) throw new Neo2StatusError(frame.status, CONTACT)
-  const decision = cardDecisionOf(parseContactResult(frame.data))
+  const result = parseContactResult(frame.data)
+  const decision = cardDecisionOf(result)
   session.emvOpen = false
   ctx.emit({ type: 'removeCard' })
-  return decision
+  const finalCode = finalResponseCode(answer, decision, result.tlvs)
+  return { decision, icCardData: withCompletion(buildIcCardData(result.tlvs, { tags: COMPLETION_TAGS }), responseCodeTlv(finalCode)) }
+}
+
+/**
+ * 8A as the forwarded message carries it: after "unable to go online" the terminal's own code for
+ * what the card decided (Annex A6); after a host answer, the code the card echoed, else the host's.
+ */
+function finalResponseCode(answer: HostAnswerForCard, decision: CardDecision, output: readonly Tlv[]): string {
+  if (answer.result === 'unableToGoOnline')
+    return decision === 'approved' ? TERMINAL_RESPONSE_CODES.unableToGoOnlineApproved : TERMINAL_RESPONSE_CODES.unableToGoOnlineDeclined
+  return findTlv(output, '8A')?.value.toString('latin1') ?? answer.authorizationResponseCode
+}
+
+function responseCodeTlv(code: string): string {
+  return encodeTlv([{ tag: '8A', value: Buffer.from(code, 'latin1') }])
+    .toString('hex')
+    .toUpperCase()
 }

@@ -7,7 +7,7 @@
  * whatever it was doing) and the engine hears `interrupted` for the sale it must reconcile.
  */
 import type {
-  CardDecision,
+  CardCompletion,
   CardReader,
   DeviceEvent,
   DeviceStatus,
@@ -86,9 +86,9 @@ export class Neo2CardReader implements CardReader {
     return result
   }
 
-  async completeCard(answer: HostAnswerForCard): Promise<CardDecision> {
+  async completeCard(answer: HostAnswerForCard): Promise<CardCompletion> {
     const session = this.session
-    if (!session) return 'none'
+    if (!session) return { decision: 'none' }
     if (session.lost) {
       this.session = undefined
       throw session.lost

@@ -23,6 +23,12 @@ export interface LedgerEntry {
   resultCode: string
   svcTransID?: string
   maskedPan?: string
+  /**
+   * A payment's chip data (cardInfo.icCardData) as it arrived, so a trainer or a test can see which
+   * cryptogram reached the host (an ARQC, or the TC of an offline approval). It never holds the card
+   * number: the agent's deny-list keeps 5A, 57 and the other cardholder tags out.
+   */
+  icCardData?: string
   /** A duplicate answered with the first response (docs/gateway.md §D3). */
   replayed?: true
   /** A fault that changed how this answer reached the client (or that it never did). */

@@ -38,6 +38,7 @@ export function handlePayment(state: HostState, aid: string, body: OfflinePaymen
   }
   const status: PaymentStatus = approved ? (body.autoCapture ? 'Captured' : 'Authorised') : 'Failed'
   const summary = summarizeCard(card.pan)
+  const chipData = body.paymentMethod.card.cardInfo?.icCardData
   const payment: PaymentState = {
     aid,
     merchantTransInfo: merchantTransInfoOf(body.merchantTransInfo),
@@ -85,6 +86,7 @@ export function handlePayment(state: HostState, aid: string, body: OfflinePaymen
       resultCode: 'S0000',
       svcTransID: payment.svcTransInfo.svcTransID,
       maskedPan: summary.maskedPan,
+      ...(chipData !== undefined ? { icCardData: chipData } : {}),
     },
     payment,
     paymentId: id,

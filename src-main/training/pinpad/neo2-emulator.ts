@@ -62,7 +62,8 @@ export class Neo2Emulator {
   private readonly io = new EmulatorOutput(this.faults)
   private framer: Neo2Framer | undefined
   private readonly slot: CardSlot
-  private emv: { card: SimCard; params: ActivationParams; online: boolean } | undefined
+  /** The open contact transaction; `atc` is the counter its 60-11 used, which its 60-12 uses too. */
+  private emv: { card: SimCard; params: ActivationParams; online: boolean; atc?: number } | undefined
   private pinTimer: Timer | undefined
   private lastCard: SimCard | undefined
   private atc = 0
@@ -190,7 +191,8 @@ export class Neo2Emulator {
     const emv = this.emv
     if (!emv || emv.online) return this.io.reply(0x60, 0x0c)
     emv.online = true
-    this.io.reply(0x60, 0x00, authenticateAnswer(emv.card, emv.params, ++this.atc, this.now()))
+    emv.atc = ++this.atc
+    this.io.reply(0x60, 0x00, authenticateAnswer(emv.card, emv.params, emv.atc, this.now()))
   }
 
   private complete(data: Buffer): void {
@@ -203,7 +205,7 @@ export class Neo2Emulator {
     const approved = answer.online
       ? answer.responseCode.toString('latin1') === '00' && emv.card.afterApproval === 'tc'
       : emv.card.whenOffline === 'tc'
-    this.io.reply(0x60, 0x00, completionAnswer(approved, answer.responseCode))
+    this.io.reply(0x60, 0x00, completionAnswer(emv.card, approved, answer.responseCode, emv.atc ?? this.atc))
   }
 
   private getPin(): void {

@@ -89,18 +89,33 @@ function today(now: Date): string {
   return `${two(now.getFullYear() % 100)}${two(now.getMonth() + 1)}${two(now.getDate())}`
 }
 
+function atcBytes(atc: number): Buffer {
+  const bytes = Buffer.alloc(2)
+  bytes.writeUInt16BE(atc & 0xffff, 0)
+  return bytes
+}
+
+/** TVR: "online PIN entered" (byte 3 bit 4) for a PIN card, nothing else to report. */
+const tvr = (card: SimCard): string => (card.onlinePin ? '0000008000' : '0000000000')
+
+/**
+ * Visa-style Issuer Application Data: length 06, key index 01, CVN 0A, then the CVR whose byte 2
+ * says which cryptograms the card made (bits 8-7 second GENERATE AC: 00 AAC, 01 TC, 10 none; bits
+ * 6-5 first: 10 ARQC), as the Visa Integrated Circuit Card Specification's Card Verification
+ * Results define them.
+ */
+const ISSUER_APPLICATION_DATA = { arqc: '06010A03A00000', tc: '06010A03600000', aac: '06010A03200000' } as const
+
 /** First GENERATE AC → ARQC, with the transaction data the kernel signed. */
 function arqcData(card: SimCard, params: ActivationParams, atc: number, now: Date): TlvInput[] {
   const cvm = card.onlinePin ? '420300' : '1F0002'
-  const atcBytes = Buffer.alloc(2)
-  atcBytes.writeUInt16BE(atc & 0xffff, 0)
   return [
     tlv('9F26', randomBytes(8)),
     tlv('9F27', '80'),
-    tlv('9F10', '06010A03A00000'),
+    tlv('9F10', ISSUER_APPLICATION_DATA.arqc),
     tlv('9F37', randomBytes(4)),
-    tlv('9F36', atcBytes),
-    tlv('95', card.onlinePin ? '0000008000' : '0000000000'),
+    tlv('9F36', atcBytes(atc)),
+    tlv('95', tvr(card)),
     tlv('9A', today(now)),
     tlv('9C', Buffer.from([params.transactionType])),
     tlv('9F02', params.amount),
@@ -130,11 +145,19 @@ export function contactlessAnswer(card: SimCard, params: ActivationParams, atc: 
   return withAttribution(ATTRIBUTION.contactlessEmv, [...chipRecords(card, ENTRY_MODE.contactlessEmv), ...arqcData(card, params, atc, now)])
 }
 
-/** 60-12: second GENERATE AC → TC (result 0002) or AAC (0003). */
-export function completionAnswer(approved: boolean, authorizationResponseCode: Buffer): Buffer {
+/**
+ * 60-12: second GENERATE AC → TC (result 0002) or AAC (0003), made with the same ATC as the first
+ * (one transaction, one counter value), and the 8A the terminal sent. TSI E800: offline data
+ * authentication, cardholder verification, card and terminal risk management performed.
+ */
+export function completionAnswer(card: SimCard, approved: boolean, authorizationResponseCode: Buffer, atc: number): Buffer {
   return contactResult(approved ? 0x0002 : 0x0003, [
     tlv('9F27', approved ? '40' : '00'),
     tlv('9F26', randomBytes(8)),
+    tlv('9F36', atcBytes(atc)),
+    tlv('95', tvr(card)),
+    tlv('9B', 'E800'),
+    tlv('9F10', approved ? ISSUER_APPLICATION_DATA.tc : ISSUER_APPLICATION_DATA.aac),
     tlv('8A', authorizationResponseCode),
   ])
 }

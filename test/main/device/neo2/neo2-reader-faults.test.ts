@@ -40,7 +40,7 @@ describe('device faults the driver survives', () => {
     rig.sim.present('chip-visa')
     const result = await rig.reader.readCard(sale())
     expect(result.kind).toBe('card')
-    expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('approved')
+    expect((await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('approved')
   })
 
   it('ignores a corrupted UI event, but fails a read whose answer was corrupted, then cleans up', async () => {

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { decodeTlv } from '../../../../src-main/device/card-data'
 import type { CardData, ReadCardResult } from '../../../../src-main/device'
+import { completeContact } from '../../../../src-main/device/neo2/neo2-emv-flow'
+import { newSession } from '../../../../src-main/device/neo2/neo2-session'
+import type { FlowContext } from '../../../../src-main/device/neo2/neo2-session'
 import { TEST_CARDS } from '../../../../src-main/training/pinpad'
 import { decryptPin } from './pin-check'
 import type { MockRig } from './reader-harness'
@@ -57,7 +60,7 @@ describe('chip sale (02-40, 60-11, 60-12)', () => {
     expect(tags).toEqual(expect.arrayContaining(['9F26', '9F27', '9F02', '5F2A', '9F34', '5F34']))
     for (const sad of ['56', '57', '5A', '5F20', '5F24', '99', '9F1F', '9F20']) expect(tags).not.toContain(sad)
     expect(rig.reader.status()).toMatchObject({ connected: true, busy: true })
-    expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('approved')
+    expect((await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('approved')
     expect(rig.reader.status().busy).toBe(false)
     expect(sent(rig)).toEqual(['05-01', '02-40', '60-11', '60-12'])
     expect(rig.log.types()).toEqual([
@@ -82,7 +85,40 @@ describe('chip sale (02-40, 60-11, 60-12)', () => {
     rig = await mockRig()
     rig.sim.present(name)
     card(await rig.reader.readCard(sale()))
-    expect(await rig.reader.completeCard(answer)).toBe(decision)
+    expect((await rig.reader.completeCard(answer)).decision).toBe(decision)
+  })
+})
+
+/** Tag → upper-case hex value of an icCardData. */
+function tagsOf(icCardData: string | undefined): Record<string, string> {
+  return Object.fromEntries(decodeTlv(Buffer.from(icCardData ?? '', 'hex')).map((t) => [t.tag, t.value.toString('hex').toUpperCase()]))
+}
+
+describe('the completion data: final cryptogram and 8A (docs/card-reader.md §2.5)', () => {
+  it.each([
+    ['chip-visa', { result: 'approved' as const, authorizationResponseCode: '00' }, { '9F27': '40', '8A': '3030' }],
+    ['aac-after-approval', { result: 'approved' as const, authorizationResponseCode: '00' }, { '9F27': '00', '8A': '3030' }],
+    ['chip-visa', { result: 'declined' as const, authorizationResponseCode: '05' }, { '9F27': '00', '8A': '3035' }],
+    ['chip-visa', { result: 'unableToGoOnline' as const, authorizationResponseCode: 'Z3' }, { '9F27': '40', '8A': '5933' }],
+    ['offline-decline', { result: 'unableToGoOnline' as const, authorizationResponseCode: 'Z3' }, { '9F27': '00', '8A': '5A33' }],
+  ])('%s completed with %j carries %j and the read’s ATC', async (name, answer, expected) => {
+    rig = await mockRig()
+    rig.sim.present(name)
+    const read = tagsOf(card(await rig.reader.readCard(sale())).icCardData)
+    const final = tagsOf((await rig.reader.completeCard(answer)).icCardData)
+    expect(final).toMatchObject({ ...expected, '9F36': read['9F36'] })
+    expect(Object.keys(final).sort()).toEqual(['8A', '95', '9B', '9F10', '9F26', '9F27', '9F36'])
+  })
+
+  it('a card that approved offline at 60-11 gets no 60-12: the TC came with the read, 8A is Y1', async () => {
+    const ctx = {
+      emit: () => undefined,
+      channel: { send: () => Promise.reject(new Error('no 60-12 after an offline approval')) },
+    } as unknown as FlowContext
+    const session = { ...newSession('purchase'), emvOpen: true, offlineDecision: 'approved' as const }
+    const completion = await completeContact(ctx, session, { result: 'unableToGoOnline', authorizationResponseCode: 'Z3' })
+    expect(completion).toEqual({ decision: 'approved', icCardData: '8A025931' })
+    expect(session.emvOpen).toBe(false)
   })
 })
 
@@ -99,7 +135,7 @@ describe('contactless and swipe', () => {
     })
     expect(data.summary).toMatchObject({ brand: 'MASTERCARD', applicationLabel: 'MASTERCARD', method: 'contactlessChip' })
     expect(data.icCardData).toMatch(/9F2701/)
-    expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('none')
+    expect((await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('none')
     expect(sent(rig)).toEqual(['05-01', '02-40'])
   })
 
@@ -116,7 +152,7 @@ describe('contactless and swipe', () => {
       track2: '4111111111111111=49121011000000',
     })
     expect(data.icCardData).toBeUndefined()
-    expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('none')
+    expect((await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('none')
     expectNoCardDataInEvents(rig, data)
   })
 
@@ -234,7 +270,7 @@ describe('cancel, timeout, busy', () => {
     rig.sim.present('chip-visa')
     card(await rig.reader.readCard(sale()))
     await rig.reader.cancel()
-    expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('none')
+    expect((await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('none')
     expect(sent(rig)).toEqual(['05-01', '02-40', '60-11', '05-01'])
   })
 
@@ -245,7 +281,7 @@ describe('cancel, timeout, busy', () => {
     expect(rig.reader.status().busy).toBe(false)
     await sleep(30)
     expect(sent(rig)).toEqual(['05-01', '02-40', '60-11', '05-01'])
-    expect(await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('none')
+    expect((await rig.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('none')
   })
 
   it('gives up waiting for completeCard after the DFEF3C next-command timeout', async () => {

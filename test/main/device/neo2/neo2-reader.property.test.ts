@@ -104,7 +104,7 @@ describe('Neo2CardReader under arbitrary garbage and splits (property)', () => {
           expect(result.kind).toBe('card')
           if (result.kind !== 'card') return
           expect(result.card).toMatchObject({ method: 'chip', pan: '4012345678909', pin: { encryptedPin: '1B9C1845EB993A7A' } })
-          expect(await r.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('approved')
+          expect((await r.reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('approved')
           expect(r.events.filter((e) => e.type === 'error' || e.type === 'interrupted')).toEqual([])
         } finally {
           await r.reader.close()

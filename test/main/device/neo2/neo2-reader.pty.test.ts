@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { Neo2CardReader, SerialReaderTransport } from '../../../../src-main/device/neo2'
 import type { CardData, ReadCardResult } from '../../../../src-main/device'
+import { decodeTlv } from '../../../../src-main/device/card-data'
 import { startPtyPinpadSim } from '../../../../src-main/training/pinpad'
 import type { PtyPinpadSim } from '../../../../src-main/training/pinpad'
 import { commandAvailable, INSTALL, requireComponent } from '../../../support/system'
@@ -50,6 +51,11 @@ const alive = (pid: number): boolean => {
   }
 }
 
+/** Tag → upper-case hex value of an icCardData. */
+function tagsOf(icCardData: string | undefined): Record<string, string> {
+  return Object.fromEntries(decodeTlv(Buffer.from(icCardData ?? '', 'hex')).map((t) => [t.tag, t.value.toString('hex').toUpperCase()]))
+}
+
 function card(result: ReadCardResult): CardData {
   if (result.kind !== 'card') throw new Error(`expected a card, got ${JSON.stringify(result)}`)
   return result.card
@@ -75,7 +81,30 @@ describe.skipIf(!hasSocat)('NEO 2 driver over a socat pty pair', () => {
     const data = card(await reader.readCard(sale()))
     expect(data).toMatchObject({ method: 'chip', posEntryMode: '051', pan: '4761739001010010', cardSequenceNum: '001' })
     expect(data.icCardData).toMatch(/9F2701/)
-    expect(await reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('approved')
+    expect((await reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('approved')
+  })
+
+  it('unable to go online, the card approves: its TC with the read’s ATC and 8A Y3 (EMV 4.4 Book 4 Annex A6)', async () => {
+    const { sim, reader } = await ptyRig()
+    sim.present('chip-visa')
+    const read = tagsOf(card(await reader.readCard(sale())).icCardData)
+    expect(read['9F27']).toBe('80')
+    const completion = await reader.completeCard({ result: 'unableToGoOnline', authorizationResponseCode: 'Z3' })
+    expect(completion.decision).toBe('approved')
+    const final = tagsOf(completion.icCardData)
+    expect(final).toMatchObject({ '9F27': '40', '9F36': read['9F36'], '8A': '5933', '9B': expect.any(String), '95': expect.any(String) })
+    expect(final['9F26']).toMatch(/^[0-9A-F]{16}$/)
+    expect(final['9F26']).not.toBe(read['9F26'])
+    for (const sad of ['56', '57', '5A', '5F20', '5F24', '99', '9F1F', '9F20']) expect(final).not.toHaveProperty(sad)
+  })
+
+  it('unable to go online, the card declines: its AAC and 8A Z3', async () => {
+    const { sim, reader } = await ptyRig()
+    sim.present('offline-decline')
+    const read = tagsOf(card(await reader.readCard(sale())).icCardData)
+    const completion = await reader.completeCard({ result: 'unableToGoOnline', authorizationResponseCode: 'Z3' })
+    expect(completion.decision).toBe('declined')
+    expect(tagsOf(completion.icCardData)).toMatchObject({ '9F27': '00', '9F36': read['9F36'], '8A': '5A33' })
   })
 
   it('reads a swipe and a tap', async () => {
@@ -84,7 +113,7 @@ describe.skipIf(!hasSocat)('NEO 2 driver over a socat pty pair', () => {
     expect(card(await reader.readCard(sale()))).toMatchObject({ method: 'swipe', track2: '4111111111111111=49121011000000' })
     sim.present('contactless-mastercard')
     expect(card(await reader.readCard(sale()))).toMatchObject({ method: 'contactlessChip', posEntryMode: '071' })
-    expect(await reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('none')
+    expect((await reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('none')
   })
 
   it.each(['pin-tdes', 'pin-aes'])('takes an online PIN (%s) whose block decrypts with the test BDK', async (name) => {
@@ -116,7 +145,7 @@ describe.skipIf(!hasSocat)('NEO 2 driver over a socat pty pair', () => {
     const { sim, reader } = await ptyRig()
     sim.present('aac-after-approval')
     card(await reader.readCard(sale()))
-    expect(await reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('declined')
+    expect((await reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('declined')
   })
 
   it('survives the cable pulled mid-transaction: prompt failure, reconnect at the same path, cancel, interrupted', async () => {
@@ -136,6 +165,6 @@ describe.skipIf(!hasSocat)('NEO 2 driver over a socat pty pair', () => {
     expect(reader.status()).toMatchObject({ connected: true, busy: false, port: sim.hostPath })
     sim.present('chip-visa')
     expect(card(await reader.readCard(sale())).method).toBe('chip')
-    expect(await reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).toBe('approved')
+    expect((await reader.completeCard({ result: 'approved', authorizationResponseCode: '00' })).decision).toBe('approved')
   })
 })
