@@ -13,6 +13,7 @@ import {
   type OperationResults,
   type PosEvent,
   type PosResult,
+  type PosStreamSnapshot,
   type QueueStatusView,
   type SaleOrigin,
   type SaleView,
@@ -25,11 +26,12 @@ import { keyCheckValue, storeSigningKey } from '../gateway'
 import type { JournalStore } from '../journal'
 import { signingKeyAccount, type SecretStore } from '../keychain'
 import { dayReportCsv, timeLeftMs, type Forwarder, type RetryPolicy, type TxnService } from '../txn'
+import { SaleEvents } from './sale-events'
 
 /** What the operations use of the engine the composition root builds (src-main/app/compose.ts). */
 export interface AgentEngine {
   alarms: AppInfo['alarms']
-  journal: Pick<JournalStore, 'outbox'>
+  journal: Pick<JournalStore, 'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter'>
   txn: TxnService
   forwarder: Forwarder
 }
@@ -54,11 +56,19 @@ type Handlers = {
 export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
   private readonly handlers: Handlers
   private readonly unsubscribe: Array<() => void> = []
+  private readonly saleEvents: SaleEvents
 
   constructor(private readonly ctx: AgentContext) {
     super()
     const { engine } = ctx
     const txn = engine.txn
+    this.saleEvents = new SaleEvents({
+      journal: engine.journal,
+      txn,
+      reader: ctx.reader,
+      alarms: () => engine.alarms,
+      queue: () => this.queueStatus(),
+    })
     this.handlers = {
       appInfo: () => ({ ...ctx.info, alarms: engine.alarms }),
       startSale: (r, caller) =>
@@ -72,6 +82,11 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
           amountConfirmed: r.amountConfirmed,
         }),
       getSale: (r) => this.sale(r.id),
+      getSaleByReference: (r) => {
+        const record = engine.journal.byReference(r.reference)
+        if (!record) throw new PosError('NO_SUCH_SALE', `no sale with reference "${r.reference}"`)
+        return this.sale(record.id)
+      },
       cancelSale: async (r) => {
         await txn.cancelSale(r.id)
         return this.sale(r.id)
@@ -122,7 +137,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       },
       setSigningKey: async (r) => ({ kcv: await storeSigningKey(ctx.secrets, ctx.settings.aid, r.key) }),
     }
-    const onSale = (update: { sale: SaleView }) => this.emit('event', { type: 'sale', sale: update.sale })
+    const onSale = (update: { sale: SaleView }) => this.emit('event', this.saleEvents.sale(update.sale))
     txn.on('update', onSale)
     this.unsubscribe.push(() => txn.off('update', onSale))
     const onQueue = () => this.emit('event', { type: 'queue', queue: this.queueStatus() })
@@ -130,13 +145,16 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     this.unsubscribe.push(() => engine.forwarder.off('status', onQueue))
     // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
     const onAttention = (item: { operation: string; saleId: string }, reason: string) =>
-      this.emit('event', {
-        type: 'alarm',
-        alarm: { code: 'NEEDS_ATTENTION', message: `${item.operation} of sale ${item.saleId} needs a manager: ${reason}` },
-      })
+      this.emit(
+        'event',
+        this.saleEvents.alarm(
+          { code: 'NEEDS_ATTENTION', message: `${item.operation} of sale ${item.saleId} needs a manager: ${reason}` },
+          item.saleId,
+        ),
+      )
     engine.forwarder.on('attention', onAttention)
     this.unsubscribe.push(() => engine.forwarder.off('attention', onAttention))
-    this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', { type: 'device', prompt })))
+    this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', this.saleEvents.device(prompt))))
   }
 
   /** Validates and runs one operation; never throws: every failure is a catalogue error as data. */
@@ -153,6 +171,19 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       if (!(thrown instanceof PosError)) this.ctx.logger.error({ operation, err: thrown }, 'operation failed')
       return { ok: false, error: errorView(toPosError(thrown)) }
     }
+  }
+
+  /**
+   * For a (re)connecting event stream: the sale events missed since journal position `afterSeq`
+   * (each sale once, in its current state, oldest first, at most `limit`) and the newest position.
+   */
+  missedSaleEvents(afterSeq: number, limit: number): { events: PosEvent[]; lastSeq: number } {
+    return this.saleEvents.missed(afterSeq, limit)
+  }
+
+  /** The terminal now, with the journal position it reflects: what a (re)connecting stream is sent. */
+  snapshot(): PosStreamSnapshot {
+    return this.saleEvents.snapshot()
   }
 
   close(): void {

@@ -2,16 +2,20 @@
  * The agent without Electron: an HTTP server bound to 127.0.0.1 only. It serves the cashier UI at `/`
  * and the integration API under /v1 (docs/local-api.md):
  * - `POST /v1/ops/{operation}`: one contract operation, JSON in, `{ ok, value | error }` out;
- * - `GET /v1/events`: server-sent events (sale, queue, device, alarm);
+ * - `GET /v1/events`: server-sent events, resumable (event-stream.ts);
+ * - `GET /v1/openapi.json`: the OpenAPI 3.1 document of all of this (openapi-document.ts);
+ * - `GET /metrics`: Prometheus metrics, when the agent was given them (docs/monitoring.md);
  * - `GET /v1/health`: unauthenticated liveness.
- * Every /v1 call needs the bearer token (or the same-site session cookie the UI page carries); the
- * `Host` header must name this server and a present `Origin` must be this server (DNS rebinding and
- * cross-site requests are refused).
+ * Every other /v1 call and /metrics need the bearer token (or the same-site session cookie the UI
+ * page carries); the `Host` header must name this server and a present `Origin` must be this server
+ * (DNS rebinding and cross-site requests are refused).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
 import type { AgentOperations } from './agent-operations'
+import { EventStreams, parseResumePoint } from './event-stream'
+import { openApiDocument } from './openapi-document'
 import { serveStatic } from './static-files'
 import { contentSecurityPolicy, type SaleOrigin } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
@@ -22,6 +26,16 @@ export interface LocalServerOptions {
   operations: AgentOperations
   token: string
   health: () => Record<string, unknown>
+  /** Prometheus metrics, served at /metrics (src-main/metrics); without them /metrics is 404. */
+  metrics?: MetricsEndpoint
+  /** How often an idle event stream gets a `heartbeat` event, in ms (15 s by default). */
+  heartbeatMs?: number
+}
+
+/** What /metrics serves: one scrape in the Prometheus text format. */
+export interface MetricsEndpoint {
+  contentType: string
+  scrape(): Promise<string>
 }
 
 export interface LocalServer {
@@ -32,7 +46,7 @@ export interface LocalServer {
 const MAX_BODY_BYTES = 64 * 1024
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const streams = new Set<ServerResponse>()
+  const streams = new EventStreams(options.operations, options.heartbeatMs ?? 15_000)
   let origin = ''
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch(() => {
@@ -46,10 +60,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (request.headers.origin !== undefined && request.headers.origin !== origin)
       return plain(response, 403, 'cross-origin requests are refused')
     if (url.pathname === '/v1/health' && request.method === 'GET') return json(response, 200, options.health())
-    if (url.pathname.startsWith('/v1/')) {
+    if (url.pathname === '/v1/openapi.json' && request.method === 'GET') return json(response, 200, openApiDocument())
+    if (url.pathname.startsWith('/v1/') || url.pathname === '/metrics') {
       const caller = callerOf(request, options.token)
-      if (caller === undefined) return refuse(response, 'UNAUTHORISED', 'a bearer token is required (see docs/local-api.md)')
-      if (url.pathname === '/v1/events' && request.method === 'GET') return openStream(response)
+      if (caller === 'missing' || caller === 'wrong') return unauthorised(response, caller)
+      if (url.pathname === '/metrics' && request.method === 'GET') return metrics(response)
+      if (url.pathname === '/v1/events' && request.method === 'GET') {
+        const resume = parseResumePoint(request.headers['last-event-id']?.toString() ?? url.searchParams.get('lastEventId'))
+        if (resume === 'invalid') return refuse(response, 'INVALID_REQUEST', 'Last-Event-ID must be an event id this stream sent')
+        return streams.open(response, resume)
+      }
       const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
       if (op && request.method === 'POST') return operation(op[1]!, request, response, caller)
       return refuse(response, 'NOT_FOUND', `no route ${request.method} ${url.pathname}`)
@@ -78,20 +98,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     json(response, result.ok ? 200 : httpStatusOf(result.error.code), result)
   }
 
-  function openStream(response: ServerResponse): void {
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
-    response.write(': connected\n\n')
-    streams.add(response)
-    response.on('close', () => streams.delete(response))
+  async function metrics(response: ServerResponse): Promise<void> {
+    if (!options.metrics) return refuse(response, 'NOT_FOUND', 'this agent was started without metrics')
+    const text = await options.metrics.scrape()
+    response.writeHead(200, { 'content-type': options.metrics.contentType, 'cache-control': 'no-store' }).end(text)
   }
-
-  const onEvent = (event: unknown) => {
-    const frame = `data: ${JSON.stringify(event)}\n\n`
-    for (const stream of streams) stream.write(frame)
-  }
-  options.operations.on('event', onEvent)
-  const keepAlive = setInterval(() => streams.forEach((s) => s.write(': keep-alive\n\n')), 15_000)
-  keepAlive.unref()
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -103,9 +114,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     url: origin,
     close: () =>
       new Promise((resolve) => {
-        clearInterval(keepAlive)
-        options.operations.off('event', onEvent)
-        streams.forEach((s) => s.end())
+        streams.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),
@@ -119,14 +128,32 @@ function hostAllowed(host: string | undefined, origin: string): boolean {
 
 /**
  * Who is calling, once authorised: the POS holds the bearer token; the cashier's page carries the
- * session cookie this server set when it served the page. Undefined: neither is valid.
+ * session cookie this server set when it served the page. Otherwise: no credential at all, or a wrong one.
  */
-function callerOf(request: IncomingMessage, token: string): SaleOrigin | undefined {
+function callerOf(request: IncomingMessage, token: string): SaleOrigin | 'missing' | 'wrong' {
   const matches = (given: string | undefined) =>
     given !== undefined && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token))
-  if (matches(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1])) return 'pos'
-  if (matches(/(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1])) return 'counter'
-  return undefined
+  const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
+  const session = /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
+  if (matches(bearer)) return 'pos'
+  if (matches(session)) return 'counter'
+  return bearer === undefined && session === undefined ? 'missing' : 'wrong'
+}
+
+/**
+ * A missing and a wrong token are told apart the way RFC 6750 §3 says: the challenge carries
+ * `error="invalid_token"` only when a token was sent, and the message says which it was.
+ */
+function unauthorised(response: ServerResponse, why: 'missing' | 'wrong'): void {
+  const challenge = 'Bearer realm="pos-agent"'
+  response.setHeader('www-authenticate', why === 'missing' ? challenge : `${challenge}, error="invalid_token"`)
+  refuse(
+    response,
+    why === 'missing' ? 'UNAUTHORISED' : 'TOKEN_INVALID',
+    why === 'missing'
+      ? 'no token: send "Authorization: Bearer <token>" with the token from <data folder>/api-token (docs/local-api.md)'
+      : 'the token is wrong: it is not the one in <data folder>/api-token, which may have been made anew (docs/local-api.md)',
+  )
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

@@ -5,9 +5,10 @@
  */
 import type { CardReader } from '../device'
 import { AgentOperations } from '../api'
+import { AgentMetrics, MeasuredHostClient } from '../metrics'
 import { minorUnitDigits } from '../../src-shared/money'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn'
-import { composeEngine, type Engine, type EngineSettings } from './compose'
+import { composeEngine, type Engine, type EngineAlarm, type EngineSettings } from './compose'
 import type { AgentConfig } from '../config'
 import { openHostClient, type HostConnection } from './host-connection'
 import type { Runtime } from './runtime'
@@ -28,8 +29,13 @@ export interface RunningAgent {
   connection: HostConnection
   readerHandle: ReaderHandle
   operations: AgentOperations
+  /** Prometheus metrics of this agent, for the local server's /metrics (docs/monitoring.md). */
+  metrics: AgentMetrics
   close(): Promise<void>
 }
+
+/** The engine's alarm codes (compose.ts), each reported by the metrics whether raised or not. */
+const ENGINE_ALARM_CODES: ReadonlyArray<EngineAlarm['code']> = ['DATA_KEY_MISSING']
 
 export function engineSettings(config: AgentConfig, dataDir: string): EngineSettings {
   const unit = 10 ** minorUnitDigits(config.currency)
@@ -77,13 +83,25 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
     const readerHandle = await readerFactory(runtime, config)
     closers.unshift(() => readerHandle.close())
     const settings = engineSettings(config, runtime.dataDir)
+    const metrics = new AgentMetrics({
+      info: { terminalId: config.merchant.terminalId, mode: runtime.mode, currency: config.currency },
+      alarmCodes: ENGINE_ALARM_CODES,
+    })
+    closers.unshift(async () => metrics.close())
     const engine = await composeEngine(settings, {
       reader: readerHandle.reader,
-      host: connection.client,
+      host: new MeasuredHostClient(connection.client, (outcome) => metrics.observeHostCall(outcome)),
       secrets: runtime.secrets,
       logger: runtime.logger,
     })
     closers.unshift(() => engine.close())
+    metrics.watch({
+      txn: engine.txn,
+      forwarder: engine.forwarder,
+      journal: engine.journal,
+      reader: readerHandle.reader,
+      alarms: () => engine.alarms,
+    })
     const operations = new AgentOperations({
       engine,
       reader: readerHandle.reader,
@@ -115,6 +133,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       connection,
       readerHandle,
       operations,
+      metrics,
       close: async () => {
         operations.close()
         for (const close of closers) await close()

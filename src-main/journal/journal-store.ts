@@ -287,6 +287,27 @@ export class JournalStore {
     return this.statements.events.all(saleId) as never
   }
 
+  /**
+   * What an event stream that dropped at journal position `afterSeq` missed (docs/local-api.md): each
+   * sale changed since, once, at its latest change, oldest first, at most `limit`; and the newest
+   * position. Read-only and indexed: `seq` is the rowid (a range read from `afterSeq`), a sale's latest
+   * change comes from sale_event_by_sale, and the newest position is the last rowid.
+   */
+  saleChangesAfter(afterSeq: number, limit: number): { changes: Array<{ seq: number; saleId: string }>; lastSeq: number } {
+    this.changesAfterSql ??= {
+      changes: this.db.prepare(
+        `SELECT e.seq AS seq, e.sale_id AS saleId FROM sale_event e
+          WHERE e.seq > ? AND e.seq = (SELECT max(l.seq) FROM sale_event l WHERE l.sale_id = e.sale_id)
+          ORDER BY e.seq LIMIT ?`,
+      ),
+      lastSeq: this.db.prepare('SELECT coalesce(max(seq), 0) FROM sale_event').pluck(),
+    }
+    const changes = this.changesAfterSql.changes.all(afterSeq, limit) as Array<{ seq: number; saleId: string }>
+    return { changes, lastSeq: this.changesAfterSql.lastSeq.get() as number }
+  }
+
+  private changesAfterSql: { changes: Database.Statement; lastSeq: Database.Statement } | undefined
+
   fingerprint(pan: string): string {
     return this.sealer.keyedHash('card-fingerprint', pan)
   }

@@ -9,6 +9,7 @@ import { runInTransaction } from './database'
 import type { SaleKeys } from './sale-keys'
 import { sealedFieldAad, wipe } from './sealed-fields'
 import type { QueueOperation } from '../../src-shared/sale'
+import { OPEN_SALE_PREDICATE } from './schema'
 
 /**
  * A queue item's life: waiting, sent and not yet answered, answered, parked for a manager, or
@@ -116,7 +117,8 @@ export class OutboxStore {
           -- sales that need a manager: a queued item parked, or a sale the host's answer put there
           -- (a stored payment declined when forwarded has no item left, and still needs one)
           (SELECT count(*) FROM (SELECT sale_id FROM outbox WHERE state = 'attention'
-             UNION SELECT id FROM sale WHERE state = 'needsAttention')) AS attentionCount,
+             -- the open-sale predicate lets SQLite use the partial index sale_open, not scan every sale
+             UNION SELECT id FROM sale WHERE state = 'needsAttention' AND ${OPEN_SALE_PREDICATE})) AS attentionCount,
           (SELECT min(created_at) FROM outbox WHERE state IN (${sqlList(IN_QUEUE)})) AS oldestItemAt`),
       stored: db.prepare(`SELECT currency, count(*) AS n, sum(amount_minor) AS total, min(created_at) AS oldest FROM outbox
           WHERE operation = 'payment' AND ${OWED_TO_HOST_SQL} GROUP BY currency`),

@@ -176,12 +176,44 @@ export interface SettingsView {
   signingKey: { present: boolean; kcv?: string }
 }
 
-/** Live updates pushed to the UI (IPC in Electron, server-sent events in the browser). */
+/**
+ * Which sale an event is about, when it is about one: the agent's id and the POS's own `reference`
+ * (absent for a sale rung up without one), so an integrator can follow its sale without knowing the
+ * agent's id first.
+ */
+export interface SaleTag {
+  saleId?: string
+  reference?: string
+}
+
+/**
+ * Live updates pushed to the UI (IPC in Electron, server-sent events in the browser). A `sale` event
+ * carries `seq`, the journal position of the change it reports: the SSE `id`, from which a dropped
+ * stream resumes (docs/local-api.md). A `device` prompt names the sale it belongs to; a reader
+ * connection change with no sale at the counter names none.
+ */
 export type PosEvent =
-  | { type: 'sale'; sale: SaleView }
+  | ({ type: 'sale'; sale: SaleView; seq?: number } & SaleTag)
   | { type: 'queue'; queue: QueueStatusView }
-  | { type: 'device'; prompt: DevicePrompt }
-  | { type: 'alarm'; alarm: AlarmView }
+  | ({ type: 'device'; prompt: DevicePrompt } & SaleTag)
+  | ({ type: 'alarm'; alarm: AlarmView } & SaleTag)
+
+/**
+ * What the event stream sends first on every (re)connect, after any missed sale changes: the state
+ * that queue, device and alarm events only report changes of.
+ */
+export interface PosStreamSnapshot {
+  /** The journal position this snapshot reflects: every sale change up to it was delivered. */
+  seq: number
+  at: number
+  /** The sale at the counter, if one is. */
+  sale?: SaleView
+  /** The reader's latest prompt for that sale. */
+  prompt?: DevicePrompt
+  queue: QueueStatusView
+  device: DeviceStatusView
+  alarms: AlarmView[]
+}
 
 /** An error as every door sends it: code, detail, retryable and the catalogue's words (src-shared/errors). */
 export type PosErrorView = ErrorView

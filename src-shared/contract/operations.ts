@@ -17,6 +17,8 @@ import type {
 import { OFFLINE_POLICIES } from '../sale'
 
 const saleId = z.string().min(1).max(64)
+/** The integrator's own key for a sale (startSale's `reference`). */
+const saleReference = z.string().min(1).max(64)
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
 const batchNumber = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)
 const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
@@ -44,7 +46,7 @@ export const OPERATION_SCHEMAS = {
       .regex(/^[A-Z]{3}$/)
       .optional(),
     /** The integrator's idempotency key: a repeat returns the same sale, never a second charge. */
-    reference: z.string().min(1).max(64).optional(),
+    reference: saleReference.optional(),
     offlinePolicy: z.enum(OFFLINE_POLICIES).optional(),
     options: paymentOptionsSchema.optional(),
     /**
@@ -55,6 +57,8 @@ export const OPERATION_SCHEMAS = {
     amountConfirmed: z.boolean().optional(),
   }),
   getSale: z.strictObject({ id: saleId }),
+  /** A sale by the POS's own `reference` (the one it gave startSale), for a POS that lost the agent's id. */
+  getSaleByReference: z.strictObject({ reference: saleReference }),
   cancelSale: z.strictObject({ id: saleId }),
   confirmDuplicate: z.strictObject({ id: saleId, charge: z.boolean() }),
   voidSale: z.strictObject({ id: saleId }),
@@ -90,6 +94,7 @@ export interface OperationResults {
   appInfo: AppInfo
   startSale: SaleView
   getSale: SaleView
+  getSaleByReference: SaleView
   cancelSale: SaleView
   confirmDuplicate: SaleView
   voidSale: SaleView

@@ -6,7 +6,12 @@ import { entry } from './error-entry'
 
 export const REQUEST_ERRORS = {
   INVALID_REQUEST: entry(400, false, 'The request was incomplete or not valid, so nothing was done.'),
-  UNAUTHORISED: entry(401, false, 'This program is not allowed to use the payment agent: its access token is missing or wrong.'),
+  UNAUTHORISED: entry(401, false, 'This program is not allowed to use the payment agent: it sent no access token.'),
+  TOKEN_INVALID: entry(
+    401,
+    false,
+    'This program is not allowed to use the payment agent: its access token is not the one this agent uses. Give it the current token.',
+  ),
   FORBIDDEN: entry(403, false, 'Only the cashier window may ask the payment agent for this.'),
   UNKNOWN_OPERATION: entry(404, false, 'The payment agent does not offer this action. Nothing was done.'),
   NOT_FOUND: entry(404, false, 'The payment agent has nothing at this address. Nothing was done.'),

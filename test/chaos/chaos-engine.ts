@@ -21,7 +21,7 @@ import { COUNTER_BUSY, CHARGED, OFFLINE_POLICIES, type OfflinePolicy, type SaleS
 import { startTrainingHost, type TrainingHost } from '../../src-main/training/host'
 import type { OperationKind } from '../../src-main/gateway'
 import { AID, KEY } from '../support/engine-harness'
-import { CHAOS_CARDS, type ChaosCard, type WorkerCommand } from '../support/chaos-worker'
+import { CHAOS_CARDS, READER_FAULTS, type ChaosCard, type ReaderFault, type WorkerCommand } from '../support/chaos-worker'
 
 // ---------------------------------------------------------------------------------------------
 // The commands the generator draws from
@@ -36,6 +36,8 @@ export type ChaosCommand =
       card: ChaosCard
       /** A chip that declines after the host approved (AAC): the reversal path. */
       cardDeclines: boolean
+      /** Most sales meet a healthy reader; some a read that fails, no card, or a reader lost at completion. */
+      readerFault?: ReaderFault
       /** false: later commands overlap the sale (a void, a kill, a fault in the middle of it). */
       wait: boolean
     }
@@ -74,14 +76,21 @@ const saleIndex = fc.nat({ max: 30 })
 export const commandArb: fc.Arbitrary<ChaosCommand> = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.record({
-      kind: fc.constant('sale' as const),
-      amountMinor: amountArb,
-      policy: fc.constantFrom(...OFFLINE_POLICIES),
-      card: fc.constantFrom<ChaosCard>('chip', 'swipe', 'contactless'),
-      cardDeclines: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
-      wait: fc.boolean(),
-    }),
+    arbitrary: fc.record(
+      {
+        kind: fc.constant('sale' as const),
+        amountMinor: amountArb,
+        policy: fc.constantFrom(...OFFLINE_POLICIES),
+        card: fc.constantFrom<ChaosCard>('chip', 'swipe', 'contactless'),
+        cardDeclines: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+        wait: fc.boolean(),
+        readerFault: fc.oneof(
+          { weight: 9, arbitrary: fc.constant(undefined) },
+          ...READER_FAULTS.map((fault) => ({ weight: 1, arbitrary: fc.constant(fault) })),
+        ),
+      },
+      { requiredKeys: ['kind', 'amountMinor', 'policy', 'card', 'cardDeclines', 'wait'] },
+    ),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('void' as const), sale: saleIndex }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('tip' as const), sale: saleIndex, percent: fc.integer({ min: 1, max: 30 }) }) },
@@ -391,6 +400,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
             offlinePolicy: command.policy,
             card: command.card,
             ...(command.cardDeclines && command.card !== 'swipe' ? { decision: 'declined' as const } : {}),
+            ...(command.readerFault ? { readerFault: command.readerFault } : {}),
           })
           const sale = answer?.ok ? (answer.sale as { id: string }) : undefined
           if (!sale) break
@@ -553,6 +563,7 @@ function checkJournalAndLedger(agentDir: string, host: TrainingHost, model: Mode
     if (b.late > 0) bad(`batch ${b.number} holds ${b.late} sale(s) rung up after it closed`)
   })
   const byId = new Map(sales.map((s) => [s.id, s]))
+  const cardOf = new Map(model.map((m) => [m.id, m.card]))
   for (const s of sales) report.states[s.state] = (report.states[s.state] ?? 0) + 1
   for (const m of model) if (!byId.has(m.id)) bad(`sale ${m.id} was started but is not in the journal`)
 
@@ -581,6 +592,12 @@ function checkJournalAndLedger(agentDir: string, host: TrainingHost, model: Mode
       }
     } else if (p && hostCharged(p.status)) {
       bad(`sale ${s.id} is ${s.state} (not charged) in the journal but ${p.status} at the host`, s.id)
+    }
+    // a chip payment approved offline reaches the host as the card approved it: its TC and Y3, never the ARQC
+    if (s.offline === 1 && cardOf.get(s.id) === 'chip' && p !== undefined) {
+      const chip = entries.find((e) => e.operation === 'payment' && e.merchantTransID === s.id && !e.replayed)?.icCardData ?? ''
+      if (!chip.includes('9F270140') || !chip.includes('8A025933'))
+        bad(`stored chip payment ${s.id} reached the host without the card's TC and Y3 (icCardData ${chip || 'none'})`, s.id)
     }
     // once settled: nothing at the counter, in flight or waiting, except what a manager must see
     if (COUNTER_BUSY.has(s.state)) bad(`sale ${s.id} is still at the counter (${s.state}) after settling`, s.id)

@@ -2,6 +2,7 @@
  * A CardReader that presents scripted cards, for unit tests of the transaction engine (the serial
  * driver and the simulated PIN pad are tested on a real pty elsewhere).
  */
+import { randomBytes } from 'node:crypto'
 import type {
   CardCompletion,
   CardData,
@@ -19,7 +20,26 @@ import type {
  * GENERATE AC (hex BER-TLV, e.g. 9F27 40 + 9F26 + 8A) returned with it.
  */
 export type Presentation =
-  { card: CardData; decision?: CardDecision; completion?: string } | { result: Exclude<ReadCardResult, { kind: 'card' }> }
+  | {
+      card: CardData
+      decision?: CardDecision
+      /** The 2nd GENERATE AC output, or `asCard`: what a chip answers (chipCompletion below). */
+      completion?: string | 'asCard'
+      /** The reader fails at completion (link lost, card pulled): the engine must read it as a decline. */
+      completionFails?: boolean
+    }
+  | { result: Exclude<ReadCardResult, { kind: 'card' }> }
+
+/**
+ * What a chip answers at its 2nd GENERATE AC: TC (9F27 40) or AAC (00), a fresh cryptogram, and
+ * the final authorisation response code the terminal records (EMV 4.4 Book 4 Annex A6: Y3/Z3 after
+ * "unable to go online", else the host's code).
+ */
+export function chipCompletion(answer: HostAnswerForCard, decision: 'approved' | 'declined'): string {
+  const arc = answer.result === 'unableToGoOnline' ? (decision === 'approved' ? 'Y3' : 'Z3') : answer.authorizationResponseCode
+  const cryptogram = randomBytes(8).toString('hex').toUpperCase()
+  return `9F2701${decision === 'approved' ? '40' : '00'}9F2608${cryptogram}8A02${Buffer.from(arc, 'latin1').toString('hex').toUpperCase()}`
+}
 
 export class ScriptedCardReader implements CardReader {
   readonly requests: ReadCardRequest[] = []
@@ -27,6 +47,7 @@ export class ScriptedCardReader implements CardReader {
   private readonly queue: Presentation[] = []
   private decision: CardDecision = 'approved'
   private completion: string | undefined
+  private completionFails = false
   private pendingCancel: (() => void) | undefined
   cancels = 0
 
@@ -53,14 +74,17 @@ export class ScriptedCardReader implements CardReader {
     if ('result' in next) return next.result
     this.decision = next.decision ?? (next.card.icCardData ? 'approved' : 'none')
     this.completion = next.completion
+    this.completionFails = next.completionFails === true
     return { kind: 'card', card: next.card }
   }
 
   async completeCard(answer: HostAnswerForCard): Promise<CardCompletion> {
     this.answers.push(answer)
     if (this.decision === 'none') return { decision: 'none' }
+    if (this.completionFails) throw new Error('the card reader stopped answering during completion')
     const decision = answer.result === 'declined' ? 'declined' : this.decision
-    return this.completion === undefined ? { decision } : { decision, icCardData: this.completion }
+    if (this.completion === undefined) return { decision }
+    return { decision, icCardData: this.completion === 'asCard' ? chipCompletion(answer, decision) : this.completion }
   }
 
   async cancel(): Promise<void> {

@@ -33,9 +33,12 @@ describe('the state classes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pos-vocabulary-'))
     try {
       const db = openJournalDatabase(join(dir, 'journal.sqlite'), { migrations: JOURNAL_MIGRATIONS })
-      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM sale WHERE ${OPEN_SALE_PREDICATE}`).all() as Array<{ detail: string }>
+      const planOf = (where: string) =>
+        (db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM sale WHERE ${where}`).all() as Array<{ detail: string }>).map((r) => r.detail).join()
+      // The recovery query, and the queue's count of sales that need a manager (outbox-store.ts totals).
+      const plans = [planOf(OPEN_SALE_PREDICATE), planOf(`state = 'needsAttention' AND ${OPEN_SALE_PREDICATE}`)]
       db.close()
-      expect(plan.map((row) => row.detail).join()).toMatch(/USING INDEX sale_open/)
+      for (const plan of plans) expect(plan).toMatch(/USING INDEX sale_open/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

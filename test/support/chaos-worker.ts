@@ -21,8 +21,31 @@ import { AID, KEY, testSettings } from './engine-harness'
 
 export type ChaosCard = 'chip' | 'swipe' | 'contactless'
 
+/** What can go wrong at the reader: the read fails, no card comes, or the reader is lost at completion. */
+export const READER_FAULTS = ['readFails', 'noCard', 'completionFails'] as const
+export type ReaderFault = (typeof READER_FAULTS)[number]
+
+/** The presentation the scripted reader gives for one sale: the card (a chip answers its 2nd GENERATE AC as a card does), or a fault. */
+function presentationFor(card: ChaosCard, decision: CardDecision | undefined, fault: ReaderFault | undefined): Presentation {
+  if (fault === 'readFails') return { result: { kind: 'failed', code: 'DEVICE_ERROR', message: 'the card could not be read' } }
+  if (fault === 'noCard') return { result: { kind: 'timeout' } }
+  return {
+    card: CHAOS_CARDS[card](),
+    ...(decision ? { decision } : {}),
+    ...(card === 'chip' ? { completion: 'asCard' as const } : {}),
+    ...(fault === 'completionFails' ? { completionFails: true } : {}),
+  }
+}
+
 export type WorkerCommand =
-  | { op: 'startSale'; amountMinor: number; offlinePolicy: OfflinePolicy; card: ChaosCard; decision?: CardDecision }
+  | {
+      op: 'startSale'
+      amountMinor: number
+      offlinePolicy: OfflinePolicy
+      card: ChaosCard
+      decision?: CardDecision
+      readerFault?: ReaderFault
+    }
   | { op: 'waitForOutcome'; id: string; timeoutMs?: number }
   | { op: 'voidSale'; id: string; card: ChaosCard }
   | { op: 'adjustTip'; id: string; tipMinor: number }
@@ -115,10 +138,7 @@ async function main(): Promise<void> {
   const run = async (command: WorkerCommand): Promise<Record<string, unknown>> => {
     switch (command.op) {
       case 'startSale': {
-        const presentation: Presentation = {
-          card: CHAOS_CARDS[command.card](),
-          ...(command.decision ? { decision: command.decision } : {}),
-        }
+        const presentation = presentationFor(command.card, command.decision, command.readerFault)
         reader.present(presentation)
         try {
           const sale = engine.txn.startSale({ amountMinor: command.amountMinor, currency: 'USD', offlinePolicy: command.offlinePolicy })

@@ -15,6 +15,7 @@ export async function serveCommand(runtime: Runtime, flags: { port: number; rend
     port: flags.port,
     rendererRoot: flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer'),
     operations: agent.operations,
+    metrics: agent.metrics,
     token,
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })

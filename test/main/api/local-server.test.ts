@@ -15,6 +15,7 @@ import { DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
 import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../../src-shared/contract/csp'
 import { ERROR_CATALOGUE } from '../../../src-shared/errors'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { SseClient } from './sse-client'
 import { startEngineHarness, TEST_SALE_LIMITS, type EngineHarness } from '../../support/engine-harness'
 
 let harness: EngineHarness
@@ -89,10 +90,35 @@ describe('security of the local API', () => {
 
   it('refuses calls without the token, with a wrong one, with a foreign Host or Origin', async () => {
     expect((await call('POST', '/v1/ops/appInfo', { body: '{}' })).status).toBe(401)
-    expect((await op('appInfo', {}, { authorization: `Bearer ${token.replace(/.$/, 'x')}` })).status).toBe(401)
+    expect((await op('appInfo', {}, { authorization: `Bearer ${token.replace(/.$/, token.endsWith('x') ? 'y' : 'x')}` })).status).toBe(401)
     expect((await op('appInfo', {}, { host: 'evil.example:80' })).status).toBe(421)
     expect((await op('appInfo', {}, { origin: 'http://evil.example' })).status).toBe(403)
     expect((await op('appInfo', {}, { origin: server.url })).status).toBe(200)
+  })
+
+  it('tells a missing token from a wrong one (RFC 6750 challenge and message), on operations, events and metrics', async () => {
+    const wrongToken = token.replace(/^./, token.startsWith('A') ? 'B' : 'A')
+    for (const [method, path] of [
+      ['POST', '/v1/ops/appInfo'],
+      ['GET', '/v1/events'],
+      ['GET', '/metrics'],
+    ] as const) {
+      const missing = await call(method, path, { body: method === 'POST' ? '{}' : undefined })
+      const wrong = await call(method, path, {
+        body: method === 'POST' ? '{}' : undefined,
+        headers: { authorization: `Bearer ${wrongToken}` },
+      })
+      const badCookie = await call(method, path, { headers: { cookie: 'pos_session=not-the-token' } })
+      for (const reply of [missing, wrong, badCookie]) expect(reply.status).toBe(401)
+      expect(JSON.parse(missing.body).error.code).toBe('UNAUTHORISED')
+      for (const reply of [wrong, badCookie]) expect(JSON.parse(reply.body).error.code).toBe('TOKEN_INVALID')
+      expect(missing.headers['www-authenticate']).toBe('Bearer realm="pos-agent"')
+      expect(JSON.parse(missing.body).error.message).toMatch(/^no token/)
+      for (const reply of [wrong, badCookie]) {
+        expect(reply.headers['www-authenticate']).toBe('Bearer realm="pos-agent", error="invalid_token"')
+        expect(JSON.parse(reply.body).error.message).toMatch(/^the token is wrong/)
+      }
+    }
   })
 
   it('the shipped page carries the Electron CSP, and the server rewrites it for its own origin', async () => {
@@ -139,6 +165,24 @@ describe('operations', () => {
     expect(harness.host.ledger().payments.filter((p) => p.merchantTransID === first.value.id)).toHaveLength(1)
   })
 
+  it('finds a sale by the POS reference, and says plainly when there is none', async () => {
+    reader.present({ card: TEST_CARDS.chipVisa() })
+    const started = JSON.parse((await op('startSale', { amountMinor: 4321, reference: 'ECR-FIND-1' })).body)
+    await harness.engine.txn.waitForOutcome(started.value.id)
+    const found = await op('getSaleByReference', { reference: 'ECR-FIND-1' })
+    expect(found.status).toBe(200)
+    expect(JSON.parse(found.body).value).toMatchObject({
+      id: started.value.id,
+      reference: 'ECR-FIND-1',
+      state: 'approved',
+      amountMinor: 4321,
+    })
+    const none = await op('getSaleByReference', { reference: 'ECR-NEVER' })
+    expect(none.status).toBe(404)
+    expect(JSON.parse(none.body).error).toMatchObject({ code: 'NO_SUCH_SALE', message: expect.stringContaining('ECR-NEVER') })
+    expect((await op('getSaleByReference', { reference: '' })).status).toBe(400)
+  })
+
   it('records who started a sale: the POS with its token, the cashier through the page it was served', async () => {
     reader.present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.swipeMastercard() })
     const fromPos = JSON.parse((await op('startSale', { amountMinor: 1100 })).body)
@@ -155,29 +199,20 @@ describe('operations', () => {
     expect(harness.engine.txn.get(fromPos.value.id)?.startedBy).toBe('pos')
   })
 
-  it('streams sale events over SSE', async () => {
-    const events: string[] = []
-    const req = httpRequest(new URL('/v1/events', server.url), { headers: { authorization: `Bearer ${token}` } }, (res) =>
-      res.on('data', (d: Buffer) => events.push(d.toString())),
-    )
-    req.end()
-    await new Promise((r) => setTimeout(r, 100))
+  it('streams sale events over SSE, each with its journal position as id and its sale named', async () => {
+    const stream = await SseClient.open(`${server.url}/v1/events`, { authorization: `Bearer ${token}` })
+    await stream.waitFor((s) => s.named('snapshot').length === 1)
     reader.present({ card: TEST_CARDS.swipeMastercard() })
-    const started = JSON.parse((await op('startSale', { amountMinor: 2500 })).body)
+    const started = JSON.parse((await op('startSale', { amountMinor: 2500, reference: 'ECR-SSE' })).body)
     await harness.engine.txn.waitForOutcome(started.value.id)
-    await new Promise((r) => setTimeout(r, 100))
-    req.destroy()
-    const sales = events
-      .join('')
-      .split('\n\n')
-      .filter((f) => f.startsWith('data: '))
-      .map((f) => JSON.parse(f.slice(6)))
-    expect(sales.filter((e) => e.type === 'sale' && e.sale.id === started.value.id).map((e) => e.sale.state)).toEqual([
-      'readingCard',
-      'sending',
-      'approved',
-    ])
-    expect(events.join('')).not.toContain('5413330089010434')
+    await stream.waitFor((s) =>
+      s.messages().some((m) => m.event.type === 'sale' && (m.event.sale as { state: string }).state === 'approved'),
+    )
+    stream.close()
+    const sales = stream.messages().filter((m) => m.event.type === 'sale' && m.event.saleId === started.value.id)
+    expect(sales.map((m) => (m.event.sale as { state: string }).state)).toEqual(['readingCard', 'sending', 'approved'])
+    expect(sales.every((m) => m.hasId && m.event.reference === 'ECR-SSE' && m.lastEventId === String(m.event.seq))).toBe(true)
+    expect(stream.events.map((e) => e.data).join('')).not.toContain('5413330089010434')
   })
 
   it('answers a refusal with the catalogue status, retryability and words; the detail stays in message', async () => {

@@ -1,0 +1,209 @@
+/**
+ * The local API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`: built from the contract's
+ * zod schemas (requests: src-shared/contract/operations.ts; answers: result-schemas.ts) with zod's
+ * JSON Schema output (draft 2020-12, the dialect of OpenAPI 3.1), so it describes exactly what the
+ * server checks and sends. Every refusal's `code` is narrowed to the catalogue codes of its HTTP
+ * status (src-shared/errors).
+ */
+import { z } from 'zod'
+import { OPERATION_NAMES, OPERATION_SCHEMAS, type OperationName } from '../../src-shared/contract'
+import { NAMED_RESULT_SCHEMAS, RESULT_SCHEMAS } from '../../src-shared/contract/result-schemas'
+import { ERROR_CATALOGUE, ERROR_CODES, type HttpStatus } from '../../src-shared/errors'
+import { OPERATION_EXAMPLES } from './operation-examples'
+
+type JsonSchema = Record<string, unknown>
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+const pascal = (name: string) => name[0]!.toUpperCase() + name.slice(1)
+
+const SUMMARIES: Readonly<Record<OperationName, string>> = {
+  appInfo: 'Mode, currency, sale limits, terminal, training cards, alarms',
+  startSale: 'Start a sale (reference: your idempotency key)',
+  getSale: "A sale by the agent's id",
+  getSaleByReference: 'A sale by your own reference',
+  cancelSale: 'Stop a sale still at the card-read step',
+  confirmDuplicate: 'Charge or refuse a possible duplicate',
+  voidSale: 'Void (cancel) a sale',
+  adjustTip: 'Adjust the tip of a sale',
+  listSales: 'Sales of the open batch, or of a day',
+  queueStatus: 'The store-and-forward queue',
+  queueItems: 'Queued messages',
+  forwardNow: 'Send everything due now',
+  retryAttention: 'A manager retries a sale that needed attention',
+  dayReport: 'The open batch, or a closed one, with totals',
+  closeDay: 'Close the open batch',
+  listBatches: 'Closed batches, newest first',
+  acknowledgeAttention: 'A manager notes a stored payment the bank declined',
+  exportDay: 'A batch as CSV or JSON',
+  deviceStatus: 'The card reader',
+  presentTestCard: 'Training mode: the simulated PIN pad presents this card next',
+  settings: 'Host, ids, signing key check value',
+  setSigningKey: 'Store the signing key in the OS keychain',
+}
+
+/** The statuses an operation's refusal can have, each with its catalogue codes. */
+function failureSchemas(): Record<string, JsonSchema> {
+  const byStatus = new Map<HttpStatus, string[]>()
+  for (const code of ERROR_CODES) {
+    const status = ERROR_CATALOGUE[code].status
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  const schemas: Record<string, JsonSchema> = {}
+  for (const [status, codes] of byStatus) {
+    schemas[`Failure${status}`] = {
+      type: 'object',
+      required: ['ok', 'error'],
+      additionalProperties: false,
+      properties: {
+        ok: { const: false },
+        error: { allOf: [ref('ErrorView'), { type: 'object', properties: { code: { enum: codes } } }] },
+      },
+    }
+  }
+  return schemas
+}
+
+/** zod's output as OpenAPI components: `$schema` and `$id` belong to standalone documents, not to components. */
+function components(registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output'): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(registry, { io, uri: (id) => `#/components/schemas/${id}` })
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => {
+      const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema
+      return [name, rest]
+    }),
+  )
+}
+
+function build(): JsonSchema {
+  const results = z.registry<{ id: string }>()
+  const named = new Map<z.ZodType, string>()
+  for (const [name, schema] of Object.entries(NAMED_RESULT_SCHEMAS)) {
+    results.add(schema, { id: name })
+    named.set(schema, name)
+  }
+  const requests = z.registry<{ id: string }>()
+  const resultName: Partial<Record<OperationName, string>> = {}
+  for (const name of OPERATION_NAMES) {
+    requests.add(OPERATION_SCHEMAS[name], { id: `${pascal(name)}Request` })
+    const result = RESULT_SCHEMAS[name] as z.ZodType
+    resultName[name] = named.get(result) ?? `${pascal(name)}Result`
+    if (!named.has(result) && !results.has(result)) results.add(result, { id: resultName[name] })
+  }
+  const statuses = [...new Set(ERROR_CODES.map((code) => ERROR_CATALOGUE[code].status))].sort()
+  const paths: Record<string, unknown> = {}
+  for (const name of OPERATION_NAMES) {
+    const failures = Object.fromEntries(
+      statuses.map((status) => [
+        String(status),
+        { description: `refused (${status})`, content: { 'application/json': { schema: ref(`Failure${status}`) } } },
+      ]),
+    )
+    paths[`/v1/ops/${name}`] = {
+      post: {
+        operationId: name,
+        summary: SUMMARIES[name],
+        requestBody: {
+          description: 'The request; an empty body is read as `{}`.',
+          content: { 'application/json': { schema: ref(`${pascal(name)}Request`), example: OPERATION_EXAMPLES[name] } },
+        },
+        responses: {
+          '200': {
+            description: 'done',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['ok', 'value'],
+                  additionalProperties: false,
+                  properties: { ok: { const: true }, value: ref(resultName[name]!) },
+                },
+              },
+            },
+          },
+          ...failures,
+          '403': { description: 'a foreign Origin', content: { 'text/plain': { schema: { type: 'string' } } } },
+          '421': { description: 'a foreign Host header', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
+      },
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'pos-agent local API',
+      version: '1',
+      description: 'The card-terminal agent on 127.0.0.1 (docs/local-api.md). Masked PAN and ids only: no card data crosses it.',
+    },
+    servers: [{ url: 'http://127.0.0.1:7480' }],
+    security: [{ bearer: [] }, { session: [] }],
+    paths: {
+      ...paths,
+      ...FIXED_PATHS,
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'The token in `<data folder>/api-token`.' },
+        session: { type: 'apiKey', in: 'cookie', name: 'pos_session', description: 'Set by the cashier page the agent serves.' },
+      },
+      schemas: { ...components(results, 'output'), ...components(requests, 'input'), ...failureSchemas() },
+    },
+  }
+}
+
+const unauthorised = {
+  description: 'no token (WWW-Authenticate without an error), or a wrong one (error="invalid_token")',
+  content: { 'application/json': { schema: ref('Failure401') } },
+}
+
+const FIXED_PATHS = {
+  '/v1/health': {
+    get: { operationId: 'health', security: [], responses: { '200': { description: 'alive', content: { 'application/json': {} } } } },
+  },
+  '/v1/openapi.json': {
+    get: {
+      operationId: 'openApi',
+      security: [],
+      responses: { '200': { description: 'this document', content: { 'application/json': {} } } },
+    },
+  },
+  '/v1/events': {
+    get: {
+      operationId: 'events',
+      summary: 'Server-sent events: PosEvent data, `snapshot` (PosStreamSnapshot) and `heartbeat` events; resumable',
+      parameters: [
+        { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string', pattern: '^\\d{1,15}$' } },
+        { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,15}$' } },
+      ],
+      responses: {
+        '200': {
+          description: 'an event stream; each `data:` line is a PosEvent, or a PosStreamSnapshot for `event: snapshot`',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+        '400': {
+          description: 'a resume point that is not a journal position',
+          content: { 'application/json': { schema: ref('Failure400') } },
+        },
+        '401': unauthorised,
+      },
+    },
+  },
+  '/metrics': {
+    get: {
+      operationId: 'metrics',
+      summary: 'Prometheus metrics (docs/monitoring.md)',
+      responses: {
+        '200': { description: 'Prometheus text format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
+        '401': unauthorised,
+        '404': { description: 'metrics are not enabled', content: { 'application/json': { schema: ref('Failure404') } } },
+      },
+    },
+  },
+}
+
+let document: JsonSchema | undefined
+
+/** Built once: the schemas do not change while the agent runs. */
+export function openApiDocument(): JsonSchema {
+  document ??= build()
+  return document
+}

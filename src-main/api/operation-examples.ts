@@ -1,0 +1,34 @@
+/**
+ * One example request per operation, shown in the OpenAPI document (`GET /v1/openapi.json`) and
+ * sent by the contract test, which validates each answer against that document. Typed by the
+ * contract, so an example that no longer fits its operation does not compile.
+ */
+import type { OperationName, OperationRequest } from '../../src-shared/contract'
+
+/** A sale id as the agent issues them: `<terminalId>-<epoch>-<sequence>` (docs/architecture.md). */
+export const EXAMPLE_SALE_ID = 'T1-ab3de001-00000042'
+
+export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } = {
+  appInfo: {},
+  startSale: { amountMinor: 1234, currency: 'USD', reference: 'ECR-42', offlinePolicy: 'preferOnline' },
+  getSale: { id: EXAMPLE_SALE_ID },
+  getSaleByReference: { reference: 'ECR-42' },
+  cancelSale: { id: EXAMPLE_SALE_ID },
+  confirmDuplicate: { id: EXAMPLE_SALE_ID, charge: true },
+  voidSale: { id: EXAMPLE_SALE_ID },
+  adjustTip: { id: EXAMPLE_SALE_ID, tipMinor: 200 },
+  listSales: {},
+  queueStatus: {},
+  queueItems: {},
+  forwardNow: {},
+  retryAttention: { id: EXAMPLE_SALE_ID },
+  dayReport: {},
+  closeDay: { batch: 1 },
+  listBatches: {},
+  acknowledgeAttention: { id: EXAMPLE_SALE_ID },
+  exportDay: { format: 'csv' },
+  deviceStatus: {},
+  presentTestCard: { name: 'chip-visa' },
+  settings: {},
+  setSigningKey: { key: '0123456789abcdef0123456789abcdef' },
+}

@@ -1,0 +1,94 @@
+/**
+ * The live events as integrators read them: every event about a sale names it (the agent's id and the
+ * POS's `reference`), every sale event carries its journal position (`seq`, the stream's resume
+ * point), and a (re)connecting stream can ask what it missed and what the terminal looks like now
+ * (docs/local-api.md "Live updates").
+ */
+import type { DevicePrompt, PosEvent, PosStreamSnapshot, QueueStatusView, SaleTag, SaleView } from '../../src-shared/contract'
+import { COUNTER_BUSY } from '../../src-shared/sale'
+import type { CardReader } from '../device'
+import type { JournalStore } from '../journal'
+import type { TxnService } from '../txn'
+
+export interface SaleEventsDeps {
+  journal: Pick<JournalStore, 'events' | 'openSales' | 'saleChangesAfter'>
+  txn: Pick<TxnService, 'get'>
+  reader: Pick<CardReader, 'status'>
+  alarms: () => PosStreamSnapshot['alarms']
+  queue: () => QueueStatusView
+  now?: () => number
+}
+
+export class SaleEvents {
+  /** The sale that holds the counter, or last held it: the reader works for one sale at a time. */
+  private counterSale: { id: string; tag: SaleTag; busy: boolean } | undefined
+  private lastPrompt: DevicePrompt | undefined
+
+  constructor(private readonly deps: SaleEventsDeps) {}
+
+  /** A sale's change as an event. Called right after the change is journaled, so its latest event is this one. */
+  sale(view: SaleView): PosEvent {
+    const busy = COUNTER_BUSY.has(view.state)
+    if (busy || this.counterSale?.id === view.id) {
+      if (this.counterSale?.id !== view.id) this.lastPrompt = undefined
+      this.counterSale = { id: view.id, tag: tagOf(view), busy }
+    }
+    const seq = this.deps.journal.events(view.id).at(-1)?.seq
+    return { type: 'sale', sale: view, ...(seq !== undefined ? { seq } : {}), ...tagOf(view) }
+  }
+
+  /**
+   * A reader prompt, named after the sale it belongs to. A prompt that comes as the sale leaves the
+   * counter ("remove card") is still that sale's; a reader connection change with no sale at the
+   * counter is nobody's.
+   */
+  device(prompt: DevicePrompt): PosEvent {
+    const sale = this.counterSale
+    const owned = sale !== undefined && (sale.busy || prompt.type !== 'connection')
+    if (owned) this.lastPrompt = prompt
+    return { type: 'device', prompt, ...(owned ? sale.tag : {}) }
+  }
+
+  alarm(alarm: { code: string; message: string }, saleId: string): PosEvent {
+    const view = this.deps.txn.get(saleId)
+    return { type: 'alarm', alarm, ...(view ? tagOf(view) : { saleId }) }
+  }
+
+  /**
+   * The sale events a stream that dropped at `afterSeq` missed, each sale once in its current state
+   * (its `seq` that of its latest change), oldest first; `lastSeq`: the journal's newest position.
+   */
+  missed(afterSeq: number, limit: number): { events: PosEvent[]; lastSeq: number } {
+    const { changes, lastSeq } = this.deps.journal.saleChangesAfter(afterSeq, limit)
+    const events: PosEvent[] = []
+    for (const { seq, saleId } of changes) {
+      const view = this.deps.txn.get(saleId)
+      if (view) events.push({ type: 'sale', sale: view, seq, ...tagOf(view) })
+    }
+    return { events, lastSeq }
+  }
+
+  /**
+   * The terminal now: the journal's newest position, the sale at the counter (from the journal) and
+   * its latest prompt, the queue, the reader, alarms.
+   */
+  snapshot(): PosStreamSnapshot {
+    const seq = this.deps.journal.saleChangesAfter(Number.MAX_SAFE_INTEGER, 0).lastSeq
+    const record = this.deps.journal.openSales().find((sale) => COUNTER_BUSY.has(sale.state))
+    const sale = record ? this.deps.txn.get(record.id) : undefined
+    const prompt = sale && this.counterSale?.id === sale.id ? this.lastPrompt : undefined
+    return {
+      seq,
+      at: (this.deps.now ?? Date.now)(),
+      ...(sale ? { sale } : {}),
+      ...(prompt ? { prompt } : {}),
+      queue: this.deps.queue(),
+      device: this.deps.reader.status(),
+      alarms: this.deps.alarms(),
+    }
+  }
+}
+
+function tagOf(view: SaleView): SaleTag {
+  return { saleId: view.id, ...(view.reference !== undefined ? { reference: view.reference } : {}) }
+}

@@ -1,0 +1,103 @@
+/**
+ * The local API on a real engine for tests: a training host, a scripted reader, the dispatcher and the
+ * HTTP server on 127.0.0.1 (port 0), with helpers that call it as an integrator would.
+ */
+import { request as httpRequest } from 'node:http'
+import pino from 'pino'
+import { AgentOperations } from '../../../src-main/api/agent-operations'
+import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
+import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../../src-main/api/local-server'
+import type { EngineSettings } from '../../../src-main/app/compose'
+import { ScriptedCardReader } from '../../fakes/scripted-card-reader'
+import { startEngineHarness, TEST_SALE_LIMITS, testSettings, type EngineHarness } from '../../support/engine-harness'
+import { SseClient } from './sse-client'
+
+export interface Reply {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+export interface ApiHarness {
+  engine: EngineHarness
+  reader: ScriptedCardReader
+  operations: AgentOperations
+  server: LocalServer
+  token: string
+  call(method: string, path: string, options?: { body?: string; headers?: Record<string, string> }): Promise<Reply>
+  /** An operation as the POS calls it, with the bearer token; the answer's JSON. */
+  op(name: string, body: unknown): Promise<{ status: number; json: { ok: boolean; value: { id: string; [field: string]: unknown } } }>
+  events(headers?: Record<string, string>, query?: string): Promise<SseClient>
+  close(): Promise<void>
+}
+
+export async function startApiHarness(
+  options: {
+    reader?: ScriptedCardReader
+    engine?: Partial<EngineSettings>
+    server?: Partial<Pick<LocalServerOptions, 'heartbeatMs' | 'metrics'>>
+  } = {},
+): Promise<ApiHarness> {
+  const reader = options.reader ?? new ScriptedCardReader()
+  const engine = await startEngineHarness(reader, options.engine)
+  const token = loadOrCreateApiToken(engine.dir).token
+  const operations = new AgentOperations({
+    engine: engine.engine,
+    reader,
+    secrets: engine.secrets,
+    retry: testSettings(engine.dir, options.engine).retry!,
+    logger: pino({ level: 'silent' }),
+    info: {
+      mode: 'training',
+      currency: 'USD',
+      terminalId: 'T1',
+      restaurantMode: false,
+      tipTolerancePercent: 20,
+      saleLimits: TEST_SALE_LIMITS,
+      trainingCards: [],
+    },
+    settings: { offlineBaseUrl: engine.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+  })
+  const server = await startLocalServer({
+    port: 0,
+    rendererRoot: engine.dir,
+    operations,
+    token,
+    health: () => ({ ok: true }),
+    ...options.server,
+  })
+  const call: ApiHarness['call'] = (method, path, init = {}) => {
+    const url = new URL(path, server.url)
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(url, { method, headers: { host: url.host, ...init.headers } }, (res) => {
+        let body = ''
+        res.on('data', (d: Buffer) => (body += d.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      })
+      req.on('error', reject)
+      req.end(init.body)
+    })
+  }
+  return {
+    engine,
+    reader,
+    operations,
+    server,
+    token,
+    call,
+    async op(name, body) {
+      const reply = await call('POST', `/v1/ops/${name}`, {
+        body: JSON.stringify(body),
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      })
+      return { status: reply.status, json: JSON.parse(reply.body) }
+    },
+    events: (headers = {}, query = '') =>
+      SseClient.open(`${server.url}/v1/events${query}`, { authorization: `Bearer ${token}`, ...headers }),
+    async close() {
+      await server.close()
+      operations.close()
+      await engine.close()
+    },
+  }
+}
