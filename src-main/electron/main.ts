@@ -3,7 +3,7 @@
  * agent as `pos-agent serve` (src-main/app), shows one hardened window, and wires IPC. Everything it
  * runs is plain Node code tested without Electron (docs/architecture.md "Electron is a thin shell").
  */
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, session } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, screen, session } from 'electron'
 import { join, normalize, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { defaultReaderFactory, openRuntime, startAgent, type RunningAgent } from '../app'
@@ -50,9 +50,13 @@ void app.whenReady().then(async () => {
     app.exit(1)
     return
   }
-  const window = createWindow()
+  const windows = [createWindow()]
+  // A second display faces the customer: the customer display opens on it, full screen.
+  const primary = screen.getPrimaryDisplay()
+  const second = screen.getAllDisplays().find((display) => display.id !== primary.id)
+  if (second) windows.push(createWindow({ view: 'customer', bounds: second.bounds }))
   registerIpc(ipcMain, agent.operations, (event) => {
-    if (!window.isDestroyed()) window.webContents.send('pos:event', event)
+    for (const window of windows) if (!window.isDestroyed()) window.webContents.send('pos:event', event)
   })
 })
 

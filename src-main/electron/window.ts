@@ -1,5 +1,8 @@
-/** The one hardened app window, and the icon it shows. */
-import { app, BrowserWindow } from 'electron'
+/**
+ * The hardened app windows, and the icon they show: the cashier's window, and on a second display the
+ * customer-facing display (the same page, `?view=customer`, read-only by what it renders).
+ */
+import { app, BrowserWindow, type Rectangle } from 'electron'
 import { join } from 'node:path'
 import { APP_ORIGIN } from './ipc'
 
@@ -13,10 +16,19 @@ export function windowIconPath(packaged: boolean = app.isPackaged): string {
   return packaged ? join(process.resourcesPath, 'icon.png') : join(import.meta.dirname, '../../resources/icon.png')
 }
 
-export function createWindow(): BrowserWindow {
+export interface WindowPlace {
+  /** `customer`: the customer display, full screen on the display whose bounds are given. */
+  view: 'cashier' | 'customer'
+  bounds?: Rectangle
+}
+
+export function createWindow(place: WindowPlace = { view: 'cashier' }): BrowserWindow {
+  const customer = place.view === 'customer'
   const window = new BrowserWindow({
     width: 1280,
     height: 800,
+    ...(place.bounds ? { x: place.bounds.x, y: place.bounds.y, width: place.bounds.width, height: place.bounds.height } : {}),
+    ...(customer ? { fullscreen: true, autoHideMenuBar: true, title: 'Customer display' } : {}),
     show: false,
     icon: windowIconPath(),
     webPreferences: {
@@ -35,6 +47,6 @@ export function createWindow(): BrowserWindow {
   window.webContents.on('will-navigate', (event) => event.preventDefault())
   window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
   window.once('ready-to-show', () => window.show())
-  void window.loadURL(`${APP_ORIGIN}/index.html`)
+  void window.loadURL(`${APP_ORIGIN}/index.html${customer ? '?view=customer' : ''}`)
   return window
 }

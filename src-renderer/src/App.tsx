@@ -48,11 +48,18 @@ function Shell() {
   }
   return (
     <div className="app">
-      <TrainingBanner />
-      <AlarmsBanner />
-      <StatusBar />
-      <NavBar />
-      <main className="app-main">{SCREENS[screen]()}</main>
+      <header className="app-header">
+        <TrainingBanner />
+        <AlarmsBanner />
+        <div className="top-bar">
+          <StatusBar />
+          <NavBar />
+        </div>
+      </header>
+      {/* Where focus goes when the control that opened a dialog is gone (use-dialog-focus.ts). */}
+      <main className="app-main" data-focus-fallback="" tabIndex={-1} data-screen={screen}>
+        {SCREENS[screen]()}
+      </main>
       <ReceiptView />
     </div>
   )

@@ -1,10 +1,19 @@
-/** Entry point: pick the bridge (window.pos in Electron, HTTP + SSE in a browser), build the store, render. */
+/**
+ * Entry point: pick the bridge (window.pos in Electron, HTTP + SSE in a browser), build the store,
+ * render the cashier's screens, or the customer-facing display when the address asks for it
+ * (`/customer`, or `?view=customer` as the Electron shell opens its second window).
+ */
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { chooseBridge } from './bridge'
+import { CustomerApp, isCustomerView } from './features/customer/CustomerApp'
 import { connectStore, createPosStore } from './store'
 import './styles/app.css'
+import './styles/shell.css'
+import './styles/sale.css'
+import './styles/customer.css'
+import './styles/tones.css'
 import './styles/print.css'
 
 const store = createPosStore({ bridge: chooseBridge(), now: () => Date.now() })
@@ -14,7 +23,5 @@ void store.getState().load()
 const root = document.getElementById('root')
 if (root)
   createRoot(root).render(
-    <StrictMode>
-      <App store={store} />
-    </StrictMode>,
+    <StrictMode>{isCustomerView(window.location) ? <CustomerApp store={store} /> : <App store={store} />}</StrictMode>,
   )

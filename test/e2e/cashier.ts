@@ -12,10 +12,15 @@ export async function keyAmount(page: Page, digits: string, shown: string): Prom
   expect(await page.getByTestId('amount-input').inputValue()).toBe(shown)
 }
 
-/** Training: the customer holds out this test card; the simulated PIN pad reads it at the next card prompt. */
-export async function presentCard(page: Page, name: string): Promise<void> {
-  await page.getByTestId(`test-card-${name}`).click()
-  await page.getByTestId('test-card-notice').filter({ hasText: name }).waitFor()
+/**
+ * Training: the customer holds out this test card; the simulated PIN pad reads it at the card prompt
+ * (the one waiting, or the next). `scope` is where the picker is: the page, or the void dialog.
+ */
+export async function presentCard(page: Page, name: string, scope: Locator | Page = page): Promise<void> {
+  const picker = scope.getByTestId('test-card-picker')
+  await picker.getByTestId('test-card-select').selectOption(name)
+  await picker.getByTestId('present-test-card').click()
+  await picker.getByTestId('test-card-notice').filter({ hasText: 'The customer holds out' }).waitFor()
 }
 
 export function salePrompt(page: Page): Locator {
@@ -47,7 +52,7 @@ export async function waitForResult(page: Page, state: SaleState | readonly Sale
 /** The value of a <dt>label</dt><dd>value</dd> pair inside `scope`. */
 export function fact(scope: Locator, label: string): Locator {
   return scope
-    .locator('div')
+    .locator('dl > div')
     .filter({ has: scope.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) })
     .locator('dd')
 }
@@ -72,7 +77,12 @@ export async function newSale(page: Page): Promise<void> {
   expect(await page.getByTestId('amount-input').inputValue()).toBe('')
 }
 
-export async function goTo(page: Page, screen: 'sale' | 'transactions' | 'tips' | 'close-of-day' | 'queue'): Promise<void> {
+export async function goTo(
+  page: Page,
+  screen: 'sale' | 'transactions' | 'tips' | 'close-of-day' | 'queue' | 'device' | 'settings',
+): Promise<void> {
+  // On a small screen the screen buttons are folded into the Menu.
+  if (await page.getByTestId('nav-menu').isVisible()) await page.getByTestId('nav-menu').click()
   await page.getByTestId(`nav-${screen}`).click()
   await expect.poll(() => page.getByTestId(`nav-${screen}`).getAttribute('aria-current')).toBe('page')
 }

@@ -302,8 +302,12 @@ export interface Cashier {
 }
 
 /** A fresh browser context on the cashier UI, waiting until the app has loaded (training banner shown). */
-export async function openCashier(browser: Browser, uiUrl: string): Promise<Cashier> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+export async function openCashier(
+  browser: Browser,
+  uiUrl: string,
+  viewport: { width: number; height: number } = { width: 1280, height: 800 },
+): Promise<Cashier> {
+  const context = await browser.newContext({ viewport })
   context.setDefaultTimeout(15_000)
   const page = await context.newPage()
   const consoleErrors: string[] = []
@@ -336,8 +340,8 @@ export function layoutProblemsOf(page: Page): string[] {
 
 /**
  * Full-page screenshot to test-artifacts/e2e/<name>.png. Also notes whether the page scrolls
- * sideways at the 1280-pixel viewport (something too wide for the layout), which a cashier would
- * see as a cut-off screen.
+ * sideways at the page's viewport (something too wide for the layout), which a cashier would see as
+ * a cut-off screen.
  */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true })

@@ -17,7 +17,7 @@ describe('close of day', () => {
       new FakeBridge().on('dayReport', () => ok(report)),
       { screen: 'closeOfDay' },
     )
-    expect(screen.getByTestId('close-blocked-reason').textContent).toContain('1 reversal(s) are still waiting for the host')
+    expect(screen.getByTestId('close-blocked-reason').textContent).toContain('1 reversal(s) are still waiting for the bank')
     const close = screen.getByRole<HTMLButtonElement>('button', { name: 'Close the day' })
     expect(close.disabled).toBe(true)
     fireEvent.click(close)
@@ -82,5 +82,36 @@ describe('close of day', () => {
     expect(bridge.callsOf('exportDay')).toEqual([{ format: 'csv', batch: 4 }])
     expect(clicks.map((a) => a.download)).toEqual(['day.csv'])
     expect(await created[0]?.text()).toBe('id,state\n')
+  })
+})
+
+describe('batches', () => {
+  it('names the open batch, says the close closes it, and shows an earlier batch picked from the list', async () => {
+    const closedAt = new Date(2026, 0, 14, 22, 5).getTime()
+    const bridge = new FakeBridge()
+      .on('dayReport', (r) =>
+        ok(
+          r.batch === 3
+            ? makeReport({ batch: { number: 3, closedAt }, closable: false, businessDay: '2026-01-14' })
+            : makeReport({ batch: { number: 4 } }),
+        ),
+      )
+      .on('listBatches', () =>
+        ok([{ number: 3, closedAt, businessDay: '2026-01-14', managerOverride: false, saleCount: 12, totalMinor: { USD: 12345 } }]),
+      )
+    await renderApp(bridge, { screen: 'closeOfDay' })
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Close of day: Batch 4 (open)')
+    fireEvent.click(screen.getByRole('button', { name: 'Close the day' }))
+    expect(screen.getByRole('alertdialog', { name: 'Close batch 4?' }).textContent).toContain('Closing closes batch 4')
+    fireEvent.click(screen.getByRole('button', { name: 'Not yet' }))
+
+    const picker = screen.getByTestId<HTMLSelectElement>('batch-picker')
+    expect([...picker.options].map((o) => o.textContent)).toEqual(['The open batch', 'Batch 3, closed 2026-01-14 22:05 (12 sales)'])
+    await act(async () => {
+      fireEvent.change(picker, { target: { value: '3' } })
+    })
+    expect(bridge.callsOf('dayReport').at(-1)).toEqual({ batch: 3 })
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Close of day: Batch 3, closed at 2026-01-14 22:05')
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Close the day' }).disabled).toBe(true)
   })
 })

@@ -116,7 +116,7 @@ describe('queue screen: sales that need a manager', () => {
     expect(d1.textContent).toContain('Visa ************4242')
     expect(d1.textContent).toContain(timeOfDay(DECLINED_AT))
     expect(d1.textContent).toContain('Stored payment declined by the bank')
-    expect(d1.textContent).toContain(DECLINED_REASON)
+    expect(d1.textContent).toContain(`S${DECLINED_REASON.slice(1)}`)
     expect(within(d1).getByRole('button', { name: ACKNOWLEDGE_D1 }).textContent).toBe('Acknowledge: money not received')
     expect(within(d1).queryByRole('button', { name: /^Retry/ })).toBeNull()
 
@@ -124,7 +124,7 @@ describe('queue screen: sales that need a manager', () => {
     expect(s7.textContent).toContain('USD 42.00')
     expect(s7.textContent).toContain('Mastercard ************5454')
     expect(s7.textContent).toContain(timeOfDay(PARKED_AT))
-    expect(s7.textContent).toContain('not sent after 12 attempts')
+    expect(s7.textContent).toContain('Not sent after 12 attempts')
     expect(within(s7).getByRole('button', { name: `Retry USD 42.00 at ${timeOfDay(PARKED_AT)}` }).textContent).toBe('Retry')
     expect(within(s7).queryByRole('button', { name: /Acknowledge/ })).toBeNull()
     // Every sale the status counts is listed.

@@ -71,7 +71,7 @@ describe('queue panel', () => {
       .on('forwardNow', () => ok(makeQueue({ count: 1 })))
     await renderApp(bridge, { screen: 'queue' })
     const items = screen.getByTestId('attention-items')
-    expect(within(items).getByTestId('attention-S7').textContent).toContain('E12: host refused')
+    expect(within(items).getByTestId('attention-S7').textContent).toContain('The bank refused')
     expect(within(items).queryByTestId('attention-S8')).toBeNull()
     await act(async () => {
       fireEvent.click(within(screen.getByTestId('attention-S7')).getByRole('button', { name: /^Retry USD 42\.00 at / }))

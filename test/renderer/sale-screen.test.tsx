@@ -32,17 +32,54 @@ describe('amount keypad and Enter', () => {
   it('JPY: the same keys are 1234 yen, no decimals', async () => {
     const { bridge } = await renderApp(startingBridge(makeAppInfo({ currency: 'JPY' })))
     typeChars(amountInput(), '1234')
-    expect(amountInput().value).toBe('1234')
+    expect(amountInput().value).toBe('1,234')
     await act(async () => {
       fireEvent.keyDown(amountInput(), { key: 'Enter' })
     })
     expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 1234, currency: 'JPY' }])
   })
 
-  it('a pasted decimal "12.5" in USD is read cash-register style as 1.25', async () => {
+  it('a decimal point types the amount as written: 12.3 is 12.30, not 1.23', async () => {
+    const { bridge } = await renderApp(startingBridge())
+    typeChars(amountInput(), '12.3')
+    expect(amountInput().value).toBe('12.3')
+    expect(screen.getByTestId('charge-button').textContent).toBe('Charge USD 12.30')
+    typeChars(amountInput(), '45')
+    // The currency has two decimals: a third is not taken.
+    expect(amountInput().value).toBe('12.34')
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 1234, currency: 'USD' }])
+  })
+
+  it('the point from the keyboard and the keypad, with separators on a large amount', async () => {
     await renderApp(startingBridge())
-    fireEvent.change(amountInput(), { target: { value: '12.5' } })
-    expect(amountInput().value).toBe('1.25')
+    for (const key of ['1', '2', '3', '4', '.', '5']) fireEvent.keyDown(document.body, { key })
+    expect(amountInput().value).toBe('1,234.5')
+    expect(screen.getByTestId('charge-button').textContent).toBe('Charge USD 1,234.50')
+    fireEvent.keyDown(document.body, { key: 'Backspace' })
+    fireEvent.keyDown(document.body, { key: 'Backspace' })
+    // Without its point the entry is cash-register digits again.
+    expect(amountInput().value).toBe('12.34')
+    fireEvent.keyDown(document.body, { key: 'Escape' })
+    const keypad = screen.getByRole('group', { name: 'Amount keypad' })
+    for (const key of ['7', 'Decimal point', '2', '5']) fireEvent.click(within(keypad).getByRole('button', { name: key }))
+    expect(amountInput().value).toBe('7.25')
+  })
+
+  it('a pasted amount is read as written, grouping and currency sign ignored', async () => {
+    await renderApp(startingBridge())
+    fireEvent.paste(amountInput(), { clipboardData: { getData: () => '$1,234.5' } })
+    expect(amountInput().value).toBe('1,234.5')
+    expect(screen.getByTestId('charge-button').textContent).toBe('Charge USD 1,234.50')
+  })
+
+  it('JPY has no decimals: no point key, and a typed point is ignored', async () => {
+    await renderApp(startingBridge(makeAppInfo({ currency: 'JPY' })))
+    expect(screen.queryByRole('button', { name: 'Decimal point' })).toBeNull()
+    typeChars(amountInput(), '12.3')
+    expect(amountInput().value).toBe('123')
   })
 
   it('the on-screen keypad, Backspace and Escape edit the amount; the charge button charges once', async () => {
@@ -228,17 +265,17 @@ describe('a large amount is confirmed before the card', () => {
     return h
   }
 
-  it('asks "Charge USD 1500.00?" and starts nothing until the cashier says yes; yes sends it confirmed', async () => {
+  it('asks "Charge USD 1,500.00?" and starts nothing until the cashier says yes; yes sends it confirmed', async () => {
     const { bridge } = await keyAndEnter('150000')
-    const dialog = screen.getByRole('alertdialog', { name: 'Charge USD 1500.00?' })
+    const dialog = screen.getByRole('alertdialog', { name: 'Charge USD 1,500.00?' })
     expect(bridge.callsOf('startSale')).toEqual([])
     expect(document.activeElement?.textContent).toBe('No, change the amount')
     expect(prompt().textContent).toContain('Confirm the amount')
     // Enter on the field and the keypad do nothing behind the question.
     fireEvent.keyDown(document.body, { key: '9' })
-    expect(amountInput().value).toBe('1500.00')
+    expect(amountInput().value).toBe('1,500.00')
     await act(async () => {
-      fireEvent.click(within(dialog).getByRole('button', { name: 'Charge USD 1500.00' }))
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Charge USD 1,500.00' }))
     })
     expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 150_000, currency: 'USD', amountConfirmed: true }])
     expect(screen.queryByRole('alertdialog')).toBeNull()
@@ -252,7 +289,7 @@ describe('a large amount is confirmed before the card', () => {
     })
     expect(screen.queryByRole('alertdialog')).toBeNull()
     expect(bridge.callsOf('startSale')).toEqual([])
-    expect(amountInput().value).toBe('1500.00')
+    expect(amountInput().value).toBe('1,500.00')
     fireEvent.keyDown(document.body, { key: 'Backspace' })
     expect(amountInput().value).toBe('150.00')
     await act(async () => {
@@ -278,7 +315,7 @@ describe('a large amount is confirmed before the card', () => {
     expect(prompt().textContent).not.toContain(ERROR_CATALOGUE.AMOUNT_NEEDS_CONFIRMATION.words)
     await act(async () => {
       fireEvent.click(
-        within(screen.getByRole('alertdialog', { name: 'Charge USD 1500.00?' })).getByRole('button', { name: 'Charge USD 1500.00' }),
+        within(screen.getByRole('alertdialog', { name: 'Charge USD 1,500.00?' })).getByRole('button', { name: 'Charge USD 1,500.00' }),
       )
     })
     expect(bridge.callsOf('startSale')).toEqual([
@@ -306,11 +343,24 @@ describe('training mode', () => {
     await renderApp(bridge)
     expect(screen.getByTestId('training-banner').textContent).toMatch(/TRAINING MODE/)
     const picker = screen.getByTestId('test-card-picker')
+    const select = within(picker).getByRole<HTMLSelectElement>('combobox', { name: 'Test card' })
+    // Each card in words, with what it does.
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Visa chip card', 'Mastercard chip card with PIN'])
+    fireEvent.change(select, { target: { value: 'pin-aes' } })
+    expect(picker.textContent).toContain('Asks for the PIN 1234')
+    typeChars(amountInput(), '500')
     await act(async () => {
-      fireEvent.click(within(picker).getByRole('button', { name: 'Present test card pin-aes' }))
+      fireEvent.click(within(picker).getByRole('button', { name: 'Present' }))
     })
     expect(bridge.callsOf('presentTestCard')).toEqual([{ name: 'pin-aes' }])
-    expect(within(picker).getByTestId('test-card-notice').textContent).toContain('pin-aes')
+    expect(within(picker).getByTestId('test-card-notice').textContent).toBe('The customer holds out: Mastercard chip card with PIN.')
+    // The focus is back on the amount, so Enter charges rather than presenting the card again.
+    expect(document.activeElement).toBe(amountInput())
+    await act(async () => {
+      fireEvent.keyDown(amountInput(), { key: 'Enter' })
+    })
+    expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 500, currency: 'USD' }])
+    expect(bridge.callsOf('presentTestCard')).toHaveLength(1)
   })
 
   it('production mode has neither', async () => {

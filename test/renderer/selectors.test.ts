@@ -69,6 +69,7 @@ describe('tip tolerance', () => {
     expect(parseTypedAmount('.5', 'USD')).toEqual({ ok: true, minor: 50 })
     expect(parseTypedAmount('007', 'USD')).toEqual({ ok: true, minor: 700 })
     expect(parseTypedAmount('2,505', 'BHD')).toEqual({ ok: true, minor: 2505 })
+    expect(parseTypedAmount('1,234.50', 'USD')).toEqual({ ok: true, minor: 123450 })
     expect(parseTypedAmount('', 'USD')).toEqual({ ok: true, minor: 0 })
     expect(parseTypedAmount('.', 'USD').ok).toBe(false)
     expect(parseTypedAmount('99999999999999999', 'JPY').ok).toBe(false)

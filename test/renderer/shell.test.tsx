@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { ERROR_CATALOGUE } from '../../src-shared/errors'
-import { err, FakeBridge, makeAppInfo, makeSettings, ok } from './fake-bridge'
+import { err, FakeBridge, makeAppInfo, makeSale, makeSettings, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
 const KEY = '0123456789abcdef0123456789ABCDEF'
@@ -115,5 +115,28 @@ describe('app shell', () => {
         expect(Boolean(labelled), input.outerHTML).toBe(true)
       }
     }
+  })
+})
+
+describe('the screen buttons as a menu', () => {
+  it('opens and closes with its button and Escape, says why screens are greyed out during a sale', async () => {
+    const bridge = new FakeBridge().on('startSale', (r) => ok(makeSale({ id: 'S1', amountMinor: r.amountMinor, updatedAt: 2 })))
+    await renderApp(bridge)
+    const menu = screen.getByTestId('nav-menu')
+    expect(menu.getAttribute('aria-expanded')).toBe('false')
+    fireEvent.click(menu)
+    expect(menu.getAttribute('aria-expanded')).toBe('true')
+    fireEvent.keyDown(screen.getByTestId('nav-queue'), { key: 'Escape' })
+    expect(menu.getAttribute('aria-expanded')).toBe('false')
+    expect(document.activeElement).toBe(menu)
+    fireEvent.keyDown(document.body, { key: '5' })
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('charge-button'))
+    })
+    const queue = screen.getByTestId('nav-queue')
+    expect(queue).toHaveProperty('disabled', true)
+    expect(document.getElementById(queue.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(
+      /once the sale or void at the counter has finished/,
+    )
   })
 })

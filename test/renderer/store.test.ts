@@ -161,7 +161,11 @@ describe('sale prompt follows the reader', () => {
     bridge.emit({ type: 'device', prompt: { type: 'removeCard' } })
     expect(salePrompt(store.getState()).text).toBe('Remove card')
     bridge.emit({ type: 'sale', sale: makeSale({ id: 'S1', state: 'approved', updatedAt: 3 }) })
-    expect(salePrompt(store.getState())).toMatchObject({ text: 'Approved: remove card', tone: 'ok' })
+    expect(salePrompt(store.getState())).toMatchObject({
+      text: 'Approved',
+      detail: expect.stringContaining('takes the card out'),
+      tone: 'ok',
+    })
   })
 
   it('escape stops the card reading, then clears', async () => {

@@ -48,7 +48,12 @@ export class CardSlot {
     return this.activation !== undefined
   }
 
+  /**
+   * The customer holds out `card` for the request now waiting (or the next one): a new pick replaces
+   * one nobody read, so a card picked for an earlier request is never read in a later sale.
+   */
   present(card: SimCard): void {
+    this.presented.length = 0
     this.presented.push(card)
     this.tryRead()
   }
@@ -86,12 +91,14 @@ export class CardSlot {
     this.current = undefined
   }
 
+  /** The request ended unread (timeout or cancel): what was picked for it goes with it. */
   private stop(): boolean {
     const activation = this.activation
     if (!activation) return false
     this.io.cancel(activation.timer)
     this.activation = undefined
     this.current = undefined
+    this.presented.length = 0
     return true
   }
 

@@ -1,8 +1,11 @@
 /**
- * A modal question with two answers. The safe answer gets the focus, Escape picks it, and focus
- * stays inside while it is open.
+ * A modal question with two answers. The safe answer gets the focus, Escape picks it, focus stays
+ * inside while it is open and goes back where it was after. Rendered over the page (a portal), which
+ * is inert meanwhile.
  */
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
+import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
+import { createPortal } from 'react-dom'
+import { useDialogFocus } from './use-dialog-focus'
 
 export interface ConfirmDialogProps {
   title: string
@@ -27,35 +30,29 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   const titleId = useId()
   const bodyId = useId()
+  const busyId = useId()
+  const dialogRef = useRef<HTMLDivElement>(null)
   const cancelRef = useRef<HTMLButtonElement>(null)
-  const confirmRef = useRef<HTMLButtonElement>(null)
-
-  useEffect(() => {
-    cancelRef.current?.focus()
-  }, [])
+  useDialogFocus(dialogRef, cancelRef)
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.preventDefault()
-      event.stopPropagation()
-      if (!busy) onCancel()
-    } else if (event.key === 'Tab') {
-      // Two buttons: Tab and Shift+Tab move between them and never leave the dialog.
-      event.preventDefault()
-      const next = document.activeElement === cancelRef.current ? confirmRef.current : cancelRef.current
-      next?.focus()
-    }
+    if (event.key !== 'Escape') return
+    event.preventDefault()
+    event.stopPropagation()
+    if (!busy) onCancel()
   }
 
-  return (
+  return createPortal(
     <div className="dialog-backdrop">
       <div
+        ref={dialogRef}
         className="dialog"
         role="alertdialog"
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={bodyId}
         data-testid={testId}
+        tabIndex={-1}
         onKeyDown={onKeyDown}
       >
         <h2 id={titleId} className="dialog-title">
@@ -64,15 +61,34 @@ export function ConfirmDialog({
         <div id={bodyId} className="dialog-body">
           {children}
         </div>
+        {busy && (
+          <p id={busyId} className="why-disabled" role="status">
+            Waiting for the answer…
+          </p>
+        )}
         <div className="dialog-actions">
-          <button ref={cancelRef} type="button" className="button button-large" disabled={busy} onClick={onCancel}>
+          <button
+            ref={cancelRef}
+            type="button"
+            className="button button-large"
+            disabled={busy}
+            aria-describedby={busy ? busyId : undefined}
+            onClick={onCancel}
+          >
             {cancelLabel}
           </button>
-          <button ref={confirmRef} type="button" className="button button-large button-primary" disabled={busy} onClick={onConfirm}>
+          <button
+            type="button"
+            className="button button-large button-primary"
+            disabled={busy}
+            aria-describedby={busy ? busyId : undefined}
+            onClick={onConfirm}
+          >
             {confirmLabel}
           </button>
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   )
 }

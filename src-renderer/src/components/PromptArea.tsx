@@ -1,6 +1,7 @@
 /**
- * The fixed-size prompt area: always rendered with the same height so nothing moves while a sale
- * runs; a live region, so screen readers announce each new prompt.
+ * The prompt area: one live region (screen readers announce each new prompt) that stays in place
+ * while a sale runs. Prompts wrap, never cut: a long instruction takes another line rather than
+ * ending in "…". When the sale has ended the prompt is its result, as a heading.
  */
 import type { Tone } from '../store'
 
@@ -10,12 +11,20 @@ export interface PromptAreaProps {
   tone: Tone
   testId?: string
   label?: string
+  /** Show the text as the result's heading (id and test id of that heading). */
+  heading?: { id: string; testId: string }
 }
 
-export function PromptArea({ text, detail, tone, testId = 'sale-prompt', label = 'Sale status' }: PromptAreaProps) {
+export function PromptArea({ text, detail, tone, testId = 'sale-prompt', label = 'Sale status', heading }: PromptAreaProps) {
   return (
     <div className={`prompt-area tone-${tone}`} role="status" aria-live="polite" aria-atomic="true" aria-label={label} data-testid={testId}>
-      <p className="prompt-text">{text}</p>
+      {heading ? (
+        <h2 id={heading.id} className="prompt-text" data-testid={heading.testId}>
+          {text}
+        </h2>
+      ) : (
+        <p className="prompt-text">{text}</p>
+      )}
       <p className="prompt-detail">{detail}</p>
     </div>
   )

@@ -14,9 +14,13 @@ export interface ReceiptCopyProps {
   /** Cashier words for the sale's state and read method (from the store's word tables). */
   stateTitle: string
   readMethod: string
+  /** The sale's reason in plain words, if any. */
+  reason: string | null
+  /** The authorisation code is printed only on a payment that stands. */
+  showAuthCode: boolean
 }
 
-export function ReceiptCopy({ sale, copy, storeName, terminalId, stateTitle, readMethod }: ReceiptCopyProps) {
+export function ReceiptCopy({ sale, copy, storeName, terminalId, stateTitle, readMethod, reason, showAuthCode }: ReceiptCopyProps) {
   const total = sale.amountMinor + sale.tipMinor
   const rows: Array<[string, string | undefined]> = [
     ['Date', dateTimeText(sale.createdAt)],
@@ -26,7 +30,7 @@ export function ReceiptCopy({ sale, copy, storeName, terminalId, stateTitle, rea
     ['Entry', readMethod],
     ['AID', sale.applicationId],
     ['Application', sale.applicationLabel],
-    ['Auth code', sale.authCode],
+    ['Auth code', showAuthCode ? sale.authCode : undefined],
     ['Reference', sale.svcTransID],
   ]
   return (
@@ -62,7 +66,7 @@ export function ReceiptCopy({ sale, copy, storeName, terminalId, stateTitle, rea
         </div>
       </dl>
       <p className="receipt-outcome">{stateTitle.toUpperCase()}</p>
-      {sale.reason && <p className="receipt-reason">{sale.reason}</p>}
+      {reason && <p className="receipt-reason">{reason}</p>}
       {sale.state === 'storedOffline' && <p className="receipt-reason">Approved offline: stored, to be sent to the bank.</p>}
       {copy === 'merchant' && <p className="receipt-footer">Keep this copy.</p>}
       {copy === 'customer' && <p className="receipt-footer">Please keep this copy for your records.</p>}

@@ -1,5 +1,6 @@
 /** What the agent is (appInfo), its settings, alarms, which screen is shown, and the first load. */
 import type { AlarmView, AppInfo, PosErrorView, SettingsView } from '../../../src-shared/contract'
+import { adoptRunningSale, runningSale } from './counter-sale'
 import { describeError } from './error-words'
 import { navigationLocked } from './selectors/sale-selectors'
 import type { Notice, Screen, SliceCreator } from './store-types'
@@ -52,7 +53,8 @@ export const createAppSlice: SliceCreator<AppSlice> =
       set({ appInfo: info.value, alarms: info.value.alarms })
       const s = get()
       await Promise.all([s.refreshSettings(), s.refreshDevice(), s.refreshQueue(), s.refreshSales()])
-      set({ loadStatus: 'ready' })
+      const running = runningSale(get().sales)
+      set({ loadStatus: 'ready', ...(running ? adoptRunningSale(get(), running) : {}) })
     },
 
     navigate(screen) {

@@ -4,6 +4,7 @@
  */
 import type { PosEvent } from '../../../src-shared/contract'
 import { upsertAlarm } from './app-slice'
+import { adoptRunningSale } from './counter-sale'
 import { upsertSale } from './sale-records'
 import type { PosState } from './store-types'
 
@@ -11,7 +12,8 @@ export function applyEvent(state: PosState, event: PosEvent, now: number): Parti
   switch (event.type) {
     case 'sale': {
       const sales = upsertSale(state.sales, event.sale)
-      return sales === state.sales ? {} : { sales }
+      if (sales === state.sales) return {}
+      return { sales, ...adoptRunningSale({ ...state, sales }, event.sale) }
     }
     case 'queue':
       return { queue: event.queue, queueAt: now }
@@ -19,7 +21,7 @@ export function applyEvent(state: PosState, event: PosEvent, now: number): Parti
       return { alarms: upsertAlarm(state.alarms, event.alarm) }
     case 'device': {
       const prompt = event.prompt
-      if (prompt.type !== 'connection') return { prompt }
+      if (prompt.type !== 'connection') return { prompt, promptSaleId: event.saleId ?? null }
       return {
         device: {
           link: prompt.state,

@@ -17,6 +17,8 @@ export interface DeviceSlice {
   device: DeviceInfo
   /** The reader's latest prompt for the sale or void on the counter; cleared when a new one starts. */
   prompt: CardPrompt | null
+  /** The sale the prompt belongs to, when the agent named it (a prompt for another sale is not this one's). */
+  promptSaleId: string | null
   refreshDevice(): Promise<void>
 }
 
@@ -25,6 +27,7 @@ export const createDeviceSlice: SliceCreator<DeviceSlice> =
   (set) => ({
     device: { link: 'unknown', busy: false },
     prompt: null,
+    promptSaleId: null,
 
     async refreshDevice() {
       const result = await bridge.call('deviceStatus', {})

@@ -3,7 +3,20 @@ export { PosProvider, useNow, usePos, usePosStore } from './pos-context'
 export { applyEvent } from './apply-event'
 export { describeError } from './error-words'
 export { parseTypedAmount } from './amount-entry'
-export { readMethodWords, SALE_WORDS, tipStateWords, type SaleWords, type Tone } from './sale-words'
+export {
+  bankUnreachable,
+  readMethodWords,
+  SALE_WORDS,
+  saleReasonWords,
+  saleWords,
+  showsAuthCode,
+  tipStateWords,
+  type SaleWords,
+  type Tone,
+} from './sale-words'
+export { plainReason } from './reason-words'
+export { testCardWords, type TestCardWords } from './test-card-words'
+export { adoptRunningSale, runningSale } from './counter-sale'
 export { SCREENS, type Notice, type PosState, type Screen, type StoreDeps } from './store-types'
 export type { TipDraft } from './tips-slice'
 export type { DayExport } from './sales-slice'

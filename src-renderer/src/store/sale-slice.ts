@@ -4,14 +4,28 @@
  * training-mode test cards.
  */
 import type { PosErrorView } from '../../../src-shared/contract'
-import { appendDigits, entryFromText, entryMinor, eraseLastDigit } from './amount-entry'
+import { appendDigits, appendPoint, entryAfterEdit, entryFromText, eraseLastDigit } from './amount-entry'
+import { adoptRunningSale, runningSale } from './counter-sale'
 import { describeError } from './error-words'
 import { upsertSale } from './sale-records'
-import { amountNeedsConfirmation, canCancelSale, canEditEntry, canStartSale, currentSale, salePhase } from './selectors/sale-selectors'
+import {
+  amountNeedsConfirmation,
+  canCancelSale,
+  canEditEntry,
+  canStartSale,
+  currentSale,
+  entryAmountMinor,
+  entryFractionDigits,
+  salePhase,
+} from './selectors/sale-selectors'
+import { testCardWords } from './test-card-words'
 import type { Notice, SliceCreator } from './store-types'
 
 export interface SaleSlice {
-  /** The keyed amount as digits of minor units, no leading zeros ('' = nothing keyed). */
+  /**
+   * The keyed amount (amount-entry.ts): digits of minor units, cash-register style, or the amount as
+   * written once a decimal point was typed ("12.3"); '' = nothing keyed.
+   */
   entryDigits: string
   currentSaleId: string | null
   /** startSale is on its way: the in-flight flag that makes a second press do nothing. */
@@ -23,11 +37,15 @@ export interface SaleSlice {
   amountToConfirm: number | null
   testCardNotice: Notice | null
   typeDigits(digits: string): void
+  /** The decimal point: the digits keyed so far become the whole part. */
+  typePoint(): void
   eraseDigit(): void
   clearEntry(): void
-  /** The amount field's text after an edit or paste, read cash-register style. */
+  /** Text pasted into the amount field, read as a whole. */
   setEntryText(text: string): void
-  /** Enter: charge when a sale can start. */
+  /** The amount field's text changed from `before` to `after` (typing the field did not hand to the keys). */
+  editEntryText(before: string, after: string): void
+  /** Enter: charge when a sale can start; after a result, on to the next sale (the button the result offers first). */
   pressEnter(): void
   /** Escape: stop the card reading if a sale waits for the card, otherwise clear the amount / result. */
   pressEscape(): void
@@ -72,7 +90,10 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         // The agent's own limit asks first (this window may know an older one): ask, then send again.
         set({ starting: false, amountToConfirm: amountMinor })
       } else {
-        set({ starting: false, saleError: result.error })
+        // Refused because a sale already runs at the counter (the POS started one): show that one.
+        const running = result.error.code === 'SALE_IN_PROGRESS' ? runningSale(get().sales) : null
+        const adopted = running ? adoptRunningSale({ ...get(), starting: false }, running) : null
+        set(adopted ? { starting: false, ...adopted } : { starting: false, saleError: result.error })
       }
     }
 
@@ -85,13 +106,17 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
       amountToConfirm: null,
       testCardNotice: null,
 
-      typeDigits: (digits) => editEntry((entry) => appendDigits(entry, digits)),
+      typeDigits: (digits) => editEntry((entry) => appendDigits(entry, digits, entryFractionDigits(get()))),
+      typePoint: () => editEntry((entry) => appendPoint(entry, entryFractionDigits(get()))),
       eraseDigit: () => editEntry(eraseLastDigit),
       clearEntry: () => editEntry(() => ''),
-      setEntryText: (text) => editEntry(() => entryFromText(text)),
+      setEntryText: (text) => editEntry(() => entryFromText(text, entryFractionDigits(get()))),
+      editEntryText: (before, after) => editEntry((entry) => entryAfterEdit(entry, before, after, entryFractionDigits(get()))),
 
       pressEnter() {
-        if (canStartSale(get())) void get().startSale()
+        const s = get()
+        if (canStartSale(s)) void s.startSale()
+        else if (salePhase(s) === 'result') s.newSale()
       },
 
       pressEscape() {
@@ -104,7 +129,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
       async startSale() {
         const s = get()
         if (!canStartSale(s) || !s.appInfo) return
-        const amountMinor = entryMinor(s.entryDigits)
+        const amountMinor = entryAmountMinor(s)
         // A large amount is asked about before the card: one Enter too many must not charge a fortune.
         if (amountNeedsConfirmation(s)) {
           set({ amountToConfirm: amountMinor, saleError: null })
@@ -160,7 +185,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         const result = await bridge.call('presentTestCard', { name })
         set({
           testCardNotice: result.ok
-            ? { tone: 'ok', text: `Test card "${result.value.presented}" will be presented to the reader.` }
+            ? { tone: 'ok', text: `The customer holds out: ${testCardWords(result.value.presented).label}.` }
             : { tone: 'error', text: describeError(result.error) },
         })
       },

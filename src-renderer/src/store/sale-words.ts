@@ -2,8 +2,9 @@
  * Every sale state in words a cashier understands (meanings from docs/transactions.md "States").
  * `tone` drives colour only; the words carry the meaning on their own.
  */
-import type { SaleState } from '../../../src-shared/contract'
-import type { QueueOperation } from '../../../src-shared/sale'
+import type { SaleState, SaleView } from '../../../src-shared/contract'
+import { STANDING_PAYMENT, type QueueOperation } from '../../../src-shared/sale'
+import { plainReason } from './reason-words'
 
 export type Tone = 'ok' | 'warn' | 'error' | 'info'
 
@@ -53,6 +54,36 @@ export const SALE_WORDS: Readonly<Record<SaleState, SaleWords>> = {
     detail: 'The payment was approved offline, but the bank declined it when the terminal sent it. The store did not receive the money.',
     tone: 'error',
   },
+}
+
+/**
+ * A sale refused because the bank could not be reached (and it could not be approved offline) is not
+ * a decline: the card may be perfectly good, and a cashier who reads "Declined" tells the customer so.
+ * The agent marks every sale decided without the bank `offline`; a declined one never reached it.
+ */
+export function bankUnreachable(sale: Pick<SaleView, 'state' | 'offline'>): boolean {
+  return sale.state === 'declined' && sale.offline
+}
+
+export const UNREACHABLE_WORDS: SaleWords = {
+  title: 'Could not reach the bank',
+  detail: 'Nothing was charged, and this sale cannot be approved offline. Try again, or take another payment.',
+  tone: 'error',
+}
+
+/** The words for one sale: its state's, except a refusal for want of the bank, which says so. */
+export function saleWords(sale: Pick<SaleView, 'state' | 'offline'>): SaleWords {
+  return bankUnreachable(sale) ? UNREACHABLE_WORDS : SALE_WORDS[sale.state]
+}
+
+/** The sale's reason in plain words, or null when there is none worth showing. */
+export function saleReasonWords(sale: Pick<SaleView, 'reason'>): string | null {
+  return sale.reason ? plainReason(sale.reason) : null
+}
+
+/** The authorisation code means something only while the payment stands or is being settled. */
+export function showsAuthCode(sale: Pick<SaleView, 'state' | 'authCode'>): boolean {
+  return sale.authCode !== undefined && (STANDING_PAYMENT.has(sale.state) || sale.state === 'capturePending' || sale.state === 'captured')
 }
 
 /** What a queued message does for its sale, in words (the queue screen). */

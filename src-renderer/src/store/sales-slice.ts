@@ -1,5 +1,5 @@
 /** The day's sales and report: list, void (the customer presents the card again), close of day, export. */
-import type { DayReportView, OperationResults, PosErrorView } from '../../../src-shared/contract'
+import type { BatchSummaryView, DayReportView, OperationResults, PosErrorView } from '../../../src-shared/contract'
 import { describeError } from './error-words'
 import { salesFromList, upsertSale, type SalesById } from './sale-records'
 import { canVoid } from './selectors/day-selectors'
@@ -11,17 +11,27 @@ export interface SalesSlice {
   sales: SalesById
   salesError: PosErrorView | null
   report: DayReportView | null
+  /** The closed batch whose report is shown; null: the open batch. */
+  reportBatch: number | null
+  /** Closed batches, newest first (listBatches), for the report picker. */
+  batches: BatchSummaryView[]
   reportLoading: boolean
   reportError: PosErrorView | null
   /** The sale being voided; stays set after the void ends so its outcome stays on screen until dismissed. */
   voidingSaleId: string | null
+  /** The voidSale call is on its way (in the agent it lasts while the reader waits for the card). */
   voidBusy: boolean
+  /** Stop the void is on its way. */
+  voidStopping: boolean
   voidError: PosErrorView | null
   closing: boolean
   closeNotice: Notice | null
   exporting: 'csv' | 'json' | null
   refreshSales(): Promise<void>
   refreshReport(): Promise<void>
+  refreshBatches(): Promise<void>
+  /** Show the report of closed batch `batch`, or of the open batch (null). */
+  viewBatch(batch: number | null): Promise<void>
   voidSale(saleId: string): Promise<void>
   /** Stop waiting for the card during a void; the payment stands. */
   stopVoid(): Promise<void>
@@ -36,10 +46,13 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
     sales: {},
     salesError: null,
     report: null,
+    reportBatch: null,
+    batches: [],
     reportLoading: false,
     reportError: null,
     voidingSaleId: null,
     voidBusy: false,
+    voidStopping: false,
     voidError: null,
     closing: false,
     closeNotice: null,
@@ -56,7 +69,8 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
 
     async refreshReport() {
       set({ reportLoading: true })
-      const result = await bridge.call('dayReport', {})
+      const batch = get().reportBatch
+      const result = await bridge.call('dayReport', batch === null ? {} : { batch })
       set((s) =>
         result.ok
           ? {
@@ -67,6 +81,17 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
             }
           : { reportLoading: false, reportError: result.error },
       )
+    },
+
+    async refreshBatches() {
+      const result = await bridge.call('listBatches', {})
+      if (result.ok) set({ batches: result.value })
+    },
+
+    async viewBatch(batch) {
+      if (batch === get().reportBatch) return
+      set({ reportBatch: batch, closeNotice: null })
+      await get().refreshReport()
     },
 
     async voidSale(saleId) {
@@ -83,11 +108,14 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
     async stopVoid() {
       const s = get()
       const sale = s.voidingSaleId ? s.sales[s.voidingSaleId] : undefined
-      if (!sale || sale.state !== 'voidReadingCard' || s.voidBusy) return
-      set({ voidBusy: true })
+      // Not held back by the void's own call: that call lasts as long as the reader waits for the card.
+      if (!sale || sale.state !== 'voidReadingCard' || s.voidStopping) return
+      set({ voidStopping: true })
       const result = await bridge.call('cancelSale', { id: sale.id })
       set((state) =>
-        result.ok ? { voidBusy: false, sales: upsertSale(state.sales, result.value) } : { voidBusy: false, voidError: result.error },
+        result.ok
+          ? { voidStopping: false, sales: upsertSale(state.sales, result.value) }
+          : { voidStopping: false, voidError: result.error },
       )
     },
 
@@ -95,7 +123,8 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
       const s = get()
       const sale = s.voidingSaleId ? s.sales[s.voidingSaleId] : undefined
       if (s.voidBusy || sale?.state === 'voidReadingCard') return
-      set({ voidingSaleId: null, voidError: null, prompt: null })
+      // The card the "customer" held out was for this void: its notice goes with it.
+      set({ voidingSaleId: null, voidError: null, prompt: null, testCardNotice: null })
     },
 
     async closeDay() {

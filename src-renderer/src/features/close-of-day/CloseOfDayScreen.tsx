@@ -2,10 +2,23 @@
 import { useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { DisabledReason } from '../../components/DisabledReason'
 import { moneyText } from '../../components/money-text'
 import { NoticeLine } from '../../components/Notice'
-import { canCloseDay, closeBlockedReason, describeError, usePos, usePosStore } from '../../store'
+import { canCloseDay, closeBlockedReason, describeError, plainReason, usePos, usePosStore } from '../../store'
+import { dateTimeText } from '../../components/time-text'
 import { saveFile } from './save-file'
+import type { DayReportView } from '../../../../src-shared/contract'
+
+/** "Batch 4 (open)", "Batch 3, closed at 2026-01-15 22:04" (local time); an agent without batches: the day. */
+export function batchTitle(report: DayReportView): string {
+  // An agent of an earlier version sends no batch: the business day names the report then.
+  const batch = report.batch as DayReportView['batch'] | undefined
+  if (!batch) return `Business day ${report.businessDay}`
+  return batch.closedAt !== undefined
+    ? `Batch ${batch.number}, closed at ${dateTimeText(batch.closedAt)}${batch.managerOverride ? ' by a manager' : ''}`
+    : `Batch ${batch.number} (open)`
+}
 
 const COUNT_WORDS = [
   ['approved', 'Approved'],
@@ -29,10 +42,17 @@ export function CloseOfDayScreen() {
   const { closing, exporting, notice } = usePos(useShallow((s) => ({ closing: s.closing, exporting: s.exporting, notice: s.closeNotice })))
   const restaurantMode = usePos((s) => s.appInfo?.restaurantMode ?? false)
   const [confirming, setConfirming] = useState(false)
+  const batches = usePos((s) => s.batches)
+  const reportBatch = usePos((s) => s.reportBatch)
+  const closedAt = usePos((s) => (s.report?.batch as DayReportView['batch'] | undefined)?.closedAt)
 
   useEffect(() => {
     void store.getState().refreshReport()
   }, [store])
+  // The list of closed batches, again after a close adds one.
+  useEffect(() => {
+    void store.getState().refreshBatches()
+  }, [store, closedAt])
 
   const exportAs = async (format: 'csv' | 'json') => {
     const file = await store.getState().exportDay(format)
@@ -42,10 +62,29 @@ export function CloseOfDayScreen() {
   return (
     <section className="screen" aria-labelledby="close-title">
       <div className="screen-head">
-        <h2 id="close-title">Close of day{report ? `: ${report.businessDay}` : ''}</h2>
-        <button type="button" className="button" disabled={loading} onClick={() => void store.getState().refreshReport()}>
-          Refresh report
-        </button>
+        <h2 id="close-title">Close of day{report ? `: ${batchTitle(report)}` : ''}</h2>
+        <div className="report-controls">
+          {batches.length > 0 && (
+            <label className="report-picker">
+              <span>Report of</span>
+              <select
+                data-testid="batch-picker"
+                value={reportBatch === null ? '' : String(reportBatch)}
+                onChange={(event) => void store.getState().viewBatch(event.target.value === '' ? null : Number(event.target.value))}
+              >
+                <option value="">The open batch</option>
+                {batches.map((batch) => (
+                  <option key={batch.number} value={String(batch.number)}>
+                    {`Batch ${batch.number}, closed ${dateTimeText(batch.closedAt)} (${batch.saleCount} sales)`}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <button type="button" className="button" disabled={loading} onClick={() => void store.getState().refreshReport()}>
+            Refresh report
+          </button>
+        </div>
       </div>
       {reportError && (
         <p className="notice notice-error" role="alert">
@@ -59,8 +98,8 @@ export function CloseOfDayScreen() {
       ) : (
         <>
           {blockedReason && (
-            <p className="notice notice-error" role="alert" data-testid="close-blocked-reason">
-              The day cannot be closed yet: {blockedReason}
+            <p id="close-blocked-reason" className="notice notice-error" role="alert" data-testid="close-blocked-reason">
+              The day cannot be closed yet: {plainReason(blockedReason)}
             </p>
           )}
           <h3>Counts</h3>
@@ -113,6 +152,7 @@ export function CloseOfDayScreen() {
               className="button button-large button-primary"
               data-testid="close-day-button"
               disabled={!canClose}
+              aria-describedby={!canClose && blockedReason ? 'close-blocked-reason' : undefined}
               onClick={() => setConfirming(true)}
             >
               {closing ? 'Closing…' : 'Close the day'}
@@ -122,6 +162,7 @@ export function CloseOfDayScreen() {
               className="button button-large"
               data-testid="export-csv-button"
               disabled={exporting !== null}
+              aria-describedby={exporting !== null ? 'export-why' : undefined}
               onClick={() => void exportAs('csv')}
             >
               Export CSV
@@ -131,17 +172,23 @@ export function CloseOfDayScreen() {
               className="button button-large"
               data-testid="export-json-button"
               disabled={exporting !== null}
+              aria-describedby={exporting !== null ? 'export-why' : undefined}
               onClick={() => void exportAs('json')}
             >
               Export JSON
             </button>
           </div>
+          <DisabledReason id="export-why" reason={exporting !== null ? `Making the ${exporting.toUpperCase()} file…` : null} />
           <NoticeLine notice={notice} testId="close-notice" />
         </>
       )}
       {confirming && report && (
         <ConfirmDialog
-          title={`Close business day ${report.businessDay}?`}
+          title={
+            (report.batch as DayReportView['batch'] | undefined)
+              ? `Close batch ${report.batch.number}?`
+              : `Close business day ${report.businessDay}?`
+          }
           confirmLabel="Close the day"
           cancelLabel="Not yet"
           onConfirm={() => {
@@ -153,7 +200,10 @@ export function CloseOfDayScreen() {
           <p>
             {restaurantMode
               ? 'Each sale is sent to the bank with its tip. Enter all tips on the Tips screen first.'
-              : 'The report above becomes the record of the day.'}
+              : 'The report above becomes the record of the day.'}{' '}
+            {(report.batch as DayReportView['batch'] | undefined)
+              ? `Closing closes batch ${report.batch.number}; later sales go to batch ${report.batch.number + 1}.`
+              : ''}
           </p>
         </ConfirmDialog>
       )}

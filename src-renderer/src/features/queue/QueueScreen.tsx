@@ -12,6 +12,7 @@ import {
   expirySoon,
   hostReach,
   itemTimeLeftMs,
+  queueErrorWords,
   queueExpiry,
   queueItemWords,
   storedAmounts,
@@ -143,7 +144,7 @@ export function QueueScreen() {
               <th scope="col">Amount</th>
               <th scope="col">Attempts</th>
               <th scope="col">Time left</th>
-              <th scope="col">Last error</th>
+              <th scope="col">Last try</th>
             </tr>
           </thead>
           <tbody>
@@ -154,7 +155,7 @@ export function QueueScreen() {
                 <td>{item.currency ? moneyText(item.amountMinor, item.currency) : '—'}</td>
                 <td>{item.attempts}</td>
                 <td>{durationText(itemTimeLeftMs(state, item, now))}</td>
-                <td>{item.lastError ?? '—'}</td>
+                <td>{queueErrorWords(item) ?? '—'}</td>
               </tr>
             ))}
           </tbody>

@@ -1,34 +1,42 @@
 /**
  * The receipt of one sale, merchant and customer copies, printable (window.print with the print
- * rules in styles/print.css, which show only this view).
+ * rules in styles/print.css, which show only this view). A modal dialog: focus stays inside while it
+ * is open and goes back where it was after.
  */
-import { useEffect, useId, useRef } from 'react'
+import { useId, useRef } from 'react'
+import { createPortal } from 'react-dom'
+import type { AppInfo, SaleView } from '../../../../src-shared/contract'
 import { ReceiptCopy } from '../../components/Receipt'
-import { readMethodWords, SALE_WORDS, usePos } from '../../store'
+import { useDialogFocus } from '../../components/use-dialog-focus'
+import { readMethodWords, saleReasonWords, saleWords, showsAuthCode, usePos } from '../../store'
 
 export function ReceiptView() {
-  const titleId = useId()
-  const closeRef = useRef<HTMLButtonElement>(null)
   const sale = usePos((s) => (s.receiptSaleId ? (s.sales[s.receiptSaleId] ?? null) : null))
   const appInfo = usePos((s) => s.appInfo)
   const showReceipt = usePos((s) => s.showReceipt)
-
-  useEffect(() => {
-    closeRef.current?.focus()
-  }, [sale?.id])
-
   if (!sale) return null
-  const close = () => showReceipt(null)
+  return <ReceiptDialog key={sale.id} sale={sale} appInfo={appInfo} close={() => showReceipt(null)} />
+}
+
+function ReceiptDialog({ sale, appInfo, close }: { sale: SaleView; appInfo: AppInfo | null; close(): void }) {
+  const titleId = useId()
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const closeRef = useRef<HTMLButtonElement>(null)
+  useDialogFocus(dialogRef, closeRef)
   const common = {
     sale,
     terminalId: appInfo?.terminalId ?? '',
-    stateTitle: SALE_WORDS[sale.state].title,
+    stateTitle: saleWords(sale).title,
     readMethod: readMethodWords(sale.readMethod),
+    reason: saleReasonWords(sale),
+    showAuthCode: showsAuthCode(sale),
     ...(appInfo?.storeName !== undefined ? { storeName: appInfo.storeName } : {}),
   }
-  return (
+  return createPortal(
     <div className="dialog-backdrop receipt-backdrop">
       <div
+        ref={dialogRef}
+        tabIndex={-1}
         className="dialog receipt-view"
         role="dialog"
         aria-modal="true"
@@ -37,12 +45,13 @@ export function ReceiptView() {
         onKeyDown={(event) => {
           if (event.key === 'Escape') {
             event.preventDefault()
+            event.stopPropagation()
             close()
           }
         }}
       >
         <h2 id={titleId} className="dialog-title no-print">
-          Receipt for sale {sale.id}
+          Receipt
         </h2>
         <div className="receipt-copies">
           <ReceiptCopy {...common} copy="merchant" />
@@ -62,6 +71,7 @@ export function ReceiptView() {
           </button>
         </div>
       </div>
-    </div>
+    </div>,
+    document.body,
   )
 }

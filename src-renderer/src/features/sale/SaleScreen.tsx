@@ -1,27 +1,41 @@
-/** The sale: key the amount, charge (confirming a large one), follow the reader's prompts, answer a duplicate, see the result. */
-import { useId } from 'react'
+/**
+ * The sale: key the amount, charge (confirming a large one), follow the reader's prompts, answer a
+ * duplicate, see the result. Two columns that fill the screen (amount and keypad; the sale's status
+ * and actions), so the amount, the prompt, Charge, Cancel and the result are in view together on a
+ * small terminal display; the keypad's keys give up height first. A sale the POS started shows here
+ * the same way, marked as such.
+ */
+import { useEffect, useId, useRef } from 'react'
 import { useShallow } from 'zustand/react/shallow'
+import { DisabledReason } from '../../components/DisabledReason'
 import { Keypad } from '../../components/Keypad'
 import { amountText, moneyText } from '../../components/money-text'
 import { PromptArea } from '../../components/PromptArea'
 import {
   amountFieldText,
+  cancelDisabledReason,
   canCancelSale,
   canEditEntry,
-  canStartSale,
+  chargeDisabledReason,
   currentSale,
   entryAmountMinor,
+  entryFractionDigits,
   isTraining,
   saleCurrency,
   salePhase,
   salePrompt,
+  startedByPos,
   usePos,
 } from '../../store'
 import { AmountDialog } from './AmountDialog'
 import { DuplicateDialog } from './DuplicateDialog'
-import { SaleResult } from './SaleResult'
+import { SaleFacts, SaleResultActions } from './SaleResult'
 import { TestCardPicker } from './TestCardPicker'
 import { useSaleKeys } from './use-sale-keys'
+
+function focusAmountField(): void {
+  document.querySelector<HTMLInputElement>('[data-amount-field]')?.focus()
+}
 
 export function SaleScreen() {
   useSaleKeys()
@@ -31,30 +45,42 @@ export function SaleScreen() {
   const currency = usePos(saleCurrency)
   const fieldText = usePos(amountFieldText)
   const amountMinor = usePos(entryAmountMinor)
-  const canStart = usePos(canStartSale)
+  const decimals = usePos(entryFractionDigits) > 0
+  const chargeReason = usePos(chargeDisabledReason)
   const canEdit = usePos(canEditEntry)
   const canCancel = usePos(canCancelSale)
+  const cancelReason = usePos(cancelDisabledReason)
+  const fromPos = usePos(startedByPos)
   const training = usePos(isTraining)
   const prompt = usePos(useShallow(salePrompt))
   const amountToConfirm = usePos((s) => s.amountToConfirm)
-  const { typeDigits, eraseDigit, clearEntry, setEntryText, startSale, cancelSale } = usePos(
+  const { typeDigits, typePoint, eraseDigit, clearEntry, setEntryText, editEntryText, startSale, cancelSale } = usePos(
     useShallow((s) => ({
       typeDigits: s.typeDigits,
+      typePoint: s.typePoint,
       eraseDigit: s.eraseDigit,
       clearEntry: s.clearEntry,
       setEntryText: s.setEntryText,
+      editEntryText: s.editEntryText,
       startSale: s.startSale,
       cancelSale: s.cancelSale,
     })),
   )
+  const statusRef = useRef<HTMLDivElement>(null)
+  // When the sale moves on, its status is brought into view (it may sit below the fold on a small screen).
+  useEffect(() => {
+    if (phase !== 'idle') statusRef.current?.scrollIntoView?.({ block: 'start' })
+  }, [phase])
   const running = phase === 'starting' || phase === 'reading' || phase === 'confirming' || phase === 'processing'
+  const askingForCard = phase === 'idle' || phase === 'reading'
+  const example = amountText(1234, currency)
 
   return (
     <section className="screen sale-screen" aria-labelledby={`${fieldId}-title`}>
       <h2 id={`${fieldId}-title`} className="visually-hidden">
         Sale
       </h2>
-      <div className="sale-grid">
+      <div className="sale-grid" data-phase={running ? 'running' : phase}>
         <div className="amount-panel">
           <label htmlFor={fieldId} className="amount-label">
             Amount{currency ? ` (${currency})` : ''}
@@ -65,31 +91,68 @@ export function SaleScreen() {
             data-amount-field=""
             data-testid="amount-input"
             type="text"
-            inputMode="numeric"
+            inputMode="decimal"
             autoComplete="off"
             autoFocus
             placeholder={amountText(0, currency)}
             value={fieldText}
             readOnly={!canEdit}
             aria-describedby={`${fieldId}-hint`}
-            onChange={(event) => setEntryText(event.target.value)}
+            onPaste={(event) => {
+              event.preventDefault()
+              setEntryText(event.clipboardData.getData('text'))
+            }}
+            onChange={(event) => editEntryText(fieldText, event.target.value)}
           />
-          <p id={`${fieldId}-hint`} className="hint">
-            1 2 3 4 makes {amountText(1234, currency)} · Enter charges · Escape clears
+          <p id={`${fieldId}-hint`} className="hint amount-hint">
+            {decimals ? `1 2 3 4 makes ${example}; a point types decimals · ` : ''}Enter charges · Escape clears
           </p>
-          <Keypad disabled={!canEdit} onDigits={typeDigits} onErase={eraseDigit} onClear={clearEntry} />
+          <Keypad
+            disabled={!canEdit}
+            {...(chargeReason ? { describedBy: `${fieldId}-charge-why` } : {})}
+            decimals={decimals}
+            onDigits={typeDigits}
+            onPoint={typePoint}
+            onErase={eraseDigit}
+            onClear={clearEntry}
+          />
           <button
             type="button"
             className="button button-charge"
             data-testid="charge-button"
-            disabled={!canStart}
+            aria-keyshortcuts="Enter"
+            disabled={chargeReason !== null}
+            aria-describedby={chargeReason ? `${fieldId}-charge-why` : undefined}
             onClick={() => void startSale()}
           >
-            {amountMinor > 0 ? `Charge ${moneyText(amountMinor, currency)}` : 'Charge'}
+            <span className="charge-label">{amountMinor > 0 ? `Charge ${moneyText(amountMinor, currency)}` : 'Charge'}</span>
+            {/* Why it is greyed out, inside the button: no extra line to find room for on a small screen. */}
+            {chargeReason && (
+              <span id={`${fieldId}-charge-why`} className="charge-why" data-testid="charge-disabled-reason">
+                {chargeReason}
+              </span>
+            )}
           </button>
         </div>
-        <div className="status-panel">
-          <PromptArea text={prompt.text} detail={prompt.detail} tone={prompt.tone} />
+        <div
+          ref={statusRef}
+          className="status-panel"
+          data-testid={phase === 'result' ? 'sale-result' : 'sale-status'}
+          data-state={sale?.state}
+          aria-labelledby={phase === 'result' && sale ? `result-${sale.id}` : undefined}
+          role={phase === 'result' ? 'region' : undefined}
+        >
+          {fromPos && (
+            <p className="sale-origin" data-testid="sale-origin">
+              Started by the POS
+            </p>
+          )}
+          <PromptArea
+            text={prompt.text}
+            detail={prompt.detail}
+            tone={prompt.tone}
+            {...(phase === 'result' && sale ? { heading: { id: `result-${sale.id}`, testId: 'result-heading' } } : {})}
+          />
           <div className="sale-actions">
             {running && (
               <button
@@ -97,14 +160,19 @@ export function SaleScreen() {
                 className="button button-large button-danger"
                 data-testid="cancel-sale-button"
                 disabled={!canCancel}
+                aria-describedby={cancelReason ? `${fieldId}-cancel-why` : undefined}
                 onClick={() => void cancelSale()}
               >
                 Cancel sale
               </button>
             )}
+            {phase === 'result' && sale && <SaleResultActions sale={sale} />}
           </div>
-          {phase === 'result' && sale && <SaleResult sale={sale} />}
-          {training && <TestCardPicker />}
+          {running && <DisabledReason id={`${fieldId}-cancel-why`} reason={cancelReason} testId="cancel-disabled-reason" />}
+          <div className="status-more">
+            {phase === 'result' && sale && <SaleFacts sale={sale} />}
+            {training && askingForCard && <TestCardPicker {...(phase === 'idle' ? { afterPresent: focusAmountField } : {})} />}
+          </div>
         </div>
       </div>
       {phase === 'confirming' && sale && <DuplicateDialog sale={sale} />}

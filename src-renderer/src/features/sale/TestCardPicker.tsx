@@ -1,32 +1,61 @@
-/** Training mode only: choose the test card the simulated PIN pad presents, as the "customer". */
-import { useId } from 'react'
+/**
+ * Training mode only: the test card the "customer" holds out to the simulated PIN pad, with what each
+ * card does. Offered wherever a card is asked for (the sale, the void); a pick is for the card request
+ * at hand, or the next one if none is waiting. `afterPresent` lets the screen take the focus back, so
+ * Enter then does what that screen says (charge) rather than presenting the card again.
+ */
+import { useId, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { NoticeLine } from '../../components/Notice'
-import { trainingCards, usePos } from '../../store'
+import { testCardWords, trainingCards, usePos } from '../../store'
 
-export function TestCardPicker() {
-  const titleId = useId()
+export function TestCardPicker({ afterPresent }: { afterPresent?: () => void }) {
+  const id = useId()
   const cards = usePos(useShallow(trainingCards))
   const notice = usePos((s) => s.testCardNotice)
   const presentTestCard = usePos((s) => s.presentTestCard)
+  const [picked, setPicked] = useState<string | null>(null)
   if (cards.length === 0) return null
+  const name = picked !== null && cards.includes(picked) ? picked : cards[0]!
+  const words = testCardWords(name)
   return (
-    <section className="test-card-picker" aria-labelledby={titleId} data-testid="test-card-picker">
-      <h3 id={titleId}>Training: the customer presents…</h3>
-      <div className="test-cards">
-        {cards.map((name) => (
-          <button
-            key={name}
-            type="button"
-            className="button test-card"
-            aria-label={`Present test card ${name}`}
-            data-testid={`test-card-${name}`}
-            onClick={() => void presentTestCard(name)}
-          >
-            {name}
-          </button>
-        ))}
+    <section className="test-card-picker" aria-labelledby={`${id}-title`} data-testid="test-card-picker">
+      <h3 id={`${id}-title`} className="picker-title">
+        Training: the customer holds out
+      </h3>
+      <div className="picker-row">
+        <label htmlFor={`${id}-card`} className="visually-hidden">
+          Test card
+        </label>
+        <select
+          id={`${id}-card`}
+          className="test-card-select"
+          data-testid="test-card-select"
+          value={name}
+          aria-describedby={`${id}-description`}
+          onChange={(event) => setPicked(event.target.value)}
+        >
+          {cards.map((card) => (
+            <option key={card} value={card}>
+              {testCardWords(card).label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="button"
+          data-testid="present-test-card"
+          onClick={() => {
+            afterPresent?.()
+            void presentTestCard(name)
+          }}
+        >
+          Present
+        </button>
       </div>
+      <p id={`${id}-description`} className="picker-description">
+        {words.description}
+      </p>
       <NoticeLine notice={notice} testId="test-card-notice" />
     </section>
   )

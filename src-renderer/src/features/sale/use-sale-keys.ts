@@ -1,7 +1,8 @@
 /**
- * Keyboard-first sale entry: digits and Backspace key the amount, Enter charges, Escape stops the
- * card reading or clears. The amount field reads its own typing (onChange); everything else that is
- * not a form field or a dialog comes here. What each key means is decided by the store.
+ * Keyboard-first sale entry: digits, the decimal point and Backspace key the amount (in the amount
+ * field too, so the field always shows the store's entry), Enter does what the screen offers (charge;
+ * after a result, the next sale), Escape stops the card reading or clears. Keys on other form fields,
+ * and everything while a dialog is open, are left alone. What each key means is decided by the store.
  */
 import { useEffect } from 'react'
 import { usePosStore } from '../../store'
@@ -15,11 +16,12 @@ export function useSaleKeys(): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return
+      // A modal dialog has the keyboard: a digit typed there must not change the amount behind it.
+      if (document.querySelector('[aria-modal="true"]')) return
       const target = event.target instanceof HTMLElement ? event.target : null
-      if (target?.closest('[role="alertdialog"], [role="dialog"]')) return
       const amountField = target?.hasAttribute('data-amount-field') ?? false
       if (target && !amountField && isFormField(target)) return
-      // Enter on an ordinary button presses that button; on the field, a keypad key or nothing, it charges.
+      // Enter on an ordinary button presses that button; on the field, a keypad key or nothing, it is the screen's Enter.
       const neutral = !target || target === document.body || amountField || target.hasAttribute('data-keypad')
       const s = store.getState()
       if (event.key === 'Enter') {
@@ -29,11 +31,12 @@ export function useSaleKeys(): void {
       } else if (event.key === 'Escape') {
         event.preventDefault()
         s.pressEscape()
-      } else if (amountField) {
-        return
       } else if (/^\d$/.test(event.key)) {
         event.preventDefault()
         s.typeDigits(event.key)
+      } else if (event.key === '.' || event.key === ',' || event.key === 'Decimal') {
+        event.preventDefault()
+        s.typePoint()
       } else if (event.key === 'Backspace') {
         event.preventDefault()
         s.eraseDigit()

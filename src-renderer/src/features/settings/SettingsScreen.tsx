@@ -4,6 +4,7 @@
  * never shown, stored in the UI state, or logged.
  */
 import { useEffect, useId, useState, type FormEvent } from 'react'
+import { DisabledReason } from '../../components/DisabledReason'
 import { NoticeLine } from '../../components/Notice'
 import { signingKeyProblem, usePos, usePosStore } from '../../store'
 
@@ -42,7 +43,7 @@ export function SettingsScreen() {
           <dd>{appInfo?.currency ?? '—'}</dd>
         </div>
         <div>
-          <dt>Host</dt>
+          <dt>Bank address</dt>
           <dd data-testid="settings-host">{settings?.offlineBaseUrl ?? '—'}</dd>
         </div>
         <div>
@@ -99,9 +100,12 @@ export function SettingsScreen() {
           className="button button-large button-primary"
           data-testid="save-signing-key-button"
           disabled={saving || signingKeyProblem(key) !== null}
+          aria-describedby={saving || key === '' ? `${fieldId}-why` : problem !== null ? `${fieldId}-problem` : undefined}
         >
           {saving ? 'Storing the key…' : 'Store the key'}
         </button>
+        {/* An empty field says nothing under it; the greyed-out button says what it waits for. */}
+        <DisabledReason id={`${fieldId}-why`} reason={saving ? 'Storing the key…' : key === '' ? signingKeyProblem(key) : null} />
         <NoticeLine notice={notice} testId="signing-key-notice" />
       </form>
     </section>

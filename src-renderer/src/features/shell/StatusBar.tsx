@@ -7,7 +7,7 @@ export function StatusBar() {
   const { appInfo, device, queue } = usePos(useShallow((s) => ({ appInfo: s.appInfo, device: s.device, queue: s.queue })))
   const reach = hostReach({ queue })
   return (
-    <header className="status-bar">
+    <div className="status-bar">
       <h1 className="app-title">
         {appInfo?.storeName ?? 'pos-agent'}
         {appInfo ? <span className="terminal-id"> · terminal {appInfo.terminalId}</span> : null}
@@ -33,6 +33,6 @@ export function StatusBar() {
           <Badge tone={reach === 'reachable' ? 'ok' : 'error'}>{reach === 'reachable' ? 'Bank online' : 'Bank offline'}</Badge>
         )}
       </div>
-    </header>
+    </div>
   )
 }

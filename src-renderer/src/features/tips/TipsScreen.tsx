@@ -4,9 +4,17 @@
  */
 import { useEffect, useMemo } from 'react'
 import { useShallow } from 'zustand/react/shallow'
+import { DisabledReason } from '../../components/DisabledReason'
 import { moneyText } from '../../components/money-text'
 import { timeOfDay } from '../../components/time-text'
 import { canSubmitTips, tipRows, tipStateWords, tipTotals, usePos, usePosStore } from '../../store'
+
+/** Why Send tips is greyed out, in the order a cashier would fix it. */
+function tipsSubmitReason(rows: ReturnType<typeof tipRows>): string {
+  if (rows.some((row) => row.inputError !== null)) return 'Correct the tips marked in red first.'
+  if (rows.some((row) => row.needsOverride)) return 'A tip above the limit needs a manager override first.'
+  return 'Type a tip first.'
+}
 
 export function TipsScreen() {
   const store = usePosStore()
@@ -26,6 +34,7 @@ export function TipsScreen() {
     useShallow((s) => ({ setTipText: s.setTipText, setTipOverride: s.setTipOverride, submitTips: s.submitTips })),
   )
   const tolerance = inputs.appInfo?.tipTolerancePercent ?? 20
+  const submitWhy = canSubmit || inputs.tipsSubmitting ? null : tipsSubmitReason(rows)
 
   useEffect(() => {
     void store.getState().refreshSales()
@@ -137,10 +146,17 @@ export function TipsScreen() {
             </tfoot>
           </table>
           <div className="form-actions">
-            <button type="submit" className="button button-large button-primary" data-testid="submit-tips-button" disabled={!canSubmit}>
+            <button
+              type="submit"
+              className="button button-large button-primary"
+              data-testid="submit-tips-button"
+              disabled={!canSubmit}
+              aria-describedby={submitWhy ? 'tips-submit-why' : undefined}
+            >
               {inputs.tipsSubmitting ? 'Sending tips…' : 'Send tips'}
             </button>
           </div>
+          <DisabledReason id="tips-submit-why" reason={submitWhy} testId="tips-submit-why" />
         </form>
       )}
     </section>

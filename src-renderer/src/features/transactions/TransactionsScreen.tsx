@@ -6,7 +6,17 @@ import { Badge } from '../../components/Badge'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { moneyText } from '../../components/money-text'
 import { timeOfDay } from '../../components/time-text'
-import { describeError, receiptAvailable, SALE_WORDS, salesOfDay, tipStateWords, usePos, usePosStore, voidableSaleIds } from '../../store'
+import {
+  describeError,
+  receiptAvailable,
+  rowReason,
+  saleWords,
+  salesOfDay,
+  tipStateWords,
+  usePos,
+  usePosStore,
+  voidableSaleIds,
+} from '../../store'
 import { VoidPanel } from './VoidPanel'
 
 export function TransactionsScreen() {
@@ -56,7 +66,8 @@ export function TransactionsScreen() {
           </thead>
           <tbody>
             {sales.map((sale) => {
-              const words = SALE_WORDS[sale.state]
+              const words = saleWords(sale)
+              const reason = rowReason(sale)
               const label = `${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
               return (
                 <tr key={sale.id} data-testid={`sale-row-${sale.id}`}>
@@ -65,7 +76,7 @@ export function TransactionsScreen() {
                   <td>{[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || '—'}</td>
                   <td>
                     <Badge tone={words.tone}>{words.title}</Badge>
-                    {sale.reason && <span className="row-reason">{sale.reason}</span>}
+                    {reason && <span className="row-reason">{reason}</span>}
                   </td>
                   <td>{sale.tipMinor > 0 ? moneyText(sale.tipMinor, sale.currency) : tipStateWords(sale.tipState)}</td>
                   <td>

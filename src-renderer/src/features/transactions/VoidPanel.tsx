@@ -1,37 +1,91 @@
-/** The void on its way: the reader's prompts while the customer presents the card, then the outcome. */
+/**
+ * The void on its way, as a dialog over the list: wherever the cashier pressed Void, the reader's
+ * prompt is in front of them while the customer presents the card again (with the test card picker in
+ * training), then the outcome. Focus stays in it, and returns to the list after Done.
+ */
+import { useRef } from 'react'
+import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
+import { DisabledReason } from '../../components/DisabledReason'
 import { moneyText } from '../../components/money-text'
 import { PromptArea } from '../../components/PromptArea'
-import { describeError, usePos, voidingSale, voidPrompt, voidWaitsForCard } from '../../store'
+import { useDialogFocus } from '../../components/use-dialog-focus'
+import { describeError, isTraining, usePos, voidingSale, voidPrompt, voidWaitsForCard } from '../../store'
+import { TestCardPicker } from '../sale/TestCardPicker'
 
 export function VoidPanel() {
   const sale = usePos(voidingSale)
+  if (!sale) return null
+  return <VoidDialog title={`Void of ${moneyText(sale.amountMinor, sale.currency)}`} />
+}
+
+function VoidDialog({ title }: { title: string }) {
+  const dialogRef = useRef<HTMLElement>(null)
+  useDialogFocus(dialogRef)
   const prompt = usePos(useShallow((s) => voidPrompt(s) ?? { text: '', detail: '', tone: 'info' as const }))
   const waiting = usePos(voidWaitsForCard)
   const busy = usePos((s) => s.voidBusy)
+  const stopping = usePos((s) => s.voidStopping)
   const error = usePos((s) => s.voidError)
+  const training = usePos(isTraining)
   const { stopVoid, dismissVoid } = usePos(useShallow((s) => ({ stopVoid: s.stopVoid, dismissVoid: s.dismissVoid })))
-  if (!sale) return null
-  return (
-    <section className="void-panel" aria-label={`Void of ${moneyText(sale.amountMinor, sale.currency)}`} data-testid="void-panel">
-      <PromptArea
-        text={error ? 'The void did not start' : prompt.text}
-        detail={error ? describeError(error) : prompt.detail}
-        tone={error ? 'error' : prompt.tone}
-        testId="void-prompt"
-        label="Void status"
-      />
-      <div className="sale-actions">
-        {waiting ? (
-          <button type="button" className="button button-large button-danger" disabled={busy} onClick={() => void stopVoid()}>
-            Stop the void
-          </button>
-        ) : (
-          <button type="button" className="button button-large" disabled={busy} onClick={dismissVoid}>
-            Done
-          </button>
-        )}
-      </div>
-    </section>
+  const why = stopping ? 'Stopping the void…' : busy && !waiting ? 'Getting the card reader ready…' : null
+  return createPortal(
+    <div className="dialog-backdrop">
+      <section
+        ref={dialogRef}
+        className="dialog void-panel"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        tabIndex={-1}
+        data-testid="void-panel"
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape') return
+          event.preventDefault()
+          event.stopPropagation()
+          if (waiting) void stopVoid()
+          else if (busy) return
+          else dismissVoid()
+        }}
+      >
+        <h2 className="dialog-title">{title}</h2>
+        <PromptArea
+          text={error ? 'The void did not start' : prompt.text}
+          detail={error ? describeError(error) : prompt.detail}
+          tone={error ? 'error' : prompt.tone}
+          testId="void-prompt"
+          label="Void status"
+        />
+        <div className="sale-actions">
+          {waiting ? (
+            <button
+              type="button"
+              className="button button-large button-danger"
+              data-testid="stop-void-button"
+              disabled={stopping}
+              aria-describedby={why ? 'void-why' : undefined}
+              onClick={() => void stopVoid()}
+            >
+              Stop the void
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button button-large button-primary"
+              data-testid="void-done-button"
+              disabled={busy}
+              aria-describedby={why ? 'void-why' : undefined}
+              onClick={dismissVoid}
+            >
+              Done
+            </button>
+          )}
+        </div>
+        <DisabledReason id="void-why" reason={why} />
+        {training && waiting && <TestCardPicker />}
+      </section>
+    </div>,
+    document.body,
   )
 }

@@ -1,7 +1,7 @@
 /** The day's sales, voids and close of day, derived. */
 import type { SaleView } from '../../../../src-shared/contract'
 import { COUNTER_WAITS, STANDING_PAYMENT } from '../sale-records'
-import { SALE_WORDS } from '../sale-words'
+import { SALE_WORDS, saleReasonWords, saleWords } from '../sale-words'
 import type { PosState } from '../store-types'
 import { counterBusy, fittingPrompt, type PromptView } from './sale-selectors'
 
@@ -31,16 +31,18 @@ export function voidPrompt(s: PosState): PromptView | null {
   if (s.voidBusy && sale.state !== 'voidReadingCard')
     return { text: 'Starting the void', detail: 'Getting the card reader ready.', tone: 'info' }
   if (sale.state === 'voidReadingCard') {
-    const fromReader = fittingPrompt(s.prompt, sale)
+    const fromReader = fittingPrompt(s.prompt, sale, s.promptSaleId)
     const words = SALE_WORDS.voidReadingCard
     return fromReader
       ? { ...fromReader, detail: `Void: ${fromReader.detail}` }
       : { text: words.title, detail: words.detail, tone: words.tone }
   }
   if (STANDING_PAYMENT.has(sale.state)) {
-    return s.voidError ? null : { text: 'Not voided', detail: 'The void did not go through. The payment stands.', tone: 'warn' }
+    if (s.voidError) return null
+    const reason = saleReasonWords(sale)
+    return { text: 'Not voided', detail: `The void did not go through. The payment stands.${reason ? ` ${reason}` : ''}`, tone: 'warn' }
   }
-  const words = SALE_WORDS[sale.state]
+  const words = saleWords(sale)
   return { text: words.title, detail: words.detail, tone: words.tone }
 }
 
@@ -52,6 +54,14 @@ export function closeBlockedReason(s: Pick<PosState, 'report'>): string | null {
 
 export function canCloseDay(s: PosState): boolean {
   return s.report !== null && s.report.closable && !s.closing && !counterBusy(s)
+}
+
+/**
+ * The reason to show on a sale's row: not while the sale is at the counter again (a new try must not
+ * carry the last refusal), and in plain words.
+ */
+export function rowReason(sale: SaleView): string | null {
+  return COUNTER_WAITS.has(sale.state) ? null : saleReasonWords(sale)
 }
 
 /** A receipt makes sense once a card was read and the sale no longer waits at the counter. */

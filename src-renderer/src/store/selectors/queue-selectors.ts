@@ -3,6 +3,7 @@
  * expires (needs a manager). `now` is passed in; the status's countdown started when it arrived.
  */
 import type { QueueItemView, SaleView } from '../../../../src-shared/contract'
+import { plainReason } from '../reason-words'
 import { QUEUE_OPERATION_WORDS } from '../sale-words'
 import type { PosState } from '../store-types'
 
@@ -73,8 +74,17 @@ export interface ManagerCase {
   card: string | null
   /** When the sale was made (or the message queued, for a sale not in the day's list). */
   at: number
-  /** Why, in the agent's words. */
+  /** Why, in plain words. */
   reason: string | null
+}
+
+function plainOrNull(reason: string | null | undefined): string | null {
+  return reason ? plainReason(reason) : null
+}
+
+/** A queued message's last error in plain words ("notDelivered: HTTP 503" → "The bank could not be reached."). */
+export function queueErrorWords(item: Pick<QueueItemView, 'lastError'>): string | null {
+  return plainOrNull(item.lastError)
 }
 
 function cardText(sale: SaleView | undefined): string | null {
@@ -103,7 +113,7 @@ export function managerCases(s: Pick<PosState, 'queueItems' | 'queueItemsLoaded'
       currency: sale ? sale.currency : item.currency,
       card: cardText(sale),
       at: sale ? sale.createdAt : item.createdAt,
-      reason: item.lastError ?? sale?.reason ?? null,
+      reason: plainOrNull(item.lastError ?? sale?.reason),
     })
   }
   if (s.queueItemsLoaded) {
@@ -119,7 +129,7 @@ export function managerCases(s: Pick<PosState, 'queueItems' | 'queueItemsLoaded'
         currency: sale.currency,
         card: cardText(sale),
         at: sale.createdAt,
-        reason: sale.reason ?? null,
+        reason: plainOrNull(sale.reason),
       })
     }
   }

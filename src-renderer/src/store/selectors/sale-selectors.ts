@@ -4,12 +4,13 @@
  */
 import type { SaleView } from '../../../../src-shared/contract'
 import { wordsOf } from '../../../../src-shared/errors'
-import { formatAmount, isKnownCurrency } from '../../../../src-shared/money'
-import { entryMinor } from '../amount-entry'
+import { isKnownCurrency, minorUnitDigits } from '../../../../src-shared/money'
+import { entryMinor, entryText } from '../amount-entry'
 import type { CardPrompt } from '../device-slice'
 import { describeError } from '../error-words'
+import { plainReason } from '../reason-words'
 import { COUNTER_WAITS } from '../sale-records'
-import { readMethodWords, SALE_WORDS, type Tone } from '../sale-words'
+import { readMethodWords, saleWords, type Tone } from '../sale-words'
 import type { PosState } from '../store-types'
 
 /** idle: keying an amount; starting: startSale on its way; reading…processing: the counter waits; result: the sale ended. */
@@ -55,8 +56,14 @@ export function saleCurrency(s: Pick<PosState, 'appInfo'>): string | null {
   return currency && isKnownCurrency(currency) ? currency : null
 }
 
-export function entryAmountMinor(s: Pick<PosState, 'entryDigits'>): number {
-  return entryMinor(s.entryDigits)
+/** The terminal currency's decimals (2 until it is known): where a typed decimal point puts the digits. */
+export function entryFractionDigits(s: Pick<PosState, 'appInfo'>): number {
+  const currency = saleCurrency(s)
+  return currency ? minorUnitDigits(currency) : 2
+}
+
+export function entryAmountMinor(s: Pick<PosState, 'entryDigits' | 'appInfo'>): number {
+  return entryMinor(s.entryDigits, entryFractionDigits(s))
 }
 
 /**
@@ -66,11 +73,10 @@ export function entryAmountMinor(s: Pick<PosState, 'entryDigits'>): number {
 export function amountFieldText(s: PosState): string {
   const phase = salePhase(s)
   const sale = currentSale(s)
-  const running = phase === 'reading' || phase === 'confirming' || phase === 'processing'
-  if (running && sale && isKnownCurrency(sale.currency)) return formatAmount(sale.amountMinor, sale.currency)
-  const currency = saleCurrency(s)
-  if (s.entryDigits === '' || !currency) return s.entryDigits
-  return formatAmount(entryMinor(s.entryDigits), currency)
+  // The finished sale's amount stays in view until the next one is keyed.
+  const shown = phase === 'reading' || phase === 'confirming' || phase === 'processing' || (phase === 'result' && s.entryDigits === '')
+  if (shown && sale && isKnownCurrency(sale.currency)) return entryText(String(sale.amountMinor), minorUnitDigits(sale.currency))
+  return entryText(s.entryDigits, entryFractionDigits(s))
 }
 
 /** Not while a sale or void holds the counter, nor under the large-amount question (the amount asked about stays). */
@@ -94,9 +100,40 @@ export function amountNeedsConfirmation(s: Pick<PosState, 'appInfo' | 'entryDigi
   return amount > limits.confirmAboveMinor && amount <= limits.maxSaleMinor
 }
 
-/** The cashier can stop a sale while the reader waits for the card, not once the payment is on its way. */
+/** The cashier can stop a sale while the reader waits for the card or a duplicate is asked about, not once the payment is on its way. */
 export function canCancelSale(s: PosState): boolean {
-  return salePhase(s) === 'reading' && !s.saleActionBusy
+  const phase = salePhase(s)
+  return (phase === 'reading' || phase === 'confirming') && !s.saleActionBusy
+}
+
+/** Why Cancel is greyed out while a sale runs (null: it can be pressed). */
+export function cancelDisabledReason(s: PosState): string | null {
+  if (canCancelSale(s)) return null
+  if (s.saleActionBusy) return 'Stopping the sale…'
+  switch (salePhase(s)) {
+    case 'starting':
+      return 'The sale is starting; it can be stopped once the reader asks for the card.'
+    case 'processing':
+      return 'The bank is answering; this sale can no longer be stopped.'
+    default:
+      return null
+  }
+}
+
+/** Why Charge is greyed out (null: it can be pressed). */
+export function chargeDisabledReason(s: PosState): string | null {
+  if (canStartSale(s)) return null
+  if (saleCurrency(s) === null) return 'The terminal’s currency is not known yet.'
+  const phase = salePhase(s)
+  if (phase !== 'idle' && phase !== 'result') return 'A sale is running. Finish or cancel it first.'
+  if (counterBusy(s)) return 'A void is waiting for the card. Finish it first.'
+  if (s.amountToConfirm !== null) return 'Answer the question about the amount first.'
+  return 'Type the amount first.'
+}
+
+/** The sale on the counter was rung up by the POS through the local API (absent means at this screen). */
+export function startedByPos(s: S): boolean {
+  return currentSale(s)?.startedBy === 'pos'
 }
 
 export interface PromptView {
@@ -134,7 +171,7 @@ export function cardPromptWords(prompt: CardPrompt): PromptView {
     case 'insertChip':
       return { text: 'Insert the chip', detail: prompt.reason || 'This card has a chip: insert it instead of swiping.', tone: 'warn' }
     case 'error':
-      return { text: 'Card reader problem', detail: prompt.message || wordsOf('READER_FAULT'), tone: 'error' }
+      return { text: 'Card reader problem', detail: prompt.message ? plainReason(prompt.message) : wordsOf('READER_FAULT'), tone: 'error' }
     case 'interrupted':
       return { text: 'The reader was interrupted', detail: 'The card was not read.', tone: 'error' }
   }
@@ -152,7 +189,9 @@ function sameWords(a: string, b: string): boolean {
 }
 
 /** A reader prompt that fits the sale, if any, for a sale or void in `sale`. */
-export function fittingPrompt(prompt: CardPrompt | null, sale: SaleView): PromptView | null {
+export function fittingPrompt(prompt: CardPrompt | null, sale: SaleView, promptSaleId: string | null = null): PromptView | null {
+  // A prompt the agent gave for another sale (the last one's "Remove card") says nothing about this one.
+  if (promptSaleId !== null && promptSaleId !== sale.id) return null
   return prompt && promptFits(prompt, sale.state) ? cardPromptWords(prompt) : null
 }
 
@@ -170,12 +209,13 @@ export function salePrompt(s: PosState): PromptView {
     return { text: 'Enter the amount', detail: 'Type it or use the keypad.', tone: 'info' }
   }
   if (s.saleError) return { text: 'That did not work', detail: describeError(s.saleError), tone: 'error' }
-  const words = SALE_WORDS[sale.state]
-  const fromReader = fittingPrompt(s.prompt, sale)
+  const words = saleWords(sale)
+  const fromReader = fittingPrompt(s.prompt, sale, s.promptSaleId)
+  // The result is said once, here, where the cashier has been looking all along.
   if (phase === 'result') {
     return fromReader
-      ? { text: `${words.title}: remove card`, detail: 'The customer takes the card out of the reader.', tone: words.tone }
-      : { text: words.title, detail: 'Type the next amount to start a new sale.', tone: words.tone }
+      ? { text: words.title, detail: `${words.detail} The customer takes the card out of the reader.`, tone: words.tone }
+      : { text: words.title, detail: words.detail, tone: words.tone }
   }
   return (
     fromReader ?? {

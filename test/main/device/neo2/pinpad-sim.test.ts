@@ -15,6 +15,7 @@ import { commandAvailable, INSTALL, requireComponent } from '../../../support/sy
 import { FAST_READER, sale } from './reader-harness'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const EXPIRED_PAN = '4012888888881881'
 
 /** An emulator on a bare wire: commands in, decoded answers out. */
 function bench(options: ConstructorParameters<typeof Neo2Emulator>[0] = {}) {
@@ -66,6 +67,22 @@ describe('Neo2Emulator', () => {
     b.send(0x02, 0x40, Buffer.from('01', 'hex'))
     await sleep(1_100)
     expect(b.seen()).toEqual(['2:8', '18:0', '2:8'])
+  })
+
+  it('reads only the card picked last: an unread pick is replaced, never carried into a later request', async () => {
+    const b = bench()
+    b.emulator.present('expired')
+    b.emulator.present('swipe-magstripe')
+    b.send(0x02, 0x40, Buffer.from('01', 'hex'))
+    await sleep(20)
+    expect(b.seen()).toEqual(['2:e', '2:0'])
+    const read = b.answers.at(-1)!.data.toString('latin1')
+    expect(read).toContain('4111111111111111')
+    expect(read).not.toContain(EXPIRED_PAN)
+    // The next request finds no earlier pick waiting: it times out (08) instead of reading the expired card.
+    b.send(0x02, 0x40, Buffer.from('01', 'hex'))
+    await sleep(1_100)
+    expect(b.seen()).toEqual(['2:e', '2:0', '2:8'])
   })
 
   it('presents its default card in training mode, and refuses unknown card names', async () => {

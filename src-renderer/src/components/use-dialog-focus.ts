@@ -1,0 +1,108 @@
+/**
+ * A modal dialog keeps the keyboard: focus moves into it when it opens (to `initial`, or its first
+ * control), Tab and Shift+Tab cycle inside it, everything else on the page is inert while it is open
+ * (no Tab to the menu behind it, no typed digit reaching a hidden amount), and when it closes focus
+ * goes back to where it was, or, when that control is gone or disabled, to the amount field or the
+ * screen. (WAI-ARIA Authoring Practices, "Dialog (Modal) Pattern".)
+ */
+import { useEffect, type RefObject } from 'react'
+
+const FOCUSABLE = [
+  'button:not([disabled])',
+  'a[href]',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[tabindex]:not([tabindex="-1"])',
+].join(', ')
+
+function focusables(container: HTMLElement): HTMLElement[] {
+  return [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => !element.closest('[inert]'))
+}
+
+function canTakeFocus(element: HTMLElement | null): element is HTMLElement {
+  return (
+    element !== null &&
+    element.isConnected &&
+    !element.closest('[inert]') &&
+    !(element as HTMLButtonElement).disabled &&
+    element !== element.ownerDocument.body
+  )
+}
+
+/** Where focus goes after a dialog whose opener is gone: the amount field, else the screen. */
+function fallbackTarget(doc: Document): HTMLElement | null {
+  const field = doc.querySelector<HTMLInputElement>('[data-amount-field]')
+  if (field && !field.readOnly) return field
+  return doc.querySelector<HTMLElement>('[data-focus-fallback]')
+}
+
+/** Open dialogs, the top one last: only the top one pulls focus back. */
+const openDialogs: HTMLElement[] = []
+
+/** Elements made inert for open dialogs, with how many dialogs asked (dialogs may open over each other). */
+const inertHolds = new Map<Element, number>()
+
+function holdInert(dialog: HTMLElement): Element[] {
+  const held: Element[] = []
+  for (const child of dialog.ownerDocument.body.children) {
+    if (child.contains(dialog) || child.tagName === 'SCRIPT') continue
+    const count = inertHolds.get(child) ?? 0
+    if (count === 0) child.setAttribute('inert', '')
+    inertHolds.set(child, count + 1)
+    held.push(child)
+  }
+  return held
+}
+
+function releaseInert(held: readonly Element[]): void {
+  for (const child of held) {
+    const count = (inertHolds.get(child) ?? 1) - 1
+    if (count > 0) inertHolds.set(child, count)
+    else {
+      inertHolds.delete(child)
+      child.removeAttribute('inert')
+    }
+  }
+}
+
+export function useDialogFocus(dialog: RefObject<HTMLElement | null>, initial?: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const node = dialog.current
+    if (!node) return
+    const doc = node.ownerDocument
+    const opener = doc.activeElement instanceof HTMLElement ? doc.activeElement : null
+    const held = holdInert(node)
+    openDialogs.push(node)
+    const first = initial?.current ?? focusables(node)[0] ?? node
+    first.focus()
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Tab') return
+      const items = focusables(node)
+      if (items.length === 0) {
+        event.preventDefault()
+        return
+      }
+      const index = items.indexOf(doc.activeElement as HTMLElement)
+      const next = event.shiftKey ? (index <= 0 ? items.length - 1 : index - 1) : index === items.length - 1 ? 0 : index + 1
+      event.preventDefault()
+      items[next]?.focus()
+    }
+    // Focus that lands outside anyway (a click on the backdrop, a script) comes back in.
+    const onFocusIn = (event: FocusEvent) => {
+      if (openDialogs.at(-1) !== node || !(event.target instanceof Node) || node.contains(event.target)) return
+      ;(focusables(node)[0] ?? node).focus()
+    }
+    node.addEventListener('keydown', onKeyDown)
+    doc.addEventListener('focusin', onFocusIn)
+    return () => {
+      node.removeEventListener('keydown', onKeyDown)
+      doc.removeEventListener('focusin', onFocusIn)
+      openDialogs.splice(openDialogs.indexOf(node), 1)
+      releaseInert(held)
+      const back = canTakeFocus(opener) ? opener : fallbackTarget(doc)
+      back?.focus()
+    }
+  }, [dialog, initial])
+}

@@ -1,0 +1,107 @@
+/**
+ * What the customer-facing display shows, derived from the same state as the cashier's screen: the
+ * sale at the counter (its amount and what the customer is asked to do), then its result and a
+ * thank-you for a while, then a welcome. Only what a customer should read: no card number, no sale
+ * number, no reasons meant for the cashier, no internal word.
+ */
+import type { SaleState, SaleView } from '../../../../src-shared/contract'
+import { CHARGED, COUNTER_BUSY } from '../../../../src-shared/sale'
+import type { CardPrompt } from '../device-slice'
+import { bankUnreachable, type Tone } from '../sale-words'
+import type { PosState } from '../store-types'
+
+/** How long a result stays on the customer display after the sale ended. */
+export const CUSTOMER_RESULT_MS = 15_000
+
+export interface CustomerView {
+  kind: 'welcome' | 'sale' | 'result'
+  /** The amount to pay, when there is a sale. */
+  amountMinor: number | null
+  currency: string | null
+  title: string
+  detail: string
+  tone: Tone
+}
+
+/** The customer's instruction for each reader prompt. */
+function promptForCustomer(prompt: CardPrompt): { title: string; detail: string } {
+  switch (prompt.type) {
+    case 'waitingForCard':
+      return { title: 'Insert, tap or swipe your card', detail: 'Follow the instructions on the card reader.' }
+    case 'cardRead':
+    case 'pinEntered':
+    case 'processing':
+      return { title: 'Processing', detail: 'Please wait.' }
+    case 'enterPin':
+      return { title: 'Enter your PIN', detail: 'On the card reader. Cover the keypad with your hand.' }
+    case 'removeCard':
+      return { title: 'Please remove your card', detail: '' }
+    case 'insertChip':
+      return { title: 'Please insert your card', detail: 'This card has a chip: insert it into the reader.' }
+    case 'error':
+    case 'interrupted':
+      return { title: 'Please wait', detail: 'The cashier will help you.' }
+  }
+}
+
+const RUNNING_WORDS: Partial<Record<SaleState, { title: string; detail: string }>> = {
+  created: { title: 'Please wait', detail: 'Getting the card reader ready.' },
+  readingCard: { title: 'Insert, tap or swipe your card', detail: 'Follow the instructions on the card reader.' },
+  awaitingConfirmation: { title: 'Please wait', detail: 'The cashier is checking the payment with you.' },
+  sending: { title: 'Processing', detail: 'Please wait.' },
+  completingCard: { title: 'Processing', detail: 'Please leave your card in the reader.' },
+  voidReadingCard: { title: 'Present the same card again', detail: 'To cancel the payment.' },
+}
+
+function resultWords(sale: SaleView): { title: string; detail: string; tone: Tone } {
+  // A void on its way to the bank is already a cancelled payment for the customer.
+  if (sale.state === 'cancelled' || sale.state === 'cancelPending')
+    return { title: 'Payment cancelled', detail: 'You will not be charged. Thank you.', tone: 'info' }
+  if (CHARGED.has(sale.state)) return { title: 'Approved', detail: 'Thank you!', tone: 'ok' }
+  if (bankUnreachable(sale))
+    return { title: 'Payment not completed', detail: 'The bank could not be reached. You were not charged.', tone: 'error' }
+  if (sale.state === 'declined')
+    return { title: 'Payment declined', detail: 'You were not charged. Please ask the cashier.', tone: 'error' }
+  return { title: 'Payment not completed', detail: 'You will not be charged. Please ask the cashier.', tone: 'error' }
+}
+
+/** The sale at the counter now, if any (the newest, should there be more than one). */
+export function counterSale(sales: PosState['sales']): SaleView | null {
+  let busy: SaleView | null = null
+  for (const sale of Object.values(sales)) if (COUNTER_BUSY.has(sale.state) && (!busy || sale.updatedAt > busy.updatedAt)) busy = sale
+  return busy
+}
+
+/**
+ * `followedId` is the last sale the display saw at the counter: only its result is shown (a tip added
+ * later, or a stored payment forwarded, is no business of the next customer).
+ */
+export function customerView(
+  s: Pick<PosState, 'sales' | 'prompt' | 'promptSaleId' | 'appInfo'>,
+  now: number,
+  followedId: string | null,
+): CustomerView {
+  const sale = counterSale(s.sales) ?? (followedId ? (s.sales[followedId] ?? null) : null)
+  const welcome: CustomerView = {
+    kind: 'welcome',
+    amountMinor: null,
+    currency: null,
+    title: 'Welcome',
+    detail: s.appInfo?.storeName ?? '',
+    tone: 'info',
+  }
+  if (!sale) return welcome
+  const amount = { amountMinor: sale.amountMinor + sale.tipMinor, currency: sale.currency }
+  const prompt = s.promptSaleId === null || s.promptSaleId === sale.id ? s.prompt : null
+  if (COUNTER_BUSY.has(sale.state)) {
+    const base = RUNNING_WORDS[sale.state] ?? { title: 'Please wait', detail: '' }
+    // The reader's own prompt is the more precise one while the card is being read.
+    const reading = sale.state === 'readingCard' || sale.state === 'voidReadingCard'
+    const words = reading && prompt && prompt.type !== 'waitingForCard' ? promptForCustomer(prompt) : base
+    return { kind: 'sale', ...amount, ...words, tone: 'info' }
+  }
+  if (now - sale.updatedAt > CUSTOMER_RESULT_MS) return welcome
+  const words = resultWords(sale)
+  const removeCard = prompt?.type === 'removeCard'
+  return { kind: 'result', ...amount, ...words, ...(removeCard ? { detail: `Please remove your card. ${words.detail}` } : {}) }
+}

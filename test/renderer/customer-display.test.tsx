@@ -1,0 +1,88 @@
+/**
+ * The customer-facing display: chosen by the address, it follows the sale at the counter from amount
+ * to thank-you, then welcomes the next customer, and shows nothing a customer should not see.
+ */
+import { act, cleanup, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { CustomerApp, isCustomerView } from '../../src-renderer/src/features/customer/CustomerApp'
+import { connectStore, createPosStore, CUSTOMER_RESULT_MS, customerView } from '../../src-renderer/src/store'
+import { FakeBridge, makeAppInfo, makeSale } from './fake-bridge'
+import { makeClock } from './render-app'
+
+afterEach(() => cleanup())
+
+describe('the address chooses the customer display', () => {
+  it.each([
+    ['/customer', '', true],
+    ['/customer/', '', true],
+    ['/index.html', '?view=customer', true],
+    ['/', '', false],
+    ['/index.html', '?view=cashier', false],
+    ['/customers-list', '', false],
+  ])('%s%s → %s', (pathname, search, customer) => {
+    expect(isCustomerView({ pathname, search })).toBe(customer)
+  })
+})
+
+describe('what the customer sees', () => {
+  const now = 1_700_000_100_000
+  const base = { prompt: null, promptSaleId: null, appInfo: makeAppInfo({ storeName: 'Corner Cafe' }) }
+  const sale = makeSale({ id: 'S1', amountMinor: 123456, tipMinor: 0, maskedPan: '476173******0010', authCode: 'A1', updatedAt: now })
+
+  it('a welcome when nothing happens', () => {
+    expect(customerView({ ...base, sales: {} }, now, null)).toMatchObject({ kind: 'welcome', title: 'Welcome', detail: 'Corner Cafe' })
+  })
+
+  it('the amount and the instruction while the card is asked for, the PIN in the reader’s words', () => {
+    const reading = { ...base, sales: { S1: sale } }
+    expect(customerView(reading, now, null)).toMatchObject({ kind: 'sale', amountMinor: 123456, title: 'Insert, tap or swipe your card' })
+    expect(customerView({ ...reading, prompt: { type: 'enterPin' } }, now, null)).toMatchObject({ title: 'Enter your PIN' })
+    // A prompt the agent gave for another sale is not this one's.
+    const other = { ...reading, prompt: { type: 'enterPin' as const }, promptSaleId: 'S0' }
+    expect(customerView(other, now, null)).toMatchObject({ title: 'Insert, tap or swipe your card' })
+  })
+
+  it('the result with a thank-you for the followed sale, then a welcome again', () => {
+    const done = { ...base, sales: { S1: { ...sale, state: 'approved' as const } } }
+    expect(customerView(done, now + 1000, 'S1')).toMatchObject({ kind: 'result', title: 'Approved', detail: 'Thank you!' })
+    expect(customerView(done, now + CUSTOMER_RESULT_MS + 1, 'S1').kind).toBe('welcome')
+    // A sale the display did not follow at the counter (a tip added later, a stored payment sent) is not shown.
+    expect(customerView(done, now + 1000, null).kind).toBe('welcome')
+  })
+
+  it('a void: present the same card, then cancelled (not "Approved") while the void is on its way', () => {
+    const voiding = { ...base, sales: { S1: { ...sale, state: 'voidReadingCard' as const } } }
+    expect(customerView(voiding, now, null)).toMatchObject({ kind: 'sale', title: 'Present the same card again' })
+    const sent = { ...base, sales: { S1: { ...sale, state: 'cancelPending' as const } } }
+    expect(customerView(sent, now + 1000, 'S1')).toMatchObject({ kind: 'result', title: 'Payment cancelled' })
+  })
+
+  it('a refusal for want of the bank says so, without the cashier’s reason', () => {
+    const noBank = {
+      ...sale,
+      state: 'declined' as const,
+      offline: true,
+      reason: 'host unreachable and not allowed offline: the amount is over the offline limit per sale',
+    }
+    const view = customerView({ ...base, sales: { S1: noBank } }, now, 'S1')
+    expect(view).toMatchObject({ title: 'Payment not completed', detail: 'The bank could not be reached. You were not charged.' })
+  })
+
+  it('renders large, with no card number, no sale number and no menu', async () => {
+    const clock = makeClock(now)
+    const bridge = new FakeBridge(makeAppInfo({ mode: 'training' }))
+    const store = createPosStore({ bridge, now: clock })
+    connectStore(store)
+    await act(() => store.getState().load())
+    render(<CustomerApp store={store} />)
+    expect(screen.getByTestId('customer-message').textContent).toContain('Welcome')
+    act(() => bridge.emit({ type: 'sale', sale }))
+    expect(screen.getByTestId('customer-amount').textContent).toContain('USD 1,234.56')
+    act(() => bridge.emit({ type: 'sale', sale: { ...sale, state: 'approved', updatedAt: now + 1 } }))
+    expect(screen.getByTestId('customer-message').textContent).toContain('Approved')
+    const text = document.body.textContent ?? ''
+    expect(text).not.toMatch(/0010|\*\*\*|S1|A1|Receipt/)
+    expect(document.querySelector('nav, input, button')).toBeNull()
+    expect(screen.getByTestId('customer-training').textContent).toMatch(/Training/)
+  })
+})
