@@ -8,7 +8,7 @@
 import { formatAmount } from '../../src-shared/money'
 import type { ClosedBatch } from '../journal'
 import type { BatchSummaryView, BatchView, DayReportView, DayTotalsView, SaleView } from '../../src-shared/contract'
-import { CHARGED, COUNTER_BUSY } from '../../src-shared/sale'
+import { CHARGED, COUNTER_BUSY, readMethodWords, saleWords, showsAuthCode } from '../../src-shared/sale'
 
 export type DayTotals = DayTotalsView
 export type DayReport = DayReportView
@@ -124,42 +124,58 @@ export function batchSummaryView(closed: ClosedBatch): BatchSummaryView {
   }
 }
 
+/**
+ * One line per sale, for a manager's spreadsheet: the time in the terminal's local time, the outcome
+ * and the read method in the words the screens use (src-shared/sale/sale-words.ts), amounts as
+ * decimal strings; then the machine values in their own columns, for an integrator's tools.
+ */
 const CSV_COLUMNS = [
-  'id',
-  'state',
-  'createdAt',
-  'currency',
+  'time',
+  'outcome',
   'amount',
   'tip',
+  'currency',
   'brand',
-  'maskedPan',
-  'readMethod',
+  'card',
+  'readBy',
   'authCode',
   'offline',
   'reason',
+  'id',
+  'state',
+  'readMethod',
+  'createdAtUtc',
 ] as const
 
-/** One line per sale, amounts as decimal strings, ready for a spreadsheet. */
 export function dayReportCsv(report: DayReport): string {
   const quote = (value: string) =>
     /[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value
   const lines = [CSV_COLUMNS.join(',')]
   for (const sale of report.sales) {
     const row: Record<(typeof CSV_COLUMNS)[number], string> = {
-      id: sale.id,
-      state: sale.state,
-      createdAt: new Date(sale.createdAt).toISOString(),
-      currency: sale.currency,
+      time: localTime(new Date(sale.createdAt)),
+      outcome: saleWords(sale).title,
       amount: formatAmount(sale.amountMinor, sale.currency),
       tip: formatAmount(sale.tipMinor, sale.currency),
+      currency: sale.currency,
       brand: sale.brand ?? '',
-      maskedPan: sale.maskedPan ?? '',
-      readMethod: sale.readMethod ?? '',
-      authCode: sale.authCode ?? '',
+      card: sale.maskedPan ?? '',
+      readBy: sale.readMethod ? readMethodWords(sale.readMethod) : '',
+      authCode: showsAuthCode(sale) ? (sale.authCode ?? '') : '',
       offline: sale.offline ? 'yes' : 'no',
       reason: sale.reason ?? '',
+      id: sale.id,
+      state: sale.state,
+      readMethod: sale.readMethod ?? '',
+      createdAtUtc: new Date(sale.createdAt).toISOString(),
     }
     lines.push(CSV_COLUMNS.map((c) => quote(row[c])).join(','))
   }
   return `${lines.join('\r\n')}\r\n`
+}
+
+/** `YYYY-MM-DD HH:MM:SS` in the terminal's local time, as a spreadsheet reads it. */
+function localTime(at: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`
 }

@@ -1,121 +1,13 @@
 /**
- * Every sale state in words a cashier understands (meanings from docs/transactions.md "States").
- * `tone` drives colour only; the words carry the meaning on their own.
+ * The sale's words for the screens: the shared tables (src-shared/sale/sale-words.ts, also used by
+ * the exports), and its reason in plain words.
  */
-import type { SaleState, SaleView } from '../../../src-shared/contract'
-import { STANDING_PAYMENT, type QueueOperation } from '../../../src-shared/sale'
+import type { SaleView } from '../../../src-shared/contract'
 import { plainReason } from './reason-words'
 
-export type Tone = 'ok' | 'warn' | 'error' | 'info'
-
-export interface SaleWords {
-  title: string
-  detail: string
-  tone: Tone
-}
-
-export const SALE_WORDS: Readonly<Record<SaleState, SaleWords>> = {
-  created: { title: 'Starting the sale', detail: 'Getting the card reader ready.', tone: 'info' },
-  readingCard: { title: 'Waiting for the card', detail: 'The customer inserts, taps or swipes the card.', tone: 'info' },
-  awaitingConfirmation: { title: 'Possible duplicate', detail: 'Same card and amount as a recent sale.', tone: 'warn' },
-  sending: { title: 'Processing', detail: 'Waiting for the bank to answer.', tone: 'info' },
-  completingCard: { title: 'Processing', detail: 'Finishing with the card. Leave it in the reader.', tone: 'info' },
-  approved: { title: 'Approved', detail: 'The payment went through.', tone: 'ok' },
-  declined: { title: 'Declined', detail: 'The payment did not go through. Nothing was charged.', tone: 'error' },
-  abandoned: { title: 'Not completed', detail: 'The sale stopped before reaching the bank. Nothing was charged.', tone: 'error' },
-  storedOffline: {
-    title: 'Approved offline (stored)',
-    detail: 'The bank could not be reached. The payment is stored on this terminal and will be sent to the bank automatically.',
-    tone: 'warn',
-  },
-  forwarded: { title: 'Approved offline, sent to the bank', detail: 'The stored payment has reached the bank.', tone: 'ok' },
-  reversalPending: {
-    title: 'Not completed (being reversed)',
-    detail: 'The sale did not go through. The charge is being reversed, so the customer will not pay for it.',
-    tone: 'error',
-  },
-  reversed: {
-    title: 'Not completed (reversed)',
-    detail: 'The sale did not go through and was reversed. The customer does not pay for it.',
-    tone: 'error',
-  },
-  voidReadingCard: { title: 'Voiding: present the card again', detail: 'Ask the customer to present the same card again.', tone: 'info' },
-  cancelPending: { title: 'Void being sent', detail: 'The void is stored and will be sent to the bank.', tone: 'warn' },
-  cancelled: { title: 'Voided', detail: 'The sale was voided. The customer does not pay for it.', tone: 'info' },
-  capturePending: { title: 'Settling with tip', detail: 'The sale and its tip are being sent to the bank.', tone: 'warn' },
-  captured: { title: 'Settled with tip', detail: 'The bank has the sale and its tip.', tone: 'ok' },
-  needsAttention: {
-    title: 'Needs a manager',
-    detail: 'This sale could not be finished automatically. A manager must look at it on the Queue screen.',
-    tone: 'error',
-  },
-  notReceived: {
-    title: 'Not paid by the bank',
-    detail: 'The payment was approved offline, but the bank declined it when the terminal sent it. The store did not receive the money.',
-    tone: 'error',
-  },
-}
-
-/**
- * A sale refused because the bank could not be reached (and it could not be approved offline) is not
- * a decline: the card may be perfectly good, and a cashier who reads "Declined" tells the customer so.
- * The agent marks every sale decided without the bank `offline`; a declined one never reached it.
- */
-export function bankUnreachable(sale: Pick<SaleView, 'state' | 'offline'>): boolean {
-  return sale.state === 'declined' && sale.offline
-}
-
-export const UNREACHABLE_WORDS: SaleWords = {
-  title: 'Could not reach the bank',
-  detail: 'Nothing was charged, and this sale cannot be approved offline. Try again, or take another payment.',
-  tone: 'error',
-}
-
-/** The words for one sale: its state's, except a refusal for want of the bank, which says so. */
-export function saleWords(sale: Pick<SaleView, 'state' | 'offline'>): SaleWords {
-  return bankUnreachable(sale) ? UNREACHABLE_WORDS : SALE_WORDS[sale.state]
-}
+export * from '../../../src-shared/sale/sale-words'
 
 /** The sale's reason in plain words, or null when there is none worth showing. */
 export function saleReasonWords(sale: Pick<SaleView, 'reason'>): string | null {
   return sale.reason ? plainReason(sale.reason) : null
-}
-
-/** The authorisation code means something only while the payment stands or is being settled. */
-export function showsAuthCode(sale: Pick<SaleView, 'state' | 'authCode'>): boolean {
-  return sale.authCode !== undefined && (STANDING_PAYMENT.has(sale.state) || sale.state === 'capturePending' || sale.state === 'captured')
-}
-
-/** What a queued message does for its sale, in words (the queue screen). */
-export const QUEUE_OPERATION_WORDS: Readonly<Record<QueueOperation, string>> = {
-  payment: 'Stored payment',
-  reversal: 'Reversal',
-  tips: 'Tip',
-  cancel: 'Void',
-  capture: 'Settlement with tip',
-}
-
-export const TIP_STATE_WORDS: Readonly<Record<string, string>> = {
-  none: 'No tip',
-  pending: 'Tip waiting to be sent',
-  adjusted: 'Tip sent',
-  failed: 'Tip not accepted',
-}
-
-export const READ_METHOD_WORDS: Readonly<Record<string, string>> = {
-  chip: 'Chip',
-  contactlessChip: 'Contactless',
-  contactlessMagstripe: 'Contactless (stripe)',
-  swipe: 'Swiped',
-  fallbackSwipe: 'Swiped (chip failed)',
-  keyed: 'Keyed',
-}
-
-export function readMethodWords(method: string | undefined): string {
-  if (!method) return 'Unknown'
-  return READ_METHOD_WORDS[method] ?? method
-}
-
-export function tipStateWords(tipState: string): string {
-  return TIP_STATE_WORDS[tipState] ?? tipState
 }

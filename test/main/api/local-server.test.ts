@@ -235,7 +235,7 @@ describe('operations', () => {
   it('exports the open batch as CSV, closes it by number, and reports the queue', async () => {
     const csv = JSON.parse((await op('exportDay', { format: 'csv' })).body)
     expect(csv.value.filename).toMatch(/^pos-agent-\d{4}-\d{2}-\d{2}-batch-1-open\.csv$/)
-    expect(csv.value.content.split('\r\n')[0]).toMatch(/^id,state,createdAt/)
+    expect(csv.value.content.split('\r\n')[0]).toMatch(/^time,outcome,amount/)
     const closed = JSON.parse((await op('closeDay', { batch: 1 })).body)
     expect(closed.value.batch).toMatchObject({ number: 1, closedAt: expect.any(Number) })
     expect(JSON.parse((await op('closeDay', { batch: 1 })).body).value.batch).toEqual(closed.value.batch)

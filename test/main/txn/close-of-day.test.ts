@@ -63,10 +63,25 @@ describe('close of day', () => {
     expect(report.blockedReason).toMatch(/1 reversal\(s\) are still waiting for the bank/)
   })
 
-  it('exports CSV with decimal amounts and neutralised formulas', () => {
-    const csv = dayReportCsv(openBatchReport(OPEN, [sale('A', 'approved', 1234, { tipMinor: 5, reason: '=HYPERLINK("x")' })]))
-    const [head, row] = csv.trim().split('\r\n')
-    expect(head).toBe('id,state,createdAt,currency,amount,tip,brand,maskedPan,readMethod,authCode,offline,reason')
-    expect(row).toBe('A,approved,2026-11-21T10:00:00.000Z,USD,12.34,0.05,VISA,,,,no,"\'=HYPERLINK(""x"")"')
+  it('exports CSV in local time and words a manager reads, the machine values in their own columns, formulas neutralised', () => {
+    const at = new Date(Date.parse('2026-11-21T10:00:00Z'))
+    const local = `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')} ${String(at.getHours()).padStart(2, '0')}:00:00`
+    const csv = dayReportCsv(
+      openBatchReport(OPEN, [
+        sale('A', 'approved', 1234, { tipMinor: 5, reason: '=HYPERLINK("x")', readMethod: 'contactlessChip', authCode: 'A1B2' }),
+        sale('B', 'declined', 700, { offline: true, readMethod: 'swipe', authCode: 'ZZ' }),
+        sale('C', 'needsAttention', 300),
+      ]),
+    )
+    const [head, approved, unreachable, attention] = csv.trim().split('\r\n')
+    expect(head).toBe('time,outcome,amount,tip,currency,brand,card,readBy,authCode,offline,reason,id,state,readMethod,createdAtUtc')
+    expect(approved).toBe(
+      `${local},Approved,12.34,0.05,USD,VISA,,Contactless,A1B2,no,"'=HYPERLINK(""x"")",A,approved,contactlessChip,2026-11-21T10:00:00.000Z`,
+    )
+    // A refusal for want of the bank is not a decline, and a sale that did not stand shows no auth code.
+    expect(unreachable).toBe(`${local},Could not reach the bank,7.00,0.00,USD,VISA,,Swiped,,yes,,B,declined,swipe,2026-11-21T10:00:00.000Z`)
+    expect(attention).toMatch(/^[^,]+,Needs a manager,.*,C,needsAttention,,/)
+    for (const line of [approved, unreachable, attention])
+      expect(line!.split(',')[1]).not.toMatch(/needsAttention|contactlessChip|declined/)
   })
 })
