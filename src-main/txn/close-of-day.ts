@@ -8,7 +8,7 @@
 import { formatAmount } from '../../src-shared/money'
 import type { ClosedBatch } from '../journal'
 import type { BatchSummaryView, BatchView, DayReportView, DayTotalsView, SaleView } from '../../src-shared/contract'
-import { CHARGED, COUNTER_BUSY, readMethodWords, saleWords, showsAuthCode } from '../../src-shared/sale'
+import { CHARGED, COUNTER_BUSY, plainReason, readMethodWords, saleWords, showsAuthCode } from '../../src-shared/sale'
 
 export type DayTotals = DayTotalsView
 export type DayReport = DayReportView
@@ -145,6 +145,7 @@ const CSV_COLUMNS = [
   'state',
   'readMethod',
   'createdAtUtc',
+  'agentReason',
 ] as const
 
 export function dayReportCsv(report: DayReport): string {
@@ -163,11 +164,12 @@ export function dayReportCsv(report: DayReport): string {
       readBy: sale.readMethod ? readMethodWords(sale.readMethod) : '',
       authCode: showsAuthCode(sale) ? (sale.authCode ?? '') : '',
       offline: sale.offline ? 'yes' : 'no',
-      reason: sale.reason ?? '',
+      reason: sale.reason ? plainReason(sale.reason) : '',
       id: sale.id,
       state: sale.state,
       readMethod: sale.readMethod ?? '',
       createdAtUtc: new Date(sale.createdAt).toISOString(),
+      agentReason: sale.reason ?? '',
     }
     lines.push(CSV_COLUMNS.map((c) => quote(row[c])).join(','))
   }

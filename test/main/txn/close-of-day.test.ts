@@ -69,17 +69,27 @@ describe('close of day', () => {
     const csv = dayReportCsv(
       openBatchReport(OPEN, [
         sale('A', 'approved', 1234, { tipMinor: 5, reason: '=HYPERLINK("x")', readMethod: 'contactlessChip', authCode: 'A1B2' }),
-        sale('B', 'declined', 700, { offline: true, readMethod: 'swipe', authCode: 'ZZ' }),
+        sale('B', 'declined', 700, {
+          offline: true,
+          readMethod: 'swipe',
+          authCode: 'ZZ',
+          reason: 'host unreachable and not allowed offline: the amount is over the offline limit per sale',
+        }),
         sale('C', 'needsAttention', 300),
       ]),
     )
     const [head, approved, unreachable, attention] = csv.trim().split('\r\n')
-    expect(head).toBe('time,outcome,amount,tip,currency,brand,card,readBy,authCode,offline,reason,id,state,readMethod,createdAtUtc')
+    expect(head).toBe(
+      'time,outcome,amount,tip,currency,brand,card,readBy,authCode,offline,reason,id,state,readMethod,createdAtUtc,agentReason',
+    )
     expect(approved).toBe(
-      `${local},Approved,12.34,0.05,USD,VISA,,Contactless,A1B2,no,"'=HYPERLINK(""x"")",A,approved,contactlessChip,2026-11-21T10:00:00.000Z`,
+      `${local},Approved,12.34,0.05,USD,VISA,,Contactless,A1B2,no,"'=HYPERLINK(""x"")",A,approved,contactlessChip,2026-11-21T10:00:00.000Z,"'=HYPERLINK(""x"")"`,
     )
     // A refusal for want of the bank is not a decline, and a sale that did not stand shows no auth code.
-    expect(unreachable).toBe(`${local},Could not reach the bank,7.00,0.00,USD,VISA,,Swiped,,yes,,B,declined,swipe,2026-11-21T10:00:00.000Z`)
+    const [reason, agentReason] = [unreachable!.split(',')[10], unreachable!.split(',').at(-1)]
+    expect(unreachable).toMatch(new RegExp(`^${local},Could not reach the bank,7.00,0.00,USD,VISA,,Swiped,,yes,`))
+    expect(reason).not.toMatch(/host|unreachable/)
+    expect(agentReason).toBe('host unreachable and not allowed offline: the amount is over the offline limit per sale')
     expect(attention).toMatch(/^[^,]+,Needs a manager,.*,C,needsAttention,,/)
     for (const line of [approved, unreachable, attention])
       expect(line!.split(',')[1]).not.toMatch(/needsAttention|contactlessChip|declined/)

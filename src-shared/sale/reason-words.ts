@@ -1,0 +1,65 @@
+/**
+ * The agent's reasons and queue errors as a cashier reads them. The agent records reasons for its log
+ * as well as for people, so some carry an outcome class ("notDelivered: HTTP 503"), a queue operation
+ * ("payment refused by the host"), "host" for the bank, or a gateway code in brackets. None of that
+ * may reach a screen: this turns them into the screens' words (the bank is always "the bank").
+ */
+import type { QueueOperation } from './queue-operations'
+
+const OPERATION_WORDS: Readonly<Record<QueueOperation, string>> = {
+  payment: 'payment',
+  reversal: 'reversal',
+  tips: 'tip',
+  cancel: 'void',
+  capture: 'settlement with tip',
+}
+
+/** Sentences the agent writes with an operation or "host" in them, said the cashier's way. */
+const SENTENCES: ReadonlyArray<[RegExp, (operation: string) => string]> = [
+  [/^(payment|reversal|tips|cancel|capture) refused by the host\b:?\s*/, (op) => `The bank refused the ${op} `],
+  [/^(payment|reversal|tips|cancel|capture|void|tip) refused\b:?\s*/, (op) => `The bank refused the ${op}: `],
+  // The sale's title already says the bank could not be reached: what is left is why not offline.
+  [/^host unreachable and not allowed offline\b:?\s*/, () => ''],
+]
+
+/** An outcome class at the start of a queue error, and what it means for the cashier. */
+const OUTCOME_WORDS: ReadonlyArray<[RegExp, string]> = [
+  [/^notDelivered\b.*$/, 'The bank could not be reached.'],
+  [/^unknown:.*$/, 'The bank did not answer in time.'],
+  [/^rejected:\s*/, 'The bank refused the message: '],
+  [/^declined:\s*/, 'The bank declined it: '],
+]
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+export function plainReason(reason: string): string {
+  let text = reason.trim()
+  for (const [pattern, words] of OUTCOME_WORDS) {
+    if (pattern.test(text)) {
+      text = text.replace(pattern, words)
+      break
+    }
+  }
+  for (const [pattern, words] of SENTENCES) {
+    const match = pattern.exec(text)
+    if (match) {
+      const operation = match[1] ?? ''
+      text = words(OPERATION_WORDS[operation as QueueOperation] ?? operation) + text.slice(match[0].length)
+      break
+    }
+  }
+  text = text
+    // "E12: …", "B0042: …": a code at the start is for the log.
+    .replace(/^[A-Z][A-Z_]*\d[A-Z0-9_]*\s*:\s*/, '')
+
+    // "(B0042: the payment was reversed)" → "(the payment was reversed)": the code is for the log.
+    .replace(/\(\s*[A-Z][A-Z0-9_]*\d[A-Z0-9_]*\s*:\s*/g, '(')
+    .replace(/\bHTTP \d{3}\b/g, 'no answer')
+    .replace(/\b(the )?hosts?\b/gi, (match) => (match[0] === 'T' ? 'The bank' : match[0] === 'H' ? 'Bank' : 'the bank'))
+    .replace(/\bthe the bank\b/gi, 'the bank')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return capitalise(text.replace(/:\s*$/, '.'))
+}
