@@ -2,10 +2,11 @@
  * IPC between the cashier window and the agent. Two channels only: `pos:call` (one contract
  * operation, validated by AgentOperations.dispatch with the zod schemas of src-shared/contract) and
  * `pos:event` (live updates pushed to the window). Every call checks that it comes from the app's own
- * top-level frame; anything else is refused. Takes the ipcMain object as a parameter, so it is tested
- * without Electron.
+ * top-level frame; anything else is refused. A window showing the customer display may only read
+ * (DISPLAY_OPERATIONS): which window that is, main.ts knows by its webContents, not by what the page
+ * says of itself. Takes the ipcMain object as a parameter, so it is tested without Electron.
  */
-import { ELECTRON_APP_ORIGIN, type PosEvent, type PosResult } from '../../src-shared/contract'
+import { DISPLAY_OPERATIONS, ELECTRON_APP_ORIGIN, type OperationName, type PosEvent, type PosResult } from '../../src-shared/contract'
 import { errorView, failed } from '../../src-shared/errors'
 import { toPosError } from '../errors'
 
@@ -15,6 +16,8 @@ export const IPC_EVENT = 'pos:event'
 /** The parts of Electron's IpcMainInvokeEvent this module reads. */
 export interface InvokeEvent {
   senderFrame: { url: string; parent: unknown } | null
+  /** The webContents that sent the call: its id tells the customer display's window from the cashier's. */
+  sender?: { id: number }
 }
 
 export interface IpcMainLike {
@@ -37,10 +40,22 @@ export function isTrustedSender(event: InvokeEvent): boolean {
   return frame !== null && frame.parent === null && frame.url.startsWith(`${APP_ORIGIN}/`)
 }
 
-export function registerIpc(ipcMain: IpcMainLike, dispatcher: Dispatcher, send: (event: PosEvent) => void): () => void {
+export interface IpcOptions {
+  /** True for a call from a window that shows the customer display: it may only read. */
+  isDisplayWindow?: (event: InvokeEvent) => boolean
+}
+
+export function registerIpc(
+  ipcMain: IpcMainLike,
+  dispatcher: Dispatcher,
+  send: (event: PosEvent) => void,
+  options: IpcOptions = {},
+): () => void {
   ipcMain.handle(IPC_CALL, async (event, operation, request) => {
     if (!isTrustedSender(event)) return failed('FORBIDDEN', 'calls are accepted from the app window only')
     if (typeof operation !== 'string') return failed('INVALID_REQUEST', 'operation must be a string')
+    if (options.isDisplayWindow?.(event) && !DISPLAY_OPERATIONS.includes(operation as OperationName))
+      return failed('FORBIDDEN', `the customer display only reads; ${operation} is refused there`)
     try {
       return await dispatcher.dispatch(operation, request)
     } catch (error) {

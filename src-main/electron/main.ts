@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import { defaultReaderFactory, openRuntime, startAgent, type RunningAgent } from '../app'
 import { toPosError } from '../errors'
 import { registerIpc } from './ipc'
-import { createWindow } from './window'
+import { createWindow, windowPlaces } from './window'
 import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../src-shared/contract'
 import { wordsOf } from '../../src-shared/errors'
 
@@ -50,14 +50,18 @@ void app.whenReady().then(async () => {
     app.exit(1)
     return
   }
-  const windows = [createWindow()]
   // A second display faces the customer: the customer display opens on it, full screen.
-  const primary = screen.getPrimaryDisplay()
-  const second = screen.getAllDisplays().find((display) => display.id !== primary.id)
-  if (second) windows.push(createWindow({ view: 'customer', bounds: second.bounds }))
-  registerIpc(ipcMain, agent.operations, (event) => {
-    for (const window of windows) if (!window.isDestroyed()) window.webContents.send('pos:event', event)
-  })
+  const places = windowPlaces(screen.getAllDisplays(), screen.getPrimaryDisplay().id)
+  const windows = places.map((place) => ({ place, window: createWindow(place) }))
+  const displayIds = new Set(windows.filter(({ place }) => place.view === 'customer').map(({ window }) => window.webContents.id))
+  registerIpc(
+    ipcMain,
+    agent.operations,
+    (event) => {
+      for (const { window } of windows) if (!window.isDestroyed()) window.webContents.send('pos:event', event)
+    },
+    { isDisplayWindow: (event) => event.sender !== undefined && displayIds.has(event.sender.id) },
+  )
 })
 
 app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus())

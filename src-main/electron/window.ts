@@ -22,6 +22,22 @@ export interface WindowPlace {
   bounds?: Rectangle
 }
 
+/** The parts of Electron's Display this module reads. */
+export interface DisplayLike {
+  id: number
+  bounds: Rectangle
+}
+
+/**
+ * Where the windows go: the cashier's on the primary display, and the customer display full screen
+ * on the first other display, when there is one. A single display shows the cashier's window only
+ * (a browser at `/customer` serves a display attached elsewhere).
+ */
+export function windowPlaces(displays: readonly DisplayLike[], primaryId: number): WindowPlace[] {
+  const second = displays.find((display) => display.id !== primaryId)
+  return [{ view: 'cashier' }, ...(second ? [{ view: 'customer' as const, bounds: second.bounds }] : [])]
+}
+
 export function createWindow(place: WindowPlace = { view: 'cashier' }): BrowserWindow {
   const customer = place.view === 'customer'
   const window = new BrowserWindow({

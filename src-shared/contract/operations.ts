@@ -116,3 +116,9 @@ export interface OperationResults {
 }
 
 export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]
+
+/**
+ * The operations a customer-facing display may call: it reads, it never acts. A customer touching
+ * the screen turned towards them cannot start, cancel, void or close anything through it.
+ */
+export const DISPLAY_OPERATIONS: readonly OperationName[] = ['appInfo', 'settings', 'deviceStatus', 'queueStatus', 'listSales', 'getSale']

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import { IPC_CALL, registerIpc, type InvokeEvent } from '../../../src-main/electron/ipc'
-import type { PosEvent } from '../../../src-shared/contract'
+import { DISPLAY_OPERATIONS, OPERATION_NAMES, type PosEvent } from '../../../src-shared/contract'
 
 function fakeIpcMain() {
   const handlers = new Map<string, (event: InvokeEvent, ...args: unknown[]) => Promise<unknown>>()
@@ -50,6 +50,23 @@ describe('IPC registration', () => {
     registerIpc(ipc, dispatcher, () => undefined)
     await expect(ipc.handlers.get(IPC_CALL)!(event, 'startSale', {})).resolves.toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
     expect(dispatcher.calls).toEqual([])
+  })
+
+  it('lets the customer display window read and refuses it every action', async () => {
+    const ipc = fakeIpcMain()
+    const dispatcher = new FakeDispatcher()
+    registerIpc(ipc, dispatcher, () => undefined, { isDisplayWindow: (event) => event.sender?.id === 2 })
+    const call = ipc.handlers.get(IPC_CALL)!
+    const display = { ...frame('pos-agent://app/index.html?view=customer'), sender: { id: 2 } }
+    for (const operation of DISPLAY_OPERATIONS) await expect(call(display, operation, {})).resolves.toMatchObject({ ok: true })
+    const actions = OPERATION_NAMES.filter((name) => !DISPLAY_OPERATIONS.includes(name))
+    expect(actions).toEqual(expect.arrayContaining(['startSale', 'cancelSale', 'voidSale', 'closeDay', 'setSigningKey', 'presentTestCard']))
+    for (const operation of actions) await expect(call(display, operation, {})).resolves.toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    // The page cannot talk its way out: the cashier's URL from the display's webContents is still the display.
+    await expect(call({ ...frame('pos-agent://app/index.html'), sender: { id: 2 } }, 'startSale', {})).resolves.toMatchObject({ ok: false })
+    expect(dispatcher.calls.map(([operation]) => operation)).toEqual([...DISPLAY_OPERATIONS])
+    // The cashier's window acts.
+    await expect(call({ ...frame('pos-agent://app/index.html'), sender: { id: 1 } }, 'startSale', {})).resolves.toMatchObject({ ok: true })
   })
 
   it('forwards events to the window and stops on unregister', () => {

@@ -8,15 +8,23 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 interface FakeWindowOptions {
   icon?: string
+  fullscreen?: boolean
+  x?: number
+  y?: number
+  width?: number
+  height?: number
   webPreferences?: Record<string, unknown>
 }
 
 const created: FakeWindowOptions[] = []
+const loaded: string[] = []
 
 class FakeBrowserWindow {
   webContents = { on: vi.fn(), setWindowOpenHandler: vi.fn() }
   once = vi.fn()
-  loadURL = vi.fn(async () => undefined)
+  loadURL = vi.fn(async (url: string) => {
+    loaded.push(url)
+  })
   constructor(options: FakeWindowOptions) {
     created.push(options)
   }
@@ -29,6 +37,7 @@ async function loadWindowModule(isPackaged: boolean) {
 
 beforeEach(() => {
   created.length = 0
+  loaded.length = 0
   vi.resetModules()
 })
 
@@ -73,5 +82,37 @@ describe('app window', () => {
   it('takes the icon from the repository in development', async () => {
     const { windowIconPath } = await loadWindowModule(false)
     expect(windowIconPath()).toBe(join(import.meta.dirname, '../../../resources/icon.png'))
+  })
+
+  it('opens the cashier page, windowed, for the cashier', async () => {
+    const { createWindow } = await loadWindowModule(false)
+    createWindow()
+    expect(loaded).toEqual(['pos-agent://app/index.html'])
+    expect(created[0]!.fullscreen).toBeUndefined()
+  })
+
+  it('opens the customer display full screen over the bounds of the display it is given', async () => {
+    const { createWindow } = await loadWindowModule(false)
+    createWindow({ view: 'customer', bounds: { x: 1280, y: 0, width: 800, height: 480 } })
+    expect(loaded).toEqual(['pos-agent://app/index.html?view=customer'])
+    expect(created[0]).toMatchObject({ fullscreen: true, x: 1280, y: 0, width: 800, height: 480 })
+    // The same hardening as the cashier's window.
+    expect(created[0]!.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false })
+  })
+})
+
+describe('window places', () => {
+  const primary = { id: 1, bounds: { x: 0, y: 0, width: 1280, height: 800 } }
+  const second = { id: 7, bounds: { x: 1280, y: 0, width: 800, height: 480 } }
+
+  it('puts only the cashier window on a terminal with one display', async () => {
+    const { windowPlaces } = await loadWindowModule(false)
+    expect(windowPlaces([primary], 1)).toEqual([{ view: 'cashier' }])
+  })
+
+  it('puts the customer display on the display that is not the primary one, whatever the order', async () => {
+    const { windowPlaces } = await loadWindowModule(false)
+    expect(windowPlaces([second, primary], 1)).toEqual([{ view: 'cashier' }, { view: 'customer', bounds: second.bounds }])
+    expect(windowPlaces([primary, second], 1)).toEqual([{ view: 'cashier' }, { view: 'customer', bounds: second.bounds }])
   })
 })
