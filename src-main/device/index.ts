@@ -27,3 +27,4 @@ export { cryptogramEvidence, withCompletion } from './card-data'
 
 export { discoverReaderPort, Neo2CardReader, readerPortResolver, SerialReaderTransport } from './neo2'
 export type { ReaderLog } from './neo2'
+export { READER_ERROR_CODES, ReaderError } from './reader-error'

@@ -113,7 +113,7 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
   }
   if (status === 'Failed') {
     // The host's words first, then the issuer's, e.g. "declined by the issuer: insufficient funds"
-    const reason = [record.failureReason, record.pspFailureReason].filter(Boolean).join(': ') || message || 'declined by the host'
+    const reason = [record.failureReason, record.pspFailureReason].filter(Boolean).join(': ') || message || 'declined by the bank'
     return {
       ...base,
       kind: 'declined',

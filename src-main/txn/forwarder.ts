@@ -13,6 +13,12 @@ import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
 import type { SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
 
+/** The last failure of a message the queue gives up on, as the sale states it to a manager. */
+const LAST_FAILURE_WORDS: Readonly<Record<'notDelivered' | 'unknown', string>> = {
+  notDelivered: 'the bank could not be reached',
+  unknown: 'no valid answer came back',
+}
+
 export interface QueueStatus extends QueueTotals {
   hostReachable: boolean | undefined
   lastAttemptAt: number | undefined
@@ -185,17 +191,19 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
         this.deps.journal.outbox.retryLater(item.seq, verdict.at, `${outcome.kind}: ${outcome.reason}`)
         return
       }
-      const reason = `${verdict.reason} (last: ${outcome.reason})`
+      // The sale says why in a manager's words; the queue item keeps the technical cause for the log.
+      const saleReason = `${verdict.reason}: ${LAST_FAILURE_WORDS[outcome.kind]}`
+      const technical = `${verdict.reason} (last: ${outcome.kind}: ${outcome.reason})`
       if (
         this.deps.sales.applyQueueEvent(
           item.saleId,
-          { type: 'forwardGaveUp', operation, reason },
-          { seq: item.seq, result: 'attention', reason },
+          { type: 'forwardGaveUp', operation, reason: saleReason },
+          { seq: item.seq, result: 'attention', reason: technical },
         ) === undefined
       ) {
-        this.deps.journal.outbox.toAttention(item.seq, reason)
+        this.deps.journal.outbox.toAttention(item.seq, technical)
       }
-      this.emit('attention', item, reason)
+      this.emit('attention', item, technical)
       return
     }
     this.hostReachable = true

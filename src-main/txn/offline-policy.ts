@@ -48,7 +48,7 @@ export interface OfflineCandidate {
 
 export function decideOffline(candidate: OfflineCandidate, limits: OfflineLimits, stored: StoredTotals, now: number): OfflineDecision {
   const no = (reason: string): OfflineDecision => ({ eligible: false, reason })
-  if (candidate.policy === 'requireOnline') return no('this sale requires the host')
+  if (candidate.policy === 'requireOnline') return no('this sale must be approved by the bank')
   if (!limits.enabled) return no('offline payments are switched off')
   if (candidate.expired) return no('the card has expired')
   if (
@@ -67,7 +67,7 @@ export function decideOffline(candidate: OfflineCandidate, limits: OfflineLimits
   if (totalLimit === undefined || total > totalLimit) return no('the total of stored payments would exceed its limit')
   if (stored.count + 1 > limits.maxStoredCount) return no('too many payments are already stored')
   if (stored.oldestStoredAt !== undefined && now - stored.oldestStoredAt > limits.maxOldestAgeHours * 3_600_000) {
-    return no('the oldest stored payment is too old: the host must be reached first')
+    return no('the oldest stored payment is too old: the bank must be reached first')
   }
   return { eligible: true }
 }

@@ -5,6 +5,7 @@
  * attention, never away.
  */
 import type { QueuedOperation } from './txn-types'
+import { QUEUE_OPERATION_NOUNS } from '../../src-shared/sale'
 
 export interface RetryPolicy {
   baseDelayMs: number
@@ -38,10 +39,12 @@ export function afterFailedAttempt(
   now: number,
   random: number,
 ): RetryVerdict {
-  if (attempts >= policy.maxAttempts) return { retry: false, reason: `${operation} not acknowledged after ${attempts} attempts` }
+  const noun = QUEUE_OPERATION_NOUNS[operation]
+  if (attempts >= policy.maxAttempts)
+    return { retry: false, reason: `the bank did not confirm the ${noun} after ${attempts} ${attempts === 1 ? 'try' : 'tries'}` }
   const ageHours = (now - createdAt) / 3_600_000
-  if (ageHours >= policy.maxAgeHours[operation])
-    return { retry: false, reason: `${operation} not acknowledged within ${policy.maxAgeHours[operation]} h` }
+  const limit = policy.maxAgeHours[operation]
+  if (ageHours >= limit) return { retry: false, reason: `the bank did not confirm the ${noun} within ${limit} ${limit === 1 ? 'hour' : 'hours'}` }
   return { retry: true, at: now + nextDelayMs(policy, attempts, random) }
 }
 

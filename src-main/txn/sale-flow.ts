@@ -248,11 +248,11 @@ export class SaleFlow {
       purpose,
       timeoutSeconds: this.deps.settings.cardReadTimeoutSeconds,
     }
-    return this.deps.reader.readCard(request).catch((error: unknown) => ({
-      kind: 'failed' as const,
-      code: 'DEVICE_ERROR',
-      message: error instanceof Error ? error.message : String(error),
-    }))
+    return this.deps.reader.readCard(request).catch((error: unknown) => {
+      // A reader that throws instead of answering: the detail is for the log, the sale says it plainly.
+      this.deps.logger.warn({ sale: sale.id, err: error }, 'card reader threw')
+      return { kind: 'failed' as const, code: 'DEVICE_ERROR', message: 'the card reader had a problem' }
+    })
   }
 }
 

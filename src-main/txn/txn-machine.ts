@@ -3,8 +3,12 @@
  * write-ahead.ts journals the new state together with the queue effects in one SQLite transaction,
  * and only then does sale-flow.ts run the device and host effects. docs/transactions.md is this file
  * drawn as a table; test/main/txn/txn-machine.test.ts walks every state/event pair.
+ *
+ * A sale's `reason` is read by the cashier and the manager: it is written here in their words (the
+ * bank, never "host"; no result code, state or message name). A gateway code or the technical cause
+ * stays in the journal's event and the log (test/main/txn/plain-reasons.test.ts holds every reason to this).
  */
-import { COUNTER_BUSY, FINAL, STANDING_PAYMENT } from '../../src-shared/sale'
+import { COUNTER_BUSY, FINAL, QUEUE_OPERATION_NOUNS, STANDING_PAYMENT } from '../../src-shared/sale'
 import type { ForwardAnswer, PaymentAnswer, QueuedOperation, Sale, TransitionResult, TxnEffect, TxnEvent, TxnState } from './txn-types'
 
 const ok = (sale: Sale, state: TxnState, effects: TxnEffect[] = [], patch: Partial<Sale> = {}): TransitionResult => ({
@@ -134,9 +138,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
         sale,
         'declined',
         [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
-        {
-          reason: `not charged: the host refused the request (${answer.code}: ${answer.message})`,
-        },
+        { reason: 'not charged: the bank refused the message the terminal sent; call support if it happens again' },
       )
     case 'notDelivered':
       if (!answer.offline.eligible) {
@@ -145,7 +147,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
           'declined',
           [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
           {
-            reason: `host unreachable and not allowed offline: ${answer.offline.reason}`,
+            reason: `the bank could not be reached and this sale cannot be stored: ${answer.offline.reason}`,
             offline: true,
           },
         )
@@ -159,7 +161,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
       return toReversal(
         sale,
         'timeout',
-        'not completed: no valid answer from the host',
+        'not completed: no valid answer came from the bank',
         sale.chip ? [{ type: 'completeCard', result: 'declined' }] : [],
       )
   }
@@ -173,7 +175,7 @@ function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none')
   }
   if (cardApproved) return ok(sale, 'approved', [{ type: 'purgeCardData' }])
   // The host approved but the card refused (AAC): the host must forget the approval.
-  return toReversal(sale, 'card declined after host approval', 'not completed: the card declined after the host approved')
+  return toReversal(sale, 'card declined after host approval', 'not completed: the card declined after the bank approved')
 }
 
 /**
@@ -206,7 +208,7 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
   if (answer.kind === 'rejected') {
     return ok(sale, 'needsAttention', [], {
       attentionFrom: sale.state,
-      reason: `${operation} refused by the host (${answer.code}: ${answer.message})`,
+      reason: `the bank refused the ${QUEUE_OPERATION_NOUNS[operation]} the terminal sent; call support if a retry is refused too`,
     })
   }
   const approved = answer.kind === 'approved'
@@ -231,7 +233,7 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
       if (!approved)
         return ok(sale, 'needsAttention', [{ type: 'purgeCardData' }, { type: 'keepForManager' }], {
           attentionFrom: sale.state,
-          reason: `reversal refused: ${declineReason}`,
+          reason: `the bank refused the reversal: ${declineReason}`,
         })
       return sale.state === 'cancelPending'
         ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: 'voided: the bank confirmed the reversal' })
@@ -240,19 +242,19 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
       return approved
         ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: undefined })
         : ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], {
-            reason: `void refused by the host: ${declineReason}`,
+            reason: `the bank refused the void: ${declineReason}`,
           })
     case 'capture':
       return approved
         ? ok(sale, 'captured')
         : ok(sale, 'needsAttention', [{ type: 'keepForManager' }], {
             attentionFrom: 'capturePending',
-            reason: `capture refused: ${declineReason}`,
+            reason: `the bank refused the settlement with tip: ${declineReason}`,
           })
     case 'tips':
       return approved
         ? ok(sale, sale.state, [], { tipState: 'adjusted' })
-        : ok(sale, sale.state, [], { tipState: 'failed', reason: `tip refused by the host: ${declineReason}` })
+        : ok(sale, sale.state, [], { tipState: 'failed', reason: `the bank refused the tip: ${declineReason}` })
   }
 }
 
@@ -304,7 +306,7 @@ function onRecovered(sale: Sale): TransitionResult {
       return toReversal(
         sale,
         'agent restarted while the payment was in flight',
-        'not completed: the agent stopped while waiting for the host',
+        'not completed: the terminal stopped while waiting for the bank',
       )
     case 'completingCard':
       if (sale.offline)

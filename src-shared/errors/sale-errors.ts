@@ -6,6 +6,8 @@ import { entry } from './error-entry'
 
 export const SALE_ERRORS = {
   NO_SUCH_SALE: entry(404, false, 'This sale cannot be found on this terminal.'),
+  // An alarm, not a refusal: a queued message past its limits, or an answer the sale cannot live with.
+  NEEDS_ATTENTION: entry(409, false, 'A sale needs a manager. Open the Queue screen to see which one and what to do.'),
   SALE_IN_PROGRESS: entry(409, true, 'Another sale is still running. Finish or cancel it first.'),
   REFERENCE_REUSED: entry(
     409,

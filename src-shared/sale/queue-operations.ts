@@ -12,3 +12,12 @@ export type TipState = (typeof TIP_STATES)[number]
 /** How the integrator lets the agent treat an unreachable host for one sale. */
 export const OFFLINE_POLICIES = ['preferOnline', 'requireOnline', 'forceOffline'] as const
 export type OfflinePolicy = (typeof OFFLINE_POLICIES)[number]
+
+/** A queued message as it is named inside a sentence for a cashier or manager ("the bank refused the tip"). */
+export const QUEUE_OPERATION_NOUNS: Readonly<Record<QueueOperation, string>> = {
+  payment: 'payment',
+  reversal: 'reversal',
+  tips: 'tip',
+  cancel: 'void',
+  capture: 'settlement with tip',
+}

@@ -1,18 +1,12 @@
 /**
- * The agent's reasons and queue errors as a cashier reads them. The agent records reasons for its log
- * as well as for people, so some carry an outcome class ("notDelivered: HTTP 503"), a queue operation
- * ("payment refused by the host"), "host" for the bank, or a gateway code in brackets. None of that
- * may reach a screen: this turns them into the screens' words (the bank is always "the bank").
+ * The agent's reasons and queue errors as a cashier reads them. A sale's reason is written for people
+ * where it is made (test/main/txn/plain-reasons.test.ts holds every source to that), but journals
+ * written by earlier versions keep their words, and a queue item's last error is for the log: some
+ * carry an outcome class ("notDelivered: HTTP 503"), a queue operation ("payment refused by the
+ * host"), "host" for the bank, or a gateway code in brackets. None of that may reach a screen: this
+ * turns them into the screens' words (the bank is always "the bank").
  */
-import type { QueueOperation } from './queue-operations'
-
-const OPERATION_WORDS: Readonly<Record<QueueOperation, string>> = {
-  payment: 'payment',
-  reversal: 'reversal',
-  tips: 'tip',
-  cancel: 'void',
-  capture: 'settlement with tip',
-}
+import { QUEUE_OPERATION_NOUNS as OPERATION_WORDS, type QueueOperation } from './queue-operations'
 
 /** Sentences the agent writes with an operation or "host" in them, said the cashier's way. */
 const SENTENCES: ReadonlyArray<[RegExp, (operation: string) => string]> = [
@@ -20,6 +14,7 @@ const SENTENCES: ReadonlyArray<[RegExp, (operation: string) => string]> = [
   [/^(payment|reversal|tips|cancel|capture|void|tip) refused\b:?\s*/, (op) => `The bank refused the ${op}: `],
   // The sale's title already says the bank could not be reached: what is left is why not offline.
   [/^host unreachable and not allowed offline\b:?\s*/, () => ''],
+  [/^the bank could not be reached and this sale cannot be stored\b:?\s*/, () => ''],
 ]
 
 /** An outcome class at the start of a queue error, and what it means for the cashier. */

@@ -32,7 +32,7 @@ const stuck: SaleView = makeSale({
   amountMinor: 4200,
   brand: 'Mastercard',
   maskedPan: '************5454',
-  reason: 'payment not acknowledged after 12 attempts',
+  reason: 'the bank did not confirm the payment after 12 tries: the bank could not be reached',
   createdAt: PARKED_AT,
   updatedAt: PARKED_AT + 60_000,
 })
@@ -124,7 +124,7 @@ describe('queue screen: sales that need a manager', () => {
     expect(s7.textContent).toContain('USD 42.00')
     expect(s7.textContent).toContain('Mastercard ************5454')
     expect(s7.textContent).toContain(timeOfDay(PARKED_AT))
-    expect(s7.textContent).toContain('Not sent after 12 attempts')
+    expect(s7.textContent).toContain('The bank did not confirm the payment after 12 tries: the bank could not be reached')
     expect(within(s7).getByRole('button', { name: `Retry USD 42.00 at ${timeOfDay(PARKED_AT)}` }).textContent).toBe('Retry')
     expect(within(s7).queryByRole('button', { name: /Acknowledge/ })).toBeNull()
     // Every sale the status counts is listed.

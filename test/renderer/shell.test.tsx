@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { ERROR_CATALOGUE } from '../../src-shared/errors'
+import { ERROR_CATALOGUE, wordsOf } from '../../src-shared/errors'
 import { err, FakeBridge, makeAppInfo, makeSale, makeSettings, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
@@ -69,13 +69,17 @@ describe('app shell', () => {
     expect(screen.getByTestId('amount-input')).toBeTruthy()
   })
 
-  it('shows alarms from appInfo and from alarm events', async () => {
-    const { emit } = await renderApp(
-      new FakeBridge(makeAppInfo({ alarms: [{ code: 'DATA_KEY_MISSING', message: 'The data key is missing' }] })),
-    )
-    expect(screen.getByTestId('alarms-banner').textContent).toContain('The data key is missing')
-    emit({ type: 'alarm', alarm: { code: 'KEYCHAIN', message: 'Keychain locked' } })
-    expect(screen.getByRole('alert').textContent).toContain('Keychain locked')
+  it("shows alarms from appInfo and from alarm events, in the catalogue's words, never the detail", async () => {
+    const detail = 'the journal\'s data key is missing from the keychain while 3 encrypted row(s) wait for it'
+    const { emit } = await renderApp(new FakeBridge(makeAppInfo({ alarms: [{ code: 'DATA_KEY_MISSING', message: detail }] })))
+    expect(screen.getByTestId('alarms-banner').textContent).toContain(wordsOf('DATA_KEY_MISSING'))
+    emit({
+      type: 'alarm',
+      alarm: { code: 'NEEDS_ATTENTION', message: 'payment of sale T1-00000001 needs a manager: (last: notDelivered: HTTP 503)' },
+    })
+    const banner = screen.getByRole('alert').textContent ?? ''
+    expect(banner).toContain('A sale needs a manager. Open the Queue screen')
+    expect(banner).not.toMatch(/keychain|T1-0|notDelivered|HTTP/)
   })
 
   it('device panel follows connection events', async () => {

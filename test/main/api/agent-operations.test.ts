@@ -55,7 +55,7 @@ describe('needs attention', () => {
           saleId: id,
           operation: 'payment',
           state: 'attention',
-          lastError: expect.stringMatching(/not acknowledged after 1 attempts.*HTTP 503/),
+          lastError: expect.stringMatching(/did not confirm the payment after 1 try.*HTTP 503/),
         },
       ],
     })

@@ -73,7 +73,7 @@ describe('close of day', () => {
           offline: true,
           readMethod: 'swipe',
           authCode: 'ZZ',
-          reason: 'host unreachable and not allowed offline: the amount is over the offline limit per sale',
+          reason: 'the bank could not be reached and this sale cannot be stored: the amount is over the offline limit per sale',
         }),
         sale('C', 'needsAttention', 300),
       ]),
@@ -89,7 +89,7 @@ describe('close of day', () => {
     const [reason, agentReason] = [unreachable!.split(',')[10], unreachable!.split(',').at(-1)]
     expect(unreachable).toMatch(new RegExp(`^${local},Could not reach the bank,7.00,0.00,USD,VISA,,Swiped,,yes,`))
     expect(reason).not.toMatch(/host|unreachable/)
-    expect(agentReason).toBe('host unreachable and not allowed offline: the amount is over the offline limit per sale')
+    expect(agentReason).toBe('the bank could not be reached and this sale cannot be stored: the amount is over the offline limit per sale')
     expect(attention).toMatch(/^[^,]+,Needs a manager,.*,C,needsAttention,,/)
     for (const line of [approved, unreachable, attention])
       expect(line!.split(',')[1]).not.toMatch(/needsAttention|contactlessChip|declined/)

@@ -82,7 +82,7 @@ describe('a sale through the engine', () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa(), decision: 'declined' })
     const result = await sale(reader, 3000)
     expect(result.state).toBe('reversalPending')
-    expect(result.reason).toMatch(/card declined after the host approved/)
+    expect(result.reason).toMatch(/card declined after the bank approved/)
     await eventually(() => harness!.engine.txn.get(result.id)?.state === 'reversed', 8_000)
   })
 

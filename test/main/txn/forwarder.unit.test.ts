@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { QUEUE_OPERATION_NOUNS } from '../../../src-shared/sale'
 import type { HostClient } from '../../../src-main/gateway/gateway-client'
 import type { OperationKind } from '../../../src-main/gateway/operations'
 import type { GatewayOutcome, HostResponse, OutcomeKind } from '../../../src-main/gateway/outcome'
@@ -236,8 +237,11 @@ interface OutcomeRow {
   events: Array<'forwarded' | 'attention'>
 }
 
-const gaveUpAfter1 = `payment not acknowledged after 1 attempts (last: ${NOT_DELIVERED})`
-const gaveUpTooOld = `payment not acknowledged within 24 h (last: ${UNKNOWN})`
+// The sale is told in a manager's words; the queue item and the alarm keep the technical cause.
+const gaveUpAfter1 = 'the bank did not confirm the payment after 1 try: the bank could not be reached'
+const gaveUpAfter1Log = `the bank did not confirm the payment after 1 try (last: notDelivered: ${NOT_DELIVERED})`
+const gaveUpTooOld = 'the bank did not confirm the payment within 24 hours: no valid answer came back'
+const gaveUpTooOldLog = `the bank did not confirm the payment within 24 hours (last: unknown: ${UNKNOWN})`
 const rejectedReason = `${REJECTION.code}: ${REJECTION.message}`
 
 const OUTCOME_ROWS: OutcomeRow[] = [
@@ -302,8 +306,8 @@ const OUTCOME_ROWS: OutcomeRow[] = [
     given: 'the last attempt allowed (maxAttempts 1)',
     retry: { maxAttempts: 1 },
     sink: { type: 'forwardGaveUp', operation: 'payment', reason: gaveUpAfter1 },
-    settle: { result: 'attention', reason: gaveUpAfter1 },
-    item: { state: 'attention', lastError: gaveUpAfter1 },
+    settle: { result: 'attention', reason: gaveUpAfter1Log },
+    item: { state: 'attention', lastError: gaveUpAfter1Log },
     hostReachable: false,
     events: ['attention'],
   },
@@ -312,8 +316,8 @@ const OUTCOME_ROWS: OutcomeRow[] = [
     given: 'exactly 24 h old',
     ageMs: 24 * HOUR,
     sink: { type: 'forwardGaveUp', operation: 'payment', reason: gaveUpTooOld },
-    settle: { result: 'attention', reason: gaveUpTooOld },
-    item: { state: 'attention', lastError: gaveUpTooOld },
+    settle: { result: 'attention', reason: gaveUpTooOldLog },
+    item: { state: 'attention', lastError: gaveUpTooOldLog },
     hostReachable: undefined,
     events: ['attention'],
   },
@@ -408,9 +412,11 @@ describe('the age limit is the operation’s own (host not reached)', () => {
     await f.forwarder.drainOnce()
     expect(f.item(`A:${operation}`).state).toBe(expected)
     if (expected === 'attention') {
-      const reason = `${operation} not acknowledged within ${ageHours} h (last: ${NOT_DELIVERED})`
+      const noun = QUEUE_OPERATION_NOUNS[operation]
+      const reason = `the bank did not confirm the ${noun} within ${ageHours} hours: the bank could not be reached`
       expect(f.sink.received.map((r) => r.event)).toEqual([{ type: 'forwardGaveUp', operation, reason }])
-      expect(f.seen).toEqual([['attention', `A:${operation}`, reason]])
+      const logged = `the bank did not confirm the ${noun} within ${ageHours} hours (last: notDelivered: ${NOT_DELIVERED})`
+      expect(f.seen).toEqual([['attention', `A:${operation}`, logged]])
     } else {
       expect(f.sink.received).toEqual([])
       expect(f.seen).toEqual([])
@@ -425,7 +431,7 @@ describe('a payment the host never gets (maxAttempts 3, random 0.5)', () => {
     [
       { attempt: 1, expected: { state: 'pending', retryInMs: 2_500 } },
       { attempt: 2, expected: { state: 'pending', retryInMs: 4_500 } },
-      { attempt: 3, expected: { state: 'attention', reason: `payment not acknowledged after 3 attempts (last: ${NOT_DELIVERED})` } },
+      { attempt: 3, expected: { state: 'attention', reason: 'the bank did not confirm the payment after 3 tries: the bank could not be reached' } },
     ] as const,
     (r) => `attempt ${r.attempt} → ${r.expected.state === 'pending' ? `retry in ${r.expected.retryInMs} ms` : r.expected.reason}`,
   )

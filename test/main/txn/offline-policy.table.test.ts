@@ -22,7 +22,7 @@ const NOW = Date.parse('2026-11-21T10:00:00Z')
 const titled = <T>(rows: readonly T[], title: (row: T) => string): Array<[string, T]> => rows.map((row) => [title(row), row])
 
 const REASON = {
-  requireOnline: 'this sale requires the host',
+  requireOnline: 'this sale must be approved by the bank',
   off: 'offline payments are switched off',
   expired: 'the card has expired',
   swiped: 'a swiped card cannot be approved offline',
@@ -31,7 +31,7 @@ const REASON = {
   perSale: 'the amount is over the offline limit per sale',
   total: 'the total of stored payments would exceed its limit',
   count: 'too many payments are already stored',
-  oldest: 'the oldest stored payment is too old: the host must be reached first',
+  oldest: 'the oldest stored payment is too old: the bank must be reached first',
   noLimit: (currency: string) => `no offline limit is set for ${currency}`,
 } as const
 
@@ -315,7 +315,7 @@ describe('the age limit next to the retry policy', () => {
     const storedAt = NOW - 24 * HOUR
     expect(afterFailedAttempt(DEFAULT_RETRY_POLICY, 'payment', 1, storedAt, NOW, 0.5)).toEqual({
       retry: false,
-      reason: 'payment not acknowledged within 24 h',
+      reason: 'the bank did not confirm the payment within 24 hours',
     })
     const stored: StoredTotals = { count: 1, amountMinor: { USD: 1_000 }, oldestStoredAt: storedAt }
     expect(decideOffline(candidate(), LIMITS, stored, NOW)).toEqual(ELIGIBLE)

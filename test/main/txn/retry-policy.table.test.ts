@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { afterFailedAttempt, DEFAULT_RETRY_POLICY, nextDelayMs, timeLeftMs, type RetryPolicy } from '../../../src-main/txn/retry-policy'
 import type { QueuedOperation } from '../../../src-main/txn/txn-types'
+import { QUEUE_OPERATION_NOUNS } from '../../../src-shared/sale'
 
 const SECOND = 1_000
 const HOUR = 3_600_000
@@ -107,9 +108,11 @@ const say = (expected: Expected): string =>
 
 const retryIn = (retryInMs: number): Expected => ({ retryInMs })
 const afterAttempts = (operation: QueuedOperation, attempts: number): Expected => ({
-  gaveUp: `${operation} not acknowledged after ${attempts} attempts`,
+  gaveUp: `the bank did not confirm the ${QUEUE_OPERATION_NOUNS[operation]} after ${attempts} ${attempts === 1 ? 'try' : 'tries'}`,
 })
-const tooOld = (operation: QueuedOperation, hours: number): Expected => ({ gaveUp: `${operation} not acknowledged within ${hours} h` })
+const tooOld = (operation: QueuedOperation, hours: number): Expected => ({
+  gaveUp: `the bank did not confirm the ${QUEUE_OPERATION_NOUNS[operation]} within ${hours} hours`,
+})
 
 interface AttemptRow {
   operation: QueuedOperation

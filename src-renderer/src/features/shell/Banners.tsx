@@ -1,4 +1,8 @@
-/** Banners that must not be missed: training mode, and the agent's alarms. */
+/**
+ * Banners that must not be missed: training mode, and the agent's alarms. An alarm is shown in the
+ * catalogue's words for its code; its message is the detail for the log and the integrator.
+ */
+import { wordsOf } from '../../../../src-shared/errors'
 import { isTraining, usePos } from '../../store'
 
 export function TrainingBanner() {
@@ -19,7 +23,7 @@ export function AlarmsBanner() {
       <ul>
         {alarms.map((alarm) => (
           <li key={alarm.code}>
-            <strong>Alarm:</strong> {alarm.message}
+            <strong>Alarm:</strong> {wordsOf(alarm.code)}
           </li>
         ))}
       </ul>

@@ -113,7 +113,8 @@ export function managerCases(s: Pick<PosState, 'queueItems' | 'queueItemsLoaded'
       currency: sale ? sale.currency : item.currency,
       card: cardText(sale),
       at: sale ? sale.createdAt : item.createdAt,
-      reason: plainOrNull(item.lastError ?? sale?.reason),
+      // The sale's reason is written for people; the item's last error is the log's, for a sale not in the list.
+      reason: plainOrNull(sale?.reason ?? item.lastError),
     })
   }
   if (s.queueItemsLoaded) {
