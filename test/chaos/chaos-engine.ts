@@ -226,6 +226,9 @@ export class WorkerProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     const worker = new WorkerProcess(child)
+    // A command written as the worker is killed meets a closed pipe (EPIPE): the exit that follows
+    // rejects it as WorkerKilled, which the run expects; unhandled, the error would end the run.
+    child.stdin!.on('error', () => undefined)
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`worker not ready in 30 s: ${worker.stderr}`)), 30_000)
       child.stdout!.on('data', (data: Buffer) => {
