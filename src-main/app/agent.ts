@@ -12,11 +12,12 @@ import { composeEngine, type Engine, type EngineAlarm, type EngineSettings } fro
 import type { AgentConfig } from '../config'
 import { openHostClient, type HostConnection } from './host-connection'
 import type { Runtime } from './runtime'
+import type { TrainingCardView } from '../../src-shared/contract'
 
 /** The card reader for a runtime, with the training controls when it is the simulated PIN pad. */
 export interface ReaderHandle {
   reader: CardReader
-  trainingCards: string[]
+  trainingCards: TrainingCardView[]
   presentTestCard?: (name: string) => void
   close(): Promise<void>
 }

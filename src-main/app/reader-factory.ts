@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { Neo2CardReader, readerPortResolver, SerialReaderTransport, type ReaderLog } from '../device'
-import { createMockPinpadSim, DEFAULT_TRAINING_CARD, startPtyPinpadSim, TEST_CARD_NAMES, type PinpadSim } from '../training'
+import { createMockPinpadSim, DEFAULT_TRAINING_CARD, startPtyPinpadSim, TEST_CARD_NAMES, TEST_CARDS, type PinpadSim } from '../training'
 import type { ReaderFactory, ReaderHandle } from './agent'
 import type { AgentConfig } from '../config'
 import type { Runtime } from './runtime'
@@ -61,7 +61,7 @@ async function simulatedReader(runtime: Runtime, config: AgentConfig): Promise<R
   })
   return {
     reader,
-    trainingCards: [...TEST_CARD_NAMES],
+    trainingCards: TEST_CARD_NAMES.map((name) => ({ name, ...TEST_CARDS[name].trainee })),
     presentTestCard: (name) => sim.present(name),
     close: async () => {
       await reader.close()

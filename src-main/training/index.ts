@@ -11,4 +11,5 @@ export {
   TEST_CARD_NAMES,
   TEST_CARDS,
   type PinpadSim,
+  type TestCardName,
 } from './pinpad'

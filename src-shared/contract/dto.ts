@@ -163,8 +163,16 @@ export interface AppInfo {
    */
   saleLimits: { maxSaleMinor: number; confirmAboveMinor: number }
   /** Training mode: the simulated PIN pad's test cards, to choose which one the "customer" presents. */
-  trainingCards: string[]
+  trainingCards: TrainingCardView[]
   alarms: AlarmView[]
+}
+
+/** A test card of the simulated PIN pad, in the words a trainee picks it by. */
+export interface TrainingCardView {
+  /** What presentTestCard takes. */
+  name: string
+  label: string
+  description: string
 }
 
 export interface SettingsView {

@@ -137,7 +137,7 @@ export const appInfoSchema = z.object({
   restaurantMode: z.boolean(),
   tipTolerancePercent: z.number(),
   saleLimits: z.object({ maxSaleMinor: z.number(), confirmAboveMinor: z.number() }),
-  trainingCards: z.array(z.string()),
+  trainingCards: z.array(z.object({ name: z.string(), label: z.string(), description: z.string() })),
   alarms: z.array(alarmViewSchema),
 })
 

@@ -5,6 +5,7 @@
 import type { Locator, Page } from 'playwright-core'
 import { expect } from 'vitest'
 import type { SaleState } from '../../src-shared/contract'
+import { TEST_CARDS, type TestCardName } from '../../src-main/training'
 
 /** Key the amount cash-register style: "1234" shows 12.34. */
 export async function keyAmount(page: Page, digits: string, shown: string): Promise<void> {
@@ -16,11 +17,14 @@ export async function keyAmount(page: Page, digits: string, shown: string): Prom
  * Training: the customer holds out this test card; the simulated PIN pad reads it at the card prompt
  * (the one waiting, or the next). `scope` is where the picker is: the page, or the void dialog.
  */
-export async function presentCard(page: Page, name: string, scope: Locator | Page = page): Promise<void> {
+export async function presentCard(page: Page, name: TestCardName, scope: Locator | Page = page): Promise<void> {
   const picker = scope.getByTestId('test-card-picker')
   await picker.getByTestId('test-card-select').selectOption(name)
+  // The agent that simulates the card gives its words: the trainee reads what the card does.
+  const { label, description } = TEST_CARDS[name].trainee
+  expect(await picker.locator('.picker-description').textContent()).toBe(description)
   await picker.getByTestId('present-test-card').click()
-  await picker.getByTestId('test-card-notice').filter({ hasText: 'The customer holds out' }).waitFor()
+  await picker.getByTestId('test-card-notice').filter({ hasText: `The customer holds out: ${label}.` }).waitFor()
 }
 
 export function salePrompt(page: Page): Locator {
@@ -63,7 +67,7 @@ export async function sell(
   digits: string,
   shown: string,
   state: SaleState | readonly SaleState[],
-  card = 'chip-visa',
+  card: TestCardName = 'chip-visa',
 ): Promise<string> {
   await keyAmount(page, digits, shown)
   await presentCard(page, card)

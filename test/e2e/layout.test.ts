@@ -13,6 +13,7 @@ import { e2eComponentsPresent, screenshot } from './harness'
 import { cutText, notInView, pageScrolls } from './in-view'
 import { internalWords } from './plain-words'
 import { useE2E } from './suite'
+import type { TestCardName } from '../../src-main/training'
 
 const SIZES = [
   { width: 800, height: 480 },
@@ -24,7 +25,7 @@ interface Outcome {
   name: string
   /** The last two digits of the amount (the training host declines amounts ending in 51). */
   cents: string
-  card: string
+  card: TestCardName
   hostDown: boolean
   state: SaleState
   heading: string

@@ -18,6 +18,7 @@ import type {
   SaleView,
   SettingsView,
 } from '../../src-shared/contract'
+import { TEST_CARDS, type TestCardName } from '../../src-main/training'
 
 type Handler<K extends OperationName> = (
   request: OperationRequest<K>,
@@ -36,6 +37,11 @@ export function ok<T>(value: T): PosResult<T> {
 /** A refusal as the agent sends it: the catalogue's retryable flag and words for the code. */
 export function err(code: ErrorCode, message: string = code): { ok: false; error: PosErrorView } {
   return failed(code, message)
+}
+
+/** Test cards as a training agent lists them: the simulator's own words for each name. */
+export function trainingCardsNamed(...names: TestCardName[]): AppInfo['trainingCards'] {
+  return names.map((name) => ({ name, ...TEST_CARDS[name].trainee }))
 }
 
 export function makeAppInfo(overrides: Partial<AppInfo> = {}): AppInfo {

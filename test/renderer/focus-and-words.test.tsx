@@ -7,7 +7,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { plainReason, saleWords, showsAuthCode } from '../../src-renderer/src/store'
-import { FakeBridge, makeAppInfo, makeQueue, makeQueueItem, makeSale, ok } from './fake-bridge'
+import { FakeBridge, makeAppInfo, makeQueue, makeQueueItem, makeSale, ok, trainingCardsNamed } from './fake-bridge'
 import { renderApp, typeChars } from './render-app'
 
 const amountInput = () => screen.getByTestId<HTMLInputElement>('amount-input')
@@ -130,7 +130,7 @@ describe('the void, in view', () => {
       reason: 'not voided: a different card was presented',
       updatedAt: 10,
     })
-    const bridge = new FakeBridge(makeAppInfo({ mode: 'training', trainingCards: ['chip-visa'] }))
+    const bridge = new FakeBridge(makeAppInfo({ mode: 'training', trainingCards: trainingCardsNamed('chip-visa') }))
       .on('listSales', () => ok([refused]))
       .on('voidSale', () => ok({ ...refused, state: 'voidReadingCard', updatedAt: 11 }))
       .on('presentTestCard', (r) => ok({ presented: r.name }))

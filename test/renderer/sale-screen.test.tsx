@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { ERROR_CATALOGUE } from '../../src-shared/errors'
-import { err, FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
+import { err, FakeBridge, makeAppInfo, makeSale, ok, trainingCardsNamed } from './fake-bridge'
 import { renderApp, typeChars } from './render-app'
 
 const amountInput = () => screen.getByTestId<HTMLInputElement>('amount-input')
@@ -338,7 +338,7 @@ describe('a large amount is confirmed before the card', () => {
 
 describe('training mode', () => {
   it('shows a banner that cannot be missed and a test-card picker that presents cards', async () => {
-    const bridge = startingBridge(makeAppInfo({ mode: 'training', trainingCards: ['chip-visa', 'pin-aes'] }))
+    const bridge = startingBridge(makeAppInfo({ mode: 'training', trainingCards: trainingCardsNamed('chip-visa', 'pin-aes') }))
     bridge.on('presentTestCard', (r) => ok({ presented: r.name }))
     await renderApp(bridge)
     expect(screen.getByTestId('training-banner').textContent).toMatch(/TRAINING MODE/)
@@ -364,7 +364,7 @@ describe('training mode', () => {
   })
 
   it('production mode has neither', async () => {
-    await renderApp(startingBridge(makeAppInfo({ mode: 'production', trainingCards: ['chip-visa'] })))
+    await renderApp(startingBridge(makeAppInfo({ mode: 'production', trainingCards: trainingCardsNamed('chip-visa') })))
     expect(screen.queryByTestId('training-banner')).toBeNull()
     expect(screen.queryByTestId('test-card-picker')).toBeNull()
   })

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { ERROR_CATALOGUE, wordsOf } from '../../src-shared/errors'
-import { err, FakeBridge, makeAppInfo, makeSale, makeSettings, ok } from './fake-bridge'
+import { err, FakeBridge, makeAppInfo, makeSale, makeSettings, ok, trainingCardsNamed } from './fake-bridge'
 import { renderApp } from './render-app'
 
 const KEY = '0123456789abcdef0123456789ABCDEF'
@@ -105,7 +105,7 @@ describe('app shell', () => {
   })
 
   it('every button has an accessible name and every input a label', async () => {
-    const bridge = new FakeBridge(makeAppInfo({ mode: 'training', trainingCards: ['chip-visa'] }))
+    const bridge = new FakeBridge(makeAppInfo({ mode: 'training', trainingCards: trainingCardsNamed('chip-visa') }))
     await renderApp(bridge)
     const screens = ['Sale', 'Transactions', 'Tips', 'Close of day', 'Queue', 'Device', 'Settings']
     for (const name of screens) {

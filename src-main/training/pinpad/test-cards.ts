@@ -12,7 +12,10 @@ export type SimStep = (typeof SIM_STEPS)[number]
 
 export interface SimCard {
   name: string
+  /** What the card is and does, for whoever maintains the simulator. */
   description: string
+  /** The same, in the words a trainee picks a card by (shown by the cashier screen's test card picker). */
+  trainee: { label: string; description: string }
   pan: string
   /** YYMM */
   expiry: string
@@ -49,6 +52,7 @@ const MASTERCARD = { aid: 'A0000000041010', label: 'MASTERCARD', panSequence: '0
 export const TEST_CARDS = {
   'chip-visa': card({
     name: 'chip-visa',
+    trainee: { label: 'Visa chip card', description: 'Inserted; the bank approves it.' },
     description: 'Visa chip card; approves after host approval (TC)',
     pan: '4761739001010010',
     expiry: '4912',
@@ -59,6 +63,7 @@ export const TEST_CARDS = {
   }),
   'contactless-mastercard': card({
     name: 'contactless-mastercard',
+    trainee: { label: 'Mastercard, tapped', description: 'Contactless; no PIN.' },
     description: 'Mastercard tapped (contactless EMV, ARQC, no second dialogue)',
     pan: '5413330089010434',
     expiry: '4912',
@@ -69,6 +74,7 @@ export const TEST_CARDS = {
   }),
   'swipe-magstripe': card({
     name: 'swipe-magstripe',
+    trainee: { label: 'Visa stripe-only card', description: 'Swiped; a card without a chip.' },
     description: 'Magstripe-only Visa (service code 101)',
     pan: '4111111111111111',
     expiry: '4912',
@@ -78,6 +84,7 @@ export const TEST_CARDS = {
   }),
   'chip-swiped': card({
     name: 'chip-swiped',
+    trainee: { label: 'Chip card, swiped', description: 'The reader asks for the chip, the chip fails, then the card is swiped.' },
     description: 'Chip card swiped (service code 201): insert chip, chip fails, fallback swipe',
     pan: '4000056655665556',
     expiry: '4912',
@@ -87,6 +94,7 @@ export const TEST_CARDS = {
   }),
   expired: card({
     name: 'expired',
+    trainee: { label: 'Expired card', description: 'Swiped; it expired in December 2020.' },
     description: 'Magstripe card that expired in December 2020',
     pan: '4012888888881881',
     expiry: '2012',
@@ -96,6 +104,7 @@ export const TEST_CARDS = {
   }),
   'luhn-invalid': card({
     name: 'luhn-invalid',
+    trainee: { label: 'Card with a wrong number', description: 'Refused at the terminal; nothing is sent to the bank.' },
     description: 'Magstripe card whose check digit is wrong: the terminal refuses it, nothing is sent',
     pan: '4111111111111112',
     expiry: '4912',
@@ -105,6 +114,7 @@ export const TEST_CARDS = {
   }),
   'pin-tdes': card({
     name: 'pin-tdes',
+    trainee: { label: 'Visa chip card with PIN', description: 'Asks for the PIN 1234 on the PIN pad.' },
     description: 'Visa chip asking for online PIN 1234: TDES DUKPT (X9.24-1 test BDK), ISO format 0',
     pan: '4012345678909',
     expiry: '4912',
@@ -116,6 +126,7 @@ export const TEST_CARDS = {
   }),
   'pin-aes': card({
     name: 'pin-aes',
+    trainee: { label: 'Mastercard chip card with PIN', description: 'Asks for the PIN 1234 on the PIN pad.' },
     description: 'Mastercard chip asking for online PIN 1234: AES DUKPT (X9.24-3 test BDK), ISO format 4',
     pan: '5555555555554444',
     expiry: '4912',
@@ -127,6 +138,7 @@ export const TEST_CARDS = {
   }),
   'offline-decline': card({
     name: 'offline-decline',
+    trainee: { label: 'Visa chip card, no offline approval', description: 'Declines when the bank cannot be reached.' },
     description: 'Visa chip that declines offline (AAC) when the host cannot be reached',
     pan: '4000000000000010',
     expiry: '4912',
@@ -138,6 +150,7 @@ export const TEST_CARDS = {
   }),
   'aac-after-approval': card({
     name: 'aac-after-approval',
+    trainee: { label: 'Visa chip card that refuses at the end', description: 'The bank approves, then the card declines: the sale is reversed.' },
     description: 'Visa chip that declines (AAC) at 60-12 even though the host approved',
     pan: '4000000000000002',
     expiry: '4912',

@@ -15,7 +15,6 @@ export {
   type Tone,
 } from './sale-words'
 export { plainReason } from './reason-words'
-export { testCardWords, type TestCardWords } from './test-card-words'
 export { adoptRunningSale, runningSale } from './counter-sale'
 export { SCREENS, type Notice, type PosState, type Screen, type StoreDeps } from './store-types'
 export type { TipDraft } from './tips-slice'

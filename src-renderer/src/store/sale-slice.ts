@@ -18,7 +18,7 @@ import {
   entryFractionDigits,
   salePhase,
 } from './selectors/sale-selectors'
-import { testCardWords } from './test-card-words'
+import { testCardLabel } from './selectors/app-selectors'
 import type { Notice, SliceCreator } from './store-types'
 
 export interface SaleSlice {
@@ -185,7 +185,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         const result = await bridge.call('presentTestCard', { name })
         set({
           testCardNotice: result.ok
-            ? { tone: 'ok', text: `The customer holds out: ${testCardWords(result.value.presented).label}.` }
+            ? { tone: 'ok', text: `The customer holds out: ${testCardLabel(get(), result.value.presented)}.` }
             : { tone: 'error', text: describeError(result.error) },
         })
       },

@@ -15,26 +15,20 @@ import { classifyResponse } from '../../../src-main/gateway/outcome'
 import { describeNeo2Status, describeNeo2TransactionError } from '../../../src-main/device/neo2'
 import { READER_ERROR_CODES, ReaderError } from '../../../src-main/device'
 import { QUEUE_OPERATIONS, plainReason } from '../../../src-shared/sale'
-import { ERROR_CODES } from '../../../src-shared/errors'
+import { INTERNAL_WORDS, internalWordsIn } from '../../support/internal-words'
 import type { ReadMethod } from '../../../src-main/device'
 
-/** Words and shapes that belong to the code, the gateway or the log, never to a cashier. */
+/** The words no screen shows, and those a reason in particular must not use. */
 const INTERNAL: ReadonlyArray<[string, RegExp]> = [
-  ['"host" for the bank', /\bhosts?\b/i],
+  ...INTERNAL_WORDS,
   ['"agent" for the terminal', /\bagent\b/i],
-  ['a camelCase name', /\b[a-z]+[A-Z][A-Za-z]*\b/],
-  ['a gateway result code', /\b[A-Z]\d{4}\b/],
-  ['an error code', new RegExp(`\\b(${ERROR_CODES.join('|')})\\b`)],
-  ['an HTTP status', /\bHTTP\b/],
   ['a queue operation name', /\b(tips|capture|cancel)\b/],
   ['a technical token', /\b(MsgID|KeyID|SignType|DateTime|JSON|null|undefined|NaN|0x[0-9A-F]+)\b/],
   ['a unit abbreviation', /\d+ ?(h|ms|s)\b/],
   ['a count that does not agree', /\b1 (attempts|tries|hours)\b/],
 ]
 
-function internalWordsIn(text: string): string[] {
-  return INTERNAL.filter(([, pattern]) => pattern.test(text)).map(([what]) => `${what} in "${text}"`)
-}
+const internalWordsInReason = (text: string): string[] => internalWordsIn(text, INTERNAL)
 
 const currency = 'USD'
 const limits = DEFAULT_OFFLINE_LIMITS(currency, 100)
@@ -175,7 +169,7 @@ describe('every reason a sale can be given reads plainly', () => {
   })
 
   it('as the sources write them', () => {
-    const found = [...offline, ...retries, ...reader, ...declines].flatMap(internalWordsIn)
+    const found = [...offline, ...retries, ...reader, ...declines].flatMap(internalWordsInReason)
     expect(found).toEqual([])
   })
 
@@ -193,7 +187,7 @@ describe('every reason a sale can be given reads plainly', () => {
               const text = result.ok ? result.sale.reason : result.plain ? result.reason : undefined
               if (!text || text === sale.reason) continue
               reasons++
-              for (const problem of internalWordsIn(text)) found.add(`${state} + ${event.type}: ${problem}`)
+              for (const problem of internalWordsInReason(text)) found.add(`${state} + ${event.type}: ${problem}`)
             }
           }
     }

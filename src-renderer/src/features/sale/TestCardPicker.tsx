@@ -7,17 +7,18 @@
 import { useId, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { NoticeLine } from '../../components/Notice'
-import { testCardWords, trainingCards, usePos } from '../../store'
+import { trainingCards, usePos } from '../../store'
 
 export function TestCardPicker({ afterPresent }: { afterPresent?: () => void }) {
   const id = useId()
+  // The cards and their words come from the agent that simulates them (appInfo.trainingCards).
   const cards = usePos(useShallow(trainingCards))
   const notice = usePos((s) => s.testCardNotice)
   const presentTestCard = usePos((s) => s.presentTestCard)
   const [picked, setPicked] = useState<string | null>(null)
   if (cards.length === 0) return null
-  const name = picked !== null && cards.includes(picked) ? picked : cards[0]!
-  const words = testCardWords(name)
+  const card = cards.find((c) => c.name === picked) ?? cards[0]!
+  const name = card.name
   return (
     <section className="test-card-picker" aria-labelledby={`${id}-title`} data-testid="test-card-picker">
       <h3 id={`${id}-title`} className="picker-title">
@@ -35,9 +36,9 @@ export function TestCardPicker({ afterPresent }: { afterPresent?: () => void }) 
           aria-describedby={`${id}-description`}
           onChange={(event) => setPicked(event.target.value)}
         >
-          {cards.map((card) => (
-            <option key={card} value={card}>
-              {testCardWords(card).label}
+          {cards.map((option) => (
+            <option key={option.name} value={option.name}>
+              {option.label}
             </option>
           ))}
         </select>
@@ -54,7 +55,7 @@ export function TestCardPicker({ afterPresent }: { afterPresent?: () => void }) 
         </button>
       </div>
       <p id={`${id}-description`} className="picker-description">
-        {words.description}
+        {card.description}
       </p>
       <NoticeLine notice={notice} testId="test-card-notice" />
     </section>

@@ -1,12 +1,21 @@
 /** The agent's mode, alarms and settings, derived. */
+import type { TrainingCardView } from '../../../../src-shared/contract'
 import type { PosState } from '../store-types'
 
 export function isTraining(s: Pick<PosState, 'appInfo'>): boolean {
   return s.appInfo?.mode === 'training'
 }
 
-export function trainingCards(s: Pick<PosState, 'appInfo'>): string[] {
-  return isTraining(s) ? (s.appInfo?.trainingCards ?? []) : []
+const NO_CARDS: TrainingCardView[] = []
+
+/** Training mode: the simulated PIN pad's test cards, in the words the agent gives them. */
+export function trainingCards(s: Pick<PosState, 'appInfo'>): TrainingCardView[] {
+  return isTraining(s) ? (s.appInfo?.trainingCards ?? NO_CARDS) : NO_CARDS
+}
+
+/** What a test card is called, by its name; a name the agent did not list keeps its name. */
+export function testCardLabel(s: Pick<PosState, 'appInfo'>, name: string): string {
+  return trainingCards(s).find((card) => card.name === name)?.label ?? name
 }
 
 /** The signing key is exactly 32 characters (contract: setSigningKey). null when it can be sent. */
