@@ -91,7 +91,7 @@ const DOMAINS = [
 // is the top of the stack and nobody imports it, so it has no door. Tests, benchmarks and harnesses
 // test these domains from the inside and may import their files.
 const MAIN_DOMAINS = [
-  ...['api', 'app', 'config', 'errors', 'gateway', 'journal', 'keychain', 'log', 'metrics', 'txn'].map((name) => ({
+  ...['api', 'app', 'config', 'errors', 'gateway', 'journal', 'keychain', 'log', 'metrics', 'nexo', 'tls', 'txn'].map((name) => ({
     folder: `src-main/${name}`,
     doors: [],
     inner: [],
@@ -115,7 +115,7 @@ const layersPlugin = { rules: { 'no-restricted-imports': builtinRules.get('no-re
 const upwards = (folders, message) => ({ regex: `^(?:\\.\\./)+(?:${folders.join('|')})(?:/|$)`, message })
 const LAYERS = [
   {
-    files: ['api', 'config', 'device', 'errors', 'gateway', 'journal', 'keychain', 'log', 'metrics', 'training', 'txn'].map(
+    files: ['api', 'config', 'device', 'errors', 'gateway', 'journal', 'keychain', 'log', 'metrics', 'nexo', 'tls', 'training', 'txn'].map(
       (d) => `src-main/${d}/**`,
     ),
     patterns: [upwards(['app', 'cli'], 'A domain never imports the composition root (src-main/app) or the command line (src-main/cli).')],

@@ -4,7 +4,7 @@
  *
  * Routes: POST `/g2/v0/payment/acq/{aid}/{operation}[/{merchantTransID}]` for the five operations of
  * operations.ts, and `/admin/*` (admin-endpoint.ts). State lives in memory; only the TLS material
- * persists in `stateDir` (tls-material.ts).
+ * persists in `stateDir` (src-main/tls).
  *
  * keepAliveTimeout is 10 s: clients keep idle connections ~4 s, and a server that closes first makes
  * a client reuse a socket that is being closed (a spurious ECONNRESET on a payment).
@@ -20,7 +20,7 @@ import { HostState } from './host-state'
 import { sendJson } from './http-io'
 import type { LedgerSnapshot } from './ledger'
 import { serveOperation, type OperationContext } from './operation-endpoint'
-import { loadOrCreateTlsMaterial } from './tls-material'
+import { loadOrCreateTlsMaterial } from '../../tls'
 
 export interface TrainingHostOptions {
   /** 0 (the default) picks a free port. */

@@ -1,12 +1,14 @@
 /**
- * The training host's own certificate authority and server certificate.
+ * A private certificate authority and a server certificate it issues, for a server the agent runs
+ * itself: the training host, and the nexo endpoint a POS connects to.
  *
- * docs/gateway.md §2: the specification requires TLS 1.2+ with certificate validation by the client; the agent
- * never disables validation, it adds `<stateDir>/training-ca.pem` as an extra CA. So the host makes
- * a private CA (ECDSA P-256) once, issues a server certificate for 127.0.0.1 and localhost (SAN IP
- * and DNS: clients match IP addresses only against IP SANs), and reuses both on later starts so the
- * agent's trust survives restarts. Only what is missing, about to expire or no longer matching is
- * made again; a new CA forces a new server certificate.
+ * docs/gateway.md §2: the specification requires TLS 1.2+ with certificate validation by the client;
+ * the agent never disables validation for the training host, it adds `<stateDir>/training-ca.pem` as
+ * an extra CA. A POS trusts the nexo endpoint's CA file the same way. So each identity has its own
+ * private CA (ECDSA P-256), made once, a server certificate for 127.0.0.1 and localhost plus the
+ * addresses the identity names (SAN IP and DNS: clients match IP addresses only against IP SANs),
+ * both reused on later starts so trust survives restarts. Only what is missing, about to expire or no
+ * longer matching is made again; a new CA forces a new server certificate.
  *
  * Private keys are written with mode 0600 (the folder 0700); writes go to a temporary file first so
  * that a crash never leaves half a key.
@@ -17,12 +19,23 @@ import { X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
-export const TLS_FILES = {
-  caCert: 'training-ca.pem',
-  caKey: 'training-ca-key.pem',
-  cert: 'training-server.pem',
-  key: 'training-server-key.pem',
-} as const
+/** Who the certificates are for: their files in the state folder, their names, and their addresses. */
+export interface TlsIdentity {
+  files: { caCert: string; caKey: string; cert: string; key: string }
+  /** The organisation named in both certificates, e.g. "pos-agent training host". */
+  organisation: string
+  /** Addresses beyond 127.0.0.1 and localhost the server answers on (a LAN address, a host name). */
+  extraIps?: readonly string[]
+  extraNames?: readonly string[]
+}
+
+export const TRAINING_HOST_TLS: TlsIdentity = {
+  files: { caCert: 'training-ca.pem', caKey: 'training-ca-key.pem', cert: 'training-server.pem', key: 'training-server-key.pem' },
+  organisation: 'pos-agent training host',
+}
+
+/** The training host's file names (kept: an installed agent trusts `training-ca.pem` by that name). */
+export const TLS_FILES = TRAINING_HOST_TLS.files
 
 export interface TlsMaterial {
   caFile: string
@@ -42,21 +55,25 @@ const EC_KEY = { name: 'ECDSA', namedCurve: 'P-256' }
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' }
 const crypto = webcrypto as unknown as Parameters<typeof x509.X509CertificateGenerator.create>[1]
 
-export async function loadOrCreateTlsMaterial(stateDir: string, now: Date = new Date()): Promise<TlsMaterial> {
+export async function loadOrCreateTlsMaterial(
+  stateDir: string,
+  now: Date = new Date(),
+  identity: TlsIdentity = TRAINING_HOST_TLS,
+): Promise<TlsMaterial> {
   await mkdir(stateDir, { recursive: true, mode: 0o700 })
-  const path = (name: keyof typeof TLS_FILES) => join(stateDir, TLS_FILES[name])
+  const path = (name: keyof TlsIdentity['files']) => join(stateDir, identity.files[name])
   const [caPem, caKeyPem, certPem, keyPem] = await Promise.all([path('caCert'), path('caKey'), path('cert'), path('key')].map(readOptional))
 
   let ca = caPem && caKeyPem && usableCa(caPem, caKeyPem, now) ? { certPem: caPem, keyPem: caKeyPem } : undefined
   const createdCa = ca === undefined
   if (ca === undefined) {
-    ca = await createCa(now)
+    ca = await createCa(identity, now)
     await writeAtomic(path('caKey'), ca.keyPem, 0o600)
     await writeAtomic(path('caCert'), ca.certPem, 0o644)
   }
-  let server = !createdCa && certPem && keyPem && usableServer(certPem, keyPem, ca.certPem, now) ? { certPem, keyPem } : undefined
+  let server = !createdCa && certPem && keyPem && usableServer(certPem, keyPem, ca.certPem, identity, now) ? { certPem, keyPem } : undefined
   if (server === undefined) {
-    server = await createServerCertificate(ca, now)
+    server = await createServerCertificate(ca, identity, now)
     await writeAtomic(path('key'), server.keyPem, 0o600)
     await writeAtomic(path('cert'), server.certPem, 0o644)
   }
@@ -72,7 +89,7 @@ function usableCa(certPem: string, keyPem: string, now: Date): boolean {
   }
 }
 
-function usableServer(certPem: string, keyPem: string, caPem: string, now: Date): boolean {
+function usableServer(certPem: string, keyPem: string, caPem: string, identity: TlsIdentity, now: Date): boolean {
   try {
     const cert = new X509Certificate(certPem)
     const ca = new X509Certificate(caPem)
@@ -80,8 +97,8 @@ function usableServer(certPem: string, keyPem: string, caPem: string, now: Date)
       cert.checkIssued(ca) &&
       cert.verify(ca.publicKey) &&
       cert.checkPrivateKey(createPrivateKey(keyPem)) &&
-      cert.checkIP('127.0.0.1') !== undefined &&
-      cert.checkHost('localhost') !== undefined &&
+      ipsOf(identity).every((ip) => cert.checkIP(ip) !== undefined) &&
+      namesOf(identity).every((name) => cert.checkHost(name) !== undefined) &&
       validLongEnough(cert, now)
     )
   } catch {
@@ -98,12 +115,15 @@ interface Pair {
   keyPem: string
 }
 
-async function createCa(now: Date): Promise<Pair> {
+const ipsOf = (identity: TlsIdentity): string[] => [...new Set(['127.0.0.1', ...(identity.extraIps ?? [])])]
+const namesOf = (identity: TlsIdentity): string[] => [...new Set(['localhost', ...(identity.extraNames ?? [])])]
+
+async function createCa(identity: TlsIdentity, now: Date): Promise<Pair> {
   const keys = await generateKeys()
   const cert = await x509.X509CertificateGenerator.createSelfSigned(
     {
       serialNumber: serialNumber(),
-      name: 'CN=pos-agent training CA, O=pos-agent training host',
+      name: `CN=${identity.organisation} CA, O=${identity.organisation}`,
       notBefore: new Date(now.getTime() - DAY),
       notAfter: new Date(now.getTime() + CA_DAYS * DAY),
       keys,
@@ -119,7 +139,7 @@ async function createCa(now: Date): Promise<Pair> {
   return { certPem: cert.toString('pem'), keyPem: await exportKey(keys.privateKey) }
 }
 
-async function createServerCertificate(ca: Pair, now: Date): Promise<Pair> {
+async function createServerCertificate(ca: Pair, identity: TlsIdentity, now: Date): Promise<Pair> {
   const keys = await generateKeys()
   const caCert = new x509.X509Certificate(ca.certPem)
   const caKey = await webcrypto.subtle.importKey(
@@ -132,7 +152,7 @@ async function createServerCertificate(ca: Pair, now: Date): Promise<Pair> {
   const cert = await x509.X509CertificateGenerator.create(
     {
       serialNumber: serialNumber(),
-      subject: 'CN=localhost, O=pos-agent training host',
+      subject: `CN=localhost, O=${identity.organisation}`,
       issuer: caCert.subject,
       notBefore: new Date(now.getTime() - DAY),
       notAfter: new Date(now.getTime() + SERVER_DAYS * DAY),
@@ -144,8 +164,8 @@ async function createServerCertificate(ca: Pair, now: Date): Promise<Pair> {
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
         new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
         new x509.SubjectAlternativeNameExtension([
-          { type: 'ip', value: '127.0.0.1' },
-          { type: 'dns', value: 'localhost' },
+          ...ipsOf(identity).map((value) => ({ type: 'ip' as const, value })),
+          ...namesOf(identity).map((value) => ({ type: 'dns' as const, value })),
         ]),
         await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
         await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey, false, crypto),
