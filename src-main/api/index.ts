@@ -5,3 +5,4 @@
 export { AgentOperations, type AgentContext, type AgentEngine } from './agent-operations'
 export { startLocalServer, type LocalServer, type LocalServerOptions } from './local-server'
 export { API_TOKEN_FILE, loadOrCreateApiToken } from './api-token'
+export { BodyTooLargeError, json, MAX_BODY_BYTES, readBody } from './http-body'

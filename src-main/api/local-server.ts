@@ -16,6 +16,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { AgentOperations } from './agent-operations'
 import { EventStreams, parseResumePoint } from './event-stream'
 import { openApiDocument } from './openapi-document'
+import { json, readBody } from './http-body'
 import { serveStatic } from './static-files'
 import { contentSecurityPolicy, type SaleOrigin } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
@@ -42,8 +43,6 @@ export interface LocalServer {
   url: string
   close(): Promise<void>
 }
-
-const MAX_BODY_BYTES = 64 * 1024
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const streams = new EventStreams(options.operations, options.heartbeatMs ?? 15_000)
@@ -154,26 +153,6 @@ function unauthorised(response: ServerResponse, why: 'missing' | 'wrong'): void 
       ? 'no token: send "Authorization: Bearer <token>" with the token from <data folder>/api-token (docs/local-api.md)'
       : 'the token is wrong: it is not the one in <data folder>/api-token, which may have been made anew (docs/local-api.md)',
   )
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error(`the request body is larger than ${MAX_BODY_BYTES} bytes`))
-        request.destroy()
-      } else chunks.push(chunk)
-    })
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    request.on('error', reject)
-  })
-}
-
-function json(response: ServerResponse, status: number, value: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(value))
 }
 
 function refuse(response: ServerResponse, code: ErrorCode, message: string): void {

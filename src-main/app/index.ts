@@ -7,3 +7,4 @@ export { composeEngine, type Engine, type EngineAlarm, type EnginePorts, type En
 export { endpointFromConfig, openHostClient, startEmbeddedTrainingHost, type HostConnection } from './host-connection'
 export { defaultReaderFactory } from './reader-factory'
 export { openRuntime, resolveDataDir, type Runtime, type RuntimeOptions } from './runtime'
+export { startNexoEndpoint, type NexoEndpointOptions } from './nexo-endpoint'

@@ -153,8 +153,19 @@ program
   .description('run the agent without Electron: the cashier UI and local API on 127.0.0.1 (training host included in training mode)')
   .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '7480')
   .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
-  .action(async (o: { port: string; renderer?: string }) =>
-    finish(await withRuntime((rt) => serveCommand(rt, { port: Number(o.port), rendererRoot: o.renderer }))),
+  .option('--nexo', 'also serve the nexo Terminal API over HTTPS (docs/nexo.md)')
+  .option('--nexo-port <port>', 'port of the nexo endpoint (default 8443, or the configuration)')
+  .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string }) =>
+    finish(
+      await withRuntime((rt) =>
+        serveCommand(rt, {
+          port: Number(o.port),
+          rendererRoot: o.renderer,
+          nexo: o.nexo,
+          nexoPort: o.nexoPort === undefined ? undefined : Number(o.nexoPort),
+        }),
+      ),
+    ),
   )
 
 program

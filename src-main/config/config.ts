@@ -93,6 +93,17 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   tips: z.strictObject({ tolerancePercent: z.number().min(0).max(1000).default(20) }).prefault({}),
+  /**
+   * The nexo Terminal API endpoint (docs/nexo.md): HTTPS, off by default. `host` stays 127.0.0.1 unless
+   * the POS runs on another machine of the store's LAN; 8443 is the port nexo clients use.
+   */
+  nexo: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      host: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1'),
+      port: z.number().int().min(1).max(65_535).default(8443),
+    })
+    .prefault({}),
   duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
   dataDir: z.string().min(1).optional(),
   log: z

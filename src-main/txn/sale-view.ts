@@ -37,5 +37,19 @@ export function toSaleView(record: SaleRecord): SaleView {
     if (value !== undefined) view[key] = value
   }
   if (record.startedBy !== undefined) view.startedBy = record.startedBy
+  const orderReference = orderReferenceOf(record.options)
+  if (orderReference !== undefined) view.orderReference = orderReference
   return view
+}
+
+/** The merchant's order reference the sale was started with (startSale `options.merchantOrderReference`). */
+function orderReferenceOf(options: string | undefined): string | undefined {
+  if (!options) return undefined
+  try {
+    const value = (JSON.parse(options) as { merchantOrderReference?: unknown }).merchantOrderReference
+    return typeof value === 'string' ? value : undefined
+  } catch {
+    // Options are written by the agent from a validated request; one that does not parse names no order.
+    return undefined
+  }
 }

@@ -26,6 +26,8 @@ export interface SaleView {
   applicationId?: string
   applicationLabel?: string
   reference?: string
+  /** The merchant's order reference it was started with (startSale `options.merchantOrderReference`), sent to the bank. */
+  orderReference?: string
   /**
    * Who rang the sale up: the cashier at this screen, or the POS through the local API (docs/local-api.md).
    * Absent on sales journaled before it was recorded.

@@ -30,6 +30,7 @@ export const saleViewSchema = z.object({
   applicationId: z.string().optional(),
   applicationLabel: z.string().optional(),
   reference: z.string().optional(),
+  orderReference: z.string().optional(),
   startedBy: z.enum(SALE_ORIGINS).optional(),
   createdAt: epochMs,
   updatedAt: epochMs,

@@ -4,11 +4,19 @@
  */
 import { join } from 'node:path'
 import { loadOrCreateApiToken, startLocalServer } from '../../api'
-import { defaultReaderFactory, startAgent, type Runtime } from '../../app'
+import { defaultReaderFactory, startAgent, startNexoEndpoint, type Runtime } from '../../app'
 import { MemorySecretStore } from '../../keychain'
 import { EXIT } from '../exit-codes'
 
-export async function serveCommand(runtime: Runtime, flags: { port: number; rendererRoot?: string | undefined }): Promise<number> {
+export interface ServeFlags {
+  port: number
+  rendererRoot?: string | undefined
+  /** Serve the nexo endpoint too, whatever the configuration says (docs/nexo.md). */
+  nexo?: boolean | undefined
+  nexoPort?: number | undefined
+}
+
+export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise<number> {
   const agent = await startAgent(runtime, defaultReaderFactory)
   const { token, file } = loadOrCreateApiToken(runtime.dataDir)
   const server = await startLocalServer({
@@ -19,6 +27,8 @@ export async function serveCommand(runtime: Runtime, flags: { port: number; rend
     token,
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
+  const nexo =
+    flags.nexo || agent.config.nexo.enabled ? await startNexoEndpoint(runtime, agent, { token, port: flags.nexoPort }) : undefined
   if (runtime.mode === 'training')
     console.log(
       `TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`,
@@ -31,10 +41,12 @@ export async function serveCommand(runtime: Runtime, flags: { port: number; rend
   for (const alarm of agent.engine.alarms) console.log(`ALARM ${alarm.code}: ${alarm.message}`)
   console.log(`pos-agent serving the cashier UI at ${server.url}`)
   console.log(`local API token in ${file} (docs/local-api.md)`)
+  if (nexo) console.log(`nexo Terminal API at ${nexo.url} (X-API-Key: the local API token; CA ${nexo.caFile}; docs/nexo.md)`)
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
+  await nexo?.close()
   await server.close()
   await agent.close()
   return EXIT.ok

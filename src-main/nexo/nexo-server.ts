@@ -1,0 +1,102 @@
+/**
+ * The nexo endpoint: `POST /nexo` over HTTPS (TLS 1.2+), on 127.0.0.1:8443 unless configured for
+ * the LAN (docs/nexo.md). The certificate is the agent's own (src-main/tls, identity "nexo"); a POS
+ * that validates certificates trusts `nexo-ca.pem`. Every message carries the integrator token in
+ * `X-API-Key` (the header Adyen's client libraries send); a missing and a wrong key are told apart.
+ * A body that is not a nexo message is answered 400 with what is wrong; anything that is gets a nexo
+ * answer (NexoTerminal), a failure included, with HTTP 200 as nexo clients expect.
+ */
+import { createServer, type Server } from 'node:https'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { timingSafeEqual } from 'node:crypto'
+import { BodyTooLargeError, json, readBody } from '../api'
+import { loadOrCreateTlsMaterial, type TlsIdentity } from '../tls'
+import type { NexoTerminal } from './nexo-terminal'
+
+export interface NexoServerOptions {
+  terminal: NexoTerminal
+  token: string
+  /** Where the certificates live (the agent's state folder). */
+  stateDir: string
+  /** 127.0.0.1 by default; a LAN address only when configured. */
+  host?: string
+  /** 8443 by default (the port nexo clients such as Adyen's libraries use); 0 picks a free one. */
+  port?: number
+}
+
+export interface NexoServer {
+  url: string
+  /** The CA a POS trusts to validate this endpoint. */
+  caFile: string
+  close(): Promise<void>
+}
+
+export const NEXO_DEFAULT_PORT = 8443
+
+/** The endpoint's certificates: its own CA, and a server certificate naming the address it listens on. */
+export function nexoTlsIdentity(host: string): TlsIdentity {
+  const ip = /^[\d.]+$|:/.test(host)
+  return {
+    files: { caCert: 'nexo-ca.pem', caKey: 'nexo-ca-key.pem', cert: 'nexo-server.pem', key: 'nexo-server-key.pem' },
+    organisation: 'pos-agent nexo endpoint',
+    ...(ip ? { extraIps: [host] } : { extraNames: [host] }),
+  }
+}
+
+export async function startNexoServer(options: NexoServerOptions): Promise<NexoServer> {
+  const host = options.host ?? '127.0.0.1'
+  const tls = await loadOrCreateTlsMaterial(options.stateDir, new Date(), nexoTlsIdentity(host))
+  const server: Server = createServer({ cert: tls.certPem, key: tls.keyPem, minVersion: 'TLSv1.2' }, (request, response) => {
+    void handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end()
+    })
+  })
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? '/', 'https://nexo').pathname
+    if (path !== '/nexo' && path !== '/nexo/') return refuse(response, 404, 'NotFound', 'the nexo endpoint is POST /nexo')
+    if (request.method !== 'POST') return refuse(response, 405, 'NotAllowed', 'the nexo endpoint takes POST only')
+    const key = request.headers['x-api-key']
+    if (typeof key !== 'string' || key.length === 0) return refuse(response, 401, 'UNAUTHORISED', 'send the integrator token in X-API-Key')
+    if (!sameSecret(key, options.token)) return refuse(response, 401, 'TOKEN_INVALID', 'the X-API-Key is not a token of this terminal')
+    let message: unknown
+    try {
+      message = JSON.parse(await readBody(request))
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return refuse(response, 413, 'MessageFormat', error.message)
+      return refuse(response, 400, 'MessageFormat', 'the body is not JSON')
+    }
+    const answer = await options.terminal.handle(message)
+    if (answer !== null && 'malformed' in answer) return refuse(response, 400, 'MessageFormat', answer.malformed)
+    // Abort has no response message: an empty 200, as nexo clients expect.
+    if (answer === null) return void response.writeHead(200, { 'content-length': '0' }).end()
+    json(response, 200, answer)
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? NEXO_DEFAULT_PORT, host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `https://${host.includes(':') ? `[${host}]` : host}:${port}/nexo`,
+    caFile: tls.caFile,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** An error the library can read: `{ status, errorCode, message }` (a non-2xx rejects the call with it). */
+function refuse(response: ServerResponse, status: number, errorCode: string, message: string): void {
+  json(response, status, { status, errorCode, message })
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}

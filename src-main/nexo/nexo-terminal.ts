@@ -1,0 +1,387 @@
+/**
+ * The agent as a nexo POI: each Sale-to-POI message becomes the same contract operation the local
+ * API would call (AgentOperations.dispatch, as the POS), so a nexo payment is a sale like any other:
+ * journaled, shown on the cashier screen, reversed when its answer does not come.
+ *
+ * - Payment → startSale with the reference `nexo:<SaleID>:<ServiceID>`: a repeated ServiceID is the
+ *   same sale (answered, never charged twice); the same ServiceID with another amount is refused.
+ *   The answer comes when the sale has ended for the POS (approved, stored, declined, stopped).
+ * - TransactionStatus → the sale by that reference: the answer to "the POS crashed mid-sale".
+ * - Reversal → voidSale of the POI transaction (the customer presents the card again).
+ * - Abort → cancelSale of the payment still at the counter; nexo gives it no answer of its own.
+ * - GetTotals → the open batch's report; Diagnosis → reader, bank and queue; Login/Logout → the
+ *   POS's operator, kept for Diagnosis (LoggedSaleID).
+ * Every failure is a nexo Response with an ErrorCondition: nothing the POS sends ends in a crash.
+ */
+import { createHash } from 'node:crypto'
+import type { Logger } from 'pino'
+import type { PosEvent, PosResult, SaleView } from '../../src-shared/contract'
+import type { ErrorCode } from '../../src-shared/errors'
+import { COUNTER_BUSY } from '../../src-shared/sale'
+import {
+  envelopeSchema,
+  failure,
+  isNexoCategory,
+  REQUEST_SCHEMAS,
+  success,
+  type ErrorCondition,
+  type MessageHeader,
+  type NexoCategory,
+  type NexoRequest,
+  type TransactionIdentification,
+} from './nexo-messages'
+import { majorAmount, minorAmount, paymentResponseBody, paymentSettledForPos, poiTransactionId, type PaymentContext } from './nexo-payment'
+
+/** What the terminal needs of the agent: the operations every door dispatches to, and their events. */
+export interface NexoOperations {
+  dispatch(operation: string, request: unknown, caller: 'pos'): Promise<PosResult<unknown>>
+  on(event: 'event', listener: (event: PosEvent) => void): unknown
+  off(event: 'event', listener: (event: PosEvent) => void): unknown
+}
+
+export interface NexoTerminalOptions {
+  operations: NexoOperations
+  terminalId: string
+  merchantId: string
+  storeName?: string | undefined
+  version: string
+  logger: Logger
+  /** How long a Reversal waits for the bank to confirm a void before it answers InProgress (ms). */
+  reversalWaitMs?: number
+}
+
+/** An answer: the response envelope, or nothing (Abort has no response message). */
+export type NexoAnswer = { SaleToPOIResponse: Record<string, unknown> } | null
+
+/** The agent's refusals as nexo error conditions. */
+const CONDITION_OF: Partial<Record<ErrorCode, ErrorCondition>> = {
+  INVALID_REQUEST: 'MessageFormat',
+  NO_SUCH_SALE: 'NotFound',
+  SALE_IN_PROGRESS: 'Busy',
+  REFERENCE_REUSED: 'NotAllowed',
+  CURRENCY_NOT_ACCEPTED: 'PaymentRestriction',
+  AMOUNT_TOO_LARGE: 'PaymentRestriction',
+  AMOUNT_ABOVE_LIMIT: 'PaymentRestriction',
+  INVALID_AMOUNT: 'PaymentRestriction',
+  READER_DISCONNECTED: 'DeviceOut',
+  READER_NOT_FOUND: 'DeviceOut',
+  READER_BUSY: 'Busy',
+  CANNOT_CANCEL: 'NotAllowed',
+  INVALID_STEP: 'NotAllowed',
+  BATCH_CLOSED: 'NotAllowed',
+}
+
+class NexoRefusal extends Error {
+  constructor(
+    readonly condition: ErrorCondition,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The sale reference of a nexo payment; a long SaleID is hashed so the reference stays within 64 characters. */
+export function nexoReference(saleId: string, serviceId: string): string {
+  const plain = `nexo:${saleId}:${serviceId}`
+  if (plain.length <= 64) return plain
+  return `nexo:#${createHash('sha256').update(saleId).digest('hex').slice(0, 40)}:${serviceId}`
+}
+
+export class NexoTerminal {
+  /** SaleIDs logged in (Login) and their operator. */
+  private readonly loggedIn = new Map<string, string | undefined>()
+  /** Sales stopped by an Abort, so that their answer says Aborted rather than Cancel. */
+  private readonly aborted = new Set<string>()
+  /** Reversal ServiceIDs → the sale they voided, for TransactionStatus of a reversal. */
+  private readonly reversals = new Map<string, string>()
+
+  constructor(private readonly options: NexoTerminalOptions) {}
+
+  /** One message in, one answer out; never throws. */
+  async handle(message: unknown): Promise<NexoAnswer | { malformed: string }> {
+    const envelope = envelopeSchema.safeParse(message)
+    if (!envelope.success) return { malformed: `not a SaleToPOIRequest with a MessageHeader: ${envelope.error.issues[0]?.message ?? ''}` }
+    const request = envelope.data.SaleToPOIRequest
+    const header = request.MessageHeader
+    const category = header.MessageCategory
+    if (!isNexoCategory(category)) return this.answer(header, category, { Response: failure('NotAllowed', `${category} is not supported by this terminal`) })
+    const parsed = REQUEST_SCHEMAS[category].safeParse(request[`${category}Request`])
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      const where = issue?.path.join('.') || `${category}Request`
+      return this.answer(header, category, { Response: failure('MessageFormat', `${where}: ${issue?.message ?? 'invalid'}`) })
+    }
+    try {
+      const body = await this.run(category, header, parsed.data)
+      return body === null ? null : this.answer(header, category, body)
+    } catch (error) {
+      if (error instanceof NexoRefusal) return this.answer(header, category, { Response: failure(error.condition, error.message) })
+      this.options.logger.error({ err: error, category }, 'nexo message failed')
+      return this.answer(header, category, { Response: failure('UnavailableService', 'the terminal could not handle this message') })
+    }
+  }
+
+  private answer(header: MessageHeader, category: string, body: Record<string, unknown>): NexoAnswer {
+    return {
+      SaleToPOIResponse: {
+        MessageHeader: { ...header, MessageType: 'Response', POIID: header.POIID ?? this.options.terminalId },
+        [`${category}Response`]: body,
+      },
+    }
+  }
+
+  private run(category: NexoCategory, header: MessageHeader, request: unknown): Promise<Record<string, unknown> | null> {
+    switch (category) {
+      case 'Login':
+        return Promise.resolve(this.login(header, request as NexoRequest<'Login'>))
+      case 'Logout':
+        this.loggedIn.delete(header.SaleID)
+        return Promise.resolve({ Response: success() })
+      case 'Payment':
+        return this.payment(header, request as NexoRequest<'Payment'>)
+      case 'Reversal':
+        return this.reversal(header, request as NexoRequest<'Reversal'>)
+      case 'TransactionStatus':
+        return this.transactionStatus(header, request as NexoRequest<'TransactionStatus'>)
+      case 'Abort':
+        return this.abort(header, request as NexoRequest<'Abort'>)
+      case 'GetTotals':
+        return this.totals()
+      case 'Diagnosis':
+        return this.diagnosis()
+    }
+  }
+
+  private login(header: MessageHeader, request: NexoRequest<'Login'>): Record<string, unknown> {
+    this.loggedIn.set(header.SaleID, request.OperatorID)
+    return {
+      Response: success(),
+      POISystemData: {
+        DateTime: new Date().toISOString(),
+        POISoftware: {
+          ManufacturerID: 'pos-agent',
+          ApplicationName: 'pos-agent',
+          SoftwareVersion: this.options.version,
+          CertificationCode: 'none',
+        },
+        POIStatus: { GlobalStatus: 'OK' },
+      },
+    }
+  }
+
+  // ---- Payment --------------------------------------------------------------------------------
+
+  private async payment(header: MessageHeader, request: NexoRequest<'Payment'>): Promise<Record<string, unknown>> {
+    const paymentType = request.PaymentData?.PaymentType ?? 'Normal'
+    if (paymentType !== 'Normal') throw new NexoRefusal('NotAllowed', `PaymentType ${paymentType} is not supported: only Normal payments`)
+    const { Currency: currency, RequestedAmount: requested } = request.PaymentTransaction.AmountsReq
+    const amountMinor = minorAmount(requested, currency)
+    if (amountMinor === undefined) throw new NexoRefusal('MessageFormat', `RequestedAmount ${requested} has more decimals than ${currency} allows`)
+    const started = await this.call<SaleView>('startSale', {
+      amountMinor,
+      currency,
+      reference: nexoReference(header.SaleID, header.ServiceID),
+      options: { merchantOrderReference: request.SaleData.SaleTransactionID.TransactionID },
+      // The POS confirmed its amount on its own screen; the terminal's maximum still applies.
+      amountConfirmed: true,
+    })
+    const sale = await this.settled(started.id, paymentSettledForPos)
+    return paymentResponseBody(sale, this.context(sale, request.SaleData.SaleTransactionID))
+  }
+
+  // ---- TransactionStatus ----------------------------------------------------------------------
+
+  private async transactionStatus(header: MessageHeader, request: NexoRequest<'TransactionStatus'>): Promise<Record<string, unknown>> {
+    const reference = request.MessageReference
+    const category = reference?.MessageCategory ?? 'Payment'
+    const serviceId = reference?.ServiceID
+    const saleId = reference?.SaleID ?? header.SaleID
+    if (category === 'Reversal') {
+      const voided = serviceId !== undefined ? this.reversals.get(`${saleId}:${serviceId}`) : undefined
+      if (voided === undefined) throw new NexoRefusal('NotFound', 'no reversal with this ServiceID on this terminal')
+      const sale = await this.call<SaleView>('getSale', { id: voided })
+      return this.statusOf(header, 'Reversal', serviceId!, saleId, { Reversal: this.reversalBody(sale) })
+    }
+    if (category !== 'Payment') throw new NexoRefusal('NotAllowed', `TransactionStatus of ${category} is not supported`)
+    const sale =
+      serviceId !== undefined ? await this.saleByReference(nexoReference(saleId, serviceId)) : await this.lastNexoSale()
+    if (sale === undefined) throw new NexoRefusal('NotFound', 'no payment with this ServiceID on this terminal')
+    if (COUNTER_BUSY.has(sale.state)) {
+      return { Response: failure('InProgress', 'the payment is still at the counter', { saleId: sale.id }) }
+    }
+    const original = serviceId ?? sale.reference?.split(':').at(-1) ?? header.ServiceID
+    return this.statusOf(header, 'Payment', original, saleId, { Payment: paymentResponseBody(sale, this.context(sale)) })
+  }
+
+  private statusOf(
+    header: MessageHeader,
+    category: 'Payment' | 'Reversal',
+    serviceId: string,
+    saleId: string,
+    body: { Payment?: Record<string, unknown>; Reversal?: Record<string, unknown> },
+  ): Record<string, unknown> {
+    const repeated = body.Payment ?? body.Reversal!
+    return {
+      Response: success(),
+      MessageReference: { MessageCategory: category, ServiceID: serviceId, SaleID: saleId },
+      RepeatedMessageResponse: {
+        MessageHeader: {
+          MessageClass: 'Service',
+          MessageCategory: category,
+          MessageType: 'Response',
+          ServiceID: serviceId,
+          SaleID: saleId,
+          POIID: header.POIID ?? this.options.terminalId,
+          ...(header.ProtocolVersion ? { ProtocolVersion: header.ProtocolVersion } : {}),
+        },
+        RepeatedResponseMessageBody: { [`${category}Response`]: repeated },
+      },
+    }
+  }
+
+  // ---- Reversal -------------------------------------------------------------------------------
+
+  private async reversal(header: MessageHeader, request: NexoRequest<'Reversal'>): Promise<Record<string, unknown>> {
+    const id = request.OriginalPOITransaction.POITransactionID.TransactionID
+    const original = await this.call<SaleView>('getSale', { id })
+    if (request.ReversedAmount !== undefined && minorAmount(request.ReversedAmount, original.currency) !== original.amountMinor) {
+      throw new NexoRefusal('NotAllowed', 'only the whole amount can be reversed')
+    }
+    this.reversals.set(`${header.SaleID}:${header.ServiceID}`, id)
+    await this.call<SaleView>('voidSale', { id })
+    // The customer presents the card again; then the void goes to the bank.
+    let sale = await this.settled(id, (s) => s.state !== 'voidReadingCard')
+    if (sale.state === 'cancelPending') {
+      sale = await this.settled(id, (s) => s.state !== 'cancelPending', this.options.reversalWaitMs ?? 20_000).catch(() => sale)
+    }
+    return this.reversalBody(sale)
+  }
+
+  private reversalBody(sale: SaleView): Record<string, unknown> {
+    const reversed = sale.state === 'cancelled'
+    const message = sale.reason ?? ''
+    return {
+      Response: reversed
+        ? success({ saleId: sale.id })
+        : sale.state === 'cancelPending'
+          ? failure('InProgress', 'the void was sent; the bank has not confirmed it yet', { saleId: sale.id })
+          : failure('Refusal', message || 'the payment was not voided', { saleId: sale.id }),
+      POIData: { POITransactionID: poiTransactionId(sale) },
+      OriginalPOITransaction: { POITransactionID: poiTransactionId(sale) },
+      ...(reversed ? { ReversedAmount: majorAmount(sale.amountMinor, sale.currency) } : {}),
+    }
+  }
+
+  // ---- Abort, totals, diagnosis ---------------------------------------------------------------
+
+  private async abort(header: MessageHeader, request: NexoRequest<'Abort'>): Promise<null> {
+    const serviceId = request.MessageReference.ServiceID
+    const saleId = request.MessageReference.SaleID ?? header.SaleID
+    if (serviceId === undefined) return null
+    const sale = await this.saleByReference(nexoReference(saleId, serviceId))
+    if (sale === undefined || !COUNTER_BUSY.has(sale.state)) return null
+    this.aborted.add(sale.id)
+    // Refused when the payment can no longer be stopped (it is with the bank): its own answer says how it ended.
+    const cancelled = await this.options.operations.dispatch('cancelSale', { id: sale.id }, 'pos')
+    if (!cancelled.ok) this.options.logger.info({ sale: sale.id, code: cancelled.error.code }, 'nexo abort came too late to stop the payment')
+    return null
+  }
+
+  private async totals(): Promise<Record<string, unknown>> {
+    const report = await this.call<{
+      batch: { number: number }
+      totals: Array<{ currency: string; brand: string; count: number; amountMinor: number; tipMinor: number }>
+      counts: { declined: number }
+    }>('dayReport', {})
+    const byCurrency = new Map<string, Array<{ brand: string; count: number; amountMinor: number; tipMinor: number }>>()
+    for (const total of report.totals) byCurrency.set(total.currency, [...(byCurrency.get(total.currency) ?? []), total])
+    return {
+      Response: success({ declined: report.counts.declined }),
+      POIReconciliationID: String(report.batch.number),
+      TransactionTotals: [...byCurrency].flatMap(([currency, brands]) =>
+        brands.map((total) => ({
+          PaymentInstrumentType: 'Card',
+          PaymentCurrency: currency,
+          CardBrand: total.brand,
+          POIID: this.options.terminalId,
+          PaymentTotals: [
+            { TransactionType: 'Debit', TransactionCount: total.count, TransactionAmount: majorAmount(total.amountMinor + total.tipMinor, currency) },
+          ],
+        })),
+      ),
+    }
+  }
+
+  private async diagnosis(): Promise<Record<string, unknown>> {
+    const [device, queue] = await Promise.all([
+      this.call<{ connected: boolean; busy: boolean }>('deviceStatus', {}),
+      this.call<{ hostReachable?: boolean; storedCount: number; attentionCount: number; count: number }>('queueStatus', {}),
+    ])
+    const hostReachable = queue.hostReachable ?? true
+    return {
+      Response: success({ storedCount: queue.storedCount, attentionCount: queue.attentionCount, queued: queue.count }),
+      POIStatus: {
+        GlobalStatus: !device.connected ? 'Unreachable' : device.busy ? 'Busy' : 'OK',
+        PEDOKFlag: device.connected,
+        CardReaderOKFlag: device.connected,
+        CommunicationOKFlag: hostReachable,
+      },
+      HostStatus: [{ AcquirerID: 'gateway', IsReachableFlag: hostReachable }],
+      LoggedSaleID: [...this.loggedIn.keys()],
+    }
+  }
+
+  // ---- the agent ------------------------------------------------------------------------------
+
+  private context(sale: SaleView, saleTransactionId?: TransactionIdentification): PaymentContext {
+    return {
+      terminalId: this.options.terminalId,
+      merchantId: this.options.merchantId,
+      storeName: this.options.storeName,
+      aborted: this.aborted.has(sale.id),
+      saleTransactionId,
+    }
+  }
+
+  /** One operation as the POS; a refusal becomes the nexo error condition for it. */
+  private async call<T>(operation: string, request: unknown): Promise<T> {
+    const result = await this.options.operations.dispatch(operation, request, 'pos')
+    if (result.ok) return result.value as T
+    throw new NexoRefusal(CONDITION_OF[result.error.code] ?? 'UnavailableService', result.error.words)
+  }
+
+  private async saleByReference(reference: string): Promise<SaleView | undefined> {
+    const result = await this.options.operations.dispatch('getSaleByReference', { reference }, 'pos')
+    if (result.ok) return result.value as SaleView
+    if (result.error.code === 'NO_SUCH_SALE') return undefined
+    throw new NexoRefusal(CONDITION_OF[result.error.code] ?? 'UnavailableService', result.error.words)
+  }
+
+  /** The most recent payment made through nexo (a TransactionStatus without a MessageReference). */
+  private async lastNexoSale(): Promise<SaleView | undefined> {
+    const sales = await this.call<SaleView[]>('listSales', {})
+    return sales.filter((sale) => sale.reference?.startsWith('nexo:')).sort((a, b) => b.createdAt - a.createdAt)[0]
+  }
+
+  /** The sale once `done` holds: from its events, after a first look (it may have ended already). */
+  private settled(id: string, done: (sale: SaleView) => boolean, timeoutMs?: number): Promise<SaleView> {
+    const { operations } = this.options
+    return new Promise<SaleView>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const finish = (sale: SaleView | Error): void => {
+        operations.off('event', listener)
+        if (timer) clearTimeout(timer)
+        if (sale instanceof Error) reject(sale)
+        else resolve(sale)
+      }
+      const listener = (event: PosEvent): void => {
+        if (event.type === 'sale' && event.sale.id === id && done(event.sale)) finish(event.sale)
+      }
+      operations.on('event', listener)
+      if (timeoutMs !== undefined) timer = setTimeout(() => finish(new Error('waited too long')), timeoutMs)
+      void operations.dispatch('getSale', { id }, 'pos').then((result) => {
+        if (result.ok && done(result.value as SaleView)) finish(result.value as SaleView)
+      })
+    })
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * The nexo endpoint as a POS built on Adyen's Node library meets it: the library, unchanged
+ * (`TerminalLocalAPIUnencrypted`), against a whole training agent in this process (the training host
+ * over HTTPS, the simulated PIN pad, the journal) with its nexo endpoint on 127.0.0.1:8443, the port
+ * the library always uses. Payment, a repeated ServiceID, TransactionStatus after a request the POS
+ * gave up on, Abort, Reversal, GetTotals and Diagnosis; and what a malformed message gets.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request as httpsRequest } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client, Config, EnvironmentEnum } from '@adyen/api-library'
+import TerminalLocalAPIUnencrypted from '@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted'
+import type { TerminalApiRequest, TerminalApiResponse } from '@adyen/api-library/lib/src/typings/terminal/models'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadOrCreateApiToken } from '../../../src-main/api'
+import { defaultReaderFactory, openRuntime, startAgent, startNexoEndpoint, type RunningAgent } from '../../../src-main/app'
+import type { NexoServer } from '../../../src-main/nexo'
+import type { SaleView } from '../../../src-shared/contract'
+
+let dir: string
+let agent: RunningAgent
+let nexo: NexoServer
+let token: string
+
+/** The POS: Adyen's library as an ECR uses it. */
+function terminalApi(options: { apiKey?: string; timeoutMs?: number } = {}): TerminalLocalAPIUnencrypted {
+  const config = new Config({
+    environment: EnvironmentEnum.TEST,
+    apiKey: options.apiKey ?? token,
+    terminalApiLocalEndpoint: 'https://127.0.0.1',
+    connectionTimeoutMillis: options.timeoutMs ?? 60_000,
+  })
+  return new TerminalLocalAPIUnencrypted(new Client(config))
+}
+
+let serviceSeq = 0
+const nextServiceId = (): string => `S${Date.now().toString(36).slice(-5)}${++serviceSeq}`
+
+function header(category: string, serviceId: string): Record<string, string> {
+  return { MessageClass: 'Service', MessageCategory: category, MessageType: 'Request', POIID: 'TRAIN-T01', SaleID: 'POS-1', ServiceID: serviceId, ProtocolVersion: '3.0' }
+}
+
+/** A message as JSON: the POS writes the nexo wire strings the library's enums stand for. */
+type NexoJson = { SaleToPOIRequest: Record<string, unknown> }
+
+/** Sends a message as the POS's code would, through the library's request(). */
+function send(message: NexoJson, api = terminalApi()): Promise<TerminalApiResponse> {
+  return api.request(message as unknown as TerminalApiRequest)
+}
+
+function paymentRequest(serviceId: string, amount: number, order: string, paymentType?: string): NexoJson {
+  return {
+    SaleToPOIRequest: {
+      MessageHeader: header('Payment', serviceId),
+      PaymentRequest: {
+        SaleData: { SaleTransactionID: { TransactionID: order, TimeStamp: new Date().toISOString() } },
+        PaymentTransaction: { AmountsReq: { Currency: 'USD', RequestedAmount: amount } },
+        ...(paymentType ? { PaymentData: { PaymentType: paymentType } } : {}),
+      },
+    },
+  }
+}
+
+function statusRequest(serviceId: string): NexoJson {
+  return {
+    SaleToPOIRequest: {
+      MessageHeader: header('TransactionStatus', nextServiceId()),
+      TransactionStatusRequest: { MessageReference: { MessageCategory: 'Payment', SaleID: 'POS-1', ServiceID: serviceId } },
+    },
+  }
+}
+
+/** Asks again every 100 ms until `check` gives something, for at most `timeoutMs`. */
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+async function sales(): Promise<SaleView[]> {
+  const result = await agent.operations.dispatch('listSales', {}, 'pos')
+  if (!result.ok) throw new Error(result.error.message)
+  return result.value as SaleView[]
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pos-agent-nexo-'))
+  const runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
+  agent = await startAgent(runtime, defaultReaderFactory)
+  token = loadOrCreateApiToken(dir).token
+  nexo = await startNexoEndpoint(runtime, agent, { token, port: 8443 })
+}, 60_000)
+
+afterAll(async () => {
+  await nexo?.close()
+  await agent?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe("the nexo endpoint with Adyen's Node library as the POS", () => {
+  let paidSaleId = ''
+
+  it('Login, then a payment approved online: the card, the approval code, the POS order echoed, receipts', async () => {
+    const login = await send({
+      SaleToPOIRequest: {
+        MessageHeader: header('Login', nextServiceId()),
+        LoginRequest: {
+          DateTime: new Date().toISOString(),
+          SaleSoftware: { ManufacturerID: 'Acme', ApplicationName: 'ShopPOS', SoftwareVersion: '1.0', CertificationCode: 'x' },
+          OperatorLanguage: 'en',
+          OperatorID: 'ann',
+        },
+      },
+    })
+    expect(login.SaleToPOIResponse?.LoginResponse?.Response.Result).toBe('Success')
+    expect(login.SaleToPOIResponse?.LoginResponse?.POISystemData?.POISoftware.ApplicationName).toBe('pos-agent')
+
+    const serviceId = nextServiceId()
+    const answer = await send(paymentRequest(serviceId, 12.34, 'ORDER-42'))
+    const response = answer.SaleToPOIResponse!
+    expect(response.MessageHeader).toMatchObject({ MessageCategory: 'Payment', MessageType: 'Response', ServiceID: serviceId, SaleID: 'POS-1' })
+    const payment = response.PaymentResponse!
+    expect(payment.Response.Result).toBe('Success')
+    expect(payment.SaleData.SaleTransactionID.TransactionID).toBe('ORDER-42')
+    expect(payment.PaymentResult?.OnlineFlag).toBe(true)
+    expect(payment.PaymentResult?.AmountsResp).toMatchObject({ AuthorizedAmount: 12.34, Currency: 'USD' })
+    expect(payment.PaymentResult?.PaymentInstrumentData?.CardData?.MaskedPan).toMatch(/0010$/)
+    expect(payment.PaymentResult?.PaymentInstrumentData?.CardData?.EntryMode).toEqual(['ICC'])
+    expect(payment.PaymentResult?.PaymentAcquirerData?.ApprovalCode).toMatch(/^\w{6}$/)
+    expect(payment.PaymentReceipt?.map((r) => r.DocumentQualifier)).toEqual(['CashierReceipt', 'CustomerReceipt'])
+    const receiptText = payment.PaymentReceipt![0]!.OutputContent.OutputText!.map((line) => line.Text).join('\n')
+    expect(receiptText).toContain('USD 12.34')
+    expect(receiptText).not.toMatch(/4761739001010010/)
+    paidSaleId = payment.POIData.POITransactionID.TransactionID
+    const sale = (await sales()).find((s) => s.id === paidSaleId)
+    expect(sale).toMatchObject({ state: 'approved', startedBy: 'pos', orderReference: 'ORDER-42', amountMinor: 1234 })
+
+    // The same ServiceID again (the POS resent it): the same answer, never a second charge.
+    const before = (await sales()).length
+    const again = await send(paymentRequest(serviceId, 12.34, 'ORDER-42'))
+    expect(again.SaleToPOIResponse?.PaymentResponse?.POIData.POITransactionID.TransactionID).toBe(paidSaleId)
+    expect((await sales()).length).toBe(before)
+    // The same ServiceID with another amount is refused, and charges nothing.
+    const clash = await send(paymentRequest(serviceId, 99, 'ORDER-43'))
+    expect(clash.SaleToPOIResponse?.PaymentResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' })
+    expect((await sales()).length).toBe(before)
+  }, 60_000)
+
+  it('a payment whose request the POS gave up on: TransactionStatus says in progress, then repeats the answer', async () => {
+    const serviceId = nextServiceId()
+    // The POS's socket times out after 1 s; the sale goes on at the terminal.
+    await expect(send(paymentRequest(serviceId, 5, 'ORDER-50'), terminalApi({ timeoutMs: 1_000 }))).rejects.toBeDefined()
+    const inProgress = await send(statusRequest(serviceId))
+    expect(inProgress.SaleToPOIResponse?.TransactionStatusResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'InProgress' })
+    const done = await eventually(async () => {
+      const status = await send(statusRequest(serviceId))
+      return String(status.SaleToPOIResponse?.TransactionStatusResponse?.Response.Result) === 'Success' ? status : undefined
+    }, 20_000)
+    const repeated = done.SaleToPOIResponse!.TransactionStatusResponse!.RepeatedMessageResponse!
+    expect(repeated.MessageHeader).toMatchObject({ MessageCategory: 'Payment', ServiceID: serviceId })
+    const payment = repeated.RepeatedResponseMessageBody.PaymentResponse!
+    expect(payment.Response.Result).toBe('Success')
+    expect(payment.SaleData.SaleTransactionID.TransactionID).toBe('ORDER-50')
+    expect(payment.PaymentResult?.AmountsResp?.AuthorizedAmount).toBe(5)
+    // A ServiceID the terminal never saw.
+    const unknown = await send(statusRequest('NEVER'))
+    expect(unknown.SaleToPOIResponse?.TransactionStatusResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotFound' })
+  }, 60_000)
+
+  it('Abort stops a payment still waiting for the card: its answer says Aborted, nothing is charged', async () => {
+    const serviceId = nextServiceId()
+    const pending = send(paymentRequest(serviceId, 7.5, 'ORDER-51'))
+    // The simulated PIN pad presents its card 2.5 s after the reader asks; abort before that.
+    await eventually(async () => {
+      const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${serviceId}`)
+      return sale?.state === 'readingCard' ? sale : undefined
+    }, 5_000)
+    const abort = await send({
+      SaleToPOIRequest: {
+        MessageHeader: header('Abort', nextServiceId()),
+        AbortRequest: { AbortReason: 'MerchantAbort', MessageReference: { MessageCategory: 'Payment', SaleID: 'POS-1', ServiceID: serviceId } },
+      },
+    })
+    // nexo gives Abort no response message: the library returns an empty one.
+    expect(abort.SaleToPOIResponse).toBeUndefined()
+    const payment = (await pending).SaleToPOIResponse!.PaymentResponse!
+    expect(payment.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'Aborted' })
+    expect(payment.PaymentResult?.AmountsResp?.AuthorizedAmount).toBe(0)
+    const sale = (await sales()).find((s) => s.id === payment.POIData.POITransactionID.TransactionID)
+    expect(sale?.state).toBe('abandoned')
+  }, 60_000)
+
+  it('Reversal voids the earlier payment (the customer presents the card again) and the bank confirms it', async () => {
+    expect(paidSaleId).not.toBe('')
+    const answer = await send({
+      SaleToPOIRequest: {
+        MessageHeader: header('Reversal', nextServiceId()),
+        ReversalRequest: {
+          OriginalPOITransaction: { POITransactionID: { TransactionID: paidSaleId, TimeStamp: new Date().toISOString() }, SaleID: 'POS-1' },
+          ReversalReason: 'MerchantCancel',
+          ReversedAmount: 12.34,
+        },
+      },
+    })
+    const reversal = answer.SaleToPOIResponse!.ReversalResponse!
+    expect(reversal.Response.Result).toBe('Success')
+    expect(reversal.ReversedAmount).toBe(12.34)
+    expect((await sales()).find((s) => s.id === paidSaleId)?.state).toBe('cancelled')
+  }, 60_000)
+
+  it('GetTotals and Diagnosis: the open batch in nexo totals, the reader and the bank reachable', async () => {
+    const totals = await send({
+      SaleToPOIRequest: { MessageHeader: header('GetTotals', nextServiceId()), GetTotalsRequest: {} },
+    })
+    const report = totals.SaleToPOIResponse!.GetTotalsResponse!
+    expect(report.Response.Result).toBe('Success')
+    expect(report.POIReconciliationID).toBe('1')
+    const debit = report.TransactionTotals!.flatMap((t) => t.PaymentTotals ?? [])
+    // The 5.00 payment stands; the 12.34 one was voided, the aborted one never charged.
+    expect(debit.reduce((sum, t) => sum + t.TransactionAmount, 0)).toBe(5)
+
+    const diagnosis = await send({
+      SaleToPOIRequest: { MessageHeader: header('Diagnosis', nextServiceId()), DiagnosisRequest: { HostDiagnosisFlag: true } },
+    })
+    const status = diagnosis.SaleToPOIResponse!.DiagnosisResponse!
+    expect(status.POIStatus).toMatchObject({ GlobalStatus: 'OK', CardReaderOKFlag: true, CommunicationOKFlag: true })
+    expect(status.HostStatus?.[0]?.IsReachableFlag).toBe(true)
+    expect(status.LoggedSaleID).toEqual(['POS-1'])
+  }, 30_000)
+})
+
+describe('what a POS gets for a message the terminal cannot take', () => {
+  it('an amount with more decimals than the currency, an unsupported payment type, an unknown category: nexo failures', async () => {
+    const odd = await send(paymentRequest(nextServiceId(), 1.005, 'ORDER-60'))
+    expect(odd.SaleToPOIResponse?.PaymentResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'MessageFormat' })
+    const refused = await send(paymentRequest(nextServiceId(), 3, 'ORDER-61', 'Refund'))
+    expect(refused.SaleToPOIResponse?.PaymentResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' })
+    const other = await send({
+      SaleToPOIRequest: { MessageHeader: header('CardAcquisition', nextServiceId()), CardAcquisitionRequest: {} },
+    })
+    expect(other.SaleToPOIResponse?.CardAcquisitionResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' })
+  }, 30_000)
+
+  it('a missing or wrong X-API-Key, garbage JSON and a message without a header: HTTP errors that say what is wrong', async () => {
+    await expect(send(paymentRequest(nextServiceId(), 1, 'X'), terminalApi({ apiKey: 'not-the-token-of-this-terminal-at-all' }))).rejects.toMatchObject({
+      statusCode: 401,
+      errorCode: 'TOKEN_INVALID',
+    })
+    expect(await raw('{"SaleToPOIRequest":', { 'x-api-key': token })).toMatchObject({ status: 400, body: { errorCode: 'MessageFormat' } })
+    expect(await raw('{"SaleToPOIRequest":{}}', { 'x-api-key': token })).toMatchObject({ status: 400, body: { errorCode: 'MessageFormat' } })
+    expect(await raw('{}', {})).toMatchObject({ status: 401, body: { errorCode: 'UNAUTHORISED' } })
+    // Nothing was charged by any of these.
+    expect((await sales()).filter((s) => s.orderReference === 'X')).toEqual([])
+  })
+})
+
+/** A request by hand, for what the library would never send; the endpoint's certificate is validated against its CA. */
+function raw(body: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      { host: '127.0.0.1', port: 8443, path: '/nexo', method: 'POST', ca: readCa(), headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let text = ''
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }))
+      },
+    )
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+function readCa(): string {
+  return readFileSync(nexo.caFile, 'utf8')
+}
