@@ -5,6 +5,6 @@
 export { engineSettings, startAgent, type ReaderFactory, type ReaderHandle, type RunningAgent } from './agent'
 export { composeEngine, type Engine, type EngineAlarm, type EnginePorts, type EngineSettings } from './compose'
 export { endpointFromConfig, openHostClient, startEmbeddedTrainingHost, type HostConnection } from './host-connection'
-export { defaultReaderFactory } from './reader-factory'
+export { defaultReaderFactory, readerFactory, TRAINING_PACE, type TrainingPace } from './reader-factory'
 export { openRuntime, resolveDataDir, type Runtime, type RuntimeOptions } from './runtime'
 export { startNexoEndpoint, type NexoEndpointOptions } from './nexo-endpoint'

@@ -10,11 +10,22 @@ import type { ReaderFactory, ReaderHandle } from './agent'
 import type { AgentConfig } from '../config'
 import type { Runtime } from './runtime'
 
-/** Human-paced: the cashier sees each prompt; the default card comes if nobody picks one. */
-const TRAINING_PACE = { autoPresentMs: 2_500, cardReadMs: 500, pinEntryMs: 1_200 }
+/** How fast the simulated customer is: when the default card comes, how long a read and a PIN take (ms). */
+export interface TrainingPace {
+  autoPresentMs: number
+  cardReadMs: number
+  pinEntryMs: number
+}
 
-export const defaultReaderFactory: ReaderFactory = async (runtime, config) =>
-  runtime.mode === 'training' ? simulatedReader(runtime, config) : serialReader(runtime, config)
+/** Human-paced: the cashier sees each prompt; the default card comes if nobody picks one. */
+export const TRAINING_PACE: TrainingPace = { autoPresentMs: 2_500, cardReadMs: 500, pinEntryMs: 1_200 }
+
+/** The reader for a runtime; in training mode the simulated PIN pad at `pace` (benchmarks run it fast). */
+export function readerFactory(pace: TrainingPace = TRAINING_PACE): ReaderFactory {
+  return async (runtime, config) => (runtime.mode === 'training' ? simulatedReader(runtime, config, pace) : serialReader(runtime, config))
+}
+
+export const defaultReaderFactory: ReaderFactory = readerFactory()
 
 async function serialReader(runtime: Runtime, config: AgentConfig): Promise<ReaderHandle> {
   const { device } = config
@@ -39,8 +50,8 @@ async function serialReader(runtime: Runtime, config: AgentConfig): Promise<Read
   return { reader, trainingCards: [], close: () => reader.close() }
 }
 
-async function simulatedReader(runtime: Runtime, config: AgentConfig): Promise<ReaderHandle> {
-  const options = { defaultCard: DEFAULT_TRAINING_CARD, ...TRAINING_PACE }
+async function simulatedReader(runtime: Runtime, config: AgentConfig, pace: TrainingPace): Promise<ReaderHandle> {
+  const options = { defaultCard: DEFAULT_TRAINING_CARD, ...pace }
   let sim: PinpadSim
   let transport: SerialReaderTransport
   if (spawnSync('sh', ['-c', 'command -v socat']).status === 0) {

@@ -1,0 +1,185 @@
+/**
+ * `npm run bench:nexo`: a payment end to end through the nexo endpoint against the same payment
+ * through the local API (POST startSale, then the sale's final event on the event stream), in the
+ * same run, on one training agent: the training host over HTTPS and the simulated PIN pad on a pty,
+ * its customer made fast so that the agent's own time shows. Three kinds of payment take turns, so
+ * that the machine's noise falls on all of them:
+ * - the local API (HTTP on 127.0.0.1, one kept connection);
+ * - nexo from a POS that keeps its HTTPS connection: the nexo layer's own overhead, `ratio` (p99 over
+ *   the local API's p99; the bar is 1.1);
+ * - nexo from Adyen's Node library, unchanged: it opens a new TLS connection for every message and
+ *   (de)serialises its models, which is the client's cost, reported as `adyenLibraryRatio`.
+ * Ends with one JSON line.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { Agent, request as httpsRequest } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRequire } from 'node:module'
+import type * as AdyenLibrary from '@adyen/api-library'
+import type * as AdyenTerminalLocal from '@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted'
+import type { TerminalApiRequest } from '@adyen/api-library/lib/src/typings/terminal/models'
+import { loadOrCreateApiToken, startLocalServer } from '../../src-main/api'
+import { openRuntime, readerFactory, startAgent, startNexoEndpoint } from '../../src-main/app'
+import type { PosEvent, SaleView } from '../../src-shared/contract'
+import { percentile, report } from './support/bench-kit'
+
+// The library is CommonJS; plain Node (no test runner's interop) loads it through require.
+const require = createRequire(import.meta.url)
+const { Client, Config, EnvironmentEnum } = require('@adyen/api-library') as typeof AdyenLibrary
+const TerminalLocalAPIUnencrypted = (require('@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted') as typeof AdyenTerminalLocal).default
+
+const PAYMENTS = Number(process.env.BENCH_NEXO_PAYMENTS ?? 150)
+const WARM_UP = 5
+const FINAL = new Set(['approved', 'declined', 'abandoned', 'reversalPending', 'reversed', 'storedOffline'])
+
+const dir = mkdtempSync(join(tmpdir(), 'pos-bench-nexo-'))
+const runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
+runtime.logger.level = 'warn'
+const agent = await startAgent(runtime, readerFactory({ autoPresentMs: 5, cardReadMs: 0, pinEntryMs: 0 }))
+const token = loadOrCreateApiToken(dir).token
+const local = await startLocalServer({ port: 0, rendererRoot: dir, operations: agent.operations, token, health: () => ({ ok: true }) })
+const nexo = await startNexoEndpoint(runtime, agent, { token, port: 8443 })
+const terminal = new TerminalLocalAPIUnencrypted(
+  new Client(new Config({ environment: EnvironmentEnum.TEST, apiKey: token, terminalApiLocalEndpoint: 'https://127.0.0.1', connectionTimeoutMillis: 30_000 })),
+)
+
+/**
+ * Amounts differ from one payment to the next (the same card and amount twice would ask the cashier
+ * first), in whole units: the training host declines amounts ending in .05 and .51.
+ */
+let amountCents = 0
+const nextAmount = (): number => (amountCents += 100)
+
+/**
+ * The local API POS learns how its sale ended from the event stream (GET /v1/events), over HTTP as
+ * the nexo POS learns it from its answer: one stream for the run, read as it comes.
+ */
+const finalSales = new Map<number, (sale: SaleView) => void>()
+const stream = await fetch(`${local.url}/v1/events`, { headers: { authorization: `Bearer ${token}` } })
+void (async () => {
+  const decoder = new TextDecoder()
+  let buffer = ''
+  for await (const chunk of stream.body!) {
+    buffer += decoder.decode(chunk as Uint8Array, { stream: true })
+    let end: number
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end)
+      buffer = buffer.slice(end + 2)
+      const data = block.split('\n').find((line) => line.startsWith('data:'))
+      if (data === undefined) continue
+      const event = JSON.parse(data.slice(5)) as PosEvent
+      if (event.type === 'sale' && FINAL.has(event.sale.state)) finalSales.get(event.sale.amountMinor)?.(event.sale)
+    }
+  }
+})().catch(() => undefined)
+
+async function viaLocalApi(): Promise<number> {
+  const amountMinor = nextAmount()
+  const started = performance.now()
+  const final = new Promise<SaleView>((resolve) => finalSales.set(amountMinor, resolve))
+  const answer = await fetch(`${local.url}/v1/ops/startSale`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ amountMinor, reference: `bench-${amountMinor}` }),
+  })
+  if (!answer.ok) throw new Error(`startSale: ${answer.status} ${await answer.text()}`)
+  const sale = await final
+  finalSales.delete(amountMinor)
+  if (sale.state !== 'approved') throw new Error(`local API payment ended ${sale.state}`)
+  return performance.now() - started
+}
+
+function paymentMessage(amountMinor: number): Record<string, unknown> {
+  return {
+    SaleToPOIRequest: {
+      MessageHeader: {
+        MessageClass: 'Service',
+        MessageCategory: 'Payment',
+        MessageType: 'Request',
+        POIID: 'TRAIN-T01',
+        SaleID: 'BENCH',
+        ServiceID: `B${amountMinor}`,
+      },
+      PaymentRequest: {
+        SaleData: { SaleTransactionID: { TransactionID: `order-${amountMinor}`, TimeStamp: new Date().toISOString() } },
+        PaymentTransaction: { AmountsReq: { Currency: 'USD', RequestedAmount: amountMinor / 100 } },
+      },
+    },
+  }
+}
+
+async function viaAdyenLibrary(): Promise<number> {
+  const started = performance.now()
+  const answer = await terminal.request(paymentMessage(nextAmount()) as unknown as TerminalApiRequest)
+  const result = String(answer.SaleToPOIResponse?.PaymentResponse?.Response.Result)
+  if (result !== 'Success') throw new Error(`nexo payment: ${JSON.stringify(answer.SaleToPOIResponse?.PaymentResponse?.Response)}`)
+  return performance.now() - started
+}
+
+/** A POS that keeps its HTTPS connection to the terminal, and validates it against the endpoint's CA. */
+const keptConnection = new Agent({ keepAlive: true, maxSockets: 1, ca: readFileSync(nexo.caFile, 'utf8') })
+
+function viaKeptConnection(): Promise<number> {
+  const started = performance.now()
+  const body = JSON.stringify(paymentMessage(nextAmount()))
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      { host: '127.0.0.1', port: 8443, path: '/nexo', method: 'POST', agent: keptConnection, headers: { 'x-api-key': token, 'content-type': 'application/json' } },
+      (response) => {
+        let text = ''
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        response.on('end', () => {
+          const result = (JSON.parse(text) as { SaleToPOIResponse: { PaymentResponse: { Response: { Result: string } } } }).SaleToPOIResponse
+            .PaymentResponse.Response.Result
+          if (result === 'Success') resolve(performance.now() - started)
+          else reject(new Error(`nexo payment: ${text}`))
+        })
+      },
+    )
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+try {
+  const kinds = [viaLocalApi, viaKeptConnection, viaAdyenLibrary]
+  for (let i = 0; i < WARM_UP; i++) for (const kind of kinds) await kind()
+  const times = new Map<(typeof kinds)[number], number[]>(kinds.map((kind) => [kind, []]))
+  for (let i = 0; i < PAYMENTS; i++) {
+    // Each round starts with another kind, so that none always follows the same one.
+    for (let k = 0; k < kinds.length; k++) {
+      const kind = kinds[(i + k) % kinds.length]!
+      times.get(kind)!.push(await kind())
+    }
+  }
+  const p = (kind: (typeof kinds)[number], at: number) => round(percentile([...times.get(kind)!].sort((a, b) => a - b), at))
+  const figures = {
+    bench: 'nexo',
+    payments: PAYMENTS,
+    localApiMsP50: p(viaLocalApi, 50),
+    localApiMsP99: p(viaLocalApi, 99),
+    nexoMsP50: p(viaKeptConnection, 50),
+    nexoMsP99: p(viaKeptConnection, 99),
+    adyenLibraryMsP50: p(viaAdyenLibrary, 50),
+    adyenLibraryMsP99: p(viaAdyenLibrary, 99),
+    ratio: round(p(viaKeptConnection, 99) / p(viaLocalApi, 99)),
+    adyenLibraryRatio: round(p(viaAdyenLibrary, 99) / p(viaLocalApi, 99)),
+  }
+  console.log(`local API payment:           p50 ${figures.localApiMsP50} ms, p99 ${figures.localApiMsP99} ms`)
+  console.log(`nexo, kept HTTPS connection: p50 ${figures.nexoMsP50} ms, p99 ${figures.nexoMsP99} ms (ratio at p99 ${figures.ratio}, bar 1.1)`)
+  console.log(
+    `nexo, Adyen's library:       p50 ${figures.adyenLibraryMsP50} ms, p99 ${figures.adyenLibraryMsP99} ms (ratio ${figures.adyenLibraryRatio}; a new TLS connection per message)`,
+  )
+  report(figures)
+} finally {
+  keptConnection.destroy()
+  await nexo.close()
+  await local.close()
+  await agent.close()
+  rmSync(dir, { recursive: true, force: true })
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000
+}
