@@ -60,7 +60,10 @@ export const REQUEST_SCHEMAS = {
   Payment: z.object({
     SaleData: z.object({ SaleTransactionID: transactionIdentificationSchema, OperatorID: z.string().max(64).optional() }),
     PaymentTransaction: z.object({
-      AmountsReq: z.object({ Currency: z.string().regex(/^[A-Z]{3}$/, 'Currency is an ISO 4217 code'), RequestedAmount: z.number().positive() }),
+      AmountsReq: z.object({
+        Currency: z.string().regex(/^[A-Z]{3}$/, 'Currency is an ISO 4217 code'),
+        RequestedAmount: z.number().positive(),
+      }),
     }),
     PaymentData: z.object({ PaymentType: z.string().optional() }).optional(),
   }),
@@ -100,7 +103,11 @@ export const success = (additional?: Record<string, string | number | boolean | 
   ...(additional ? { AdditionalResponse: additionalResponse(additional) } : {}),
 })
 
-export const failure = (condition: ErrorCondition, message: string, more: Record<string, string | number | boolean | undefined> = {}): NexoResult => ({
+export const failure = (
+  condition: ErrorCondition,
+  message: string,
+  more: Record<string, string | number | boolean | undefined> = {},
+): NexoResult => ({
   Result: 'Failure',
   ErrorCondition: condition,
   AdditionalResponse: additionalResponse({ message, ...more }),

@@ -104,7 +104,8 @@ export class NexoTerminal {
     const request = envelope.data.SaleToPOIRequest
     const header = request.MessageHeader
     const category = header.MessageCategory
-    if (!isNexoCategory(category)) return this.answer(header, category, { Response: failure('NotAllowed', `${category} is not supported by this terminal`) })
+    if (!isNexoCategory(category))
+      return this.answer(header, category, { Response: failure('NotAllowed', `${category} is not supported by this terminal`) })
     const parsed = REQUEST_SCHEMAS[category].safeParse(request[`${category}Request`])
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
@@ -176,7 +177,8 @@ export class NexoTerminal {
     if (paymentType !== 'Normal') throw new NexoRefusal('NotAllowed', `PaymentType ${paymentType} is not supported: only Normal payments`)
     const { Currency: currency, RequestedAmount: requested } = request.PaymentTransaction.AmountsReq
     const amountMinor = minorAmount(requested, currency)
-    if (amountMinor === undefined) throw new NexoRefusal('MessageFormat', `RequestedAmount ${requested} has more decimals than ${currency} allows`)
+    if (amountMinor === undefined)
+      throw new NexoRefusal('MessageFormat', `RequestedAmount ${requested} has more decimals than ${currency} allows`)
     const started = await this.call<SaleView>('startSale', {
       amountMinor,
       currency,
@@ -203,8 +205,7 @@ export class NexoTerminal {
       return this.statusOf(header, 'Reversal', serviceId!, saleId, { Reversal: this.reversalBody(sale) })
     }
     if (category !== 'Payment') throw new NexoRefusal('NotAllowed', `TransactionStatus of ${category} is not supported`)
-    const sale =
-      serviceId !== undefined ? await this.saleByReference(nexoReference(saleId, serviceId)) : await this.lastNexoSale()
+    const sale = serviceId !== undefined ? await this.saleByReference(nexoReference(saleId, serviceId)) : await this.lastNexoSale()
     if (sale === undefined) throw new NexoRefusal('NotFound', 'no payment with this ServiceID on this terminal')
     if (COUNTER_BUSY.has(sale.state)) {
       return { Response: failure('InProgress', 'the payment is still at the counter', { saleId: sale.id }) }
@@ -283,7 +284,8 @@ export class NexoTerminal {
     this.aborted.add(sale.id)
     // Refused when the payment can no longer be stopped (it is with the bank): its own answer says how it ended.
     const cancelled = await this.options.operations.dispatch('cancelSale', { id: sale.id }, 'pos')
-    if (!cancelled.ok) this.options.logger.info({ sale: sale.id, code: cancelled.error.code }, 'nexo abort came too late to stop the payment')
+    if (!cancelled.ok)
+      this.options.logger.info({ sale: sale.id, code: cancelled.error.code }, 'nexo abort came too late to stop the payment')
     return null
   }
 
@@ -305,7 +307,11 @@ export class NexoTerminal {
           CardBrand: total.brand,
           POIID: this.options.terminalId,
           PaymentTotals: [
-            { TransactionType: 'Debit', TransactionCount: total.count, TransactionAmount: majorAmount(total.amountMinor + total.tipMinor, currency) },
+            {
+              TransactionType: 'Debit',
+              TransactionCount: total.count,
+              TransactionAmount: majorAmount(total.amountMinor + total.tipMinor, currency),
+            },
           ],
         })),
       ),

@@ -44,7 +44,8 @@ export function afterFailedAttempt(
     return { retry: false, reason: `the bank did not confirm the ${noun} after ${attempts} ${attempts === 1 ? 'try' : 'tries'}` }
   const ageHours = (now - createdAt) / 3_600_000
   const limit = policy.maxAgeHours[operation]
-  if (ageHours >= limit) return { retry: false, reason: `the bank did not confirm the ${noun} within ${limit} ${limit === 1 ? 'hour' : 'hours'}` }
+  if (ageHours >= limit)
+    return { retry: false, reason: `the bank did not confirm the ${noun} within ${limit} ${limit === 1 ? 'hour' : 'hours'}` }
   return { retry: true, at: now + nextDelayMs(policy, attempts, random) }
 }
 

@@ -27,7 +27,9 @@ import { percentile, report } from './support/bench-kit'
 // The library is CommonJS; plain Node (no test runner's interop) loads it through require.
 const require = createRequire(import.meta.url)
 const { Client, Config, EnvironmentEnum } = require('@adyen/api-library') as typeof AdyenLibrary
-const TerminalLocalAPIUnencrypted = (require('@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted') as typeof AdyenTerminalLocal).default
+const TerminalLocalAPIUnencrypted = (
+  require('@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted') as typeof AdyenTerminalLocal
+).default
 
 const PAYMENTS = Number(process.env.BENCH_NEXO_PAYMENTS ?? 150)
 const WARM_UP = 5
@@ -41,7 +43,14 @@ const token = loadOrCreateApiToken(dir).token
 const local = await startLocalServer({ port: 0, rendererRoot: dir, operations: agent.operations, token, health: () => ({ ok: true }) })
 const nexo = await startNexoEndpoint(runtime, agent, { token, port: 8443 })
 const terminal = new TerminalLocalAPIUnencrypted(
-  new Client(new Config({ environment: EnvironmentEnum.TEST, apiKey: token, terminalApiLocalEndpoint: 'https://127.0.0.1', connectionTimeoutMillis: 30_000 })),
+  new Client(
+    new Config({
+      environment: EnvironmentEnum.TEST,
+      apiKey: token,
+      terminalApiLocalEndpoint: 'https://127.0.0.1',
+      connectionTimeoutMillis: 30_000,
+    }),
+  ),
 )
 
 /**
@@ -125,13 +134,20 @@ function viaKeptConnection(): Promise<number> {
   const body = JSON.stringify(paymentMessage(nextAmount()))
   return new Promise((resolve, reject) => {
     const request = httpsRequest(
-      { host: '127.0.0.1', port: 8443, path: '/nexo', method: 'POST', agent: keptConnection, headers: { 'x-api-key': token, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port: 8443,
+        path: '/nexo',
+        method: 'POST',
+        agent: keptConnection,
+        headers: { 'x-api-key': token, 'content-type': 'application/json' },
+      },
       (response) => {
         let text = ''
         response.on('data', (chunk: Buffer) => (text += chunk.toString()))
         response.on('end', () => {
-          const result = (JSON.parse(text) as { SaleToPOIResponse: { PaymentResponse: { Response: { Result: string } } } }).SaleToPOIResponse
-            .PaymentResponse.Response.Result
+          const result = (JSON.parse(text) as { SaleToPOIResponse: { PaymentResponse: { Response: { Result: string } } } })
+            .SaleToPOIResponse.PaymentResponse.Response.Result
           if (result === 'Success') resolve(performance.now() - started)
           else reject(new Error(`nexo payment: ${text}`))
         })
@@ -153,7 +169,13 @@ try {
       times.get(kind)!.push(await kind())
     }
   }
-  const p = (kind: (typeof kinds)[number], at: number) => round(percentile([...times.get(kind)!].sort((a, b) => a - b), at))
+  const p = (kind: (typeof kinds)[number], at: number) =>
+    round(
+      percentile(
+        [...times.get(kind)!].sort((a, b) => a - b),
+        at,
+      ),
+    )
   const figures = {
     bench: 'nexo',
     payments: PAYMENTS,
@@ -167,7 +189,9 @@ try {
     adyenLibraryRatio: round(p(viaAdyenLibrary, 99) / p(viaLocalApi, 99)),
   }
   console.log(`local API payment:           p50 ${figures.localApiMsP50} ms, p99 ${figures.localApiMsP99} ms`)
-  console.log(`nexo, kept HTTPS connection: p50 ${figures.nexoMsP50} ms, p99 ${figures.nexoMsP99} ms (ratio at p99 ${figures.ratio}, bar 1.1)`)
+  console.log(
+    `nexo, kept HTTPS connection: p50 ${figures.nexoMsP50} ms, p99 ${figures.nexoMsP99} ms (ratio at p99 ${figures.ratio}, bar 1.1)`,
+  )
   console.log(
     `nexo, Adyen's library:       p50 ${figures.adyenLibraryMsP50} ms, p99 ${figures.adyenLibraryMsP99} ms (ratio ${figures.adyenLibraryRatio}; a new TLS connection per message)`,
   )

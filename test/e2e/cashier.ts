@@ -24,7 +24,10 @@ export async function presentCard(page: Page, name: TestCardName, scope: Locator
   const { label, description } = TEST_CARDS[name].trainee
   expect(await picker.locator('.picker-description').textContent()).toBe(description)
   await picker.getByTestId('present-test-card').click()
-  await picker.getByTestId('test-card-notice').filter({ hasText: `The customer holds out: ${label}.` }).waitFor()
+  await picker
+    .getByTestId('test-card-notice')
+    .filter({ hasText: `The customer holds out: ${label}.` })
+    .waitFor()
 }
 
 export function salePrompt(page: Page): Locator {

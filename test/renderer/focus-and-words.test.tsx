@@ -157,7 +157,10 @@ describe('plain words', () => {
     ['payment refused by the host (B0042: the payment was reversed)', 'The bank refused the payment (the payment was reversed)'],
     ['reversal refused: duplicate', 'The bank refused the reversal: duplicate'],
     ['host unreachable and not allowed offline: a swiped card cannot be approved offline', 'A swiped card cannot be approved offline'],
-    ['the bank could not be reached and this sale cannot be stored: a swiped card cannot be approved offline', 'A swiped card cannot be approved offline'],
+    [
+      'the bank could not be reached and this sale cannot be stored: a swiped card cannot be approved offline',
+      'A swiped card cannot be approved offline',
+    ],
     ['capture refused by the host (C1: no)', 'The bank refused the settlement with tip (no)'],
     ['E12: host refused', 'The bank refused'],
     ['declined by the issuer: Insufficient funds', 'Declined by the issuer: Insufficient funds'],

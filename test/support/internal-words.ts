@@ -19,8 +19,6 @@ export const INTERNAL_WORDS: ReadonlyArray<[string, RegExp]> = [
 export function internalWordsIn(text: string, patterns: ReadonlyArray<[string, RegExp]> = INTERNAL_WORDS): string[] {
   return patterns.flatMap(([what, pattern]) => {
     const found = pattern.exec(text)
-    return found
-      ? [`${what}: "${found[0]}" in …${text.slice(Math.max(0, found.index - 40), found.index + 40).replace(/\s+/g, ' ')}…`]
-      : []
+    return found ? [`${what}: "${found[0]}" in …${text.slice(Math.max(0, found.index - 40), found.index + 40).replace(/\s+/g, ' ')}…`] : []
   })
 }

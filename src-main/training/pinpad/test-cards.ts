@@ -150,7 +150,10 @@ export const TEST_CARDS = {
   }),
   'aac-after-approval': card({
     name: 'aac-after-approval',
-    trainee: { label: 'Visa chip card that refuses at the end', description: 'The bank approves, then the card declines: the sale is reversed.' },
+    trainee: {
+      label: 'Visa chip card that refuses at the end',
+      description: 'The bank approves, then the card declines: the sale is reversed.',
+    },
     description: 'Visa chip that declines (AAC) at 60-12 even though the host approved',
     pan: '4000000000000002',
     expiry: '4912',

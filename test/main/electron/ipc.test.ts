@@ -61,7 +61,8 @@ describe('IPC registration', () => {
     for (const operation of DISPLAY_OPERATIONS) await expect(call(display, operation, {})).resolves.toMatchObject({ ok: true })
     const actions = OPERATION_NAMES.filter((name) => !DISPLAY_OPERATIONS.includes(name))
     expect(actions).toEqual(expect.arrayContaining(['startSale', 'cancelSale', 'voidSale', 'closeDay', 'setSigningKey', 'presentTestCard']))
-    for (const operation of actions) await expect(call(display, operation, {})).resolves.toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    for (const operation of actions)
+      await expect(call(display, operation, {})).resolves.toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
     // The page cannot talk its way out: the cashier's URL from the display's webContents is still the display.
     await expect(call({ ...frame('pos-agent://app/index.html'), sender: { id: 2 } }, 'startSale', {})).resolves.toMatchObject({ ok: false })
     expect(dispatcher.calls.map(([operation]) => operation)).toEqual([...DISPLAY_OPERATIONS])

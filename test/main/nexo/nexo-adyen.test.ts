@@ -38,7 +38,15 @@ let serviceSeq = 0
 const nextServiceId = (): string => `S${Date.now().toString(36).slice(-5)}${++serviceSeq}`
 
 function header(category: string, serviceId: string): Record<string, string> {
-  return { MessageClass: 'Service', MessageCategory: category, MessageType: 'Request', POIID: 'TRAIN-T01', SaleID: 'POS-1', ServiceID: serviceId, ProtocolVersion: '3.0' }
+  return {
+    MessageClass: 'Service',
+    MessageCategory: category,
+    MessageType: 'Request',
+    POIID: 'TRAIN-T01',
+    SaleID: 'POS-1',
+    ServiceID: serviceId,
+    ProtocolVersion: '3.0',
+  }
 }
 
 /** A message as JSON: the POS writes the nexo wire strings the library's enums stand for. */
@@ -123,7 +131,12 @@ describe("the nexo endpoint with Adyen's Node library as the POS", () => {
     const serviceId = nextServiceId()
     const answer = await send(paymentRequest(serviceId, 12.34, 'ORDER-42'))
     const response = answer.SaleToPOIResponse!
-    expect(response.MessageHeader).toMatchObject({ MessageCategory: 'Payment', MessageType: 'Response', ServiceID: serviceId, SaleID: 'POS-1' })
+    expect(response.MessageHeader).toMatchObject({
+      MessageCategory: 'Payment',
+      MessageType: 'Response',
+      ServiceID: serviceId,
+      SaleID: 'POS-1',
+    })
     const payment = response.PaymentResponse!
     expect(payment.Response.Result).toBe('Success')
     expect(payment.SaleData.SaleTransactionID.TransactionID).toBe('ORDER-42')
@@ -156,7 +169,10 @@ describe("the nexo endpoint with Adyen's Node library as the POS", () => {
     // The POS's socket times out after 1 s; the sale goes on at the terminal.
     await expect(send(paymentRequest(serviceId, 5, 'ORDER-50'), terminalApi({ timeoutMs: 1_000 }))).rejects.toBeDefined()
     const inProgress = await send(statusRequest(serviceId))
-    expect(inProgress.SaleToPOIResponse?.TransactionStatusResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'InProgress' })
+    expect(inProgress.SaleToPOIResponse?.TransactionStatusResponse?.Response).toMatchObject({
+      Result: 'Failure',
+      ErrorCondition: 'InProgress',
+    })
     const done = await eventually(async () => {
       const status = await send(statusRequest(serviceId))
       return String(status.SaleToPOIResponse?.TransactionStatusResponse?.Response.Result) === 'Success' ? status : undefined
@@ -183,7 +199,10 @@ describe("the nexo endpoint with Adyen's Node library as the POS", () => {
     const abort = await send({
       SaleToPOIRequest: {
         MessageHeader: header('Abort', nextServiceId()),
-        AbortRequest: { AbortReason: 'MerchantAbort', MessageReference: { MessageCategory: 'Payment', SaleID: 'POS-1', ServiceID: serviceId } },
+        AbortRequest: {
+          AbortReason: 'MerchantAbort',
+          MessageReference: { MessageCategory: 'Payment', SaleID: 'POS-1', ServiceID: serviceId },
+        },
       },
     })
     // nexo gives Abort no response message: the library returns an empty one.
@@ -247,12 +266,17 @@ describe('what a POS gets for a message the terminal cannot take', () => {
   }, 30_000)
 
   it('a missing or wrong X-API-Key, garbage JSON and a message without a header: HTTP errors that say what is wrong', async () => {
-    await expect(send(paymentRequest(nextServiceId(), 1, 'X'), terminalApi({ apiKey: 'not-the-token-of-this-terminal-at-all' }))).rejects.toMatchObject({
+    await expect(
+      send(paymentRequest(nextServiceId(), 1, 'X'), terminalApi({ apiKey: 'not-the-token-of-this-terminal-at-all' })),
+    ).rejects.toMatchObject({
       statusCode: 401,
       errorCode: 'TOKEN_INVALID',
     })
     expect(await raw('{"SaleToPOIRequest":', { 'x-api-key': token })).toMatchObject({ status: 400, body: { errorCode: 'MessageFormat' } })
-    expect(await raw('{"SaleToPOIRequest":{}}', { 'x-api-key': token })).toMatchObject({ status: 400, body: { errorCode: 'MessageFormat' } })
+    expect(await raw('{"SaleToPOIRequest":{}}', { 'x-api-key': token })).toMatchObject({
+      status: 400,
+      body: { errorCode: 'MessageFormat' },
+    })
     expect(await raw('{}', {})).toMatchObject({ status: 401, body: { errorCode: 'UNAUTHORISED' } })
     // Nothing was charged by any of these.
     expect((await sales()).filter((s) => s.orderReference === 'X')).toEqual([])
@@ -263,7 +287,14 @@ describe('what a POS gets for a message the terminal cannot take', () => {
 function raw(body: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const request = httpsRequest(
-      { host: '127.0.0.1', port: 8443, path: '/nexo', method: 'POST', ca: readCa(), headers: { 'content-type': 'application/json', ...headers } },
+      {
+        host: '127.0.0.1',
+        port: 8443,
+        path: '/nexo',
+        method: 'POST',
+        ca: readCa(),
+        headers: { 'content-type': 'application/json', ...headers },
+      },
       (response) => {
         let text = ''
         response.on('data', (chunk: Buffer) => (text += chunk.toString()))

@@ -431,7 +431,10 @@ describe('a payment the host never gets (maxAttempts 3, random 0.5)', () => {
     [
       { attempt: 1, expected: { state: 'pending', retryInMs: 2_500 } },
       { attempt: 2, expected: { state: 'pending', retryInMs: 4_500 } },
-      { attempt: 3, expected: { state: 'attention', reason: 'the bank did not confirm the payment after 3 tries: the bank could not be reached' } },
+      {
+        attempt: 3,
+        expected: { state: 'attention', reason: 'the bank did not confirm the payment after 3 tries: the bank could not be reached' },
+      },
     ] as const,
     (r) => `attempt ${r.attempt} → ${r.expected.state === 'pending' ? `retry in ${r.expected.retryInMs} ms` : r.expected.reason}`,
   )

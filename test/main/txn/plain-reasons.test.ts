@@ -123,7 +123,8 @@ function eventsFrom(offline: string[], retries: string[], reader: string[], decl
     { type: 'captureRequested' },
     { type: 'recovered' },
   ]
-  for (const reason of offline) events.push({ type: 'paymentAnswered', answer: { kind: 'notDelivered', offline: { eligible: false, reason } } })
+  for (const reason of offline)
+    events.push({ type: 'paymentAnswered', answer: { kind: 'notDelivered', offline: { eligible: false, reason } } })
   for (const reason of declines) events.push({ type: 'paymentAnswered', answer: { kind: 'declined', reason } })
   for (const reason of reader) events.push({ type: 'cardNotRead', reason }, { type: 'voidCardNotRead', reason })
   for (const operation of QUEUE_OPERATIONS) {
@@ -195,8 +196,9 @@ describe('every reason a sale can be given reads plainly', () => {
     expect([...found]).toEqual([])
   })
 
-  it('and the screens\' rewriting leaves them as they are', () => {
+  it("and the screens' rewriting leaves them as they are", () => {
     // Reasons written for people need no rewriting; plainReason exists for journals of earlier versions.
-    for (const reason of [...offline, ...retries]) expect(plainReason(reason).toLowerCase()).toBe(reason.toLowerCase().replace(/:\s*$/, '.'))
+    for (const reason of [...offline, ...retries])
+      expect(plainReason(reason).toLowerCase()).toBe(reason.toLowerCase().replace(/:\s*$/, '.'))
   })
 })
