@@ -83,14 +83,64 @@ export function openJournalDatabase(file: string, options: OpenJournalOptions): 
  * better-sqlite3 API documentation, github.com/WiseLibs/better-sqlite3, docs folder, "api").
  * Commits when `fn` returns, rolls back when it throws. `fn` must be synchronous (better-sqlite3
  * rejects a returned promise). SQLite failures come back as JournalErrors; anything `fn` throws
- * itself comes back unchanged.
+ * itself comes back unchanged. Called inside another transaction it is a savepoint of it: what it
+ * wrote is durable only when the outermost one commits, and so are the callbacks of `afterCommit`.
  */
 export function runInTransaction<T>(db: Database.Database, fn: () => T): T {
+  const commits = commitQueueOf(db)
+  const mark = commits.pending.length
+  commits.depth++
+  let result: T
   try {
-    return db.transaction(fn).immediate()
+    result = db.transaction(fn).immediate()
   } catch (error) {
+    // Rolled back: what this level (and any level inside it) announced never happened.
+    commits.pending.length = mark
     throw mapJournalError(error, db.name)
+  } finally {
+    commits.depth--
   }
+  if (commits.depth === 0) runCommitted(commits)
+  return result
+}
+
+/**
+ * Runs `announce` once what has been written so far is committed: at once outside a transaction,
+ * after the outermost commit inside one, never if it rolls back. Whatever tells the world about a
+ * change (a sale's new state to the screens and the event stream, the counter set free, the queue
+ * woken) goes through here, so that nobody learns of a change a failed commit took back.
+ */
+export function afterCommit(db: Database.Database, announce: () => void): void {
+  const commits = commitQueueOf(db)
+  if (commits.depth === 0 && !db.inTransaction) announce()
+  else commits.pending.push(announce)
+}
+
+interface CommitQueue {
+  depth: number
+  pending: Array<() => void>
+}
+
+const commitQueues = new WeakMap<Database.Database, CommitQueue>()
+
+function commitQueueOf(db: Database.Database): CommitQueue {
+  let queue = commitQueues.get(db)
+  if (!queue) commitQueues.set(db, (queue = { depth: 0, pending: [] }))
+  return queue
+}
+
+/** Every announcement runs, even after one throws; the first error is thrown once all have run. */
+function runCommitted(commits: CommitQueue): void {
+  const announcements = commits.pending.splice(0)
+  let failure: { error: unknown } | undefined
+  for (const announce of announcements) {
+    try {
+      announce()
+    } catch (error) {
+      failure ??= { error }
+    }
+  }
+  if (failure) throw failure.error
 }
 
 /**

@@ -4,7 +4,7 @@
  * enqueues or withdraws queue items, so the journal alone tells what the agent did and meant to do.
  */
 import type Database from 'better-sqlite3'
-import { runInTransaction } from './database'
+import { afterCommit, runInTransaction } from './database'
 import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
 import { OutboxStore, type NewOutboxItem } from './outbox-store'
 import { SaleKeys } from './sale-keys'
@@ -189,6 +189,16 @@ export class JournalStore {
   /** Runs several changes in one SQLite transaction: one disk sync for a batch of acknowledgements. */
   batch<T>(work: () => T): T {
     return runInTransaction(this.db, work)
+  }
+
+  /** Whether a transaction is open on the journal (nothing may be announced while one is). */
+  get inTransaction(): boolean {
+    return this.db.inTransaction
+  }
+
+  /** Runs `announce` once the changes written so far are committed; never if they roll back (database.ts). */
+  afterCommit(announce: () => void): void {
+    afterCommit(this.db, announce)
   }
 
   /** Applies one transition atomically: state, event, card data, queue. */

@@ -203,7 +203,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       ) {
         this.deps.journal.outbox.toAttention(item.seq, technical)
       }
-      this.emit('attention', item, technical)
+      this.deps.journal.afterCommit(() => this.emit('attention', item, technical))
       return
     }
     this.hostReachable = true
@@ -226,9 +226,12 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     // An answer the host gave but the sale cannot live with (a stored payment, a reversal or a capture
     // declined) needs a manager: it raises the same alarm (a refused reversal or capture is also parked
     // by the sale, for a retry).
-    if (settle.result === 'attention') this.emit('attention', item, settle.reason)
-    else if (state === 'needsAttention')
-      this.emit('attention', item, answer.kind === 'declined' ? `declined by the bank: ${answer.reason}` : 'needs a manager')
-    else this.emit('forwarded', item)
+    // Announced once the batch this answer is journaled in commits (never for one that rolls back).
+    this.deps.journal.afterCommit(() => {
+      if (settle.result === 'attention') this.emit('attention', item, settle.reason)
+      else if (state === 'needsAttention')
+        this.emit('attention', item, answer.kind === 'declined' ? `declined by the bank: ${answer.reason}` : 'needs a manager')
+      else this.emit('forwarded', item)
+    })
   }
 }

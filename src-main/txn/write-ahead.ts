@@ -103,9 +103,12 @@ export class WriteAhead {
       ...(sealCard ? { sealCard } : {}),
       ...(input.settleOutbox !== undefined ? { settleOutbox: this.settlement(input.settleOutbox, draft) } : {}),
     })
-    if (draft.purgeCard) vault.purged(id)
-    this.deps.published(saved)
-    if (draft.enqueue.length > 0 || draft.retryAttention) this.deps.onEnqueued?.()
+    // Told once committed: inside a caller's batch (the forwarder's), that is when the batch commits.
+    journal.afterCommit(() => {
+      if (draft.purgeCard) vault.purged(id)
+      this.deps.published(saved)
+      if (draft.enqueue.length > 0 || draft.retryAttention) this.deps.onEnqueued?.()
+    })
     return { ok: true, io }
   }
 

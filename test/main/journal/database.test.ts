@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, copyFileSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_BUSY_TIMEOUT_MS, openJournalDatabase, runInTransaction } from '../../../src-main/journal/database'
+import { afterCommit, DEFAULT_BUSY_TIMEOUT_MS, openJournalDatabase, runInTransaction } from '../../../src-main/journal/database'
 import { JournalBusyError, JournalCorruptError, JournalDiskFullError, JournalIoError } from '../../../src-main/journal/journal-error'
 import { MIGRATIONS, catchError, useTempJournals } from './journal-harness'
 
@@ -170,5 +170,66 @@ describe('runInTransaction', () => {
       holder.exec('ROLLBACK')
     }
     expect(runInTransaction(waiter, () => waiter.prepare("INSERT INTO sale (id, amount) VALUES ('s1', 1)").run().changes)).toBe(1)
+  })
+})
+
+describe('afterCommit: what is announced, and when', () => {
+  const temp = useTempJournals()
+  const open = () => temp.track(openJournalDatabase(temp.path(), { migrations: MIGRATIONS }))
+
+  it('outside a transaction at once; inside one after the outermost commit, in order, with the data committed', () => {
+    const db = open()
+    const told: string[] = []
+    afterCommit(db, () => told.push('now'))
+    expect(told).toEqual(['now'])
+    runInTransaction(db, () => {
+      db.prepare("INSERT INTO sale (id, amount) VALUES ('s1', 1)").run()
+      afterCommit(db, () => told.push(`outer saw ${count(db, 'sale')} and inTransaction=${db.inTransaction}`))
+      runInTransaction(db, () => afterCommit(db, () => told.push('inner')))
+      expect(told).toEqual(['now'])
+    })
+    expect(told).toEqual(['now', 'outer saw 1 and inTransaction=false', 'inner'])
+  })
+
+  it('never for a level that rolls back: an inner savepoint the outer survives, or the whole transaction', () => {
+    const db = open()
+    const told: string[] = []
+    runInTransaction(db, () => {
+      afterCommit(db, () => told.push('kept'))
+      catchError(() =>
+        runInTransaction(db, () => {
+          afterCommit(db, () => told.push('rolled back inner'))
+          throw new Error('inner fails')
+        }),
+      )
+    })
+    expect(told).toEqual(['kept'])
+    catchError(() =>
+      runInTransaction(db, () => {
+        afterCommit(db, () => told.push('rolled back outer'))
+        throw new Error('outer fails')
+      }),
+    )
+    expect(told).toEqual(['kept'])
+    // Nothing is left waiting for a later commit either.
+    runInTransaction(db, () => undefined)
+    expect(told).toEqual(['kept'])
+  })
+
+  it('one announcement that throws does not silence the others; its error comes out after all ran', () => {
+    const db = open()
+    const told: string[] = []
+    const failure = new Error('a listener failed')
+    expect(
+      catchError(() =>
+        runInTransaction(db, () => {
+          afterCommit(db, () => {
+            throw failure
+          })
+          afterCommit(db, () => told.push('second'))
+        }),
+      ),
+    ).toBe(failure)
+    expect(told).toEqual(['second'])
   })
 })
