@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import {
+  COUNTER_ONLY_OPERATIONS,
   OPERATION_SCHEMAS,
   type AppInfo,
   type OperationName,
@@ -26,6 +27,7 @@ import { keyCheckValue, storeSigningKey } from '../gateway'
 import type { JournalStore } from '../journal'
 import { signingKeyAccount, type SecretStore } from '../keychain'
 import { dayReportCsv, timeLeftMs, type Forwarder, type RetryPolicy, type TxnService } from '../txn'
+import type { IntegratorTokens } from './integrator-tokens'
 import { SaleEvents } from './sale-events'
 
 /** What the operations use of the engine the composition root builds (src-main/app/compose.ts). */
@@ -45,6 +47,8 @@ export interface AgentContext {
   settings: Omit<SettingsView, 'signingKey'> & { aid: string }
   /** Training mode only: makes the simulated PIN pad present a test card next. */
   presentTestCard?: (name: string) => void
+  /** The integrator tokens a manager manages (absent: this agent keeps none, e.g. in some tests). */
+  tokens?: IntegratorTokens
   logger: Logger
 }
 
@@ -136,6 +140,17 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
         return { ...ctx.settings, signingKey: key === undefined ? { present: false } : { present: true, kcv: keyCheckValue(key) } }
       },
       setSigningKey: async (r) => ({ kcv: await storeSigningKey(ctx.secrets, ctx.settings.aid, r.key) }),
+      createToken: (r) => {
+        const { token, view } = this.tokens().create(r.name)
+        ctx.logger.info({ token: view.id, name: view.name }, 'integrator token created')
+        return { token, integrator: view }
+      },
+      listTokens: () => this.tokens().list(),
+      revokeToken: (r) => {
+        const view = this.tokens().revoke(r.id)
+        ctx.logger.info({ token: view.id, name: view.name }, 'integrator token revoked')
+        return view
+      },
     }
     const onSale = (update: { sale: SaleView }) => this.emit('event', this.saleEvents.sale(update.sale))
     txn.on('update', onSale)
@@ -157,10 +172,17 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', this.saleEvents.device(prompt))))
   }
 
+  private tokens(): IntegratorTokens {
+    if (!this.ctx.tokens) throw new PosError('NOT_FOUND', 'this agent keeps no integrator tokens')
+    return this.ctx.tokens
+  }
+
   /** Validates and runs one operation; never throws: every failure is a catalogue error as data. */
   async dispatch(operation: string, request: unknown, caller: SaleOrigin = 'counter'): Promise<PosResult<unknown>> {
     if (!Object.hasOwn(OPERATION_SCHEMAS, operation)) return failed('UNKNOWN_OPERATION', `no operation "${operation}"`)
     const name = operation as OperationName
+    if (caller !== 'counter' && COUNTER_ONLY_OPERATIONS.includes(name))
+      return failed('FORBIDDEN', `${operation} is for the cashier screen (a manager), not for a POS with its token`)
     const parsed = OPERATION_SCHEMAS[name].safeParse(request ?? {})
     if (!parsed.success) return { ok: false, error: errorView(toPosError(parsed.error)) }
     try {

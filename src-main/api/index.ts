@@ -6,3 +6,5 @@ export { AgentOperations, type AgentContext, type AgentEngine } from './agent-op
 export { startLocalServer, type LocalServer, type LocalServerOptions } from './local-server'
 export { API_TOKEN_FILE, loadOrCreateApiToken } from './api-token'
 export { BodyTooLargeError, json, MAX_BODY_BYTES, readBody } from './http-body'
+export { INTEGRATOR_TOKENS_FILE, IntegratorTokens } from './integrator-tokens'
+export { LAUNCH_TTL_MS, LaunchSessions, type SessionView } from './launch-sessions'

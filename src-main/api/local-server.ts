@@ -6,19 +6,24 @@
  * - `GET /v1/openapi.json`: the OpenAPI 3.1 document of all of this (openapi-document.ts);
  * - `GET /metrics`: Prometheus metrics, when the agent was given them (docs/monitoring.md);
  * - `GET /v1/health`: unauthenticated liveness.
- * Every other /v1 call and /metrics need the bearer token (or the same-site session cookie the UI
- * page carries); the `Host` header must name this server and a present `Origin` must be this server
- * (DNS rebinding and cross-site requests are refused).
+ * - `POST /v1/launch`: a one-time link that opens a cashier window, or a customer display
+ *   (launch-sessions.ts), for whoever holds the token or is the cashier window.
+ * Every other /v1 call and /metrics need a token (the installation token or an integrator token a
+ * manager created, as a bearer token) or the session cookie a launch link gave the page; loading the
+ * page alone gives nothing. The `Host` header must name this server and a present `Origin` must be
+ * this server (DNS rebinding and cross-site requests are refused).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { timingSafeEqual } from 'node:crypto'
 import type { AgentOperations } from './agent-operations'
 import { EventStreams, parseResumePoint } from './event-stream'
+import type { IntegratorTokens } from './integrator-tokens'
+import { LaunchSessions, type SessionView } from './launch-sessions'
 import { openApiDocument } from './openapi-document'
 import { json, readBody } from './http-body'
 import { serveStatic } from './static-files'
-import { contentSecurityPolicy, type SaleOrigin } from '../../src-shared/contract'
+import { contentSecurityPolicy, DISPLAY_OPERATIONS, type OperationName, type SaleOrigin } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
 
 export interface LocalServerOptions {
@@ -31,6 +36,8 @@ export interface LocalServerOptions {
   metrics?: MetricsEndpoint
   /** How often an idle event stream gets a `heartbeat` event, in ms (15 s by default). */
   heartbeatMs?: number
+  /** Integrator tokens a manager created; they open the API as the installation token does. */
+  tokens?: IntegratorTokens
 }
 
 /** What /metrics serves: one scrape in the Prometheus text format. */
@@ -41,12 +48,20 @@ export interface MetricsEndpoint {
 
 export interface LocalServer {
   url: string
+  /** A one-time link that opens a window of `view` (what `serve` prints at start). */
+  launchUrl(view?: SessionView): string
   close(): Promise<void>
 }
 
+/** Who is calling: the POS (a token), the cashier window, a customer display (reads only). */
+type Caller = SaleOrigin | 'display'
+
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const streams = new EventStreams(options.operations, options.heartbeatMs ?? 15_000)
+  const sessions = new LaunchSessions()
   let origin = ''
+  const launchUrl = (view: SessionView = 'cashier'): string =>
+    `${origin}${view === 'customer' ? '/customer' : '/'}?launch=${sessions.issue(view)}`
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end()
@@ -61,8 +76,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (url.pathname === '/v1/health' && request.method === 'GET') return json(response, 200, options.health())
     if (url.pathname === '/v1/openapi.json' && request.method === 'GET') return json(response, 200, openApiDocument())
     if (url.pathname.startsWith('/v1/') || url.pathname === '/metrics') {
-      const caller = callerOf(request, options.token)
-      if (caller === 'missing' || caller === 'wrong') return unauthorised(response, caller)
+      const caller = callerOf(request, options.token, options.tokens, sessions)
+      if (caller === 'missing' || caller === 'wrong' || caller === 'noSession') return unauthorised(response, caller)
+      if (url.pathname === '/v1/launch' && request.method === 'POST') return launch(request, response, caller)
+      if (caller === 'display' && url.pathname === '/metrics') return refuse(response, 'FORBIDDEN', 'the customer display only reads sales')
       if (url.pathname === '/metrics' && request.method === 'GET') return metrics(response)
       if (url.pathname === '/v1/events' && request.method === 'GET') {
         const resume = parseResumePoint(request.headers['last-event-id']?.toString() ?? url.searchParams.get('lastEventId'))
@@ -74,8 +91,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       return refuse(response, 'NOT_FOUND', `no route ${request.method} ${url.pathname}`)
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(response, 405, 'method not allowed')
-    // The UI page carries a same-site session cookie so the browser's own calls are authorised.
-    response.setHeader('set-cookie', `pos_session=${options.token}; HttpOnly; SameSite=Strict; Path=/`)
+    // A launch link opens a session once: its cookie authorises the window's own calls, then the
+    // address bar loses the nonce. A page loaded without one gets no session (it says how to open it).
+    const nonce = url.searchParams.get('launch')
+    if (nonce !== null) {
+      const session = sessions.redeem(nonce)
+      if (session) response.setHeader('set-cookie', `pos_session=${session.id}; HttpOnly; SameSite=Strict; Path=/`)
+      url.searchParams.delete('launch')
+      response.writeHead(303, { location: `${url.pathname}${url.search}`, 'cache-control': 'no-store' }).end()
+      return
+    }
     // The page's CSP names the Electron origin; in the browser it is this server, which it also calls.
     const csp = contentSecurityPolicy(origin, true)
     response.setHeader('content-security-policy', `${csp}; frame-ancestors 'none'`)
@@ -84,7 +109,23 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     )
   }
 
-  async function operation(name: string, request: IncomingMessage, response: ServerResponse, caller: SaleOrigin): Promise<void> {
+  async function launch(request: IncomingMessage, response: ServerResponse, caller: Caller): Promise<void> {
+    if (caller === 'display') return refuse(response, 'FORBIDDEN', 'the customer display cannot open windows')
+    let view: unknown
+    try {
+      const text = await readBody(request)
+      view = text.length === 0 ? undefined : (JSON.parse(text) as { view?: unknown }).view
+    } catch {
+      return refuse(response, 'INVALID_REQUEST', 'the body is not JSON')
+    }
+    if (view !== undefined && view !== 'cashier' && view !== 'customer')
+      return refuse(response, 'INVALID_REQUEST', 'view is "cashier" or "customer"')
+    json(response, 200, { ok: true, value: { url: launchUrl(view) } })
+  }
+
+  async function operation(name: string, request: IncomingMessage, response: ServerResponse, caller: Caller): Promise<void> {
+    if (caller === 'display' && !DISPLAY_OPERATIONS.includes(name as OperationName))
+      return refuse(response, 'FORBIDDEN', `the customer display only reads; ${name} is refused there`)
     let body: unknown
     try {
       const text = await readBody(request)
@@ -92,7 +133,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     } catch (error) {
       return refuse(response, 'INVALID_REQUEST', error instanceof Error ? error.message : 'unreadable body')
     }
-    const result = await options.operations.dispatch(name, body, caller)
+    const result = await options.operations.dispatch(name, body, caller === 'display' ? 'counter' : caller)
     // The status of a refusal is the catalogue's (src-shared/errors), as is everything else about it.
     json(response, result.ok ? 200 : httpStatusOf(result.error.code), result)
   }
@@ -111,6 +152,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   origin = `http://127.0.0.1:${port}`
   return {
     url: origin,
+    launchUrl,
     close: () =>
       new Promise((resolve) => {
         streams.close()
@@ -126,24 +168,40 @@ function hostAllowed(host: string | undefined, origin: string): boolean {
 }
 
 /**
- * Who is calling, once authorised: the POS holds the bearer token; the cashier's page carries the
- * session cookie this server set when it served the page. Otherwise: no credential at all, or a wrong one.
+ * Who is calling, once authorised: the POS holds a token (the installation token, or an integrator
+ * token in force); a window opened from a launch link carries its session cookie. Otherwise: no
+ * credential at all, a wrong token, or a browser page without a session (never launched, or launched
+ * before the agent restarted), told apart by the Fetch Metadata headers a browser adds.
  */
-function callerOf(request: IncomingMessage, token: string): SaleOrigin | 'missing' | 'wrong' {
-  const matches = (given: string | undefined) =>
-    given !== undefined && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token))
+function callerOf(
+  request: IncomingMessage,
+  token: string,
+  tokens: IntegratorTokens | undefined,
+  sessions: LaunchSessions,
+): Caller | 'missing' | 'wrong' | 'noSession' {
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
+  if (bearer !== undefined) {
+    const installation = bearer.length === token.length && timingSafeEqual(Buffer.from(bearer), Buffer.from(token))
+    return installation || tokens?.verify(bearer) ? 'pos' : 'wrong'
+  }
   const session = /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
-  if (matches(bearer)) return 'pos'
-  if (matches(session)) return 'counter'
-  return bearer === undefined && session === undefined ? 'missing' : 'wrong'
+  const view = sessions.sessionView(session)
+  if (view !== undefined) return view === 'customer' ? 'display' : 'counter'
+  if (request.headers['sec-fetch-site'] !== undefined) return 'noSession'
+  return session === undefined ? 'missing' : 'wrong'
 }
 
 /**
  * A missing and a wrong token are told apart the way RFC 6750 §3 says: the challenge carries
  * `error="invalid_token"` only when a token was sent, and the message says which it was.
  */
-function unauthorised(response: ServerResponse, why: 'missing' | 'wrong'): void {
+function unauthorised(response: ServerResponse, why: 'missing' | 'wrong' | 'noSession'): void {
+  if (why === 'noSession')
+    return refuse(
+      response,
+      'SESSION_REQUIRED',
+      'this page has no session: open it from a launch link (POST /v1/launch, or the one serve printed)',
+    )
   const challenge = 'Bearer realm="pos-agent"'
   response.setHeader('www-authenticate', why === 'missing' ? challenge : `${challenge}, error="invalid_token"`)
   refuse(

@@ -39,6 +39,9 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   presentTestCard: 'Training mode: the simulated PIN pad presents this card next',
   settings: 'Host, ids, signing key check value',
   setSigningKey: 'Store the signing key in the OS keychain',
+  createToken: 'The cashier screen only: a new integrator token (shown once)',
+  listTokens: 'The cashier screen only: the integrator tokens, without the tokens themselves',
+  revokeToken: 'The cashier screen only: revoke an integrator token',
 }
 
 /** The statuses an operation's refusal can have, each with its catalogue codes. */
@@ -121,7 +124,11 @@ function build(): JsonSchema {
             },
           },
           ...failures,
-          '403': { description: 'a foreign Origin', content: { 'text/plain': { schema: { type: 'string' } } } },
+          '403': {
+            description:
+              'not for this caller (FORBIDDEN: a POS asking what only the cashier window may, a customer display acting), or a foreign Origin (text/plain)',
+            content: { 'application/json': { schema: ref('Failure403') }, 'text/plain': { schema: { type: 'string' } } },
+          },
           '421': { description: 'a foreign Host header', content: { 'text/plain': { schema: { type: 'string' } } } },
         },
       },
@@ -142,8 +149,17 @@ function build(): JsonSchema {
     },
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'The token in `<data folder>/api-token`.' },
-        session: { type: 'apiKey', in: 'cookie', name: 'pos_session', description: 'Set by the cashier page the agent serves.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The installation token in `<data folder>/api-token`, or an integrator token a manager created.',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'pos_session',
+          description: 'Set when a window is opened from a one-time launch link (POST /v1/launch, or the link serve prints).',
+        },
       },
       schemas: { ...components(results, 'output'), ...components(requests, 'input'), ...failureSchemas() },
     },
@@ -151,7 +167,8 @@ function build(): JsonSchema {
 }
 
 const unauthorised = {
-  description: 'no token (WWW-Authenticate without an error), or a wrong one (error="invalid_token")',
+  description:
+    'no token (WWW-Authenticate without an error), a wrong one (error="invalid_token"), or a browser page opened without a launch link (SESSION_REQUIRED)',
   content: { 'application/json': { schema: ref('Failure401') } },
 }
 
@@ -184,6 +201,40 @@ const FIXED_PATHS = {
           content: { 'application/json': { schema: ref('Failure400') } },
         },
         '401': unauthorised,
+      },
+    },
+  },
+  '/v1/launch': {
+    post: {
+      operationId: 'launch',
+      summary: 'A one-time link (ten minutes) that opens a cashier window, or a customer display that only reads',
+      requestBody: {
+        required: false,
+        content: {
+          'application/json': {
+            schema: { type: 'object', additionalProperties: false, properties: { view: { enum: ['cashier', 'customer'] } } },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'the link',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['ok', 'value'],
+                properties: {
+                  ok: { const: true },
+                  value: { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri' } } },
+                },
+              },
+            },
+          },
+        },
+        '400': { description: 'a view that is not cashier or customer', content: { 'application/json': { schema: ref('Failure400') } } },
+        '401': unauthorised,
+        '403': { description: 'a customer display cannot open windows', content: { 'application/json': { schema: ref('Failure403') } } },
       },
     },
   },

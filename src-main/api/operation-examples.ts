@@ -31,4 +31,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   presentTestCard: { name: 'chip-visa' },
   settings: {},
   setSigningKey: { key: '0123456789abcdef0123456789abcdef' },
+  createToken: { name: 'Back-office POS' },
+  listTokens: {},
+  revokeToken: { id: '6f1c2d4e-8a9b-4c3d-9e8f-0a1b2c3d4e5f' },
 }

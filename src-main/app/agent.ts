@@ -4,7 +4,7 @@
  * dispatches to. `serve` and the Electron shell both start here.
  */
 import type { CardReader } from '../device'
-import { AgentOperations } from '../api'
+import { AgentOperations, IntegratorTokens } from '../api'
 import { AgentMetrics, MeasuredHostClient } from '../metrics'
 import { minorUnitDigits } from '../../src-shared/money'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn'
@@ -30,6 +30,8 @@ export interface RunningAgent {
   connection: HostConnection
   readerHandle: ReaderHandle
   operations: AgentOperations
+  /** Integrator tokens a manager created: they open the local API and the nexo endpoint. */
+  tokens: IntegratorTokens
   /** Prometheus metrics of this agent, for the local server's /metrics (docs/monitoring.md). */
   metrics: AgentMetrics
   close(): Promise<void>
@@ -103,8 +105,10 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       reader: readerHandle.reader,
       alarms: () => engine.alarms,
     })
+    const tokens = new IntegratorTokens(runtime.dataDir)
     const operations = new AgentOperations({
       engine,
+      tokens,
       reader: readerHandle.reader,
       secrets: runtime.secrets,
       retry: retryPolicy(config),
@@ -135,6 +139,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       readerHandle,
       operations,
       metrics,
+      tokens,
       close: async () => {
         operations.close()
         for (const close of closers) await close()

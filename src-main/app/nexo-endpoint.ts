@@ -28,6 +28,7 @@ export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, o
   return startNexoServer({
     terminal,
     token: options.token,
+    tokens: agent.tokens,
     stateDir: runtime.dataDir,
     host: options.host ?? agent.config.nexo.host,
     port: options.port ?? agent.config.nexo.port,

@@ -16,7 +16,9 @@ import type { NexoTerminal } from './nexo-terminal'
 
 export interface NexoServerOptions {
   terminal: NexoTerminal
+  /** The installation token; integrator tokens a manager created open the endpoint too. */
   token: string
+  tokens?: { verify(token: string): boolean }
   /** Where the certificates live (the agent's state folder). */
   stateDir: string
   /** 127.0.0.1 by default; a LAN address only when configured. */
@@ -59,7 +61,8 @@ export async function startNexoServer(options: NexoServerOptions): Promise<NexoS
     if (request.method !== 'POST') return refuse(response, 405, 'NotAllowed', 'the nexo endpoint takes POST only')
     const key = request.headers['x-api-key']
     if (typeof key !== 'string' || key.length === 0) return refuse(response, 401, 'UNAUTHORISED', 'send the integrator token in X-API-Key')
-    if (!sameSecret(key, options.token)) return refuse(response, 401, 'TOKEN_INVALID', 'the X-API-Key is not a token of this terminal')
+    if (!sameSecret(key, options.token) && !options.tokens?.verify(key))
+      return refuse(response, 401, 'TOKEN_INVALID', 'the X-API-Key is not a token of this terminal')
     let message: unknown
     try {
       message = JSON.parse(await readBody(request))

@@ -177,6 +177,17 @@ export interface TrainingCardView {
   description: string
 }
 
+/** An integrator token as a manager sees it: never the token itself, which is shown once, when created. */
+export interface IntegratorTokenView {
+  id: string
+  /** What it is for, e.g. the POS it was given to. */
+  name: string
+  createdAt: number
+  lastUsedAt?: number
+  /** Revoked: the token no longer opens anything. */
+  revokedAt?: number
+}
+
 export interface SettingsView {
   offlineBaseUrl: string
   aid: string

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import type {
+  IntegratorTokenView,
   AppInfo,
   BatchSummaryView,
   DayReportView,
@@ -85,6 +86,10 @@ export const OPERATION_SCHEMAS = {
   presentTestCard: z.strictObject({ name: z.string().min(1).max(64) }),
   settings: z.strictObject({}),
   setSigningKey: z.strictObject({ key: z.string().length(32, 'the signing key is exactly 32 characters') }),
+  /** A manager, at the cashier screen: a new integrator token for one POS (shown once). */
+  createToken: z.strictObject({ name: z.string().trim().min(1).max(64) }),
+  listTokens: z.strictObject({}),
+  revokeToken: z.strictObject({ id: z.string().min(1).max(64) }),
 } as const
 
 export type OperationName = keyof typeof OPERATION_SCHEMAS
@@ -113,6 +118,9 @@ export interface OperationResults {
   presentTestCard: { presented: string }
   settings: SettingsView
   setSigningKey: { kcv: string }
+  createToken: { token: string; integrator: IntegratorTokenView }
+  listTokens: IntegratorTokenView[]
+  revokeToken: IntegratorTokenView
 }
 
 export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]
@@ -122,3 +130,9 @@ export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]
  * the screen turned towards them cannot start, cancel, void or close anything through it.
  */
 export const DISPLAY_OPERATIONS: readonly OperationName[] = ['appInfo', 'settings', 'deviceStatus', 'queueStatus', 'listSales', 'getSale']
+
+/**
+ * The operations only the cashier screen may call (a manager there), never the POS with its token:
+ * a POS that could mint or revoke integrator tokens could lock the others out, or keep itself in.
+ */
+export const COUNTER_ONLY_OPERATIONS: readonly OperationName[] = ['createToken', 'listTokens', 'revokeToken']

@@ -160,6 +160,14 @@ export const errorViewSchema = z.object({
   words: z.string(),
 })
 
+const integratorTokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: epochMs,
+  lastUsedAt: epochMs.optional(),
+  revokedAt: epochMs.optional(),
+})
+
 const saleTag = { saleId: z.string().optional(), reference: z.string().optional() }
 
 export const posEventSchema = z.discriminatedUnion('type', [
@@ -203,6 +211,9 @@ export const RESULT_SCHEMAS = {
   presentTestCard: z.object({ presented: z.string() }),
   settings: settingsViewSchema,
   setSigningKey: z.object({ kcv: z.string() }),
+  createToken: z.object({ token: z.string(), integrator: integratorTokenSchema }),
+  listTokens: z.array(integratorTokenSchema),
+  revokeToken: integratorTokenSchema,
 } as const satisfies Record<OperationName, z.ZodType>
 
 /**

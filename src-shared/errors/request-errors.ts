@@ -12,6 +12,11 @@ export const REQUEST_ERRORS = {
     false,
     'This program is not allowed to use the payment agent: its access token is not the one this agent uses. Give it the current token.',
   ),
+  SESSION_REQUIRED: entry(
+    401,
+    false,
+    "This screen was not opened from the payment agent's own link, or the agent has restarted since. Open the address the payment agent showed when it started.",
+  ),
   FORBIDDEN: entry(403, false, 'Only the cashier window may ask the payment agent for this.'),
   UNKNOWN_OPERATION: entry(404, false, 'The payment agent does not offer this action. Nothing was done.'),
   NOT_FOUND: entry(404, false, 'The payment agent has nothing at this address. Nothing was done.'),

@@ -224,7 +224,7 @@ try {
   const page = await context.newPage()
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
-  await page.goto(serve.uiUrl)
+  await page.goto(await serve.launchUrl())
   await page.getByTestId('training-banner').waitFor({ timeout: 15_000 })
   await installProbes(page)
   const clock = await clockOffset(page)

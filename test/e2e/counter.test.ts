@@ -6,6 +6,7 @@
  * should not see.
  */
 import { describe, expect, it } from 'vitest'
+import { wordsOf } from '../../src-shared/errors'
 import { goTo, keyAmount, newSale, presentCard, salePrompt, waitForResult } from './cashier'
 import { e2eComponentsPresent, fullPansOnPage, screenshot } from './harness'
 import { notInView } from './in-view'
@@ -86,6 +87,31 @@ describe.skipIf(!e2eComponentsPresent())('one counter, and the customer display'
     await goTo(page, 'sale')
   })
 
+  it('the page loaded without a launch link has no session: it says how to open the screen; the link opens it once', async () => {
+    const stranger = await e2e.browser.newContext()
+    try {
+      const page = await stranger.newPage()
+      await page.goto(e2e.serve.uiUrl)
+      await page.getByText(wordsOf('SESSION_REQUIRED')).waitFor()
+      expect(await page.getByTestId('amount-input').count()).toBe(0)
+      const link = await e2e.serve.launchUrl()
+      await page.goto(link)
+      await page.getByTestId('training-banner').waitFor()
+      // The address bar keeps no nonce, and the link is spent: another browser gets nothing from it.
+      expect(page.url()).toBe(`${e2e.serve.uiUrl}/`)
+      const other = await e2e.browser.newContext()
+      try {
+        const again = await other.newPage()
+        await again.goto(link)
+        await again.getByText(wordsOf('SESSION_REQUIRED')).waitFor()
+      } finally {
+        await other.close()
+      }
+    } finally {
+      await stranger.close()
+    }
+  })
+
   it('the customer display follows a sale: amount, card prompt, result, thank-you; no card number, no menu', async () => {
     const { page } = e2e.cashier
     await page.setViewportSize({ width: 1280, height: 800 })
@@ -97,7 +123,7 @@ describe.skipIf(!e2eComponentsPresent())('one counter, and the customer display'
       display.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text())
       })
-      await display.goto(`${e2e.serve.uiUrl}/customer`)
+      await display.goto(await e2e.serve.launchUrl('customer'))
       const message = display.getByTestId('customer-message')
       await message.filter({ hasText: 'Welcome' }).waitFor()
       expect(await display.locator('nav, [data-testid="amount-input"], [data-testid="nav-menu"]').count()).toBe(0)

@@ -111,11 +111,15 @@ export interface ServeProcess {
   dataDir: string
   /** Bearer token of the local API (`<dataDir>/api-token`). */
   token: string
+  /** The link serve printed: it opens one cashier window, once. */
+  printedLaunchUrl: string
+  /** A fresh one-time link for a window of `view`, asked of the API with the token (POST /v1/launch). */
+  launchUrl(view?: 'cashier' | 'customer'): Promise<string>
   host: HostAdmin
   stop(): Promise<void>
 }
 
-const UI_LINE = /^pos-agent serving the cashier UI at (http:\/\/127\.0\.0\.1:(\d+))\s*$/
+const UI_LINE = /^pos-agent serving the cashier UI at ((http:\/\/127\.0\.0\.1:(\d+))\/\?launch=[\w-]+)\s*$/
 const TRAINING_LINE = /^TRAINING MODE: training host at (https:\/\/127\.0\.0\.1:(\d+))\b/
 
 /**
@@ -163,44 +167,60 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
   }
 
   try {
-    const { uiUrl, hostUrl } = await new Promise<{ uiUrl: string; hostUrl: string }>((resolveUrls, reject) => {
-      let hostUrl: string | undefined
-      const output: string[] = []
-      const timer = setTimeout(
-        () => reject(new Error(`serve did not print its URLs within ${startTimeoutMs} ms; output:\n${output.join('\n')}`)),
-        startTimeoutMs,
-      )
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        log.write(`${line}\n`)
-        output.push(line)
-        const training = TRAINING_LINE.exec(line)
-        if (training) {
-          if (training[2] === '0') return reject(new Error(`serve printed port 0 for the training host: ${line}`))
-          hostUrl = training[1]
-        }
-        const ui = UI_LINE.exec(line)
-        if (ui) {
+    const { uiUrl, hostUrl, printedLaunchUrl } = await new Promise<{ uiUrl: string; hostUrl: string; printedLaunchUrl: string }>(
+      (resolveUrls, reject) => {
+        let hostUrl: string | undefined
+        const output: string[] = []
+        const timer = setTimeout(
+          () => reject(new Error(`serve did not print its URLs within ${startTimeoutMs} ms; output:\n${output.join('\n')}`)),
+          startTimeoutMs,
+        )
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          log.write(`${line}\n`)
+          output.push(line)
+          const training = TRAINING_LINE.exec(line)
+          if (training) {
+            if (training[2] === '0') return reject(new Error(`serve printed port 0 for the training host: ${line}`))
+            hostUrl = training[1]
+          }
+          const ui = UI_LINE.exec(line)
+          if (ui) {
+            clearTimeout(timer)
+            if (ui[3] === '0') return reject(new Error(`serve printed port 0 for the UI: ${line}`))
+            if (!hostUrl)
+              return reject(
+                new Error(
+                  `serve did not start in training mode (no "TRAINING MODE" line before the UI URL); output:\n${output.join('\n')}`,
+                ),
+              )
+            resolveUrls({ uiUrl: ui[2]!, hostUrl, printedLaunchUrl: ui[1]! })
+          }
+        })
+        child.once('exit', (code, signal) => {
           clearTimeout(timer)
-          if (ui[2] === '0') return reject(new Error(`serve printed port 0 for the UI: ${line}`))
-          if (!hostUrl)
-            return reject(
-              new Error(`serve did not start in training mode (no "TRAINING MODE" line before the UI URL); output:\n${output.join('\n')}`),
-            )
-          resolveUrls({ uiUrl: ui[1]!, hostUrl })
-        }
-      })
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer)
-        reject(new Error(`serve exited early (code ${code}, signal ${signal}); output:\n${output.join('\n')}`))
-      })
-    })
+          reject(new Error(`serve exited early (code ${code}, signal ${signal}); output:\n${output.join('\n')}`))
+        })
+      },
+    )
     const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim()
     const host = new HostAdmin(hostUrl, readFileSync(join(dataDir, 'training-host', 'training-ca.pem'), 'utf8'))
+    const launchUrl = async (view: 'cashier' | 'customer' = 'cashier'): Promise<string> => {
+      const response = await request(`${uiUrl}/v1/launch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ view }),
+      })
+      const answer = (await response.body.json()) as { ok: boolean; value: { url: string } }
+      if (!answer.ok) throw new Error(`POST /v1/launch: ${JSON.stringify(answer)}`)
+      return answer.value.url
+    }
     return {
       uiUrl,
       hostUrl,
       dataDir,
       token,
+      printedLaunchUrl,
+      launchUrl,
       host,
       stop: async () => {
         await host.close()
@@ -301,10 +321,13 @@ export interface Cashier {
   panLeaks: string[]
 }
 
-/** A fresh browser context on the cashier UI, waiting until the app has loaded (training banner shown). */
+/**
+ * A fresh browser context on the cashier UI, opened from a one-time launch link, waiting until the
+ * app has loaded (training banner shown).
+ */
 export async function openCashier(
   browser: Browser,
-  uiUrl: string,
+  launchUrl: string,
   viewport: { width: number; height: number } = { width: 1280, height: 800 },
 ): Promise<Cashier> {
   const context = await browser.newContext({ viewport })
@@ -326,7 +349,7 @@ export async function openCashier(
       })
       .catch(() => undefined)
   })
-  await page.goto(uiUrl, { waitUntil: 'domcontentloaded' })
+  await page.goto(launchUrl, { waitUntil: 'domcontentloaded' })
   await page.getByTestId('training-banner').waitFor({ state: 'visible' })
   return { context, page, consoleErrors, panLeaks }
 }

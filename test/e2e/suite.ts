@@ -39,7 +39,7 @@ export function useE2E(name: string): E2E {
 
   beforeEach(async () => {
     await state.serve!.host.clearFaults()
-    state.cashier = await openCashier(state.browser!, state.serve!.uiUrl)
+    state.cashier = await openCashier(state.browser!, await state.serve!.launchUrl())
   })
 
   afterEach(async () => {

@@ -25,6 +25,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
     operations: agent.operations,
     metrics: agent.metrics,
     token,
+    tokens: agent.tokens,
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
   const nexo =
@@ -39,7 +40,8 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
     )
   }
   for (const alarm of agent.engine.alarms) console.log(`ALARM ${alarm.code}: ${alarm.message}`)
-  console.log(`pos-agent serving the cashier UI at ${server.url}`)
+  // The link opens the cashier window once (launch-sessions.ts); the API token is in its file.
+  console.log(`pos-agent serving the cashier UI at ${server.launchUrl()}`)
   console.log(`local API token in ${file} (docs/local-api.md)`)
   if (nexo) console.log(`nexo Terminal API at ${nexo.url} (X-API-Key: the local API token; CA ${nexo.caFile}; docs/nexo.md)`)
   await new Promise<void>((resolve) => {

@@ -59,7 +59,8 @@ export const createAppSlice: SliceCreator<AppSlice> =
 
     navigate(screen) {
       if (screen === get().screen || navigationLocked(get())) return
-      set({ screen, receiptSaleId: null })
+      // A new integrator token is shown once: leaving Settings forgets it.
+      set({ screen, receiptSaleId: null, newToken: null })
     },
 
     showReceipt(saleId) {

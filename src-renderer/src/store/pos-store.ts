@@ -12,6 +12,7 @@ import { createSaleSlice } from './sale-slice'
 import { createSalesSlice } from './sales-slice'
 import type { PosState, StoreDeps } from './store-types'
 import { createTipsSlice } from './tips-slice'
+import { createTokensSlice } from './tokens-slice'
 
 export type PosStore = StoreApi<PosState> & {
   /** Applies one live event. */
@@ -27,6 +28,7 @@ export function createPosStore(deps: StoreDeps): PosStore {
     ...createTipsSlice(deps)(...a),
     ...createQueueSlice(deps)(...a),
     ...createDeviceSlice(deps)(...a),
+    ...createTokensSlice(deps)(...a),
   }))
   const receive = (event: PosEvent): void => {
     const before = store.getState()

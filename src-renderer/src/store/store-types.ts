@@ -7,6 +7,7 @@ import type { QueueSlice } from './queue-slice'
 import type { SaleSlice } from './sale-slice'
 import type { SalesSlice } from './sales-slice'
 import type { TipsSlice } from './tips-slice'
+import type { TokensSlice } from './tokens-slice'
 
 export const SCREENS = ['sale', 'transactions', 'tips', 'closeOfDay', 'queue', 'device', 'settings'] as const
 export type Screen = (typeof SCREENS)[number]
@@ -23,6 +24,6 @@ export interface Notice {
   text: string
 }
 
-export type PosState = AppSlice & SaleSlice & SalesSlice & TipsSlice & QueueSlice & DeviceSlice
+export type PosState = AppSlice & SaleSlice & SalesSlice & TipsSlice & QueueSlice & DeviceSlice & TokensSlice
 
 export type SliceCreator<T> = (deps: StoreDeps) => StateCreator<PosState, [], [], T>

@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http'
 import pino from 'pino'
 import { AgentOperations } from '../../../src-main/api/agent-operations'
 import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
+import { IntegratorTokens } from '../../../src-main/api/integrator-tokens'
 import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../../src-main/api/local-server'
 import type { EngineSettings } from '../../../src-main/app/compose'
 import { ScriptedCardReader } from '../../fakes/scripted-card-reader'
@@ -28,6 +29,8 @@ export interface ApiHarness {
   /** An operation as the POS calls it, with the bearer token; the answer's JSON. */
   op(name: string, body: unknown): Promise<{ status: number; json: { ok: boolean; value: { id: string; [field: string]: unknown } } }>
   events(headers?: Record<string, string>, query?: string): Promise<SseClient>
+  /** The session cookie of a cashier window opened from a launch link (`pos_session=…`). */
+  cashierSession(): Promise<string>
   close(): Promise<void>
 }
 
@@ -44,6 +47,7 @@ export async function startApiHarness(
   const operations = new AgentOperations({
     engine: engine.engine,
     reader,
+    tokens: new IntegratorTokens(engine.dir),
     secrets: engine.secrets,
     retry: testSettings(engine.dir, options.engine).retry!,
     logger: pino({ level: 'silent' }),
@@ -91,6 +95,11 @@ export async function startApiHarness(
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       })
       return { status: reply.status, json: JSON.parse(reply.body) }
+    },
+    async cashierSession() {
+      const link = new URL(server.launchUrl())
+      const opened = await call('GET', `${link.pathname}${link.search}`)
+      return String(opened.headers['set-cookie']).split(';')[0]!
     },
     events: (headers = {}, query = '') =>
       SseClient.open(`${server.url}/v1/events${query}`, { authorization: `Bearer ${token}`, ...headers }),

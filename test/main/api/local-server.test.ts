@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AgentOperations } from '../../../src-main/api/agent-operations'
+import { IntegratorTokens } from '../../../src-main/api/integrator-tokens'
 import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
 import { startLocalServer, type LocalServer } from '../../../src-main/api/local-server'
 import { DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
@@ -22,18 +23,21 @@ let harness: EngineHarness
 let server: LocalServer
 let operations: AgentOperations
 let token: string
+let tokens: IntegratorTokens
 const reader = new ScriptedCardReader()
 const ui = mkdtempSync(join(tmpdir(), 'pos-ui-'))
 
 beforeAll(async () => {
   harness = await startEngineHarness(reader)
   token = loadOrCreateApiToken(harness.dir).token
+  tokens = new IntegratorTokens(harness.dir)
   mkdirSync(ui, { recursive: true })
   // the real shell's head, so the CSP rewrite is tested on what the build ships
   writeFileSync(join(ui, 'index.html'), readFileSync('src-renderer/index.html', 'utf8'))
   operations = new AgentOperations({
     engine: harness.engine,
     reader,
+    tokens,
     secrets: harness.secrets,
     retry: DEFAULT_RETRY_POLICY,
     logger: pino({ level: 'silent' }),
@@ -48,7 +52,7 @@ beforeAll(async () => {
     },
     settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
   })
-  server = await startLocalServer({ port: 0, rendererRoot: ui, operations, token, health: () => ({ ok: true }) })
+  server = await startLocalServer({ port: 0, rendererRoot: ui, operations, token, tokens, health: () => ({ ok: true }) })
 })
 afterAll(async () => {
   await server.close()
@@ -130,13 +134,80 @@ describe('security of the local API', () => {
     expect(csp).not.toMatch(/'self' |'unsafe-inline'|script-src 'self'/)
   })
 
-  it('the UI page sets a same-site HttpOnly session cookie that authorises the UI calls', async () => {
+  it('loading the page gives no session; a launch link does, once, then leaves the address bar', async () => {
     const page = await call('GET', '/')
     expect(page.status).toBe(200)
-    const cookie = String(page.headers['set-cookie'])
-    expect(cookie).toMatch(/pos_session=[^;]+; HttpOnly; SameSite=Strict/)
+    expect(page.headers['set-cookie']).toBeUndefined()
+    // A browser page without a session is told how to open the screen, apart from a program without a token.
+    const fromPage = await call('POST', '/v1/ops/appInfo', { body: '{}', headers: { 'sec-fetch-site': 'same-origin' } })
+    expect(fromPage.status).toBe(401)
+    expect(JSON.parse(fromPage.body).error.code).toBe('SESSION_REQUIRED')
+
+    const link = new URL(server.launchUrl())
+    const opened = await call('GET', `${link.pathname}${link.search}`)
+    expect(opened.status).toBe(303)
+    expect(opened.headers.location).toBe('/')
+    const cookie = String(opened.headers['set-cookie'])
+    expect(cookie).toMatch(/^pos_session=[\w-]{40,}; HttpOnly; SameSite=Strict; Path=\/$/)
+    // The session is not the API token.
+    expect(cookie).not.toContain(token)
     const session = cookie.split(';')[0]!
     expect((await call('POST', '/v1/ops/appInfo', { body: '{}', headers: { cookie: session } })).status).toBe(200)
+    // The same link again opens nothing.
+    expect((await call('GET', `${link.pathname}${link.search}`)).headers['set-cookie']).toBeUndefined()
+    // A made-up session is no session.
+    expect((await call('POST', '/v1/ops/appInfo', { body: '{}', headers: { cookie: 'pos_session=made-up' } })).status).toBe(401)
+  })
+
+  it('POST /v1/launch: a link for the POS with its token or for the cashier window; a customer display session only reads', async () => {
+    expect((await call('POST', '/v1/launch', { body: '{}' })).status).toBe(401)
+    const asked = await call('POST', '/v1/launch', { body: '{"view":"customer"}', headers: { authorization: `Bearer ${token}` } })
+    const link = new URL(JSON.parse(asked.body).value.url as string)
+    expect(link.pathname).toBe('/customer')
+    const opened = await call('GET', `${link.pathname}${link.search}`)
+    expect(opened.headers.location).toBe('/customer')
+    const display = String(opened.headers['set-cookie']).split(';')[0]!
+    const reads = await call('POST', '/v1/ops/listSales', { body: '{}', headers: { cookie: display } })
+    expect(reads.status).toBe(200)
+    const acts = await call('POST', '/v1/ops/startSale', { body: '{"amountMinor":100}', headers: { cookie: display } })
+    expect(acts.status).toBe(403)
+    expect((await call('POST', '/v1/launch', { body: '{}', headers: { cookie: display } })).status).toBe(403)
+    expect((await call('GET', '/metrics', { headers: { cookie: display } })).status).not.toBe(200)
+    expect((await call('POST', '/v1/launch', { body: '{"view":"kitchen"}', headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      400,
+    )
+  })
+
+  it('integrator tokens: a manager at the cashier window creates one (shown once), it opens the API, and revoked it opens nothing', async () => {
+    const link = new URL(server.launchUrl())
+    const cashier = String((await call('GET', `${link.pathname}${link.search}`)).headers['set-cookie']).split(';')[0]!
+    const asCashier = (name: string, body: unknown) =>
+      call('POST', `/v1/ops/${name}`, { body: JSON.stringify(body), headers: { cookie: cashier, 'content-type': 'application/json' } })
+    const created = JSON.parse((await asCashier('createToken', { name: 'Back-office POS' })).body)
+    expect(created).toMatchObject({ ok: true, value: { integrator: { name: 'Back-office POS' } } })
+    const integratorToken = created.value.token as string
+    const asIntegrator = (bearer: string) => call('POST', '/v1/ops/appInfo', { body: '{}', headers: { authorization: `Bearer ${bearer}` } })
+    expect((await asIntegrator(integratorToken)).status).toBe(200)
+    // Listed without the token; stored as a hash only.
+    const listed = JSON.parse((await asCashier('listTokens', {})).body)
+    expect(JSON.stringify(listed)).not.toContain(integratorToken)
+    expect(readFileSync(join(harness.dir, 'integrator-tokens.json'), 'utf8')).not.toContain(integratorToken)
+    expect(statSync(join(harness.dir, 'integrator-tokens.json')).mode & 0o777).toBe(0o600)
+    expect(listed.value.find((t: { id: string }) => t.id === created.value.integrator.id).lastUsedAt).toBeTypeOf('number')
+    // A POS cannot manage tokens, not even with the installation token.
+    const byPos = await call('POST', '/v1/ops/createToken', {
+      body: '{"name":"mine"}',
+      headers: { authorization: `Bearer ${integratorToken}` },
+    })
+    expect(byPos.status).toBe(403)
+    expect((await call('POST', '/v1/ops/listTokens', { body: '{}', headers: { authorization: `Bearer ${token}` } })).status).toBe(403)
+    expect(JSON.parse((await asCashier('revokeToken', { id: created.value.integrator.id })).body).value.revokedAt).toBeTypeOf('number')
+    const refused = await asIntegrator(integratorToken)
+    expect(refused.status).toBe(401)
+    expect(JSON.parse(refused.body).error.code).toBe('TOKEN_INVALID')
+    // The installation token still works, and a fresh store reads what was written.
+    expect((await asIntegrator(token)).status).toBe(200)
+    expect(new IntegratorTokens(harness.dir).list()[0]).toMatchObject({ name: 'Back-office POS', revokedAt: expect.any(Number) })
   })
 })
 
@@ -188,7 +259,8 @@ describe('operations', () => {
     const fromPos = JSON.parse((await op('startSale', { amountMinor: 1100 })).body)
     expect(fromPos.value.startedBy).toBe('pos')
     await harness.engine.txn.waitForOutcome(fromPos.value.id)
-    const session = String((await call('GET', '/')).headers['set-cookie']).split(';')[0]!
+    const link = new URL(server.launchUrl())
+    const session = String((await call('GET', `${link.pathname}${link.search}`)).headers['set-cookie']).split(';')[0]!
     const fromPage = await call('POST', '/v1/ops/startSale', {
       body: JSON.stringify({ amountMinor: 1200 }),
       headers: { cookie: session, 'content-type': 'application/json' },

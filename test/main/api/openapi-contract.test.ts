@@ -6,7 +6,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OPERATION_NAMES } from '../../../src-shared/contract'
+import { COUNTER_ONLY_OPERATIONS, OPERATION_NAMES, type OperationName } from '../../../src-shared/contract'
 import { TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { eventually } from '../../support/engine-harness'
 import { startApiHarness, type ApiHarness, type Reply } from './api-harness'
@@ -96,10 +96,15 @@ describe('the OpenAPI document', () => {
 
   it('validates every answer of the running server, each operation called with its example', async () => {
     const called = new Map<string, number>()
+    // The POS calls with its token; the operations only the cashier window may call, with its session.
+    const cashier = await api.cashierSession()
     const call = async (name: string, overrides: Record<string, unknown> = {}) => {
+      const credential: Record<string, string> = COUNTER_ONLY_OPERATIONS.includes(name as OperationName)
+        ? { cookie: cashier }
+        : { authorization: `Bearer ${api.token}` }
       const reply = await api.call('POST', `/v1/ops/${name}`, {
         body: JSON.stringify({ ...example(name), ...overrides }),
-        headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+        headers: { ...credential, 'content-type': 'application/json' },
       })
       conforms(`/v1/ops/${name}`, 'post', reply)
       called.set(name, reply.status)
@@ -132,6 +137,9 @@ describe('the OpenAPI document', () => {
     await call('setSigningKey')
     await call('closeDay')
     await call('listBatches')
+    const created = (await call('createToken')).value as unknown as { integrator: { id: string } }
+    await call('listTokens')
+    await call('revokeToken', { id: created.integrator.id })
 
     expect([...called.keys()].sort()).toEqual([...OPERATION_NAMES].sort())
     // The refusals above are the scenario's, not accidents: a sale that needs no manager, no test cards outside training.
@@ -156,5 +164,21 @@ describe('the OpenAPI document', () => {
     )
     conforms('/v1/events', 'get', await api.call('GET', '/v1/events', { headers: { authorization: 'Bearer wrong' } }))
     conforms('/metrics', 'get', await api.call('GET', '/metrics', { headers: { authorization: `Bearer ${api.token}` } }))
+    conforms('/v1/launch', 'post', await api.call('POST', '/v1/launch', { body: '{}', headers: { authorization: `Bearer ${api.token}` } }))
+    conforms(
+      '/v1/launch',
+      'post',
+      await api.call('POST', '/v1/launch', { body: '{"view":"x"}', headers: { authorization: `Bearer ${api.token}` } }),
+    )
+    conforms(
+      '/v1/ops/appInfo',
+      'post',
+      await api.call('POST', '/v1/ops/appInfo', { body: '{}', headers: { 'sec-fetch-site': 'same-origin' } }),
+    )
+    conforms(
+      '/v1/ops/createToken',
+      'post',
+      await api.call('POST', '/v1/ops/createToken', { body: '{"name":"x"}', headers: { authorization: `Bearer ${api.token}` } }),
+    )
   })
 })

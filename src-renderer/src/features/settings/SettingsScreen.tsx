@@ -7,6 +7,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react'
 import { DisabledReason } from '../../components/DisabledReason'
 import { NoticeLine } from '../../components/Notice'
 import { signingKeyProblem, usePos, usePosStore } from '../../store'
+import { IntegratorTokens } from './IntegratorTokens'
 
 export function SettingsScreen() {
   const store = usePosStore()
@@ -108,6 +109,7 @@ export function SettingsScreen() {
         <DisabledReason id={`${fieldId}-why`} reason={saving ? 'Storing the key…' : key === '' ? signingKeyProblem(key) : null} />
         <NoticeLine notice={notice} testId="signing-key-notice" />
       </form>
+      <IntegratorTokens />
     </section>
   )
 }

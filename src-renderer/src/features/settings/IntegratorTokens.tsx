@@ -1,0 +1,117 @@
+/**
+ * Settings → Integrator tokens: a manager gives each POS its own token, sees when each was last
+ * used, and revokes one without touching the others. A new token is shown once, here, to be copied
+ * into the POS; the agent keeps only its hash.
+ */
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { DisabledReason } from '../../components/DisabledReason'
+import { NoticeLine } from '../../components/Notice'
+import { dateTimeText } from '../../components/time-text'
+import { usePos, usePosStore } from '../../store'
+import type { IntegratorTokenView } from '../../../../src-shared/contract'
+
+export function IntegratorTokens() {
+  const store = usePosStore()
+  const fieldId = useId()
+  const tokens = usePos((s) => s.integratorTokens)
+  const newToken = usePos((s) => s.newToken)
+  const busy = usePos((s) => s.tokenBusy)
+  const notice = usePos((s) => s.tokenNotice)
+  const [name, setName] = useState('')
+  const [revoking, setRevoking] = useState<IntegratorTokenView | null>(null)
+
+  useEffect(() => {
+    void store.getState().refreshTokens()
+  }, [store])
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (name.trim() === '' || busy) return
+    void store
+      .getState()
+      .createToken(name.trim())
+      .then((made) => made && setName(''))
+  }
+  const inForce = tokens.filter((token) => token.revokedAt === undefined)
+
+  return (
+    <section className="tokens" aria-labelledby={`${fieldId}-title`} data-testid="integrator-tokens">
+      <h3 id={`${fieldId}-title`}>Integrator tokens</h3>
+      <p className="field-message">Each POS connected to this terminal gets its own token. Revoke one to cut that POS off.</p>
+      {newToken && (
+        <div className="new-token" role="status" data-testid="new-token">
+          <p>
+            Token for <strong>{newToken.name}</strong>. Copy it into the POS now: it is shown only this once.
+          </p>
+          <code className="token-text" data-testid="new-token-text">
+            {newToken.token}
+          </code>
+          <button type="button" className="button" onClick={() => store.getState().dismissNewToken()}>
+            Done, I have copied it
+          </button>
+        </div>
+      )}
+      {inForce.length === 0 ? (
+        <p data-testid="no-tokens">No integrator token yet.</p>
+      ) : (
+        <ul className="token-list" data-testid="token-list">
+          {inForce.map((token) => (
+            <li key={token.id} className="token-row" data-testid={`token-${token.name}`}>
+              <span className="token-name">{token.name}</span>
+              <span className="token-when">
+                Made {dateTimeText(token.createdAt)} ·{' '}
+                {token.lastUsedAt === undefined ? 'never used' : `last used ${dateTimeText(token.lastUsedAt)}`}
+              </span>
+              <button type="button" className="button" disabled={busy} onClick={() => setRevoking(token)}>
+                Revoke {token.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="token-form" onSubmit={submit} autoComplete="off">
+        <label htmlFor={fieldId}>New token for (the POS it is for)</label>
+        <input
+          id={fieldId}
+          className="token-name-input"
+          data-testid="token-name-input"
+          maxLength={64}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
+        <button
+          type="submit"
+          className="button button-primary"
+          data-testid="create-token-button"
+          disabled={busy || name.trim() === ''}
+          aria-describedby={busy || name.trim() === '' ? `${fieldId}-why` : undefined}
+        >
+          Make a token
+        </button>
+        <DisabledReason
+          id={`${fieldId}-why`}
+          reason={busy ? 'Working…' : name.trim() === '' ? 'Type what the token is for first.' : null}
+        />
+      </form>
+      <NoticeLine notice={notice} testId="token-notice" />
+      {revoking && (
+        <ConfirmDialog
+          title={`Revoke the token for ${revoking.name}?`}
+          confirmLabel="Revoke"
+          cancelLabel="Keep it"
+          busy={busy}
+          testId="revoke-token-dialog"
+          onConfirm={() => {
+            const id = revoking.id
+            setRevoking(null)
+            void store.getState().revokeToken(id)
+          }}
+          onCancel={() => setRevoking(null)}
+        >
+          That POS can no longer start or look up sales on this terminal until it gets a new token.
+        </ConfirmDialog>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,65 @@
+/**
+ * Integrator tokens, as a manager manages them in Settings: the list (never the tokens themselves),
+ * a new one shown once until the manager has copied it, and revocation. Only the cashier window may
+ * do this; the agent refuses a POS (COUNTER_ONLY_OPERATIONS).
+ */
+import type { IntegratorTokenView } from '../../../src-shared/contract'
+import { describeError } from './error-words'
+import type { Notice, SliceCreator } from './store-types'
+
+export interface TokensSlice {
+  integratorTokens: IntegratorTokenView[]
+  /** The token just created, in full: shown once, forgotten when dismissed. */
+  newToken: { name: string; token: string } | null
+  tokenBusy: boolean
+  tokenNotice: Notice | null
+  refreshTokens(): Promise<void>
+  createToken(name: string): Promise<boolean>
+  revokeToken(id: string): Promise<void>
+  dismissNewToken(): void
+}
+
+export const createTokensSlice: SliceCreator<TokensSlice> =
+  ({ bridge }) =>
+  (set, get) => ({
+    integratorTokens: [],
+    newToken: null,
+    tokenBusy: false,
+    tokenNotice: null,
+
+    async refreshTokens() {
+      const result = await bridge.call('listTokens', {})
+      if (result.ok) set({ integratorTokens: result.value })
+      else set({ tokenNotice: { tone: 'error', text: describeError(result.error) } })
+    },
+
+    async createToken(name) {
+      if (get().tokenBusy) return false
+      set({ tokenBusy: true, tokenNotice: null, newToken: null })
+      const result = await bridge.call('createToken', { name })
+      if (!result.ok) {
+        set({ tokenBusy: false, tokenNotice: { tone: 'error', text: `No token was made: ${describeError(result.error)}` } })
+        return false
+      }
+      set({ tokenBusy: false, newToken: { name: result.value.integrator.name, token: result.value.token } })
+      await get().refreshTokens()
+      return true
+    },
+
+    async revokeToken(id) {
+      if (get().tokenBusy) return
+      set({ tokenBusy: true, tokenNotice: null })
+      const result = await bridge.call('revokeToken', { id })
+      set({
+        tokenBusy: false,
+        tokenNotice: result.ok
+          ? { tone: 'ok', text: `"${result.value.name}" is revoked: that POS can no longer use the terminal.` }
+          : { tone: 'error', text: `Not revoked: ${describeError(result.error)}` },
+      })
+      await get().refreshTokens()
+    },
+
+    dismissNewToken() {
+      set({ newToken: null })
+    },
+  })
