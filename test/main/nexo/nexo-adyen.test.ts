@@ -278,6 +278,16 @@ describe('what a POS gets for a message the terminal cannot take', () => {
       body: { errorCode: 'MessageFormat' },
     })
     expect(await raw('{}', {})).toMatchObject({ status: 401, body: { errorCode: 'UNAUTHORISED' } })
+    // An integrator token a manager made opens the endpoint too, until it is revoked.
+    const made = agent.tokens.create('nexo POS')
+    const diagnosis = () =>
+      send(
+        { SaleToPOIRequest: { MessageHeader: header('Diagnosis', nextServiceId()), DiagnosisRequest: {} } },
+        terminalApi({ apiKey: made.token }),
+      )
+    expect(String((await diagnosis()).SaleToPOIResponse?.DiagnosisResponse?.Response.Result)).toBe('Success')
+    agent.tokens.revoke(made.view.id)
+    await expect(diagnosis()).rejects.toMatchObject({ statusCode: 401, errorCode: 'TOKEN_INVALID' })
     // Nothing was charged by any of these.
     expect((await sales()).filter((s) => s.orderReference === 'X')).toEqual([])
   })
