@@ -12,7 +12,7 @@
  * Ends with one JSON line.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { Agent, request as httpsRequest } from 'node:https'
+import { Agent } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
@@ -22,6 +22,7 @@ import type { TerminalApiRequest } from '@adyen/api-library/lib/src/typings/term
 import { loadOrCreateApiToken, startLocalServer } from '../../src-main/api'
 import { openRuntime, readerFactory, startAgent, startNexoEndpoint } from '../../src-main/app'
 import type { PosEvent, SaleView } from '../../src-shared/contract'
+import { postNexo } from '../support/nexo-post'
 import { percentile, report } from './support/bench-kit'
 
 // The library is CommonJS; plain Node (no test runner's interop) loads it through require.
@@ -31,7 +32,7 @@ const TerminalLocalAPIUnencrypted = (
   require('@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted') as typeof AdyenTerminalLocal
 ).default
 
-const PAYMENTS = Number(process.env.BENCH_NEXO_PAYMENTS ?? 150)
+const PAYMENTS = Number(process.env.BENCH_NEXO_PAYMENTS ?? 400)
 const WARM_UP = 5
 const FINAL = new Set(['approved', 'declined', 'abandoned', 'reversalPending', 'reversed', 'storedOffline'])
 
@@ -129,33 +130,14 @@ async function viaAdyenLibrary(): Promise<number> {
 /** A POS that keeps its HTTPS connection to the terminal, and validates it against the endpoint's CA. */
 const keptConnection = new Agent({ keepAlive: true, maxSockets: 1, ca: readFileSync(nexo.caFile, 'utf8') })
 
-function viaKeptConnection(): Promise<number> {
+async function viaKeptConnection(): Promise<number> {
   const started = performance.now()
   const body = JSON.stringify(paymentMessage(nextAmount()))
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(
-      {
-        host: '127.0.0.1',
-        port: 8443,
-        path: '/nexo',
-        method: 'POST',
-        agent: keptConnection,
-        headers: { 'x-api-key': token, 'content-type': 'application/json' },
-      },
-      (response) => {
-        let text = ''
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-        response.on('end', () => {
-          const result = (JSON.parse(text) as { SaleToPOIResponse: { PaymentResponse: { Response: { Result: string } } } })
-            .SaleToPOIResponse.PaymentResponse.Response.Result
-          if (result === 'Success') resolve(performance.now() - started)
-          else reject(new Error(`nexo payment: ${text}`))
-        })
-      },
-    )
-    request.on('error', reject)
-    request.end(body)
-  })
+  const answer = await postNexo({ body, headers: { 'x-api-key': token }, agent: keptConnection })
+  const result = (answer.json as { SaleToPOIResponse: { PaymentResponse: { Response: { Result: string } } } }).SaleToPOIResponse
+    .PaymentResponse.Response.Result
+  if (result !== 'Success') throw new Error(`nexo payment: ${JSON.stringify(answer.json)}`)
+  return performance.now() - started
 }
 
 try {

@@ -6,7 +6,6 @@
  * gave up on, Abort, Reversal, GetTotals and Diagnosis; and what a malformed message gets.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client, Config, EnvironmentEnum } from '@adyen/api-library'
@@ -17,6 +16,7 @@ import { loadOrCreateApiToken } from '../../../src-main/api'
 import { defaultReaderFactory, openRuntime, startAgent, startNexoEndpoint, type RunningAgent } from '../../../src-main/app'
 import type { NexoServer } from '../../../src-main/nexo'
 import type { SaleView } from '../../../src-shared/contract'
+import { postNexo } from '../../support/nexo-post'
 
 let dir: string
 let agent: RunningAgent
@@ -294,28 +294,7 @@ describe('what a POS gets for a message the terminal cannot take', () => {
 })
 
 /** A request by hand, for what the library would never send; the endpoint's certificate is validated against its CA. */
-function raw(body: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    const request = httpsRequest(
-      {
-        host: '127.0.0.1',
-        port: 8443,
-        path: '/nexo',
-        method: 'POST',
-        ca: readCa(),
-        headers: { 'content-type': 'application/json', ...headers },
-      },
-      (response) => {
-        let text = ''
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }))
-      },
-    )
-    request.on('error', reject)
-    request.end(body)
-  })
-}
-
-function readCa(): string {
-  return readFileSync(nexo.caFile, 'utf8')
+async function raw(body: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  const answer = await postNexo({ body, headers, ca: readFileSync(nexo.caFile, 'utf8') })
+  return { status: answer.status, body: answer.json }
 }
