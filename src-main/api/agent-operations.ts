@@ -28,12 +28,13 @@ import type { JournalStore } from '../journal'
 import { signingKeyAccount, type SecretStore } from '../keychain'
 import { dayReportCsv, timeLeftMs, type Forwarder, type RetryPolicy, type TxnService } from '../txn'
 import type { IntegratorTokens } from './integrator-tokens'
+import { Operators } from '../operators'
 import { SaleEvents } from './sale-events'
 
 /** What the operations use of the engine the composition root builds (src-main/app/compose.ts). */
 export interface AgentEngine {
   alarms: AppInfo['alarms']
-  journal: Pick<JournalStore, 'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter'>
+  journal: Pick<JournalStore, 'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators'>
   txn: TxnService
   forwarder: Forwarder
 }
@@ -61,11 +62,13 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
   private readonly handlers: Handlers
   private readonly unsubscribe: Array<() => void> = []
   private readonly saleEvents: SaleEvents
+  private readonly operators: Operators
 
   constructor(private readonly ctx: AgentContext) {
     super()
     const { engine } = ctx
     const txn = engine.txn
+    this.operators = new Operators(engine.journal.operators)
     this.saleEvents = new SaleEvents({
       journal: engine.journal,
       txn,
@@ -146,6 +149,11 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
         return { token, integrator: view }
       },
       listTokens: () => this.tokens().list(),
+      listOperators: () => this.operators.list(),
+      addOperator: (r) => this.operators.add({ operatorId: r.operatorId, name: r.name, role: r.role, pin: r.pin }, r.approval),
+      signIn: (r) => this.operators.verify(r),
+      setOperatorPin: (r) => this.operators.setPin(r.operatorId, r.pin, r.approval),
+      disableOperator: (r) => this.operators.disable(r.operatorId, r.approval),
       revokeToken: (r) => {
         const view = this.tokens().revoke(r.id)
         ctx.logger.info({ token: view.id, name: view.name }, 'integrator token revoked')

@@ -42,6 +42,11 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   createToken: 'The cashier screen only: a new integrator token (shown once)',
   listTokens: 'The cashier screen only: the integrator tokens, without the tokens themselves',
   revokeToken: 'The cashier screen only: revoke an integrator token',
+  listOperators: 'The cashier screen only: the operators (cashiers, managers) of this terminal',
+  addOperator: 'The cashier screen only: a new operator, approved by a manager (the first, a manager, needs none)',
+  signIn: "The cashier screen only: check an operator's number and PIN",
+  setOperatorPin: 'The cashier screen only: a new PIN for an operator, approved by a manager (lifts a lockout)',
+  disableOperator: 'The cashier screen only: an operator who no longer works here, approved by a manager',
 }
 
 /** The statuses an operation's refusal can have, each with its catalogue codes. */
@@ -89,8 +94,9 @@ function build(): JsonSchema {
   for (const name of OPERATION_NAMES) {
     requests.add(OPERATION_SCHEMAS[name], { id: `${pascal(name)}Request` })
     const result = RESULT_SCHEMAS[name] as z.ZodType
-    resultName[name] = named.get(result) ?? `${pascal(name)}Result`
-    if (!named.has(result) && !results.has(result)) results.add(result, { id: resultName[name] })
+    // A result schema another operation registered already keeps the name it got there.
+    resultName[name] = named.get(result) ?? results.get(result)?.id ?? `${pascal(name)}Result`
+    if (!results.has(result)) results.add(result, { id: resultName[name] })
   }
   const statuses = [...new Set(ERROR_CODES.map((code) => ERROR_CATALOGUE[code].status))].sort()
   const paths: Record<string, unknown> = {}

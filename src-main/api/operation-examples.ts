@@ -34,4 +34,9 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   createToken: { name: 'Back-office POS' },
   listTokens: {},
   revokeToken: { id: '6f1c2d4e-8a9b-4c3d-9e8f-0a1b2c3d4e5f' },
+  listOperators: {},
+  addOperator: { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' },
+  signIn: { operatorId: '9', pin: '4321' },
+  setOperatorPin: { operatorId: '9', pin: '8642', approval: { operatorId: '9', pin: '4321' } },
+  disableOperator: { operatorId: '17', approval: { operatorId: '9', pin: '8642' } },
 }

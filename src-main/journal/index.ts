@@ -19,3 +19,4 @@ export { openIdEpoch, merchantTransId, MAX_SALE_ID_BYTES } from './transaction-i
 export type { NewOutboxItem, OutboxItem, ClaimedItem, QueueTotals } from './outbox-store'
 export { JournalCheckpointer } from './checkpointer'
 export { JOURNAL_FILE, probeJournal, probeQueue, type JournalSummary, type QueueSummary } from './journal-probe'
+export { OperatorStore, type OperatorRecord, type OperatorRole } from './operator-store'

@@ -12,6 +12,7 @@ import { merchantTransId } from './transaction-ids'
 import { FINAL, sqlStateList, type SaleOrigin, type SaleState, type TipState } from '../../src-shared/sale'
 import { OPEN_SALE_PREDICATE } from './schema'
 import { BatchStore } from './batch-store'
+import { OperatorStore } from './operator-store'
 
 /** A sale as stored. The states are the shared vocabulary (src-shared/sale). */
 export interface SaleRecord {
@@ -113,6 +114,8 @@ const BOOLEAN_FIELDS = new Set<keyof SaleRecord>(['autoCapture', 'offline', 'chi
 export class JournalStore {
   readonly outbox: OutboxStore
   readonly batches: BatchStore
+  /** Who may work at this terminal (src-main/operators holds the rules). */
+  readonly operators: OperatorStore
   private readonly statements
   private readonly keys: SaleKeys
   private readonly now: () => number
@@ -128,6 +131,7 @@ export class JournalStore {
     this.keys = new SaleKeys(db, sealer, this.now, options.onErase)
     this.outbox = new OutboxStore(db, this.keys, this.now)
     this.batches = new BatchStore(db)
+    this.operators = new OperatorStore(db)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
       bumpCounter: db.prepare(

@@ -186,4 +186,22 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 5,
+    description: 'operators: cashier and manager accounts, their PINs as scrypt hashes, lockout after wrong PINs',
+    up(db) {
+      db.exec(`
+        CREATE TABLE operator (
+          id              TEXT PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 16),
+          name            TEXT NOT NULL,
+          role            TEXT NOT NULL CHECK (role IN ('cashier', 'manager')),
+          pin_hash        TEXT NOT NULL,              -- scrypt$N$r$p$salt$hash (pin-hash.ts), never the PIN
+          failed_attempts INTEGER NOT NULL DEFAULT 0,
+          locked_until    INTEGER,                    -- ms since epoch
+          created_at      INTEGER NOT NULL,
+          disabled_at     INTEGER
+        ) STRICT;
+      `)
+    },
+  },
 ]

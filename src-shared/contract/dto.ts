@@ -177,6 +177,18 @@ export interface TrainingCardView {
   description: string
 }
 
+/** An operator (cashier or manager) as the screens and the API show one: never the PIN or its hash. */
+export interface OperatorView {
+  /** The operator number typed at sign-in. */
+  id: string
+  name: string
+  role: 'cashier' | 'manager'
+  createdAt: number
+  /** Locked after too many wrong PINs, until then (ms since the epoch). */
+  lockedUntil?: number
+  disabled: boolean
+}
+
 /** An integrator token as a manager sees it: never the token itself, which is shown once, when created. */
 export interface IntegratorTokenView {
   id: string

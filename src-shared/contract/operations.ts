@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import type {
+  OperatorView,
   IntegratorTokenView,
   AppInfo,
   BatchSummaryView,
@@ -23,6 +24,10 @@ const saleReference = z.string().min(1).max(64)
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
 const batchNumber = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)
 const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
+const operatorId = z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'an operator number is 1 to 16 letters or digits')
+const pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits')
+/** An operator's number and PIN: a sign-in, or a manager's approval. */
+const credential = z.strictObject({ operatorId, pin: z.string().min(1).max(8) })
 
 export const paymentOptionsSchema = z.strictObject({
   metadata: z.string().optional(),
@@ -90,6 +95,19 @@ export const OPERATION_SCHEMAS = {
   createToken: z.strictObject({ name: z.string().trim().min(1).max(64) }),
   listTokens: z.strictObject({}),
   revokeToken: z.strictObject({ id: z.string().min(1).max(64) }),
+  listOperators: z.strictObject({}),
+  /** The first operator of a terminal is a manager and needs no approval; every later one, a manager's. */
+  addOperator: z.strictObject({
+    operatorId: operatorId,
+    name: z.string().trim().min(1).max(64),
+    role: z.enum(['cashier', 'manager']),
+    pin,
+    approval: credential.optional(),
+  }),
+  /** Checks an operator's number and PIN (five wrong ones lock the operator for fifteen minutes). */
+  signIn: credential,
+  setOperatorPin: z.strictObject({ operatorId, pin, approval: credential }),
+  disableOperator: z.strictObject({ operatorId, approval: credential }),
 } as const
 
 export type OperationName = keyof typeof OPERATION_SCHEMAS
@@ -121,6 +139,11 @@ export interface OperationResults {
   createToken: { token: string; integrator: IntegratorTokenView }
   listTokens: IntegratorTokenView[]
   revokeToken: IntegratorTokenView
+  listOperators: OperatorView[]
+  addOperator: OperatorView
+  signIn: OperatorView
+  setOperatorPin: OperatorView
+  disableOperator: OperatorView
 }
 
 export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]
@@ -135,4 +158,13 @@ export const DISPLAY_OPERATIONS: readonly OperationName[] = ['appInfo', 'setting
  * The operations only the cashier screen may call (a manager there), never the POS with its token:
  * a POS that could mint or revoke integrator tokens could lock the others out, or keep itself in.
  */
-export const COUNTER_ONLY_OPERATIONS: readonly OperationName[] = ['createToken', 'listTokens', 'revokeToken']
+export const COUNTER_ONLY_OPERATIONS: readonly OperationName[] = [
+  'createToken',
+  'listTokens',
+  'revokeToken',
+  'listOperators',
+  'addOperator',
+  'signIn',
+  'setOperatorPin',
+  'disableOperator',
+]

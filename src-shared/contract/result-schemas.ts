@@ -160,6 +160,15 @@ export const errorViewSchema = z.object({
   words: z.string(),
 })
 
+const operatorSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(['cashier', 'manager']),
+  createdAt: epochMs,
+  lockedUntil: epochMs.optional(),
+  disabled: z.boolean(),
+})
+
 const integratorTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -214,6 +223,11 @@ export const RESULT_SCHEMAS = {
   createToken: z.object({ token: z.string(), integrator: integratorTokenSchema }),
   listTokens: z.array(integratorTokenSchema),
   revokeToken: integratorTokenSchema,
+  listOperators: z.array(operatorSchema),
+  addOperator: operatorSchema,
+  signIn: operatorSchema,
+  setOperatorPin: operatorSchema,
+  disableOperator: operatorSchema,
 } as const satisfies Record<OperationName, z.ZodType>
 
 /**
@@ -233,6 +247,8 @@ export const NAMED_RESULT_SCHEMAS = {
   AlarmView: alarmViewSchema,
   AppInfo: appInfoSchema,
   SettingsView: settingsViewSchema,
+  OperatorView: operatorSchema,
+  IntegratorTokenView: integratorTokenSchema,
   DayExport: dayExportSchema,
   ErrorView: errorViewSchema,
   PosEvent: posEventSchema,

@@ -4,6 +4,7 @@
  */
 import type { ErrorEntry } from './error-entry'
 import { JOURNAL_ERRORS } from './journal-errors'
+import { OPERATOR_ERRORS } from './operator-errors'
 import { READER_ERRORS } from './reader-errors'
 import { REQUEST_ERRORS } from './request-errors'
 import { SALE_ERRORS } from './sale-errors'
@@ -12,6 +13,7 @@ import { SETUP_ERRORS } from './setup-errors'
 export const ERROR_CATALOGUE = {
   ...REQUEST_ERRORS,
   ...SALE_ERRORS,
+  ...OPERATOR_ERRORS,
   ...SETUP_ERRORS,
   ...JOURNAL_ERRORS,
   ...READER_ERRORS,

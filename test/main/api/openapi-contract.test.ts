@@ -140,6 +140,12 @@ describe('the OpenAPI document', () => {
     const created = (await call('createToken')).value as unknown as { integrator: { id: string } }
     await call('listTokens')
     await call('revokeToken', { id: created.integrator.id })
+    await call('addOperator')
+    await call('signIn')
+    await call('setOperatorPin')
+    await call('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234', approval: { operatorId: '9', pin: '8642' } })
+    await call('disableOperator')
+    await call('listOperators')
 
     expect([...called.keys()].sort()).toEqual([...OPERATION_NAMES].sort())
     // The refusals above are the scenario's, not accidents: a sale that needs no manager, no test cards outside training.

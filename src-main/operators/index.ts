@@ -1,0 +1,3 @@
+/** The operators domain's door: accounts, PINs (scrypt), sign-in with lockout, a manager's approval. */
+export { LOCKOUT_MS, MAX_WRONG_PINS, Operators, type Credential, type NewOperator, type OperatorView } from './operators'
+export { DEFAULT_PIN_COST, hashPin, pinMatches, type PinHashCost } from './pin-hash'

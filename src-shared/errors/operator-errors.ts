@@ -1,0 +1,14 @@
+/**
+ * Refusals about who is at the counter: a wrong PIN, an operator locked out after too many, an action
+ * that needs a manager. The words never say whether an operator id exists (a wrong id and a wrong PIN
+ * read the same).
+ */
+import { entry } from './error-entry'
+
+export const OPERATOR_ERRORS = {
+  PIN_WRONG: entry(422, false, 'That operator number and PIN do not match. Try again.'),
+  OPERATOR_LOCKED: entry(422, true, 'Too many wrong PINs: this operator is locked for a while. Wait, or ask a manager to set a new PIN.'),
+  MANAGER_REQUIRED: entry(403, false, 'A manager must approve this. Ask a manager to enter their number and PIN.'),
+  OPERATOR_EXISTS: entry(409, false, 'There is already an operator with this number. Choose another number.'),
+  PIN_INVALID: entry(422, false, 'A PIN is 4 to 8 digits. Choose another.'),
+} as const

@@ -1,0 +1,118 @@
+/**
+ * Operators on a real journal file: the first manager, approvals, PINs as scrypt hashes (never in
+ * the file or its WAL), the lockout after five wrong PINs and its end, and refusals that do not tell
+ * which operator numbers exist.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { OperatorStore, openJournalDatabase } from '../../../src-main/journal'
+import { JOURNAL_MIGRATIONS } from '../../../src-main/journal/schema'
+import { hashPin, LOCKOUT_MS, MAX_WRONG_PINS, Operators, pinMatches } from '../../../src-main/operators'
+
+/** Cheap scrypt for tests; the default cost is checked once below. */
+const COST = { N: 2 ** 10, r: 8, p: 1 }
+const MANAGER = { operatorId: '9', name: 'Maria', role: 'manager' as const, pin: '4321' }
+const CASHIER = { operatorId: '17', name: 'Ann', role: 'cashier' as const, pin: '1234' }
+
+let dir: string
+let db: Database.Database
+let clock: { now: number }
+let operators: Operators
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pos-operators-'))
+  db = openJournalDatabase(join(dir, 'journal.sqlite'), { migrations: JOURNAL_MIGRATIONS })
+  clock = { now: Date.parse('2026-11-24T09:00:00Z') }
+  operators = new Operators(new OperatorStore(db), () => clock.now, COST)
+})
+afterEach(() => {
+  db.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const refusal = async (work: Promise<unknown>): Promise<string> => {
+  try {
+    await work
+  } catch (error) {
+    return (error as { code: string }).code
+  }
+  return 'none'
+}
+
+describe('accounts and approval', () => {
+  it('the first operator is a manager, made without approval; after that a manager approves each new one', async () => {
+    expect(operators.hasManager()).toBe(false)
+    expect(await refusal(operators.add(CASHIER))).toBe('MANAGER_REQUIRED')
+    await operators.add(MANAGER)
+    expect(await refusal(operators.add(CASHIER))).toBe('MANAGER_REQUIRED')
+    expect(await refusal(operators.add(CASHIER, { operatorId: '9', pin: '0000' }))).toBe('PIN_WRONG')
+    const ann = await operators.add(CASHIER, { operatorId: '9', pin: '4321' })
+    expect(ann).toEqual({ id: '17', name: 'Ann', role: 'cashier', createdAt: clock.now, disabled: false })
+    // A cashier is no approver.
+    expect(await refusal(operators.add({ ...CASHIER, operatorId: '18' }, { operatorId: '17', pin: '1234' }))).toBe('MANAGER_REQUIRED')
+    expect(await refusal(operators.add(CASHIER, { operatorId: '9', pin: '4321' }))).toBe('OPERATOR_EXISTS')
+    expect(await refusal(operators.add({ ...CASHIER, operatorId: '19', pin: '12' }, { operatorId: '9', pin: '4321' }))).toBe('PIN_INVALID')
+    expect(operators.list().map((o) => o.id)).toEqual(['9', '17'])
+  })
+
+  it('the last manager cannot be disabled; a disabled operator cannot sign in', async () => {
+    await operators.add(MANAGER)
+    await operators.add(CASHIER, { operatorId: '9', pin: '4321' })
+    expect(await refusal(operators.disable('9', { operatorId: '9', pin: '4321' }))).toBe('INVALID_REQUEST')
+    await operators.disable('17', { operatorId: '9', pin: '4321' })
+    expect(await refusal(operators.verify({ operatorId: '17', pin: '1234' }))).toBe('PIN_WRONG')
+  })
+})
+
+describe('PINs at rest', () => {
+  it('are scrypt hashes with their own salt: never the PIN, in the journal file or its WAL', async () => {
+    await operators.add({ ...MANAGER, pin: '73915' })
+    const files = readdirSync(dir).filter((name) => name.startsWith('journal.sqlite'))
+    for (const name of files) expect(readFileSync(join(dir, name)).includes(Buffer.from('73915'))).toBe(false)
+    const stored = new OperatorStore(db).get('9')!.pinHash
+    expect(stored).toMatch(/^scrypt\$1024\$8\$1\$[\w-]{22}\$[\w-]{43}$/)
+    expect(await hashPin('73915', COST)).not.toBe(stored)
+  })
+
+  it('the default cost (N = 2^15, r = 8) hashes and checks', async () => {
+    const stored = await hashPin('2468')
+    expect(stored.startsWith('scrypt$32768$8$1$')).toBe(true)
+    expect(await pinMatches('2468', stored)).toBe(true)
+    expect(await pinMatches('2469', stored)).toBe(false)
+    expect(await pinMatches('2468', 'bcrypt$something')).toBe(false)
+  })
+})
+
+describe('wrong PINs and the lockout', () => {
+  beforeEach(async () => {
+    await operators.add(MANAGER)
+    await operators.add(CASHIER, { operatorId: '9', pin: '4321' })
+  })
+
+  it(`locks after ${MAX_WRONG_PINS} wrong PINs in a row; the right PIN is refused while locked, accepted after`, async () => {
+    for (let i = 1; i < MAX_WRONG_PINS; i++) expect(await refusal(operators.verify({ operatorId: '17', pin: '0000' }))).toBe('PIN_WRONG')
+    expect(await refusal(operators.verify({ operatorId: '17', pin: '0000' }))).toBe('OPERATOR_LOCKED')
+    expect(await refusal(operators.verify({ operatorId: '17', pin: '1234' }))).toBe('OPERATOR_LOCKED')
+    expect(operators.list().find((o) => o.id === '17')?.lockedUntil).toBe(clock.now + LOCKOUT_MS)
+    clock.now += LOCKOUT_MS + 1
+    expect(await operators.verify({ operatorId: '17', pin: '1234' })).toMatchObject({ id: '17', role: 'cashier' })
+  })
+
+  it('a right PIN clears the count; a manager setting a new PIN lifts a lockout', async () => {
+    for (let i = 1; i < MAX_WRONG_PINS; i++) await refusal(operators.verify({ operatorId: '17', pin: '0000' }))
+    await operators.verify({ operatorId: '17', pin: '1234' })
+    for (let i = 1; i < MAX_WRONG_PINS; i++) expect(await refusal(operators.verify({ operatorId: '17', pin: '0000' }))).toBe('PIN_WRONG')
+    expect(await refusal(operators.verify({ operatorId: '17', pin: '0000' }))).toBe('OPERATOR_LOCKED')
+    await operators.setPin('17', '5555', { operatorId: '9', pin: '4321' })
+    expect(await operators.verify({ operatorId: '17', pin: '5555' })).toMatchObject({ id: '17' })
+  })
+
+  it('an unknown number reads as a wrong PIN, and locks nothing', async () => {
+    expect(await refusal(operators.verify({ operatorId: '404', pin: '1234' }))).toBe('PIN_WRONG')
+    expect(await refusal(operators.verify(undefined))).toBe('PIN_WRONG')
+    expect(operators.list().every((o) => o.lockedUntil === undefined)).toBe(true)
+  })
+})
