@@ -7,6 +7,9 @@ import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import {
   COUNTER_ONLY_OPERATIONS,
+  MANAGER_APPROVED_OPERATIONS,
+  SIGNED_IN_OPERATIONS,
+  type CounterOperatorView,
   OPERATION_SCHEMAS,
   type AppInfo,
   type OperationName,
@@ -28,7 +31,7 @@ import type { JournalStore } from '../journal'
 import { signingKeyAccount, type SecretStore } from '../keychain'
 import { dayReportCsv, timeLeftMs, type Forwarder, type RetryPolicy, type TxnService } from '../txn'
 import type { IntegratorTokens } from './integrator-tokens'
-import { Operators } from '../operators'
+import { Operators, type Credential, type OperatorView } from '../operators'
 import { SaleEvents } from './sale-events'
 
 /** What the operations use of the engine the composition root builds (src-main/app/compose.ts). */
@@ -50,12 +53,23 @@ export interface AgentContext {
   presentTestCard?: (name: string) => void
   /** The integrator tokens a manager manages (absent: this agent keeps none, e.g. in some tests). */
   tokens?: IntegratorTokens
+  /** A void of a sale older than this needs a manager (30 minutes unless configured). */
+  voidWithoutManagerMinutes?: number
   logger: Logger
+}
+
+/** Who acts, once the terminal has operators: the operator signed in at the counter, or the manager who approved. */
+interface Actor {
+  by?: string
 }
 
 /** `caller`: the cashier's screen (Electron, or the page the local server serves) or the POS. */
 type Handlers = {
-  [K in OperationName]: (request: OperationRequest<K>, caller: SaleOrigin) => Promise<OperationResults[K]> | OperationResults[K]
+  [K in OperationName]: (
+    request: OperationRequest<K>,
+    caller: SaleOrigin,
+    actor: Actor,
+  ) => Promise<OperationResults[K]> | OperationResults[K]
 }
 
 export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
@@ -63,6 +77,8 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
   private readonly unsubscribe: Array<() => void> = []
   private readonly saleEvents: SaleEvents
   private readonly operators: Operators
+  /** Who is signed in at the counter (the cashier window), if anyone. */
+  private counterOperator: OperatorView | undefined
 
   constructor(private readonly ctx: AgentContext) {
     super()
@@ -78,9 +94,10 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     })
     this.handlers = {
       appInfo: () => ({ ...ctx.info, alarms: engine.alarms }),
-      startSale: (r, caller) =>
+      startSale: (r, caller, actor) =>
         txn.startSale({
           startedBy: caller,
+          operatorId: actor.by,
           amountMinor: r.amountMinor,
           currency: r.currency ?? ctx.info.currency,
           reference: r.reference,
@@ -94,16 +111,16 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
         if (!record) throw new PosError('NO_SUCH_SALE', `no sale with reference "${r.reference}"`)
         return this.sale(record.id)
       },
-      cancelSale: async (r) => {
-        await txn.cancelSale(r.id)
+      cancelSale: async (r, _caller, actor) => {
+        await txn.cancelSale(r.id, actor.by)
         return this.sale(r.id)
       },
-      confirmDuplicate: async (r) => {
-        await txn.confirmDuplicate(r.id, r.charge)
+      confirmDuplicate: async (r, _caller, actor) => {
+        await txn.confirmDuplicate(r.id, r.charge, actor.by)
         return this.sale(r.id)
       },
-      voidSale: (r) => txn.voidSale(r.id),
-      adjustTip: (r) => txn.adjustTip(r.id, r.tipMinor, r.managerOverride ?? false),
+      voidSale: (r, _caller, actor) => txn.voidSale(r.id, actor.by),
+      adjustTip: (r, _caller, actor) => txn.adjustTip(r.id, r.tipMinor, r.managerOverride ?? false, actor.by),
       listSales: (r) => (r.day === undefined ? txn.dayReport().sales : txn.salesOfDay(r.day)),
       queueStatus: () => this.queueStatus(),
       queueItems: () => {
@@ -116,11 +133,11 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
         await engine.forwarder.forwardNow()
         return this.queueStatus()
       },
-      retryAttention: (r) => txn.managerRetry(r.id),
+      retryAttention: (r, _caller, actor) => txn.managerRetry(r.id, actor.by),
       dayReport: (r) => txn.dayReport(r.batch),
-      closeDay: (r) => txn.closeDay(r.batch, r.managerOverride ?? false),
+      closeDay: (r, _caller, actor) => txn.closeDay(r.batch, r.managerOverride ?? false, actor.by),
       listBatches: () => txn.listBatches(),
-      acknowledgeAttention: (r) => txn.acknowledge(r.id),
+      acknowledgeAttention: (r, _caller, actor) => txn.acknowledge(r.id, actor.by),
       exportDay: (r) => {
         const report = txn.dayReport(r.batch)
         const name = `pos-agent-${report.businessDay}-batch-${report.batch.number}${report.batch.closedAt === undefined ? '-open' : ''}`
@@ -151,7 +168,16 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       listTokens: () => this.tokens().list(),
       listOperators: () => this.operators.list(),
       addOperator: (r) => this.operators.add({ operatorId: r.operatorId, name: r.name, role: r.role, pin: r.pin }, r.approval),
-      signIn: (r) => this.operators.verify(r),
+      signIn: async (r) => {
+        // One counter per terminal: signing in there replaces whoever was signed in.
+        this.counterOperator = await this.operators.verify(r)
+        return this.counterOperator
+      },
+      signOut: () => {
+        this.counterOperator = undefined
+        return this.counterOperatorView()
+      },
+      counterOperator: () => this.counterOperatorView(),
       setOperatorPin: (r) => this.operators.setPin(r.operatorId, r.pin, r.approval),
       disableOperator: (r) => this.operators.disable(r.operatorId, r.approval),
       revokeToken: (r) => {
@@ -180,6 +206,46 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', this.saleEvents.device(prompt))))
   }
 
+  private counterOperatorView(): CounterOperatorView {
+    return {
+      required: this.operators.hasManager(),
+      ...(this.counterOperator ? { operator: this.counterOperator } : {}),
+      voidWithoutManagerMinutes: this.voidWithoutManagerMinutes(),
+    }
+  }
+
+  private voidWithoutManagerMinutes(): number {
+    return this.ctx.voidWithoutManagerMinutes ?? 30
+  }
+
+  /**
+   * Who acts, and whether they may. A terminal without operators is open, as before operators
+   * existed. With operators, the counter acts only with an operator signed in, and what a manager
+   * approves (MANAGER_APPROVED_OPERATIONS) needs a manager signed in at the counter or a manager's
+   * number and PIN in the request (`approval`), from the counter or the POS alike.
+   */
+  private async actorFor(name: OperationName, request: Record<string, unknown>, caller: SaleOrigin): Promise<Actor> {
+    if (!this.operators.hasManager()) return {}
+    const atCounter = caller === 'counter' ? this.counterOperator : undefined
+    if (caller === 'counter' && !atCounter && SIGNED_IN_OPERATIONS.includes(name))
+      throw new PosError('SIGN_IN_REQUIRED', `${name} needs an operator signed in at the counter`)
+    if (!this.needsManager(name, request)) return atCounter ? { by: atCounter.id } : {}
+    if (atCounter?.role === 'manager') return { by: atCounter.id }
+    // The manager who approved answers for the step: their number is the one kept on it.
+    const approver = await this.operators.approve(request.approval as Credential | undefined)
+    return { by: approver.id }
+  }
+
+  private needsManager(name: OperationName, request: Record<string, unknown>): boolean {
+    if (!MANAGER_APPROVED_OPERATIONS.includes(name)) return false
+    if (name === 'adjustTip') return request.managerOverride === true
+    if (name === 'voidSale') {
+      const sale = this.ctx.engine.txn.get(String(request.id))
+      return sale !== undefined && Date.now() - sale.createdAt > this.voidWithoutManagerMinutes() * 60_000
+    }
+    return true
+  }
+
   private tokens(): IntegratorTokens {
     if (!this.ctx.tokens) throw new PosError('NOT_FOUND', 'this agent keeps no integrator tokens')
     return this.ctx.tokens
@@ -194,8 +260,9 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     const parsed = OPERATION_SCHEMAS[name].safeParse(request ?? {})
     if (!parsed.success) return { ok: false, error: errorView(toPosError(parsed.error)) }
     try {
-      const handler = this.handlers[name] as (r: unknown, caller: SaleOrigin) => Promise<unknown> | unknown
-      return { ok: true, value: await handler(parsed.data, caller) }
+      const actor = await this.actorFor(name, parsed.data as Record<string, unknown>, caller)
+      const handler = this.handlers[name] as (r: unknown, caller: SaleOrigin, actor: Actor) => Promise<unknown> | unknown
+      return { ok: true, value: await handler(parsed.data, caller, actor) }
     } catch (thrown) {
       // A PosError is a refusal the code already explained; anything else is logged with its stack.
       if (!(thrown instanceof PosError)) this.ctx.logger.error({ operation, err: thrown }, 'operation failed')

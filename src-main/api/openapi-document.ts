@@ -44,7 +44,9 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   revokeToken: 'The cashier screen only: revoke an integrator token',
   listOperators: 'The cashier screen only: the operators (cashiers, managers) of this terminal',
   addOperator: 'The cashier screen only: a new operator, approved by a manager (the first, a manager, needs none)',
-  signIn: "The cashier screen only: check an operator's number and PIN",
+  signIn: 'The cashier screen only: sign an operator in at the counter with their number and PIN',
+  signOut: 'The cashier screen only: sign the operator out of the counter',
+  counterOperator: 'The cashier screen only: who is signed in, and whether a sign-in is asked for',
   setOperatorPin: 'The cashier screen only: a new PIN for an operator, approved by a manager (lifts a lockout)',
   disableOperator: 'The cashier screen only: an operator who no longer works here, approved by a manager',
 }

@@ -37,6 +37,8 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   listOperators: {},
   addOperator: { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' },
   signIn: { operatorId: '9', pin: '4321' },
+  signOut: {},
+  counterOperator: {},
   setOperatorPin: { operatorId: '9', pin: '8642', approval: { operatorId: '9', pin: '4321' } },
   disableOperator: { operatorId: '17', approval: { operatorId: '9', pin: '8642' } },
 }

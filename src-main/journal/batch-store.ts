@@ -16,6 +16,8 @@ export interface ClosedBatch {
   managerOverride: boolean
   saleCount: number
   summary: string
+  /** The operator who closed it (absent before operators existed, or with none signed in). */
+  closedBy?: string
 }
 
 export interface BatchClose {
@@ -25,6 +27,7 @@ export interface BatchClose {
   businessDay: string
   managerOverride: boolean
   summary: string
+  closedBy?: string | undefined
 }
 
 export class BatchClosedMeanwhileError extends Error {
@@ -39,7 +42,7 @@ export class BatchStore {
     this.statements = {
       lastNumber: db.prepare('SELECT coalesce(max(number), 0) AS n FROM batch'),
       insert: db.prepare(
-        'INSERT INTO batch (number, closed_at, business_day, manager_override, sale_count, summary) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO batch (number, closed_at, business_day, manager_override, sale_count, summary, closed_by) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       join: db.prepare('UPDATE sale SET batch = ? WHERE batch IS NULL AND id IN (SELECT value FROM json_each(?))'),
       get: db.prepare('SELECT * FROM batch WHERE number = ?'),
@@ -66,8 +69,17 @@ export class BatchStore {
         managerOverride: close.managerOverride,
         saleCount: close.saleIds.length,
         summary: close.summary,
+        ...(close.closedBy !== undefined ? { closedBy: close.closedBy } : {}),
       }
-      this.statements.insert.run(number, batch.closedAt, batch.businessDay, batch.managerOverride ? 1 : 0, batch.saleCount, batch.summary)
+      this.statements.insert.run(
+        number,
+        batch.closedAt,
+        batch.businessDay,
+        batch.managerOverride ? 1 : 0,
+        batch.saleCount,
+        batch.summary,
+        close.closedBy ?? null,
+      )
       const joined = this.statements.join.run(number, JSON.stringify(close.saleIds)).changes
       if (joined !== close.saleIds.length) {
         throw new BatchClosedMeanwhileError(`batch ${number}: ${close.saleIds.length - joined} of its sales were already in a closed batch`)
@@ -95,6 +107,7 @@ function fromRow(row: unknown): ClosedBatch {
     manager_override: number
     sale_count: number
     summary: string
+    closed_by: string | null
   }
   return {
     number: r.number,
@@ -103,5 +116,6 @@ function fromRow(row: unknown): ClosedBatch {
     managerOverride: r.manager_override === 1,
     saleCount: r.sale_count,
     summary: r.summary,
+    ...(r.closed_by !== null ? { closedBy: r.closed_by } : {}),
   }
 }

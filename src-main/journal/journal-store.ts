@@ -44,6 +44,8 @@ export interface SaleRecord {
   options?: string | undefined
   /** Who rang the sale up. */
   startedBy?: SaleOrigin | undefined
+  /** The operator signed in at the counter when it was rung up (operators, src-main/operators). */
+  operatorId?: string | undefined
   /** The closed batch the sale belongs to; absent while its batch is open. Only a close sets it (batch-store.ts). */
   readonly batchNumber?: number | undefined
 }
@@ -52,7 +54,8 @@ export type NewSale = Omit<SaleRecord, 'id' | 'createdAt' | 'updatedAt' | 'offli
 
 /** Everything one transition writes, atomically. */
 export interface SaleChange {
-  event: { type: string; detail?: unknown }
+  /** `operator`: the operator who took this step, when a person took it. */
+  event: { type: string; detail?: unknown; operator?: string | undefined }
   /** The new record (full); the store checks the previous state to refuse lost updates. */
   next: SaleRecord
   expectedState: SaleState
@@ -106,6 +109,7 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['requestHash', 'request_hash'],
   ['options', 'options'],
   ['startedBy', 'started_by'],
+  ['operatorId', 'operator_id'],
 ]
 /** Read, never written by a sale's own change: a close of day moves sales into a batch (batch-store.ts). */
 const READ_ONLY_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [['batchNumber', 'batch']]
@@ -144,7 +148,9 @@ export class JournalStore {
           .map((c) => `${c} = @${c}`)
           .join(', ')} WHERE id = @id AND state = @expected_state`,
       ),
-      insertEvent: db.prepare('INSERT INTO sale_event (sale_id, at, type, from_state, to_state, detail) VALUES (?, ?, ?, ?, ?, ?)'),
+      insertEvent: db.prepare(
+        'INSERT INTO sale_event (sale_id, at, type, from_state, to_state, detail, operator_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       getSale: db.prepare('SELECT * FROM sale WHERE id = ?'),
       byReference: db.prepare('SELECT * FROM sale WHERE reference = ?'),
       byDay: db.prepare('SELECT * FROM sale WHERE business_day = ? ORDER BY created_at'),
@@ -161,7 +167,7 @@ export class JournalStore {
       getCard: db.prepare('SELECT envelope FROM sealed_card WHERE sale_id = ? AND purpose = ?'),
       purgeCard: db.prepare('DELETE FROM sealed_card WHERE sale_id = ?'),
       events: db.prepare(
-        'SELECT seq, at, type, from_state AS fromState, to_state AS toState, detail FROM sale_event WHERE sale_id = ? ORDER BY seq',
+        'SELECT seq, at, type, from_state AS fromState, to_state AS toState, detail, operator_id AS operatorId FROM sale_event WHERE sale_id = ? ORDER BY seq',
       ),
     }
   }
@@ -185,7 +191,7 @@ export class JournalStore {
         tipState: 'none',
       }
       this.statements.insertSale.run(toRow(record))
-      this.statements.insertEvent.run(record.id, at, 'created', null, record.state, null)
+      this.statements.insertEvent.run(record.id, at, 'created', null, record.state, null, record.operatorId ?? null)
       return record
     })
   }
@@ -219,6 +225,7 @@ export class JournalStore {
         change.expectedState,
         next.state,
         change.event.detail === undefined ? null : JSON.stringify(change.event.detail),
+        change.event.operator ?? null,
       )
       if (change.sealCard) {
         const envelope = this.keys.seal(
@@ -295,9 +302,16 @@ export class JournalStore {
     return countSealedRows(this.db)
   }
 
-  events(
-    saleId: string,
-  ): Array<{ seq: number; at: number; type: string; fromState: string | null; toState: string; detail: string | null }> {
+  events(saleId: string): Array<{
+    seq: number
+    at: number
+    type: string
+    fromState: string | null
+    toState: string
+    detail: string | null
+    /** Who took the step, when a person did. */
+    operatorId: string | null
+  }> {
     return this.statements.events.all(saleId) as never
   }
 

@@ -188,7 +188,7 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    description: 'operators: cashier and manager accounts, their PINs as scrypt hashes, lockout after wrong PINs',
+    description: 'operators: cashier and manager accounts, their PINs as scrypt hashes, lockout after wrong PINs; who did what',
     up(db) {
       db.exec(`
         CREATE TABLE operator (
@@ -201,6 +201,12 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
           created_at      INTEGER NOT NULL,
           disabled_at     INTEGER
         ) STRICT;
+
+        -- Who did it: the operator who rang the sale up, who took each step a person took (a void, a
+        -- tip, a cancel, an acknowledgement), who closed each batch. Absent before operators existed.
+        ALTER TABLE sale ADD COLUMN operator_id TEXT;
+        ALTER TABLE sale_event ADD COLUMN operator_id TEXT;
+        ALTER TABLE batch ADD COLUMN closed_by TEXT;
       `)
     },
   },

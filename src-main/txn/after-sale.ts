@@ -30,13 +30,13 @@ export class AfterSale {
    * A void holds the counter while the card is asked for again. A stored payment still waiting in
    * the queue is withdrawn; one being forwarded right now is refused until its answer is in.
    */
-  async voidSale(id: string): Promise<SaleView> {
+  async voidSale(id: string, by?: string): Promise<SaleView> {
     const { flow, writeAhead, lock } = this.deps
     this.assertBatchOpen(id)
     await lock.during(
       id,
       'a void',
-      () => flow.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id) }),
+      () => flow.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id) }, { by }),
       () => writeAhead.sale(id).state === 'voidReadingCard',
     )
     return toSaleView(writeAhead.sale(id))
@@ -58,28 +58,28 @@ export class AfterSale {
     return queued.attempts === 0 && !retried ? 'neverSent' : 'maybeSent'
   }
 
-  async adjustTip(id: string, tipMinor: number, managerOverride = false): Promise<SaleView> {
+  async adjustTip(id: string, tipMinor: number, managerOverride = false, by?: string): Promise<SaleView> {
     this.assertBatchOpen(id)
     const sale = this.deps.writeAhead.sale(id)
     const check = checkTip(this.deps.tips, sale.amountMinor, tipMinor, managerOverride)
     if (!check.ok) throw new PosError(check.needsOverride ? 'TIP_NEEDS_OVERRIDE' : 'TIP_INVALID', check.reason)
-    await this.deps.flow.step(id, { type: 'tipRequested', tipMinor })
+    await this.deps.flow.step(id, { type: 'tipRequested', tipMinor }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
-  async capture(id: string): Promise<SaleView> {
-    await this.deps.flow.step(id, { type: 'captureRequested' })
+  async capture(id: string, by?: string): Promise<SaleView> {
+    await this.deps.flow.step(id, { type: 'captureRequested' }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
   /** A manager takes note that a stored payment the bank declined will not be paid. */
-  async acknowledge(id: string): Promise<SaleView> {
-    await this.deps.flow.step(id, { type: 'attentionAcknowledged' })
+  async acknowledge(id: string, by?: string): Promise<SaleView> {
+    await this.deps.flow.step(id, { type: 'attentionAcknowledged' }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
-  async managerRetry(id: string): Promise<SaleView> {
-    await this.deps.flow.step(id, { type: 'managerRetry' })
+  async managerRetry(id: string, by?: string): Promise<SaleView> {
+    await this.deps.flow.step(id, { type: 'managerRetry' }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
@@ -94,7 +94,12 @@ export class AfterSale {
     const closed = journal.batches.get(batch)
     if (!closed) throw new PosError('NO_SUCH_BATCH', `there is no batch ${batch} on this terminal (the open batch is ${open})`)
     const reported = {
-      batch: { number: closed.number, closedAt: closed.closedAt, ...(closed.managerOverride ? { managerOverride: true } : {}) },
+      batch: {
+        number: closed.number,
+        closedAt: closed.closedAt,
+        ...(closed.managerOverride ? { managerOverride: true } : {}),
+        ...(closed.closedBy !== undefined ? { closedBy: closed.closedBy } : {}),
+      },
       businessDay: closed.businessDay,
     }
     return closedBatchReport(reported, JSON.parse(closed.summary) as BatchSummary, journal.salesOfBatch(batch).map(toSaleView))
@@ -110,7 +115,7 @@ export class AfterSale {
    * `batch` names the batch the caller means: a repeat of a close that already happened returns that
    * batch and closes nothing else.
    */
-  async closeDay(batch?: number, managerOverride = false): Promise<DayReport> {
+  async closeDay(batch?: number, managerOverride = false, by?: string): Promise<DayReport> {
     const { journal, writeAhead } = this.deps
     const open = journal.batches.openNumber()
     if (batch !== undefined && batch < open) return this.dayReport(batch)
@@ -121,10 +126,11 @@ export class AfterSale {
     if (!before.closable && !(managerOverride && before.overridable)) return before
     const members = before.sales.map((sale) => sale.id)
     // The override is recorded on each sale it passes over, in the sale's own history.
-    for (const sale of before.sales) if (sale.state === 'needsAttention') await this.deps.flow.step(sale.id, { type: 'closeOverridden' })
+    for (const sale of before.sales)
+      if (sale.state === 'needsAttention') await this.deps.flow.step(sale.id, { type: 'closeOverridden' }, { by })
     for (const id of members) {
       const sale = writeAhead.sale(id)
-      if (!sale.autoCapture && STANDING_PAYMENT.has(sale.state)) await this.capture(id)
+      if (!sale.autoCapture && STANDING_PAYMENT.has(sale.state)) await this.capture(id, by)
     }
     // Checked again on the sales as they are now: a void may have started while the captures were written.
     const at = this.deps.now()
@@ -140,6 +146,7 @@ export class AfterSale {
         businessDay: businessDay(at),
         managerOverride: !counted.closable,
         summary: JSON.stringify(summarise(counted.sales)),
+        closedBy: by,
       })
       return this.dayReport(closed.number)
     } catch (error) {

@@ -88,6 +88,7 @@ export class SaleFlow {
         autoCapture: !settings.restaurantMode,
         reference: request.reference,
         startedBy: request.startedBy ?? 'counter',
+        operatorId: request.operatorId,
         requestHash,
         options: JSON.stringify({ ...(request.options ?? {}), ...(request.offlinePolicy ? { offlinePolicy: request.offlinePolicy } : {}) }),
       })
@@ -191,15 +192,15 @@ export class SaleFlow {
   // ---- at the counter, while the sale runs -------------------------------------------------------
 
   /** Stops a sale still at the card-read step, or refuses a possible duplicate. */
-  async cancel(id: string): Promise<void> {
+  async cancel(id: string, by?: string): Promise<void> {
     const sale = this.deps.writeAhead.sale(id)
     if (sale.state === 'readingCard' || sale.state === 'voidReadingCard') return this.deps.reader.cancel()
-    if (sale.state === 'awaitingConfirmation') return this.step(id, { type: 'duplicateRefused' })
+    if (sale.state === 'awaitingConfirmation') return this.step(id, { type: 'duplicateRefused' }, { by })
     throw new PosError('CANNOT_CANCEL', 'This sale can no longer be stopped at the counter.')
   }
 
-  async confirmDuplicate(id: string, charge: boolean): Promise<void> {
-    await this.step(id, { type: charge ? 'duplicateConfirmed' : 'duplicateRefused' })
+  async confirmDuplicate(id: string, charge: boolean, by?: string): Promise<void> {
+    await this.step(id, { type: charge ? 'duplicateConfirmed' : 'duplicateRefused' }, { by })
   }
 
   // ---- a void asks for the card again (the rest of the void is in after-sale.ts) -----------------

@@ -46,6 +46,8 @@ export interface SaleRequest {
   amountConfirmed?: boolean | undefined
   /** Who rang it up (the cashier's screen or the POS); not part of the sale's fingerprint. */
   startedBy?: SaleOrigin | undefined
+  /** The operator signed in at the counter; not part of the sale's fingerprint either. */
+  operatorId?: string | undefined
 }
 
 /**

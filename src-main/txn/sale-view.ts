@@ -31,6 +31,7 @@ export function toSaleView(record: SaleRecord): SaleView {
     'applicationId',
     'applicationLabel',
     'reference',
+    'operatorId',
   ] as const
   for (const key of optional) {
     const value = record[key]

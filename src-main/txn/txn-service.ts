@@ -70,12 +70,14 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     return this.flow.start(request)
   }
 
-  cancelSale(id: string): Promise<void> {
-    return this.flow.cancel(id)
+  // `by`, on the steps a person takes: the operator signed in at the counter, kept on the sale's event.
+
+  cancelSale(id: string, by?: string): Promise<void> {
+    return this.flow.cancel(id, by)
   }
 
-  confirmDuplicate(id: string, charge: boolean): Promise<void> {
-    return this.flow.confirmDuplicate(id, charge)
+  confirmDuplicate(id: string, charge: boolean, by?: string): Promise<void> {
+    return this.flow.confirmDuplicate(id, charge, by)
   }
 
   /** Resolves when the sale reaches a state where the counter no longer waits on it. */
@@ -87,20 +89,20 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
 
   // ---- after the sale (after-sale.ts) ----
 
-  voidSale(id: string): Promise<SaleView> {
-    return this.afterSale.voidSale(id)
+  voidSale(id: string, by?: string): Promise<SaleView> {
+    return this.afterSale.voidSale(id, by)
   }
 
-  adjustTip(id: string, tipMinor: number, managerOverride = false): Promise<SaleView> {
-    return this.afterSale.adjustTip(id, tipMinor, managerOverride)
+  adjustTip(id: string, tipMinor: number, managerOverride = false, by?: string): Promise<SaleView> {
+    return this.afterSale.adjustTip(id, tipMinor, managerOverride, by)
   }
 
   capture(id: string): Promise<SaleView> {
     return this.afterSale.capture(id)
   }
 
-  managerRetry(id: string): Promise<SaleView> {
-    return this.afterSale.managerRetry(id)
+  managerRetry(id: string, by?: string): Promise<SaleView> {
+    return this.afterSale.managerRetry(id, by)
   }
 
   /** The open batch's report, or closed batch `batch`'s with its totals as closed. */
@@ -109,8 +111,8 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
   }
 
   /** Closes the open batch (`batch`: the one the caller means; a repeat returns it). */
-  closeDay(batch?: number, managerOverride = false): Promise<DayReport> {
-    return this.afterSale.closeDay(batch, managerOverride)
+  closeDay(batch?: number, managerOverride = false, by?: string): Promise<DayReport> {
+    return this.afterSale.closeDay(batch, managerOverride, by)
   }
 
   /** Closed batches, newest first. */
@@ -123,8 +125,8 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     return this.deps.journal.salesOfDay(day).map(toSaleView)
   }
 
-  acknowledge(id: string): Promise<SaleView> {
-    return this.afterSale.acknowledge(id)
+  acknowledge(id: string, by?: string): Promise<SaleView> {
+    return this.afterSale.acknowledge(id, by)
   }
 
   get(id: string): SaleView | undefined {

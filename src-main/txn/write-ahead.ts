@@ -17,6 +17,8 @@ import { isIoEffect, type IoEffect, type JournalEffect, type TxnEvent } from './
 
 /** What a step brings besides its event: the card just read, fields of the host's answer, the queue item answered. */
 export interface StepInput {
+  /** The operator who took this step, when a person did (recorded on the sale's event). */
+  by?: string | undefined
   card?: CardData
   answerPatch?: Partial<SaleRecord>
   settleOutbox?: SaleChange['settleOutbox']
@@ -93,7 +95,7 @@ export class WriteAhead {
     }
     const sealCard = card ? vault.sealing(card, event.type === 'voidCardRead' ? 'void' : 'purchase') : undefined
     const saved = journal.apply({
-      event: { type: event.type, detail: eventDetail(event) },
+      event: { type: event.type, detail: eventDetail(event), operator: input.by },
       next,
       expectedState: before.state,
       enqueue: draft.enqueue,

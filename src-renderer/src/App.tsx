@@ -11,7 +11,9 @@ import { NavBar } from './features/shell/NavBar'
 import { StatusBar } from './features/shell/StatusBar'
 import { TipsScreen } from './features/tips/TipsScreen'
 import { TransactionsScreen } from './features/transactions/TransactionsScreen'
-import { describeError, PosProvider, usePos, type PosStore, type Screen } from './store'
+import { ApprovalDialog } from './features/operators/ApprovalDialog'
+import { SignInScreen } from './features/operators/SignInScreen'
+import { describeError, PosProvider, signInNeeded, usePos, type PosStore, type Screen } from './store'
 
 const SCREENS: Readonly<Record<Screen, () => ReactNode>> = {
   sale: () => <SaleScreen />,
@@ -29,6 +31,7 @@ function Shell() {
   const hasInfo = usePos((s) => s.appInfo !== null)
   const screen = usePos((s) => s.screen)
   const load = usePos((s) => s.load)
+  const mustSignIn = usePos(signInNeeded)
 
   if (!hasInfo) {
     return (
@@ -46,6 +49,17 @@ function Shell() {
       </main>
     )
   }
+  if (mustSignIn) {
+    return (
+      <div className="app">
+        <header className="app-header">
+          <TrainingBanner />
+          <AlarmsBanner />
+        </header>
+        <SignInScreen />
+      </div>
+    )
+  }
   return (
     <div className="app">
       <header className="app-header">
@@ -61,6 +75,7 @@ function Shell() {
         {SCREENS[screen]()}
       </main>
       <ReceiptView />
+      <ApprovalDialog />
     </div>
   )
 }

@@ -26,6 +26,8 @@ export interface SaleView {
   applicationId?: string
   applicationLabel?: string
   reference?: string
+  /** The operator signed in at the counter when it was rung up. */
+  operatorId?: string
   /** The merchant's order reference it was started with (startSale `options.merchantOrderReference`), sent to the bank. */
   orderReference?: string
   /**
@@ -86,6 +88,8 @@ export interface BatchView {
   closedAt?: number
   /** Closed by a manager past sales that needed a manager (recorded on each of them too). */
   managerOverride?: boolean
+  /** The operator who closed it. */
+  closedBy?: string
 }
 
 /** A closed batch in the list of batches: what a manager picks a report from. */
@@ -187,6 +191,14 @@ export interface OperatorView {
   /** Locked after too many wrong PINs, until then (ms since the epoch). */
   lockedUntil?: number
   disabled: boolean
+}
+
+/** The counter's operator: whether the terminal asks for a sign-in (it has operators), and who is signed in. */
+export interface CounterOperatorView {
+  required: boolean
+  operator?: OperatorView
+  /** A void of a sale older than this needs a manager. */
+  voidWithoutManagerMinutes: number
 }
 
 /** An integrator token as a manager sees it: never the token itself, which is shown once, when created. */

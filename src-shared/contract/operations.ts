@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import type {
+  CounterOperatorView,
   OperatorView,
   IntegratorTokenView,
   AppInfo,
@@ -67,13 +68,13 @@ export const OPERATION_SCHEMAS = {
   getSaleByReference: z.strictObject({ reference: saleReference }),
   cancelSale: z.strictObject({ id: saleId }),
   confirmDuplicate: z.strictObject({ id: saleId, charge: z.boolean() }),
-  voidSale: z.strictObject({ id: saleId }),
-  adjustTip: z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional() }),
+  voidSale: z.strictObject({ id: saleId, approval: credential.optional() }),
+  adjustTip: z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional(), approval: credential.optional() }),
   listSales: z.strictObject({ day: day.optional() }),
   queueStatus: z.strictObject({}),
   queueItems: z.strictObject({}),
   forwardNow: z.strictObject({}),
-  retryAttention: z.strictObject({ id: saleId }),
+  retryAttention: z.strictObject({ id: saleId, approval: credential.optional() }),
   /** The open batch, or closed batch number `batch` with its totals as they were closed. */
   dayReport: z.strictObject({ batch: batchNumber.optional() }),
   /**
@@ -81,20 +82,23 @@ export const OPERATION_SCHEMAS = {
    * closed returns that batch's report and closes nothing else. `managerOverride` closes a batch
    * blocked only by sales that need a manager; it is recorded on each.
    */
-  closeDay: z.strictObject({ batch: batchNumber.optional(), managerOverride: z.boolean().optional() }),
+  closeDay: z.strictObject({ batch: batchNumber.optional(), managerOverride: z.boolean().optional(), approval: credential.optional() }),
   /** Closed batches, newest first. */
   listBatches: z.strictObject({}),
   /** A manager takes note that a stored payment the bank declined will not be paid. */
-  acknowledgeAttention: z.strictObject({ id: saleId }),
+  acknowledgeAttention: z.strictObject({ id: saleId, approval: credential.optional() }),
   exportDay: z.strictObject({ batch: batchNumber.optional(), format: z.enum(['csv', 'json']) }),
   deviceStatus: z.strictObject({}),
   presentTestCard: z.strictObject({ name: z.string().min(1).max(64) }),
   settings: z.strictObject({}),
-  setSigningKey: z.strictObject({ key: z.string().length(32, 'the signing key is exactly 32 characters') }),
+  setSigningKey: z.strictObject({
+    key: z.string().length(32, 'the signing key is exactly 32 characters'),
+    approval: credential.optional(),
+  }),
   /** A manager, at the cashier screen: a new integrator token for one POS (shown once). */
-  createToken: z.strictObject({ name: z.string().trim().min(1).max(64) }),
+  createToken: z.strictObject({ name: z.string().trim().min(1).max(64), approval: credential.optional() }),
   listTokens: z.strictObject({}),
-  revokeToken: z.strictObject({ id: z.string().min(1).max(64) }),
+  revokeToken: z.strictObject({ id: z.string().min(1).max(64), approval: credential.optional() }),
   listOperators: z.strictObject({}),
   /** The first operator of a terminal is a manager and needs no approval; every later one, a manager's. */
   addOperator: z.strictObject({
@@ -106,6 +110,9 @@ export const OPERATION_SCHEMAS = {
   }),
   /** Checks an operator's number and PIN (five wrong ones lock the operator for fifteen minutes). */
   signIn: credential,
+  signOut: z.strictObject({}),
+  /** Who is signed in at the counter, and whether this terminal asks for a sign-in at all. */
+  counterOperator: z.strictObject({}),
   setOperatorPin: z.strictObject({ operatorId, pin, approval: credential }),
   disableOperator: z.strictObject({ operatorId, approval: credential }),
 } as const
@@ -142,6 +149,8 @@ export interface OperationResults {
   listOperators: OperatorView[]
   addOperator: OperatorView
   signIn: OperatorView
+  signOut: CounterOperatorView
+  counterOperator: CounterOperatorView
   setOperatorPin: OperatorView
   disableOperator: OperatorView
 }
@@ -155,6 +164,42 @@ export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]
 export const DISPLAY_OPERATIONS: readonly OperationName[] = ['appInfo', 'settings', 'deviceStatus', 'queueStatus', 'listSales', 'getSale']
 
 /**
+ * What a manager approves, once the terminal has operators (docs/local-api.md "Operators"): at the
+ * counter a manager signed in approves by being there; otherwise the request carries a manager's
+ * `approval` (number and PIN). A tip needs it only past the tolerance (`managerOverride`), a void only
+ * of a sale older than AppInfo's `voidWithoutManagerMinutes`.
+ */
+export const MANAGER_APPROVED_OPERATIONS: readonly OperationName[] = [
+  'voidSale',
+  'adjustTip',
+  'retryAttention',
+  'closeDay',
+  'acknowledgeAttention',
+  'setSigningKey',
+  'createToken',
+  'revokeToken',
+]
+
+/** What the counter does only with an operator signed in, once the terminal has operators. */
+export const SIGNED_IN_OPERATIONS: readonly OperationName[] = [
+  'startSale',
+  'cancelSale',
+  'confirmDuplicate',
+  'voidSale',
+  'adjustTip',
+  'forwardNow',
+  'retryAttention',
+  'closeDay',
+  'acknowledgeAttention',
+  'exportDay',
+  'presentTestCard',
+  'setSigningKey',
+  'createToken',
+  'listTokens',
+  'revokeToken',
+]
+
+/**
  * The operations only the cashier screen may call (a manager there), never the POS with its token:
  * a POS that could mint or revoke integrator tokens could lock the others out, or keep itself in.
  */
@@ -165,6 +210,8 @@ export const COUNTER_ONLY_OPERATIONS: readonly OperationName[] = [
   'listOperators',
   'addOperator',
   'signIn',
+  'signOut',
+  'counterOperator',
   'setOperatorPin',
   'disableOperator',
 ]

@@ -31,6 +31,7 @@ export const saleViewSchema = z.object({
   applicationLabel: z.string().optional(),
   reference: z.string().optional(),
   orderReference: z.string().optional(),
+  operatorId: z.string().optional(),
   startedBy: z.enum(SALE_ORIGINS).optional(),
   createdAt: epochMs,
   updatedAt: epochMs,
@@ -75,6 +76,7 @@ export const batchViewSchema = z.object({
   number: z.number(),
   closedAt: epochMs.optional(),
   managerOverride: z.boolean().optional(),
+  closedBy: z.string().optional(),
 })
 
 export const batchSummaryViewSchema = z.object({
@@ -169,6 +171,12 @@ const operatorSchema = z.object({
   disabled: z.boolean(),
 })
 
+const counterOperatorSchema = z.object({
+  required: z.boolean(),
+  operator: operatorSchema.optional(),
+  voidWithoutManagerMinutes: z.number(),
+})
+
 const integratorTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -226,6 +234,8 @@ export const RESULT_SCHEMAS = {
   listOperators: z.array(operatorSchema),
   addOperator: operatorSchema,
   signIn: operatorSchema,
+  signOut: counterOperatorSchema,
+  counterOperator: counterOperatorSchema,
   setOperatorPin: operatorSchema,
   disableOperator: operatorSchema,
 } as const satisfies Record<OperationName, z.ZodType>
@@ -248,6 +258,7 @@ export const NAMED_RESULT_SCHEMAS = {
   AppInfo: appInfoSchema,
   SettingsView: settingsViewSchema,
   OperatorView: operatorSchema,
+  CounterOperatorView: counterOperatorSchema,
   IntegratorTokenView: integratorTokenSchema,
   DayExport: dayExportSchema,
   ErrorView: errorViewSchema,

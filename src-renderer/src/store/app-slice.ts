@@ -52,7 +52,7 @@ export const createAppSlice: SliceCreator<AppSlice> =
       }
       set({ appInfo: info.value, alarms: info.value.alarms })
       const s = get()
-      await Promise.all([s.refreshSettings(), s.refreshDevice(), s.refreshQueue(), s.refreshSales()])
+      await Promise.all([s.refreshSettings(), s.refreshDevice(), s.refreshQueue(), s.refreshSales(), s.refreshOperator()])
       const running = runningSale(get().sales)
       set({ loadStatus: 'ready', ...(running ? adoptRunningSale(get(), running) : {}) })
     },

@@ -13,6 +13,8 @@ import { createSalesSlice } from './sales-slice'
 import type { PosState, StoreDeps } from './store-types'
 import { createTipsSlice } from './tips-slice'
 import { createTokensSlice } from './tokens-slice'
+import { createOperatorSlice } from './operator-slice'
+import { approvingBridge } from './approving-bridge'
 
 export type PosStore = StoreApi<PosState> & {
   /** Applies one live event. */
@@ -21,14 +23,29 @@ export type PosStore = StoreApi<PosState> & {
 }
 
 export function createPosStore(deps: StoreDeps): PosStore {
+  // The slices reach the agent through a bridge that asks for a manager when an action needs one:
+  // the dialog is the store's `approval`, answered through `answerApproval`.
+  let answer: ((credential: { operatorId: string; pin: string } | null) => void) | undefined
+  const bridge = approvingBridge(deps.bridge, (operation, problem) => {
+    store.setState({ approval: { operation, problem } })
+    return new Promise((resolve) => (answer = resolve))
+  })
+  const sliceDeps: StoreDeps = { ...deps, bridge }
   const store = createStore<PosState>()((...a) => ({
-    ...createAppSlice(deps)(...a),
-    ...createSaleSlice(deps)(...a),
-    ...createSalesSlice(deps)(...a),
-    ...createTipsSlice(deps)(...a),
-    ...createQueueSlice(deps)(...a),
-    ...createDeviceSlice(deps)(...a),
-    ...createTokensSlice(deps)(...a),
+    ...createAppSlice(sliceDeps)(...a),
+    ...createSaleSlice(sliceDeps)(...a),
+    ...createSalesSlice(sliceDeps)(...a),
+    ...createTipsSlice(sliceDeps)(...a),
+    ...createQueueSlice(sliceDeps)(...a),
+    ...createDeviceSlice(sliceDeps)(...a),
+    ...createTokensSlice(sliceDeps)(...a),
+    ...createOperatorSlice(sliceDeps)(...a),
+    answerApproval(credential: { operatorId: string; pin: string } | null) {
+      store.setState({ approval: null })
+      const resolve = answer
+      answer = undefined
+      resolve?.(credential)
+    },
   }))
   const receive = (event: PosEvent): void => {
     const before = store.getState()

@@ -146,6 +146,8 @@ describe('the OpenAPI document', () => {
     await call('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234', approval: { operatorId: '9', pin: '8642' } })
     await call('disableOperator')
     await call('listOperators')
+    await call('counterOperator')
+    await call('signOut')
 
     expect([...called.keys()].sort()).toEqual([...OPERATION_NAMES].sort())
     // The refusals above are the scenario's, not accidents: a sale that needs no manager, no test cards outside training.

@@ -4,7 +4,10 @@ import { Badge } from '../../components/Badge'
 import { hostReach, usePos } from '../../store'
 
 export function StatusBar() {
-  const { appInfo, device, queue } = usePos(useShallow((s) => ({ appInfo: s.appInfo, device: s.device, queue: s.queue })))
+  const { appInfo, device, queue, operator } = usePos(
+    useShallow((s) => ({ appInfo: s.appInfo, device: s.device, queue: s.queue, operator: s.counter?.operator })),
+  )
+  const signOut = usePos((s) => s.signOut)
   const reach = hostReach({ queue })
   return (
     <div className="status-bar">
@@ -28,6 +31,14 @@ export function StatusBar() {
           <Badge
             tone={queue.attentionCount > 0 ? 'error' : queue.count > 0 ? 'warn' : 'ok'}
           >{`Queue ${queue.count}${queue.attentionCount > 0 ? `, ${queue.attentionCount} need a manager` : ''}`}</Badge>
+        )}
+        {operator && (
+          <span className="operator" data-testid="signed-in-operator">
+            {operator.name} ({operator.role === 'manager' ? 'manager' : 'cashier'})
+            <button type="button" className="button" data-testid="sign-out-button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </span>
         )}
         {reach !== 'unknown' && (
           <Badge tone={reach === 'reachable' ? 'ok' : 'error'}>{reach === 'reachable' ? 'Bank online' : 'Bank offline'}</Badge>

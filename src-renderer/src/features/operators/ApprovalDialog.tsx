@@ -1,0 +1,104 @@
+/**
+ * A manager approves at the counter: the action the agent said needs a manager waits while a manager
+ * types their number and PIN (approving-bridge.ts sends it again with them). Cancel gives up; the
+ * screen then shows the refusal.
+ */
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { createPortal } from 'react-dom'
+import { useDialogFocus } from '../../components/use-dialog-focus'
+import { usePos, usePosStore } from '../../store'
+
+/** What each action a manager approves is called in the dialog's title. */
+const ACTION_WORDS: Readonly<Record<string, string>> = {
+  voidSale: 'this void',
+  adjustTip: 'this tip',
+  retryAttention: 'sending this again',
+  closeDay: 'closing the day',
+  acknowledgeAttention: 'this acknowledgement',
+  setSigningKey: 'the new signing key',
+  createToken: 'a new integrator token',
+  revokeToken: 'revoking this token',
+}
+
+export function ApprovalDialog() {
+  const approval = usePos((s) => s.approval)
+  if (!approval) return null
+  return <ApprovalForm action={ACTION_WORDS[approval.operation] ?? 'this'} problem={approval.problem} />
+}
+
+function ApprovalForm({ action, problem }: { action: string; problem: string | null }) {
+  const store = usePosStore()
+  const id = useId()
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const firstRef = useRef<HTMLInputElement>(null)
+  useDialogFocus(dialogRef, firstRef)
+  const [operatorId, setOperatorId] = useState('')
+  const [pin, setPin] = useState('')
+  const ready = operatorId.trim() !== '' && pin !== ''
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!ready) return
+    store.getState().answerApproval({ operatorId: operatorId.trim(), pin })
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Escape') return
+    event.preventDefault()
+    store.getState().answerApproval(null)
+  }
+
+  return createPortal(
+    <div className="dialog-backdrop">
+      <div
+        ref={dialogRef}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        data-testid="approval-dialog"
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
+        <form onSubmit={submit} autoComplete="off" className="sign-in-form">
+          <h2 id={`${id}-title`} className="dialog-title">
+            A manager approves {action}
+          </h2>
+          <label htmlFor={`${id}-operator`}>Manager number</label>
+          <input
+            ref={firstRef}
+            id={`${id}-operator`}
+            data-testid="approval-operator-input"
+            inputMode="numeric"
+            maxLength={16}
+            value={operatorId}
+            onChange={(event) => setOperatorId(event.target.value)}
+          />
+          <label htmlFor={`${id}-pin`}>Manager PIN</label>
+          <input
+            id={`${id}-pin`}
+            data-testid="approval-pin-input"
+            type="password"
+            inputMode="numeric"
+            maxLength={8}
+            value={pin}
+            onChange={(event) => setPin(event.target.value)}
+          />
+          {problem && (
+            <p className="notice notice-error" role="alert">
+              {problem}
+            </p>
+          )}
+          <div className="dialog-actions">
+            <button type="button" className="button button-large" onClick={() => store.getState().answerApproval(null)}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-large button-primary" data-testid="approve-button" disabled={!ready}>
+              Approve
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>,
+    document.body,
+  )
+}

@@ -1,0 +1,118 @@
+/**
+ * Operators through the local API, as the cashier window and a POS meet them: a terminal without
+ * operators stays open; with them, the counter acts only with someone signed in, what a manager
+ * approves needs a manager (signed in, or their number and PIN in the request) from the counter and
+ * the POS alike, and each step keeps who took it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { startApiHarness, type ApiHarness } from './api-harness'
+
+let api: ApiHarness
+let cashier: string
+
+beforeAll(async () => {
+  api = await startApiHarness()
+  cashier = await api.cashierSession()
+})
+afterAll(async () => {
+  await api.close()
+})
+
+interface Answer {
+  ok: boolean
+  value: { id: string; operatorId?: string; batch?: unknown; [field: string]: unknown }
+  error?: { code: string }
+}
+
+/** An operation from the cashier window (its session cookie); the answer's status and JSON. */
+async function atCounter(name: string, body: unknown = {}) {
+  const reply = await api.call('POST', `/v1/ops/${name}`, {
+    body: JSON.stringify(body),
+    headers: { cookie: cashier, 'content-type': 'application/json' },
+  })
+  return { status: reply.status, json: JSON.parse(reply.body) as Answer }
+}
+
+const MANAGER = { operatorId: '9', pin: '4321' }
+
+describe('operators at the counter and on the API', () => {
+  it('a terminal without operators is open: the counter sells without signing in', async () => {
+    expect((await atCounter('counterOperator')).json.value).toEqual({ required: false, voidWithoutManagerMinutes: 30 })
+    api.reader.present({ card: TEST_CARDS.chipVisa() })
+    const sale = await atCounter('startSale', { amountMinor: 1100 })
+    expect(sale.json.error).toBeUndefined()
+    await api.engine.engine.txn.waitForOutcome(sale.json.value.id)
+  })
+
+  it('with operators: sign-in first; each sale and step keeps who took it; a manager approves the close', async () => {
+    expect((await atCounter('addOperator', { ...MANAGER, name: 'Maria', role: 'manager' })).json.ok).toBe(true)
+    expect((await atCounter('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234' })).json.error?.code).toBe(
+      'MANAGER_REQUIRED',
+    )
+    expect(
+      (await atCounter('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234', approval: MANAGER })).json.ok,
+    ).toBe(true)
+    expect((await atCounter('counterOperator')).json.value).toMatchObject({ required: true })
+
+    const refused = await atCounter('startSale', { amountMinor: 1200 })
+    expect(refused.status).toBe(403)
+    expect(refused.json.error?.code).toBe('SIGN_IN_REQUIRED')
+    expect((await atCounter('signIn', { operatorId: '17', pin: '0000' })).json.error?.code).toBe('PIN_WRONG')
+    expect((await atCounter('signIn', { operatorId: '17', pin: '1234' })).json.value).toMatchObject({ id: '17', role: 'cashier' })
+
+    api.reader.present({ card: TEST_CARDS.chipVisa() })
+    const sale = (await atCounter('startSale', { amountMinor: 1200 })).json.value
+    expect(sale.operatorId).toBe('17')
+    await api.engine.engine.txn.waitForOutcome(sale.id)
+
+    // A tip past the tolerance needs a manager; the cashier's own tip does not.
+    expect((await atCounter('adjustTip', { id: sale.id, tipMinor: 900, managerOverride: true })).json.error?.code).toBe('MANAGER_REQUIRED')
+    expect((await atCounter('adjustTip', { id: sale.id, tipMinor: 900, managerOverride: true, approval: MANAGER })).json.ok).toBe(true)
+    const tipEvent = api.engine.engine.journal.events(sale.id).find((event) => event.type === 'tipRequested')
+    expect(tipEvent?.operatorId).toBe('9')
+
+    // The cashier's void of a fresh sale needs no manager, and is kept under the cashier's number.
+    api.reader.present({ card: TEST_CARDS.chipVisa() })
+    expect((await atCounter('voidSale', { id: sale.id })).json.ok).toBe(true)
+    await api.engine.engine.txn.waitForOutcome(sale.id)
+    expect(api.engine.engine.journal.events(sale.id).find((event) => event.type === 'voidRequested')?.operatorId).toBe('17')
+
+    // Closing the day needs a manager: refused for the cashier, done with a manager's approval.
+    expect((await atCounter('closeDay', {})).json.error?.code).toBe('MANAGER_REQUIRED')
+    const closed = await atCounter('closeDay', { approval: MANAGER })
+    expect(closed.json.value.batch).toMatchObject({ number: 1, closedBy: '9' })
+
+    // Signed out, the counter is locked again.
+    expect((await atCounter('signOut')).json.value).toMatchObject({ required: true })
+    expect((await atCounter('startSale', { amountMinor: 1300 })).json.error?.code).toBe('SIGN_IN_REQUIRED')
+  })
+
+  it('the POS with its token: sells without a sign-in, but what a manager approves needs their number and PIN', async () => {
+    api.reader.present({ card: TEST_CARDS.chipVisa() })
+    const sale = await api.op('startSale', { amountMinor: 1400 })
+    expect(sale.json.ok).toBe(true)
+    await api.engine.engine.txn.waitForOutcome(sale.json.value.id)
+    expect((await api.op('closeDay', {})).json).toMatchObject({ ok: false, error: { code: 'MANAGER_REQUIRED' } })
+    expect((await api.op('closeDay', { approval: { operatorId: '17', pin: '1234' } })).json).toMatchObject({
+      ok: false,
+      error: { code: 'MANAGER_REQUIRED' },
+    })
+    expect((await api.op('closeDay', { approval: MANAGER })).json).toMatchObject({
+      ok: true,
+      value: { batch: { number: 2, closedBy: '9' } },
+    })
+    // The POS cannot sign in at the counter, nor manage operators.
+    expect((await api.op('signIn', MANAGER)).status).toBe(403)
+  })
+
+  it('five wrong PINs lock the operator, whoever tries them, and a manager sets a new PIN', async () => {
+    for (let i = 0; i < 4; i++) expect((await atCounter('signIn', { operatorId: '17', pin: '0000' })).json.error?.code).toBe('PIN_WRONG')
+    expect((await atCounter('signIn', { operatorId: '17', pin: '0000' })).json.error?.code).toBe('OPERATOR_LOCKED')
+    expect((await atCounter('signIn', { operatorId: '17', pin: '1234' })).json.error?.code).toBe('OPERATOR_LOCKED')
+    expect((await atCounter('setOperatorPin', { operatorId: '17', pin: '2468', approval: MANAGER })).json.ok).toBe(true)
+    expect((await atCounter('signIn', { operatorId: '17', pin: '2468' })).json.ok).toBe(true)
+    const listed = (await atCounter('listOperators')).json.value as unknown
+    expect(JSON.stringify(listed)).not.toMatch(/2468|4321|scrypt/)
+  })
+})
