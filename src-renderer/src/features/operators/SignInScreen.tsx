@@ -26,7 +26,8 @@ export function SignInScreen() {
   return (
     <main className="app-loading sign-in" aria-labelledby={`${id}-title`}>
       <form className="sign-in-form" onSubmit={submit} autoComplete="off" data-testid="sign-in-form">
-        <h2 id={`${id}-title`}>Sign in</h2>
+        {/* The page's one h1 while no one is signed in (the status bar's title is not shown). */}
+        <h1 id={`${id}-title`}>Sign in</h1>
         <label htmlFor={`${id}-operator`}>Operator number</label>
         <input
           id={`${id}-operator`}
