@@ -7,7 +7,7 @@ import { BatchClosedMeanwhileError, type JournalStore } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 import { STANDING_PAYMENT } from '../../src-shared/sale'
 import { businessDay } from './business-day'
-import { closedBatchReport, openBatchReport, summarise, type BatchSummary, type DayReport } from './close-of-day'
+import { closedBatchReport, openBatchReport, summarise, type DayReport, type FrozenSummary } from './close-of-day'
 import type { CounterLock } from './counter-lock'
 import type { SaleFlow } from './sale-flow'
 import { toSaleView, type SaleView } from './sale-view'
@@ -102,7 +102,7 @@ export class AfterSale {
       },
       businessDay: closed.businessDay,
     }
-    return closedBatchReport(reported, JSON.parse(closed.summary) as BatchSummary, journal.salesOfBatch(batch).map(toSaleView))
+    return closedBatchReport(reported, JSON.parse(closed.summary) as FrozenSummary, journal.salesOfBatch(batch).map(toSaleView))
   }
 
   /**

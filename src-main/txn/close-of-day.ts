@@ -7,7 +7,7 @@
  */
 import { formatAmount } from '../../src-shared/money'
 import type { ClosedBatch } from '../journal'
-import type { BatchSummaryView, BatchView, DayReportView, DayTotalsView, SaleView } from '../../src-shared/contract'
+import type { BatchSummaryView, BatchView, DayReportView, DayTotalsView, OperatorTotalsView, SaleView } from '../../src-shared/contract'
 import { CHARGED, COUNTER_BUSY, plainReason, readMethodWords, saleWords, showsAuthCode } from '../../src-shared/sale'
 
 export type DayTotals = DayTotalsView
@@ -17,7 +17,11 @@ export type DayReport = DayReportView
 // are classes of the shared vocabulary, src-shared/sale.
 
 /** What a close freezes: the counts and totals of a batch as they stood when it closed. */
-export type BatchSummary = Pick<DayReport, 'counts' | 'notReceivedMinor' | 'totals' | 'tipsMinor'>
+export type BatchSummary = Pick<DayReport, 'counts' | 'notReceivedMinor' | 'totals' | 'tipsMinor' | 'grandTotalMinor' | 'byOperator'>
+
+/** A summary as a closed batch recorded it: batches closed before the grand total and the operator totals lack them. */
+export type FrozenSummary = Omit<BatchSummary, 'grandTotalMinor' | 'byOperator'> &
+  Partial<Pick<BatchSummary, 'grandTotalMinor' | 'byOperator'>>
 
 /** The batch a report is about, and the local day it is reported under. */
 export interface ReportedBatch {
@@ -59,8 +63,21 @@ export function openBatchReport(reported: ReportedBatch, sales: readonly SaleVie
  * A closed batch: the totals frozen at its close, whatever its sales did since (a stored payment
  * forwarded later, a capture acknowledged), and its sales as they stand now.
  */
-export function closedBatchReport(reported: ReportedBatch, frozen: BatchSummary, sales: readonly SaleView[]): DayReport {
-  return { ...reported, closable: false, blockedReason: 'this batch is already closed', overridable: false, ...frozen, sales: [...sales] }
+export function closedBatchReport(reported: ReportedBatch, frozen: FrozenSummary, sales: readonly SaleView[]): DayReport {
+  // Batches closed before the grand total and the operator totals were frozen get them from what was.
+  const complete: BatchSummary = {
+    ...frozen,
+    grandTotalMinor: frozen.grandTotalMinor ?? grandTotals(frozen.totals),
+    byOperator: frozen.byOperator ?? [],
+  }
+  return { ...reported, closable: false, blockedReason: 'this batch is already closed', overridable: false, ...complete, sales: [...sales] }
+}
+
+/** Amount plus tips of what was charged, per currency. */
+function grandTotals(totals: readonly DayTotals[]): Record<string, number> {
+  const grand: Record<string, number> = {}
+  for (const row of totals) grand[row.currency] = (grand[row.currency] ?? 0) + row.amountMinor + row.tipMinor
+  return grand
 }
 
 /** Counts per outcome, totals per brand and currency, tips, and the money not received. */
@@ -79,6 +96,7 @@ export function summarise(sales: readonly SaleView[]): BatchSummary {
   const notReceivedMinor: Record<string, number> = {}
   const totals = new Map<string, DayTotals>()
   const tipsMinor: Record<string, number> = {}
+  const byOperator = new Map<string, OperatorTotalsView>()
   for (const sale of sales) {
     if (sale.offline && CHARGED.has(sale.state)) counts.offline++
     if (sale.state === 'storedOffline') counts.stored++
@@ -100,12 +118,33 @@ export function summarise(sales: readonly SaleView[]): BatchSummary {
     row.tipMinor += sale.tipMinor
     totals.set(key, row)
     tipsMinor[sale.currency] = (tipsMinor[sale.currency] ?? 0) + sale.tipMinor
+    const operatorKey = `${sale.operatorId ?? ''}|${sale.currency}`
+    const mine = byOperator.get(operatorKey) ?? {
+      ...(sale.operatorId !== undefined ? { operatorId: sale.operatorId } : {}),
+      currency: sale.currency,
+      count: 0,
+      amountMinor: 0,
+      tipMinor: 0,
+    }
+    mine.count++
+    mine.amountMinor += sale.amountMinor
+    mine.tipMinor += sale.tipMinor
+    byOperator.set(operatorKey, mine)
   }
+  const sortedTotals = [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.brand.localeCompare(b.brand))
   return {
     counts,
     notReceivedMinor,
-    totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.brand.localeCompare(b.brand)),
+    totals: sortedTotals,
     tipsMinor,
+    grandTotalMinor: grandTotals(sortedTotals),
+    // Sales without an operator (rung up by a POS, or before operators) are one row of their own, last.
+    byOperator: [...byOperator.values()].sort(
+      (a, b) =>
+        Number(a.operatorId === undefined) - Number(b.operatorId === undefined) ||
+        (a.operatorId ?? '').localeCompare(b.operatorId ?? '') ||
+        a.currency.localeCompare(b.currency),
+    ),
   }
 }
 

@@ -69,6 +69,14 @@ export interface QueueStatusView {
   lastAttemptAt?: number
 }
 
+export interface OperatorTotalsView {
+  operatorId?: string
+  currency: string
+  count: number
+  amountMinor: number
+  tipMinor: number
+}
+
 export interface DayTotalsView {
   currency: string
   brand: string
@@ -130,6 +138,10 @@ export interface DayReportView {
   overridable: boolean
   totals: DayTotalsView[]
   tipsMinor: Record<string, number>
+  /** What was charged, amount plus tips, per currency: the Z-report's grand total. */
+  grandTotalMinor: Record<string, number>
+  /** What each operator charged, per currency; sales without an operator (the POS's) in a row without one. */
+  byOperator: OperatorTotalsView[]
   sales: SaleView[]
 }
 

@@ -108,6 +108,10 @@ export const dayReportViewSchema = z.object({
   overridable: z.boolean(),
   totals: z.array(dayTotalsViewSchema),
   tipsMinor: minorAmounts,
+  grandTotalMinor: minorAmounts,
+  byOperator: z.array(
+    z.object({ operatorId: z.string().optional(), currency: z.string(), count: z.number(), amountMinor: z.number(), tipMinor: z.number() }),
+  ),
   sales: z.array(saleViewSchema),
 })
 

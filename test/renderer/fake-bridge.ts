@@ -107,6 +107,8 @@ export function makeReport(overrides: Partial<DayReportView> = {}): DayReportVie
     notReceivedMinor: {},
     totals: [],
     tipsMinor: {},
+    grandTotalMinor: {},
+    byOperator: [],
     sales: [],
     ...overrides,
   }

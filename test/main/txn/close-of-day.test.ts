@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { openBatchReport, dayReportCsv } from '../../../src-main/txn/close-of-day'
+import { closedBatchReport, openBatchReport, dayReportCsv, summarise } from '../../../src-main/txn/close-of-day'
 import type { SaleView } from '../../../src-main/txn/sale-view'
 
 const sale = (id: string, state: SaleView['state'], amountMinor: number, extra: Partial<SaleView> = {}): SaleView => ({
@@ -55,6 +55,32 @@ describe('close of day', () => {
       notReceived: 1,
     })
     expect(report.tipsMinor).toEqual({ USD: 150, EUR: 0 })
+  })
+
+  it('a grand total per currency (amount plus tips of what was charged) and a row per operator, the POS apart', () => {
+    const staffed = [
+      sale('A', 'approved', 1000, { tipMinor: 150, operatorId: '7' }),
+      sale('B', 'forwarded', 2000, { offline: true, operatorId: '12' }),
+      sale('C', 'approved', 500, { operatorId: '7' }),
+      sale('D', 'declined', 999, { operatorId: '7' }),
+      sale('E', 'approved', 400),
+      sale('H', 'approved', 1200, { currency: 'EUR', operatorId: '7' }),
+    ]
+    const summary = summarise(staffed)
+    expect(summary.grandTotalMinor).toEqual({ USD: 1000 + 150 + 2000 + 500 + 400, EUR: 1200 })
+    expect(summary.byOperator).toEqual([
+      { operatorId: '12', currency: 'USD', count: 1, amountMinor: 2000, tipMinor: 0 },
+      { operatorId: '7', currency: 'EUR', count: 1, amountMinor: 1200, tipMinor: 0 },
+      { operatorId: '7', currency: 'USD', count: 2, amountMinor: 1500, tipMinor: 150 },
+      { currency: 'USD', count: 1, amountMinor: 400, tipMinor: 0 },
+    ])
+  })
+
+  it('a batch closed before grand totals were frozen reports them from its frozen per-brand totals', () => {
+    const { grandTotalMinor: _grand, byOperator: _byOperator, ...older } = summarise(sales)
+    const report = closedBatchReport({ batch: { number: 3, closedAt: 1 }, businessDay: '2026-11-21' }, older, [])
+    expect(report.grandTotalMinor).toEqual({ USD: 1000 + 150 + 2000 + 500, EUR: 1200 })
+    expect(report.byOperator).toEqual([])
   })
 
   it('is blocked while a reversal is pending, with the reason', () => {
