@@ -6,7 +6,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
-import { chooseBridge } from './bridge'
+import { chooseBridge, displayBridge } from './bridge'
 import { CustomerApp, isCustomerView } from './features/customer/CustomerApp'
 import { connectStore, createPosStore } from './store'
 import './styles/app.css'
@@ -16,12 +16,10 @@ import './styles/customer.css'
 import './styles/tones.css'
 import './styles/print.css'
 
-const store = createPosStore({ bridge: chooseBridge(), now: () => Date.now() })
+const customer = isCustomerView(window.location)
+const store = createPosStore({ bridge: customer ? displayBridge(chooseBridge()) : chooseBridge(), now: () => Date.now() })
 connectStore(store)
 void store.getState().load()
 
 const root = document.getElementById('root')
-if (root)
-  createRoot(root).render(
-    <StrictMode>{isCustomerView(window.location) ? <CustomerApp store={store} /> : <App store={store} />}</StrictMode>,
-  )
+if (root) createRoot(root).render(<StrictMode>{customer ? <CustomerApp store={store} /> : <App store={store} />}</StrictMode>)

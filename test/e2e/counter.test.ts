@@ -123,6 +123,9 @@ describe.skipIf(!e2eComponentsPresent())('one counter, and the customer display'
       display.on('console', (message) => {
         if (message.type() === 'error') errors.push(message.text())
       })
+      display.on('response', (response) => {
+        if (response.status() >= 400) errors.push(`${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`)
+      })
       await display.goto(await e2e.serve.launchUrl('customer'))
       const message = display.getByTestId('customer-message')
       await message.filter({ hasText: 'Welcome' }).waitFor()

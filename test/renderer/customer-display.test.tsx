@@ -86,3 +86,20 @@ describe('what the customer sees', () => {
     expect(screen.getByTestId('customer-training').textContent).toMatch(/Training/)
   })
 })
+
+describe('the customer display only reads', () => {
+  it('loads and follows sales through read operations alone, whatever the store refreshes', async () => {
+    const { displayBridge } = await import('../../src-renderer/src/bridge')
+    const { DISPLAY_OPERATIONS } = await import('../../src-shared/contract')
+    const bridge = new FakeBridge()
+    const store = createPosStore({ bridge: displayBridge(bridge), now: () => 1_700_000_000_000 })
+    await store.getState().load()
+    expect(store.getState().loadStatus).toBe('ready')
+    expect(bridge.calls.length).toBeGreaterThan(0)
+    expect(bridge.calls.map((c) => c.operation).filter((operation) => !DISPLAY_OPERATIONS.includes(operation))).toEqual([])
+    // An action asked of it is refused here, never sent.
+    const refused = await displayBridge(bridge).call('cancelSale', { id: 'S1' })
+    expect(refused).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } })
+    expect(bridge.callsOf('cancelSale')).toEqual([])
+  })
+})

@@ -9,6 +9,7 @@ import { createHttpBridge, type HttpBridge } from './http-bridge'
 export type { EventSourceLike, HttpBridge, HttpBridgeOptions } from './http-bridge'
 export { createHttpBridge, parseEventData } from './http-bridge'
 export { createElectronBridge, isPosBridge } from './electron-bridge'
+export { displayBridge } from './display-bridge'
 
 /** A bridge that may also tell when its live feed came back after a break. */
 export type RendererBridge = PosBridge & Partial<Pick<HttpBridge, 'onReconnect'>>
