@@ -116,6 +116,8 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
         mode: runtime.mode,
         currency: config.currency,
         terminalId: config.merchant.terminalId,
+        merchantId: config.merchant.merchantId,
+        storeAddress: config.merchant.storeAddress,
         restaurantMode: config.restaurantMode,
         tipTolerancePercent: config.tips.tolerancePercent,
         saleLimits: settings.limits,

@@ -22,6 +22,8 @@ export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, o
     terminalId: merchant.terminalId,
     merchantId: merchant.merchantId,
     storeName: merchant.storeName,
+    storeAddress: merchant.storeAddress,
+    training: agent.config.mode === 'training',
     version: packageVersion(),
     logger: runtime.logger.child({ door: 'nexo' }),
   })

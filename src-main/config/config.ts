@@ -42,6 +42,8 @@ export const configSchema = z.strictObject({
     terminalId: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'terminalId must be 1 to 40 letters, digits, "-", "_" or "."'),
     merchantId: id('merchantId'),
     storeName: z.string().max(64).optional(),
+    /** The store's address as its receipts print it (docs/receipts.md): up to three short lines. */
+    storeAddress: z.array(z.string().min(1).max(48)).max(3).default([]),
     /** Extra pspInfo fields sent with every payment (mcc, merchantName, city...). */
     pspInfo: z.record(z.string(), z.string().max(256)).default({}),
   }),
@@ -192,6 +194,7 @@ export function trainingConfig(hostUrl: string, caFile: string, dataDir: string)
       terminalId: TRAINING_IDENTITY.terminalId,
       merchantId: TRAINING_IDENTITY.merchantId,
       storeName: 'Training Store',
+      storeAddress: ['1 Training Street', 'Sample City'],
       pspInfo: { merchantName: 'TRAINING STORE', mcc: '5812' },
     },
   })

@@ -23,7 +23,8 @@ export type { ReadMethod } from './card-data'
 // The engine brings a held card's icCardData up to date with the card's completion and keeps its
 // final cryptogram in the sale's history (docs/card-reader.md §2.5).
 export type { CryptogramEvidence } from './card-data'
-export { cryptogramEvidence, withCompletion } from './card-data'
+export { cryptogramEvidence, receiptFacts, withCompletion } from './card-data'
+export type { ReceiptFacts } from './card-data'
 
 export { discoverReaderPort, Neo2CardReader, readerPortResolver, SerialReaderTransport } from './neo2'
 export type { ReaderLog } from './neo2'

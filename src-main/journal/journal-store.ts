@@ -9,7 +9,7 @@ import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
 import { OutboxStore, type NewOutboxItem } from './outbox-store'
 import { SaleKeys } from './sale-keys'
 import { merchantTransId } from './transaction-ids'
-import { FINAL, sqlStateList, type SaleOrigin, type SaleState, type TipState } from '../../src-shared/sale'
+import { FINAL, sqlStateList, type CardholderVerification, type SaleOrigin, type SaleState, type TipState } from '../../src-shared/sale'
 import { OPEN_SALE_PREDICATE } from './schema'
 import { BatchStore } from './batch-store'
 import { OperatorStore } from './operator-store'
@@ -38,6 +38,10 @@ export interface SaleRecord {
   readMethod?: string | undefined
   applicationId?: string | undefined
   applicationLabel?: string | undefined
+  /** Receipt facts (src-main/device receiptFacts): chip verification results and the cardholder verification. */
+  tvr?: string | undefined
+  tsi?: string | undefined
+  cvm?: CardholderVerification | undefined
   cardFingerprint?: string | undefined
   reference?: string | undefined
   requestHash?: string | undefined
@@ -104,6 +108,9 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['readMethod', 'read_method'],
   ['applicationId', 'application_id'],
   ['applicationLabel', 'application_label'],
+  ['tvr', 'tvr'],
+  ['tsi', 'tsi'],
+  ['cvm', 'cvm'],
   ['cardFingerprint', 'card_fingerprint'],
   ['reference', 'reference'],
   ['requestHash', 'request_hash'],

@@ -210,4 +210,17 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 6,
+    description: "receipt facts: the chip's verification results (TVR, TSI) and how the cardholder was verified",
+    up(db) {
+      // What a card-present receipt prints besides the masked card (docs/receipts.md). Not card data:
+      // they identify no card and are not sensitive authentication data, so they stay after the purge.
+      db.exec(`
+        ALTER TABLE sale ADD COLUMN tvr TEXT;
+        ALTER TABLE sale ADD COLUMN tsi TEXT;
+        ALTER TABLE sale ADD COLUMN cvm TEXT CHECK (cvm IN ('pin', 'signature', 'pinAndSignature', 'none'));
+      `)
+    },
+  },
 ]

@@ -5,11 +5,15 @@
  * state gives which Result and ErrorCondition.
  */
 import type { SaleView } from '../../src-shared/contract'
-import { displayAmount, formatAmount, minorUnitDigits, parseAmount } from '../../src-shared/money'
+import { formatAmount, minorUnitDigits, parseAmount } from '../../src-shared/money'
+import { buildReceipt, receiptText, type ReceiptMerchant } from '../../src-shared/receipt'
 import { plainReason, saleWords, type SaleState } from '../../src-shared/sale'
 import { failure, success, type ErrorCondition, type NexoResult, type TransactionIdentification } from './nexo-messages'
 
 /** Sale states a payment ends in for the POS, and what nexo calls them. Other states are still at the counter. */
+/** Characters per line of the receipt text: an 80 mm printer (48 columns) and a 58 mm one in its small font (42) print it unwrapped. */
+const NEXO_RECEIPT_COLUMNS = 40
+
 const OUTCOME: Partial<Record<SaleState, ErrorCondition | 'success'>> = {
   approved: 'success',
   storedOffline: 'success',
@@ -42,6 +46,9 @@ export interface PaymentContext {
   terminalId: string
   merchantId: string
   storeName?: string | undefined
+  storeAddress?: readonly string[] | undefined
+  /** Training mode: the receipt says it is not a valid transaction. */
+  training?: boolean | undefined
   /** The sale was stopped by an Abort from the POS (not by the cashier or the customer). */
   aborted: boolean
   /** The POS's own transaction identification, echoed; from the sale when the request is gone. */
@@ -133,23 +140,23 @@ export function paymentResponseBody(sale: SaleView, context: PaymentContext): Re
   }
 }
 
-/** A receipt as nexo text lines: what the POS prints when it prints the card part of its own receipt. */
+/**
+ * A receipt as nexo text lines: what the POS prints when it prints the card part of its own receipt,
+ * the same receipt the terminal prints (src-shared/receipt), one copy per qualifier.
+ */
 function receipt(qualifier: 'CashierReceipt' | 'CustomerReceipt', sale: SaleView, context: PaymentContext): Record<string, unknown> {
-  const words = saleWords(sale)
-  const lines = [
-    context.storeName,
-    `Terminal ${context.terminalId}`,
-    new Date(sale.createdAt).toISOString().replace('T', ' ').slice(0, 19) + ' UTC',
-    [sale.brand, sale.maskedPan].filter(Boolean).join(' ') || undefined,
-    `Total ${displayAmount(sale.amountMinor, sale.currency)}`,
-    words.title,
-    sale.authCode && paymentResult(sale, context).Result === 'Success' ? `Approval code ${sale.authCode}` : undefined,
-    `Transaction ${sale.id}`,
-    qualifier === 'CustomerReceipt' ? 'Customer copy' : 'Merchant copy',
-  ].filter((line): line is string => line !== undefined && line !== '')
+  const merchant: ReceiptMerchant = {
+    name: context.storeName ?? context.merchantId,
+    addressLines: context.storeAddress ?? [],
+    merchantId: context.merchantId,
+    terminalId: context.terminalId,
+    training: context.training === true,
+  }
+  const copy = buildReceipt(sale, merchant, qualifier === 'CustomerReceipt' ? 'customer' : 'merchant')
+  const lines = receiptText(copy, NEXO_RECEIPT_COLUMNS)
   return {
     DocumentQualifier: qualifier,
-    RequiredSignatureFlag: false,
+    RequiredSignatureFlag: copy.lines.some((line) => line.kind === 'signature'),
     OutputContent: { OutputFormat: 'Text', OutputText: lines.map((Text) => ({ Text, EndOfLineFlag: true })) },
   }
 }

@@ -44,6 +44,8 @@ export interface NexoTerminalOptions {
   terminalId: string
   merchantId: string
   storeName?: string | undefined
+  storeAddress?: readonly string[] | undefined
+  training?: boolean | undefined
   version: string
   logger: Logger
   /** How long a Reversal waits for the bank to confirm a void before it answers InProgress (ms). */
@@ -344,6 +346,8 @@ export class NexoTerminal {
       terminalId: this.options.terminalId,
       merchantId: this.options.merchantId,
       storeName: this.options.storeName,
+      storeAddress: this.options.storeAddress,
+      training: this.options.training,
       aborted: this.aborted.has(sale.id),
       saleTransactionId,
     }

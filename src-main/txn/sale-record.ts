@@ -3,7 +3,7 @@
  * column), the machine's `Sale` (what a transition decides on) and the `SaleView` the UI and the
  * local API see (sale-view.ts). States are the shared vocabulary in all three.
  */
-import type { CardData } from '../device'
+import { receiptFacts, type CardData } from '../device'
 import type { SaleRecord } from '../journal'
 import type { Sale, TxnEvent } from './txn-types'
 
@@ -19,7 +19,7 @@ export function fromSale(sale: Sale): Partial<SaleRecord> {
   return { state, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode }
 }
 
-/** What the journal keeps of a card in clear: masked, never the number or the tracks. */
+/** What the journal keeps of a card in clear: masked, never the number or the tracks; what its receipt prints. */
 export function cardSummaryFields(card: CardData, fingerprint: string): Partial<SaleRecord> {
   return {
     maskedPan: card.summary.maskedPan,
@@ -28,7 +28,14 @@ export function cardSummaryFields(card: CardData, fingerprint: string): Partial<
     applicationId: card.summary.applicationId,
     applicationLabel: card.summary.applicationLabel,
     cardFingerprint: fingerprint,
+    ...receiptFields(card),
   }
+}
+
+/** The receipt's chip facts as they stand: after the card completed, its final TVR and TSI. */
+export function receiptFields(card: CardData): Partial<SaleRecord> {
+  const { tvr, tsi, cvm } = receiptFacts({ method: card.method, icCardData: card.icCardData, onlinePin: card.summary.onlinePin })
+  return { cvm, ...(tvr !== undefined ? { tvr } : {}), ...(tsi !== undefined ? { tsi } : {}) }
 }
 
 /**

@@ -30,6 +30,8 @@ export function toSaleView(record: SaleRecord): SaleView {
     'readMethod',
     'applicationId',
     'applicationLabel',
+    'tvr',
+    'tsi',
     'reference',
     'operatorId',
   ] as const
@@ -38,6 +40,7 @@ export function toSaleView(record: SaleRecord): SaleView {
     if (value !== undefined) view[key] = value
   }
   if (record.startedBy !== undefined) view.startedBy = record.startedBy
+  if (record.cvm !== undefined) view.cvm = record.cvm
   const orderReference = orderReferenceOf(record.options)
   if (orderReference !== undefined) view.orderReference = orderReference
   return view

@@ -11,7 +11,7 @@ import { PosError } from '../../src-shared/pos-error'
 import type { CardVault } from './card-vault'
 import type { QueueItems } from './queue-items'
 import { REFUSAL_WORDS } from './refusal-words'
-import { cardSummaryFields, eventDetail, fromSale, toSale } from './sale-record'
+import { cardSummaryFields, eventDetail, fromSale, receiptFields, toSale } from './sale-record'
 import { transition } from './txn-machine'
 import { isIoEffect, type IoEffect, type JournalEffect, type TxnEvent } from './txn-types'
 
@@ -79,6 +79,7 @@ export class WriteAhead {
     const next: SaleRecord = { ...before, ...input.answerPatch, ...fromSale(result.sale) }
     const card = input.card
     if (card && event.type === 'cardRead') Object.assign(next, cardSummaryFields(card, vault.fingerprint(card)))
+    if (card && event.type === 'cardCompleted') Object.assign(next, receiptFields(card))
     const draft: ChangeDraft = {
       next,
       card,

@@ -4,7 +4,7 @@
  */
 
 import type { ErrorView } from '../errors'
-import type { QueueOperation, SaleOrigin, SaleState, TipState } from '../sale'
+import type { CardholderVerification, QueueOperation, SaleOrigin, SaleState, TipState } from '../sale'
 
 export { SALE_STATES, SALE_ORIGINS, type SaleState, type SaleOrigin } from '../sale'
 
@@ -25,6 +25,12 @@ export interface SaleView {
   readMethod?: string
   applicationId?: string
   applicationLabel?: string
+  /** Chip: Terminal Verification Results (95), hex, as the receipt prints them: the final ones once the card completed. */
+  tvr?: string
+  /** Chip: Transaction Status Information (9B), hex, once the card completed. */
+  tsi?: string
+  /** How the cardholder was verified (src-shared/sale/cardholder-verification.ts). */
+  cvm?: CardholderVerification
   reference?: string
   /** The operator signed in at the counter when it was rung up. */
   operatorId?: string
@@ -173,6 +179,9 @@ export interface AppInfo {
   currency: string
   terminalId: string
   storeName?: string
+  /** The merchant id and the store's address lines, as receipts print them. */
+  merchantId: string
+  storeAddress: string[]
   restaurantMode: boolean
   tipTolerancePercent: number
   /**

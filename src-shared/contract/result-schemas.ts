@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { ERROR_CODES, type ErrorCode } from '../errors'
-import { QUEUE_OPERATIONS, SALE_ORIGINS, SALE_STATES, TIP_STATES } from '../sale'
+import { CARDHOLDER_VERIFICATIONS, QUEUE_OPERATIONS, SALE_ORIGINS, SALE_STATES, TIP_STATES } from '../sale'
 import type { OperationName } from './operations'
 
 const minorAmounts = z.record(z.string(), z.number()).describe('minor units per ISO 4217 currency code')
@@ -29,6 +29,9 @@ export const saleViewSchema = z.object({
   readMethod: z.string().optional(),
   applicationId: z.string().optional(),
   applicationLabel: z.string().optional(),
+  tvr: z.string().optional(),
+  tsi: z.string().optional(),
+  cvm: z.enum(CARDHOLDER_VERIFICATIONS).optional(),
   reference: z.string().optional(),
   orderReference: z.string().optional(),
   operatorId: z.string().optional(),
@@ -141,6 +144,8 @@ export const appInfoSchema = z.object({
   currency: z.string(),
   terminalId: z.string(),
   storeName: z.string().optional(),
+  merchantId: z.string(),
+  storeAddress: z.array(z.string()),
   restaurantMode: z.boolean(),
   tipTolerancePercent: z.number(),
   saleLimits: z.object({ maxSaleMinor: z.number(), confirmAboveMinor: z.number() }),

@@ -25,8 +25,9 @@ describe.skipIf(!e2eComponentsPresent())('host faults in the browser', () => {
     // The receipt says so too.
     await page.getByTestId('show-receipt-button').click()
     const customerCopy = await page.getByTestId('receipt-customer').innerText()
-    expect(customerCopy).toContain('APPROVED OFFLINE (STORED)')
-    expect(customerCopy).toMatch(/stored, to be sent to the bank/i)
+    expect(customerCopy).toContain('APPROVED OFFLINE')
+    expect(customerCopy).toMatch(/stored on this terminal, sent to the bank later/i)
+    expect(customerCopy).toContain('TRAINING – NOT A VALID TRANSACTION')
     await screenshot(page, 'offline-stored-receipt')
     await page.getByTestId('close-receipt-button').click()
     await page.getByTestId('receipt').waitFor({ state: 'detached' })

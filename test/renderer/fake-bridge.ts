@@ -50,6 +50,8 @@ export function makeAppInfo(overrides: Partial<AppInfo> = {}): AppInfo {
     currency: 'USD',
     terminalId: 'T-0001',
     storeName: 'Corner Cafe',
+    merchantId: 'M-CORNER',
+    storeAddress: ['12 Main Street'],
     restaurantMode: true,
     tipTolerancePercent: 20,
     saleLimits: { maxSaleMinor: 1_000_000, confirmAboveMinor: 100_000 },

@@ -28,6 +28,8 @@ export type { CardBrand } from './card-brand'
 export type { EntryModeFields, ReaderCapabilities, ReadMethod, SwipeContext, SwipeDecision } from './entry-mode'
 export { decideSwipe, entryModeFields, READ_METHODS, readMethodFromNeo2EntryMode, terminalReadability } from './entry-mode'
 export { currencyNumericCode, CurrencyCodeError } from './currency-numeric'
+export type { ReceiptFacts } from './receipt-facts'
+export { receiptFacts } from './receipt-facts'
 
 // PIN blocks and DUKPT: the simulated PIN pad (training/) and tests; production never holds a BDK.
 export type { RandomBytes } from './pin-block'

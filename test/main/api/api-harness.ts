@@ -55,6 +55,8 @@ export async function startApiHarness(
       mode: 'training',
       currency: 'USD',
       terminalId: 'T1',
+      merchantId: 'M1',
+      storeAddress: [],
       restaurantMode: false,
       tipTolerancePercent: 20,
       saleLimits: TEST_SALE_LIMITS,

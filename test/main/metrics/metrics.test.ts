@@ -130,6 +130,8 @@ beforeAll(async () => {
       mode: 'training',
       currency: 'USD',
       terminalId: 'T1',
+      merchantId: 'M1',
+      storeAddress: [],
       restaurantMode: false,
       tipTolerancePercent: 20,
       saleLimits: TEST_SALE_LIMITS,

@@ -108,6 +108,13 @@ describe.runIf(socat)('offline chip approval: the TC is forwarded, and kept as e
       type: 'cardCompleted',
       detail: { decision: 'approved', evidence: { cid: '40', cryptogram: completion['9F26'], atc: read['9F36'], responseCode: 'Y3' } },
     })
+    // The receipt prints the card's final TVR and TSI (from the 2nd GENERATE AC), and how the cardholder was verified.
+    expect(sale).toMatchObject({
+      tvr: completion['95'],
+      tsi: completion['9B'],
+      cvm: expect.stringMatching(/^(pin|signature|pinAndSignature|none)$/),
+    })
+    expect(completion['9B']).toBeDefined()
     // The sealed copy of the card, which a later reversal would be built from, carries the TC too.
     expect(tagsOf(harness.engine.journal.openCard<CardData>(sale.id, 'purchase')?.icCardData)['9F27']).toBe('40')
 

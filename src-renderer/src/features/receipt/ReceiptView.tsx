@@ -6,9 +6,10 @@
 import { useId, useRef } from 'react'
 import { createPortal } from 'react-dom'
 import type { AppInfo, SaleView } from '../../../../src-shared/contract'
+import { receiptCopies, receiptMerchantOf } from '../../../../src-shared/receipt'
 import { ReceiptCopy } from '../../components/Receipt'
 import { useDialogFocus } from '../../components/use-dialog-focus'
-import { readMethodWords, saleReasonWords, saleWords, showsAuthCode, usePos } from '../../store'
+import { usePos } from '../../store'
 
 export function ReceiptView() {
   const sale = usePos((s) => (s.receiptSaleId ? (s.sales[s.receiptSaleId] ?? null) : null))
@@ -23,15 +24,11 @@ function ReceiptDialog({ sale, appInfo, close }: { sale: SaleView; appInfo: AppI
   const dialogRef = useRef<HTMLDivElement>(null)
   const closeRef = useRef<HTMLButtonElement>(null)
   useDialogFocus(dialogRef, closeRef)
-  const common = {
+  // Until the agent has told who this terminal is, the header is blank rather than wrong.
+  const copies = receiptCopies(
     sale,
-    terminalId: appInfo?.terminalId ?? '',
-    stateTitle: saleWords(sale).title,
-    readMethod: readMethodWords(sale.readMethod),
-    reason: saleReasonWords(sale),
-    showAuthCode: showsAuthCode(sale),
-    ...(appInfo?.storeName !== undefined ? { storeName: appInfo.storeName } : {}),
-  }
+    appInfo ? receiptMerchantOf(appInfo) : { name: '', addressLines: [], merchantId: '', terminalId: '', training: false },
+  )
   return createPortal(
     <div className="dialog-backdrop receipt-backdrop">
       <div
@@ -54,8 +51,9 @@ function ReceiptDialog({ sale, appInfo, close }: { sale: SaleView; appInfo: AppI
           Receipt
         </h2>
         <div className="receipt-copies">
-          <ReceiptCopy {...common} copy="merchant" />
-          <ReceiptCopy {...common} copy="customer" />
+          {copies.map((receipt) => (
+            <ReceiptCopy key={receipt.copy} receipt={receipt} />
+          ))}
         </div>
         <div className="dialog-actions no-print">
           <button ref={closeRef} type="button" className="button button-large" data-testid="close-receipt-button" onClick={close}>

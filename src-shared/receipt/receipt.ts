@@ -1,0 +1,220 @@
+/**
+ * The receipt of a card transaction, as lines: one model for every place a receipt goes (the screen's
+ * printable copy, the receipt printer, an email, the nexo PaymentReceipt). What it carries follows the
+ * card brands' receipt rules (the public "Visa Core Rules and Visa Product and Service Rules", its
+ * transaction receipt requirements) and the chip data EMV terminals print (EMV 4.4 Book 4), as
+ * docs/receipts.md lists them: merchant name, address and id; terminal id; local date and time; the
+ * transaction type; the masked card number, brand and entry mode; for chip, the AID and application
+ * label, with TVR and TSI; the cardholder verification; the authorisation code and the outcome;
+ * offline approvals marked; a merchant and a customer copy; training receipts marked as not valid.
+ * Never the expiry date: no field of SaleView carries it, so no receipt can print it.
+ */
+import { formatAmount, isKnownCurrency } from '../money'
+import type { AppInfo, SaleView } from '../contract'
+import { CHARGED, bankUnreachable, plainReason, readMethodWords, saleWords, showsAuthCode } from '../sale'
+
+export type ReceiptCopy = 'merchant' | 'customer'
+
+/** What the receipt is the record of: a sale, its void, a tip added later, a return. */
+export type ReceiptKind = 'SALE' | 'VOID' | 'TIP' | 'RETURN'
+
+export type ReceiptLine =
+  /** A heading line, printed large and centred. */
+  | { kind: 'title'; text: string }
+  /** A line of its own, centred; `strong` lines are printed bold. */
+  | { kind: 'text'; text: string; strong?: boolean }
+  /** A label and its value, on one line where they fit. */
+  | { kind: 'field'; label: string; value: string; strong?: boolean }
+  /** A separator. */
+  | { kind: 'rule' }
+  /** Room for the cardholder's signature, and the line to sign on. */
+  | { kind: 'signature' }
+
+export interface Receipt {
+  copy: ReceiptCopy
+  kind: ReceiptKind
+  lines: ReceiptLine[]
+}
+
+/** Who issued the receipt: the merchant's header. */
+export interface ReceiptMerchant {
+  name: string
+  addressLines: readonly string[]
+  merchantId: string
+  terminalId: string
+  /** Training mode: every receipt says it is not a valid transaction. */
+  training: boolean
+}
+
+export const TRAINING_LINE = 'TRAINING – NOT A VALID TRANSACTION'
+
+/** The kind a sale's receipt is by default: a voided sale's receipt is the void's. */
+export function receiptKindOf(sale: Pick<SaleView, 'state'>): ReceiptKind {
+  return sale.state === 'cancelled' || sale.state === 'cancelPending' ? 'VOID' : 'SALE'
+}
+
+/** Both copies, merchant first, as a printer prints them. */
+export function receiptCopies(sale: SaleView, merchant: ReceiptMerchant, kind: ReceiptKind = receiptKindOf(sale)): Receipt[] {
+  return [buildReceipt(sale, merchant, 'merchant', kind), buildReceipt(sale, merchant, 'customer', kind)]
+}
+
+export function buildReceipt(
+  sale: SaleView,
+  merchant: ReceiptMerchant,
+  copy: ReceiptCopy,
+  kind: ReceiptKind = receiptKindOf(sale),
+): Receipt {
+  const lines: ReceiptLine[] = []
+  const add = (line: ReceiptLine | undefined): void => void (line && lines.push(line))
+  const field = (label: string, value: string | undefined, strong?: boolean): ReceiptLine | undefined =>
+    value ? { kind: 'field', label, value, ...(strong ? { strong } : {}) } : undefined
+
+  if (merchant.training) add({ kind: 'text', text: TRAINING_LINE, strong: true })
+  add({ kind: 'title', text: merchant.name })
+  for (const text of merchant.addressLines) add({ kind: 'text', text })
+  add(field('Merchant ID', merchant.merchantId))
+  add(field('Terminal', merchant.terminalId))
+  add(field('Date', localDateTime(sale.createdAt)))
+  add(field('Operator', sale.operatorId))
+  add({ kind: 'rule' })
+
+  add({ kind: 'text', text: kind, strong: true })
+  add(field('Card', [sale.brand, sale.maskedPan].filter(Boolean).join(' ') || undefined))
+  add(field('Entry', sale.readMethod ? readMethodWords(sale.readMethod) : undefined))
+  add(field('Application', sale.applicationLabel))
+  add(field('AID', sale.applicationId))
+  add(field('TVR', sale.tvr))
+  add(field('TSI', sale.tsi))
+  add({ kind: 'rule' })
+
+  add(field(kind === 'TIP' ? 'Base amount' : 'Amount', money(sale.amountMinor, sale.currency)))
+  if (sale.tipMinor > 0 || kind === 'TIP') add(field('Tip', money(sale.tipMinor, sale.currency)))
+  add(field('TOTAL', money(sale.amountMinor + sale.tipMinor, sale.currency), true))
+  add({ kind: 'rule' })
+
+  const { outcome, detail } = outcomeWords(sale, kind)
+  add({ kind: 'text', text: outcome, strong: true })
+  if (detail) add({ kind: 'text', text: detail })
+  add(field('Auth code', showsAuthCode(sale) || kind === 'VOID' ? sale.authCode : undefined))
+  add(field('Reference', sale.svcTransID))
+  add(field('Transaction', sale.id))
+  for (const line of verificationLines(sale, copy, outcome)) add(line)
+  add({ kind: 'rule' })
+
+  add({ kind: 'text', text: copy === 'merchant' ? 'MERCHANT COPY' : 'CUSTOMER COPY', strong: true })
+  add({ kind: 'text', text: copy === 'merchant' ? 'Keep this copy.' : 'Please keep this copy for your records.' })
+  if (merchant.training) add({ kind: 'text', text: TRAINING_LINE, strong: true })
+  return { copy, kind, lines }
+}
+
+/** The outcome in capitals, as receipts print it, and a plain sentence when there is more to say. */
+function outcomeWords(sale: SaleView, kind: ReceiptKind): { outcome: string; detail?: string } {
+  if (kind === 'VOID') {
+    return sale.state === 'cancelled'
+      ? { outcome: 'VOIDED', detail: 'The customer does not pay for this sale.' }
+      : { outcome: 'VOID PENDING', detail: 'The void is stored and will be sent to the bank.' }
+  }
+  if (sale.state === 'storedOffline') return { outcome: 'APPROVED OFFLINE', detail: 'Stored on this terminal, sent to the bank later.' }
+  if (CHARGED.has(sale.state)) return { outcome: sale.offline ? 'APPROVED OFFLINE' : 'APPROVED' }
+  if (sale.state === 'declined' && !bankUnreachable(sale)) {
+    return { outcome: 'DECLINED', ...(sale.reason ? { detail: plainReason(sale.reason) } : {}) }
+  }
+  const words = saleWords(sale)
+  return { outcome: words.title.toUpperCase(), detail: words.detail }
+}
+
+/**
+ * The cardholder verification line: "PIN VERIFIED", a signature line on the merchant's copy (the
+ * copy the store keeps), or "NO CVM REQUIRED". Only a payment that went through was verified at all.
+ */
+function verificationLines(sale: SaleView, copy: ReceiptCopy, outcome: string): ReceiptLine[] {
+  if (!sale.cvm || !outcome.startsWith('APPROVED')) return []
+  const lines: ReceiptLine[] = []
+  if (sale.cvm === 'pin' || sale.cvm === 'pinAndSignature') lines.push({ kind: 'text', text: 'PIN VERIFIED' })
+  if (sale.cvm === 'signature' || sale.cvm === 'pinAndSignature') {
+    if (copy === 'merchant') lines.push({ kind: 'signature' })
+    else lines.push({ kind: 'text', text: 'SIGNATURE ON MERCHANT COPY' })
+  }
+  if (sale.cvm === 'none') lines.push({ kind: 'text', text: 'NO CVM REQUIRED' })
+  return lines
+}
+
+/** "USD 1,234.56": the ISO code and grouped thousands. */
+export function money(minor: number, currency: string): string {
+  if (!isKnownCurrency(currency) || !Number.isSafeInteger(minor)) return `${currency} ${minor}`
+  const [whole = '', fraction] = formatAmount(minor, currency).split('.')
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${currency} ${fraction === undefined ? grouped : `${grouped}.${fraction}`}`
+}
+
+/** The terminal's local date and time, as a receipt prints it: 2026-11-24 14:05. */
+export function localDateTime(ms: number): string {
+  const d = new Date(ms)
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`
+}
+
+/** A receipt as plain text of `columns` characters a line: the email's body, the nexo lines, a log. */
+export function receiptText(receipt: Receipt, columns = 40): string[] {
+  const out: string[] = []
+  const centre = (text: string) => {
+    for (const part of wrap(text, columns)) out.push(' '.repeat(Math.max(0, Math.floor((columns - part.length) / 2))) + part)
+  }
+  for (const line of receipt.lines) {
+    switch (line.kind) {
+      case 'title':
+      case 'text':
+        centre(line.text)
+        break
+      case 'field': {
+        const gap = columns - line.label.length - line.value.length
+        if (gap >= 1) out.push(line.label + ' '.repeat(gap) + line.value)
+        else out.push(line.label, ...wrap(line.value, columns).map((part) => part.padStart(columns)))
+        break
+      }
+      case 'rule':
+        out.push('-'.repeat(columns))
+        break
+      case 'signature':
+        out.push('', '', 'X' + '_'.repeat(columns - 1), 'Cardholder signature')
+        break
+    }
+  }
+  return out
+}
+
+/** Splits text at spaces into lines of at most `columns` characters (a longer word is cut). */
+export function wrap(text: string, columns: number): string[] {
+  const lines: string[] = []
+  let current = ''
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    let rest = word
+    while (rest.length > columns) {
+      if (current) lines.push(current)
+      lines.push(rest.slice(0, columns))
+      rest = rest.slice(columns)
+      current = ''
+    }
+    if (!current) current = rest
+    else if (current.length + 1 + rest.length <= columns) current += ` ${rest}`
+    else {
+      lines.push(current)
+      current = rest
+    }
+  }
+  if (current) lines.push(current)
+  return lines
+}
+
+/** The receipt header of this terminal, from what the agent tells every screen (AppInfo). */
+export function receiptMerchantOf(
+  info: Pick<AppInfo, 'storeName' | 'storeAddress' | 'merchantId' | 'terminalId' | 'mode'>,
+): ReceiptMerchant {
+  return {
+    name: info.storeName ?? info.merchantId,
+    addressLines: info.storeAddress,
+    merchantId: info.merchantId,
+    terminalId: info.terminalId,
+    training: info.mode === 'training',
+  }
+}
