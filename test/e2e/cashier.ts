@@ -64,6 +64,14 @@ export function fact(scope: Locator, label: string): Locator {
     .locator('dd')
 }
 
+/** The value of one labelled line of a receipt copy (src-renderer's ReceiptCopy: a label and its value). */
+export function receiptField(copy: Locator, label: string): Locator {
+  return copy
+    .locator('.receipt-row')
+    .filter({ has: copy.page().locator('.receipt-label', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('.receipt-value')
+}
+
 /** A full sale: key, present the card, charge, wait for the result. Returns the sale id. */
 export async function sell(
   page: Page,

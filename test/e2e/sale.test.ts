@@ -3,7 +3,7 @@
  * sale with its receipt, and a declined one (the training host declines amounts ending in 51).
  */
 import { describe, expect, it } from 'vitest'
-import { fact, keyAmount, newSale, presentCard, salePrompt, waitForResult } from './cashier'
+import { fact, keyAmount, receiptField, newSale, presentCard, salePrompt, waitForResult } from './cashier'
 import { e2eComponentsPresent, screenshot } from './harness'
 import { useE2E } from './suite'
 
@@ -44,17 +44,18 @@ describe.skipIf(!e2eComponentsPresent())('sale in the browser', () => {
     await receipt.waitFor()
     for (const copy of ['merchant', 'customer'] as const) {
       const scope = page.getByTestId(`receipt-${copy}`)
-      const masked = await fact(scope, 'Card').innerText()
+      const masked = await receiptField(scope, 'Card').innerText()
       expect(masked).toMatch(/0010$/)
       expect(masked).not.toContain('4761739001010010')
       expect(masked).toMatch(/[*•]/)
-      expect(await fact(scope, 'Entry').innerText()).toBe('Chip')
-      expect(await fact(scope, 'AID').innerText()).toBe('A0000000031010')
-      expect(await fact(scope, 'Application').innerText()).toBe('VISA CREDIT')
-      expect(await fact(scope, 'Auth code').innerText()).toBe(authCode)
-      expect(await fact(scope, 'Sale').innerText()).toBe(saleId)
+      expect(await receiptField(scope, 'Entry').innerText()).toBe('Chip')
+      expect(await receiptField(scope, 'AID').innerText()).toBe('A0000000031010')
+      expect(await receiptField(scope, 'Application').innerText()).toBe('VISA CREDIT')
+      expect(await receiptField(scope, 'Auth code').innerText()).toBe(authCode)
+      expect(await receiptField(scope, 'Transaction').innerText()).toBe(saleId)
+      expect(await receiptField(scope, 'TOTAL').innerText()).toBe('USD 12.34')
       expect(await scope.innerText()).toContain('APPROVED')
-      expect(await scope.innerText()).toMatch(/Total\s+USD 12\.34/)
+      expect(await scope.innerText()).toContain(copy === 'merchant' ? 'MERCHANT COPY' : 'CUSTOMER COPY')
     }
     await screenshot(page, 'sale-approved-receipt')
     await page.getByTestId('close-receipt-button').click()
