@@ -29,7 +29,8 @@ import { toPosError } from '../errors'
 import { keyCheckValue, storeSigningKey } from '../gateway'
 import type { JournalStore } from '../journal'
 import { signingKeyAccount, type SecretStore } from '../keychain'
-import { dayReportCsv, timeLeftMs, type Forwarder, type RetryPolicy, type TxnService } from '../txn'
+import { dayReportCsv, timeLeftMs, type Forwarder, type QueueAttention, type RetryPolicy, type TxnService } from '../txn'
+import { QUEUE_FAILURE_WORDS, QUEUE_OPERATION_NOUNS, type QueueOperation } from '../../src-shared/sale'
 import type { IntegratorTokens } from './integrator-tokens'
 import { Operators, type Credential, type OperatorView } from '../operators'
 import { SaleEvents } from './sale-events'
@@ -193,14 +194,15 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     engine.forwarder.on('status', onQueue)
     this.unsubscribe.push(() => engine.forwarder.off('status', onQueue))
     // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
-    const onAttention = (item: { operation: string; saleId: string }, reason: string) =>
-      this.emit(
-        'event',
-        this.saleEvents.alarm(
-          { code: 'NEEDS_ATTENTION', message: `${item.operation} of sale ${item.saleId} needs a manager: ${reason}` },
-          item.saleId,
-        ),
+    // Its message is in a manager's words; the technical detail goes to the log.
+    const onAttention = (item: { operation: QueueOperation; saleId: string }, why: QueueAttention) => {
+      ctx.logger.warn(
+        { sale: item.saleId, operation: item.operation, failure: why.failure, detail: why.detail },
+        'queued message needs a manager',
       )
+      const message = `The ${QUEUE_OPERATION_NOUNS[item.operation]} of sale ${item.saleId} needs a manager. ${QUEUE_FAILURE_WORDS[why.failure]}`
+      this.emit('event', this.saleEvents.alarm({ code: 'NEEDS_ATTENTION', message }, item.saleId))
+    }
     engine.forwarder.on('attention', onAttention)
     this.unsubscribe.push(() => engine.forwarder.off('attention', onAttention))
     this.unsubscribe.push(ctx.reader.onEvent((prompt) => this.emit('event', this.saleEvents.device(prompt))))

@@ -9,7 +9,15 @@ import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
 import { OutboxStore, type NewOutboxItem } from './outbox-store'
 import { SaleKeys } from './sale-keys'
 import { merchantTransId } from './transaction-ids'
-import { FINAL, sqlStateList, type CardholderVerification, type SaleOrigin, type SaleState, type TipState } from '../../src-shared/sale'
+import {
+  FINAL,
+  sqlStateList,
+  type CardholderVerification,
+  type QueueFailure,
+  type SaleOrigin,
+  type SaleState,
+  type TipState,
+} from '../../src-shared/sale'
 import { OPEN_SALE_PREDICATE } from './schema'
 import { BatchStore } from './batch-store'
 import { OperatorStore } from './operator-store'
@@ -69,7 +77,13 @@ export interface SaleChange {
   withdrawPending?: boolean
   retryAttention?: boolean
   /** The queue item whose answer caused this change, settled in the same transaction. */
-  settleOutbox?: { seq: number; result: 'done' } | { seq: number; result: 'attention'; reason: string }
+  /**
+   * The queue item this change answers: done, or parked for a manager with why (`failure`) and the
+   * technical detail (`reason`). A done item names the failure to record should the sale keep it for
+   * a manager after all (an answer the sale cannot live with).
+   */
+  settleOutbox?:
+    { seq: number; result: 'done'; failure?: QueueFailure } | { seq: number; result: 'attention'; failure: QueueFailure; reason: string }
 }
 
 export interface JournalStoreOptions {
@@ -245,7 +259,8 @@ export class JournalStore {
       if (change.withdrawPending) this.outbox.withdrawPending(next.id)
       if (change.retryAttention) this.outbox.retryAttention(next.id)
       if (change.settleOutbox?.result === 'done') this.outbox.complete(change.settleOutbox.seq)
-      else if (change.settleOutbox?.result === 'attention') this.outbox.toAttention(change.settleOutbox.seq, change.settleOutbox.reason)
+      else if (change.settleOutbox?.result === 'attention')
+        this.outbox.toAttention(change.settleOutbox.seq, change.settleOutbox.failure, change.settleOutbox.reason)
       // The purge before the new queue items: what this change enqueues (a reversal) is sealed under a
       // fresh key, not under the one the purge destroys.
       if (change.purgeCard) {

@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3'
 import { runInTransaction } from './database'
 import type { SaleKeys } from './sale-keys'
 import { sealedFieldAad, wipe } from './sealed-fields'
-import type { QueueOperation } from '../../src-shared/sale'
+import type { QueueFailure, QueueOperation } from '../../src-shared/sale'
 import { OPEN_SALE_PREDICATE } from './schema'
 
 /**
@@ -52,6 +52,9 @@ export interface OutboxItem {
   createdAt: number
   amountMinor: number
   currency: string | null
+  /** Why the last attempt did not go through; null before any failure. */
+  lastFailure: QueueFailure | null
+  /** The last failure's technical detail, for the log. */
   lastError: string | null
 }
 
@@ -74,7 +77,7 @@ export interface QueueTotals {
 
 const PRIORITY: Readonly<Partial<Record<QueueOperation, number>>> = { reversal: 0 }
 const SELECT =
-  'seq, sale_id AS saleId, operation, message_id AS messageId, state, attempts, next_attempt_at AS nextAttemptAt, created_at AS createdAt, amount_minor AS amountMinor, currency, last_error AS lastError'
+  'seq, sale_id AS saleId, operation, message_id AS messageId, state, attempts, next_attempt_at AS nextAttemptAt, created_at AS createdAt, amount_minor AS amountMinor, currency, last_failure AS lastFailure, last_error AS lastError'
 
 export class OutboxStore {
   private readonly sql
@@ -98,16 +101,16 @@ export class OutboxStore {
       markInflight: db.prepare("UPDATE outbox SET state = 'inflight', attempts = attempts + 1 WHERE seq = ?"),
       complete: db
         .prepare(
-          "UPDATE outbox SET state = 'done', body = NULL, card_free_body = NULL, done_at = ?, last_error = NULL WHERE seq = ? RETURNING sale_id",
+          "UPDATE outbox SET state = 'done', body = NULL, card_free_body = NULL, done_at = ?, last_failure = NULL, last_error = NULL WHERE seq = ? RETURNING sale_id",
         )
         .pluck(),
-      retryLater: db.prepare("UPDATE outbox SET state = 'pending', next_attempt_at = ?, last_error = ? WHERE seq = ?"),
-      toAttention: db.prepare("UPDATE outbox SET state = 'attention', last_error = ? WHERE seq = ?"),
+      retryLater: db.prepare("UPDATE outbox SET state = 'pending', next_attempt_at = ?, last_failure = ?, last_error = ? WHERE seq = ?"),
+      toAttention: db.prepare("UPDATE outbox SET state = 'attention', last_failure = ?, last_error = ? WHERE seq = ?"),
       withdraw: db.prepare(
         "UPDATE outbox SET state = 'withdrawn', body = NULL, card_free_body = NULL, done_at = ? WHERE sale_id = ? AND state = 'pending'",
       ),
       retryAttention: db.prepare(
-        "UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, created_at = ?, last_error = NULL WHERE sale_id = ? AND state = 'attention'",
+        "UPDATE outbox SET state = 'pending', attempts = 0, next_attempt_at = ?, created_at = ?, last_failure = NULL, last_error = NULL WHERE sale_id = ? AND state = 'attention'",
       ),
       recoverInflight: db.prepare("UPDATE outbox SET state = 'pending' WHERE state = 'inflight'"),
       release: db.prepare("UPDATE outbox SET state = 'pending' WHERE seq = ? AND state = 'inflight'"),
@@ -176,12 +179,14 @@ export class OutboxStore {
     if (saleId !== undefined) this.keys.retire(saleId)
   }
 
-  retryLater(seq: number, at: number, error: string): void {
-    this.sql.retryLater.run(at, error, seq)
+  /** A failed attempt to be tried again at `at`: why (`failure`) and the technical detail (`error`). */
+  retryLater(seq: number, at: number, failure: QueueFailure, error: string): void {
+    this.sql.retryLater.run(at, failure, error, seq)
   }
 
-  toAttention(seq: number, reason: string): void {
-    this.sql.toAttention.run(reason, seq)
+  /** An item parked for a manager: why (`failure`) and the technical detail (`reason`). */
+  toAttention(seq: number, failure: QueueFailure, reason: string): void {
+    this.sql.toAttention.run(failure, reason, seq)
   }
 
   withdrawPending(saleId: string): void {

@@ -223,4 +223,17 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 7,
+    description: 'why a queued message has not gone through, as a kind (the bank unreachable, no answer, refused, declined)',
+    up(db) {
+      // The kind is what screens and integrators read (its words: QUEUE_FAILURE_WORDS); last_error
+      // keeps the technical detail for the log. Items failed before this version have no kind: the
+      // screens then say nothing more than the sale's own reason.
+      db.exec(`
+        ALTER TABLE outbox ADD COLUMN last_failure TEXT
+          CHECK (last_failure IN ('bankUnreachable', 'noAnswer', 'refused', 'declined'));
+      `)
+    },
+  },
 ]

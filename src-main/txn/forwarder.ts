@@ -10,13 +10,25 @@ import type { Logger } from 'pino'
 import type { GatewayOutcome, HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
-import type { SaleState } from '../../src-shared/sale'
+import type { QueueFailure, SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
 
 /** The last failure of a message the queue gives up on, as the sale states it to a manager. */
 const LAST_FAILURE_WORDS: Readonly<Record<'notDelivered' | 'unknown', string>> = {
   notDelivered: 'the bank could not be reached',
   unknown: 'no valid answer came back',
+}
+
+/** The queue failure a message that did not go through records (screens and the API read the kind). */
+const FAILURE_OF: Readonly<Record<'notDelivered' | 'unknown', QueueFailure>> = {
+  notDelivered: 'bankUnreachable',
+  unknown: 'noAnswer',
+}
+
+/** A queued message that needs a manager: why, and the technical detail for the log. */
+export interface QueueAttention {
+  failure: QueueFailure
+  detail: string
 }
 
 export interface QueueStatus extends QueueTotals {
@@ -53,7 +65,7 @@ export interface ForwarderDeps {
 
 type Settled = { item: ClaimedItem; outcome: GatewayOutcome }
 
-export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: [ClaimedItem]; attention: [ClaimedItem, string] }> {
+export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: [ClaimedItem]; attention: [ClaimedItem, QueueAttention] }> {
   private running = false
   /** Claimed items whose release failed (the journal refused the write): released at the next drain. */
   private stranded: number[] = []
@@ -188,7 +200,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       this.hostReachable = outcome.kind === 'notDelivered' ? false : this.hostReachable
       const verdict = afterFailedAttempt(this.deps.retry, operation, item.attempts, item.createdAt, this.now(), this.random())
       if (verdict.retry) {
-        this.deps.journal.outbox.retryLater(item.seq, verdict.at, `${outcome.kind}: ${outcome.reason}`)
+        this.deps.journal.outbox.retryLater(item.seq, verdict.at, FAILURE_OF[outcome.kind], `${outcome.kind}: ${outcome.reason}`)
         return
       }
       // The sale says why in a manager's words; the queue item keeps the technical cause for the log.
@@ -198,12 +210,12 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
         this.deps.sales.applyQueueEvent(
           item.saleId,
           { type: 'forwardGaveUp', operation, reason: saleReason },
-          { seq: item.seq, result: 'attention', reason: technical },
+          { seq: item.seq, result: 'attention', failure: FAILURE_OF[outcome.kind], reason: technical },
         ) === undefined
       ) {
-        this.deps.journal.outbox.toAttention(item.seq, technical)
+        this.deps.journal.outbox.toAttention(item.seq, FAILURE_OF[outcome.kind], technical)
       }
-      this.deps.journal.afterCommit(() => this.emit('attention', item, technical))
+      this.deps.journal.afterCommit(() => this.emit('attention', item, { failure: FAILURE_OF[outcome.kind], detail: technical }))
       return
     }
     this.hostReachable = true
@@ -215,22 +227,28 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
           : { kind: 'rejected', code: outcome.code, message: outcome.message }
     const settle =
       answer.kind === 'rejected'
-        ? ({ seq: item.seq, result: 'attention', reason: `${answer.code}: ${answer.message}` } as const)
-        : ({ seq: item.seq, result: 'done' } as const)
+        ? ({ seq: item.seq, result: 'attention', failure: 'refused', reason: `${answer.code}: ${answer.message}` } as const)
+        : answer.kind === 'declined'
+          ? // should the sale keep it for a manager (a stored payment declined), this is why
+            ({ seq: item.seq, result: 'done', failure: 'declined' } as const)
+          : ({ seq: item.seq, result: 'done' } as const)
     const state = this.deps.sales.applyQueueEvent(item.saleId, { type: 'forwardAnswered', operation, answer }, settle)
     if (state === undefined) {
       // The sale moved on meanwhile (e.g. a newer tip replaced this one): the item is still answered.
       if (settle.result === 'done') this.deps.journal.outbox.complete(item.seq)
-      else this.deps.journal.outbox.toAttention(item.seq, settle.reason)
+      else this.deps.journal.outbox.toAttention(item.seq, settle.failure, settle.reason)
     }
     // An answer the host gave but the sale cannot live with (a stored payment, a reversal or a capture
     // declined) needs a manager: it raises the same alarm (a refused reversal or capture is also parked
     // by the sale, for a retry).
     // Announced once the batch this answer is journaled in commits (never for one that rolls back).
     this.deps.journal.afterCommit(() => {
-      if (settle.result === 'attention') this.emit('attention', item, settle.reason)
+      if (settle.result === 'attention') this.emit('attention', item, { failure: settle.failure, detail: settle.reason })
       else if (state === 'needsAttention')
-        this.emit('attention', item, answer.kind === 'declined' ? `declined by the bank: ${answer.reason}` : 'needs a manager')
+        this.emit('attention', item, {
+          failure: settle.failure ?? 'refused',
+          detail: answer.kind === 'declined' ? `declined by the bank: ${answer.reason}` : 'needs a manager',
+        })
       else this.emit('forwarded', item)
     })
   }

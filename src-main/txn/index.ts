@@ -3,7 +3,7 @@
  * machine is txn-machine.ts; the store-and-forward loop is forwarder.ts.
  */
 export { TxnService, businessDay, type TxnServiceDeps, type TxnServiceEvent, type SaleRequest, type TxnSettings } from './txn-service'
-export { Forwarder, type ForwarderDeps, type QueueStatus, type QueueAnswerSink } from './forwarder'
+export { Forwarder, type ForwarderDeps, type QueueAttention, type QueueStatus, type QueueAnswerSink } from './forwarder'
 export { DEFAULT_RETRY_POLICY, timeLeftMs, type RetryPolicy } from './retry-policy'
 export { DEFAULT_OFFLINE_LIMITS, type OfflineLimits } from './offline-policy'
 export { DEFAULT_TIP_POLICY, type TipPolicy } from './tip-policy'

@@ -124,7 +124,8 @@ export class WriteAhead {
 
   /** A queue item the machine keeps for a manager is parked (a retry sends it again), not settled as done. */
   private settlement(settle: NonNullable<SaleChange['settleOutbox']>, draft: ChangeDraft): NonNullable<SaleChange['settleOutbox']> {
-    return draft.keepForManager ? { seq: settle.seq, result: 'attention', reason: draft.next.reason ?? 'needs a manager' } : settle
+    if (!draft.keepForManager || settle.result === 'attention') return settle
+    return { seq: settle.seq, result: 'attention', failure: settle.failure ?? 'refused', reason: draft.next.reason ?? 'needs a manager' }
   }
 
   private apply<E extends JournalEffect>(draft: ChangeDraft, effect: E): void {

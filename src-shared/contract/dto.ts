@@ -4,7 +4,7 @@
  */
 
 import type { ErrorView } from '../errors'
-import type { CardholderVerification, QueueOperation, SaleOrigin, SaleState, TipState } from '../sale'
+import type { CardholderVerification, QueueFailure, QueueOperation, SaleOrigin, SaleState, TipState } from '../sale'
 
 export { SALE_STATES, SALE_ORIGINS, type SaleState, type SaleOrigin } from '../sale'
 
@@ -56,6 +56,9 @@ export interface QueueItemView {
   currency: string | null
   createdAt: number
   nextAttemptAt: number
+  /** Why the last attempt did not go through (its words: QUEUE_FAILURE_WORDS); null before any failure. */
+  lastFailure: QueueFailure | null
+  /** The last failure's technical detail, for the log and support: never shown to a cashier. */
   lastError: string | null
   /** Time left before the item needs a manager, in ms. */
   expiresInMs: number

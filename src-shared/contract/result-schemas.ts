@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { ERROR_CODES, type ErrorCode } from '../errors'
-import { CARDHOLDER_VERIFICATIONS, QUEUE_OPERATIONS, SALE_ORIGINS, SALE_STATES, TIP_STATES } from '../sale'
+import { CARDHOLDER_VERIFICATIONS, QUEUE_FAILURES, QUEUE_OPERATIONS, SALE_ORIGINS, SALE_STATES, TIP_STATES } from '../sale'
 import type { OperationName } from './operations'
 
 const minorAmounts = z.record(z.string(), z.number()).describe('minor units per ISO 4217 currency code')
@@ -51,6 +51,7 @@ export const queueItemViewSchema = z.object({
   currency: z.string().nullable(),
   createdAt: epochMs,
   nextAttemptAt: epochMs,
+  lastFailure: z.enum(QUEUE_FAILURES).nullable(),
   lastError: z.string().nullable(),
   expiresInMs: z.number(),
 })

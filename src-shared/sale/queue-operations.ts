@@ -13,6 +13,22 @@ export type TipState = (typeof TIP_STATES)[number]
 export const OFFLINE_POLICIES = ['preferOnline', 'requireOnline', 'forceOffline'] as const
 export type OfflinePolicy = (typeof OFFLINE_POLICIES)[number]
 
+/**
+ * Why a queued message has not gone through, as the forwarder records it with each failed attempt
+ * (the journal's `outbox.last_failure`): the bank could not be reached, did not answer in time,
+ * refused the message, or declined it. The queue's `lastError` keeps the technical detail for the log.
+ */
+export const QUEUE_FAILURES = ['bankUnreachable', 'noAnswer', 'refused', 'declined'] as const
+export type QueueFailure = (typeof QUEUE_FAILURES)[number]
+
+/** A queue failure as a cashier or manager reads it. */
+export const QUEUE_FAILURE_WORDS: Readonly<Record<QueueFailure, string>> = {
+  bankUnreachable: 'The bank could not be reached.',
+  noAnswer: 'The bank did not answer in time.',
+  refused: 'The bank refused the message.',
+  declined: 'The bank declined it.',
+}
+
 /** A queued message as it is named inside a sentence for a cashier or manager ("the bank refused the tip"). */
 export const QUEUE_OPERATION_NOUNS: Readonly<Record<QueueOperation, string>> = {
   payment: 'payment',

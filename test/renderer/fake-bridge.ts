@@ -93,6 +93,7 @@ export function makeQueueItem(overrides: Partial<QueueItemView> = {}): QueueItem
     currency: 'USD',
     createdAt: 1_700_000_000_000,
     nextAttemptAt: 1_700_000_000_000,
+    lastFailure: null,
     lastError: null,
     expiresInMs: 3_600_000,
     ...overrides,

@@ -14,6 +14,7 @@ const attention: QueueItemView = {
   currency: 'USD',
   createdAt: 1,
   nextAttemptAt: 2,
+  lastFailure: 'refused',
   lastError: 'E12: host refused',
   expiresInMs: 0,
 }
@@ -23,7 +24,8 @@ const waiting: QueueItemView = {
   saleId: 'S8',
   state: 'pending',
   attempts: 1,
-  lastError: null,
+  lastFailure: 'bankUnreachable',
+  lastError: 'notDelivered: HTTP 503 from a proxy, not signed by the host',
   expiresInMs: 3_600_000,
 }
 
@@ -72,7 +74,12 @@ describe('queue panel', () => {
     await renderApp(bridge, { screen: 'queue' })
     const items = screen.getByTestId('attention-items')
     expect(within(items).getByTestId('attention-S7').textContent).toContain('The bank refused')
+    expect(within(items).getByTestId('attention-S7').textContent).not.toContain('E12')
     expect(within(items).queryByTestId('attention-S8')).toBeNull()
+    // Each waiting message says why in the words of its failure's kind, never the log's text.
+    const rows = screen.getByTestId('waiting-items')
+    expect(rows.textContent).toContain('The bank could not be reached.')
+    expect(rows.textContent).not.toMatch(/notDelivered|HTTP|host|E12/)
     await act(async () => {
       fireEvent.click(within(screen.getByTestId('attention-S7')).getByRole('button', { name: /^Retry USD 42\.00 at / }))
     })

@@ -48,7 +48,9 @@ describe('needs attention', () => {
     expect(started.ok).toBe(true)
     const id = (started as { value: { id: string } }).value.id
     await eventually(() => harness!.engine.txn.get(id)?.state === 'needsAttention', 8_000)
-    expect(events.some((e) => e.type === 'alarm' && e.alarm.code === 'NEEDS_ATTENTION' && e.alarm.message.includes(id))).toBe(true)
+    const alarm = events.find((e) => e.type === 'alarm' && e.alarm.code === 'NEEDS_ATTENTION' && e.alarm.message.includes(id))
+    // The alarm is in a manager's words: what, which sale, why; the technical cause is in the log.
+    expect(alarm).toMatchObject({ alarm: { message: `The payment of sale ${id} needs a manager. The bank could not be reached.` } })
     const items = await ops.dispatch('queueItems', {})
     expect(items).toMatchObject({
       ok: true,
@@ -57,6 +59,7 @@ describe('needs attention', () => {
           saleId: id,
           operation: 'payment',
           state: 'attention',
+          lastFailure: 'bankUnreachable',
           lastError: expect.stringMatching(/did not confirm the payment after 1 try.*HTTP 503/),
         },
       ],

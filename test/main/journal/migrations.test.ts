@@ -12,6 +12,8 @@ import {
   validateMigrations,
   type Migration,
 } from '../../../src-main/journal/migrations'
+import { JOURNAL_MIGRATIONS } from '../../../src-main/journal/schema'
+import { QUEUE_FAILURES } from '../../../src-shared/sale'
 import { MIGRATIONS, catchError, seedAtVersion, useTempJournals } from './journal-harness'
 
 const LATEST = MIGRATIONS.length
@@ -129,5 +131,26 @@ describe('migrations', () => {
     migrateTo(db, MIGRATIONS, 3)
     expect(() => migrateTo(db, MIGRATIONS, 2)).toThrow(JournalTooNewError)
     expect(journalVersion(db)).toBe(3)
+  })
+})
+
+describe('lists the schema writes out', () => {
+  const temp = useTempJournals()
+
+  // A shipped migration never changes, so the kinds of queue failure are written out in it: this holds
+  // that list to the one the forwarder records (QUEUE_FAILURES), so a new kind cannot be forgotten.
+  it("outbox.last_failure takes exactly the queue's failure kinds", () => {
+    const db = temp.track(openJournalDatabase(temp.path(), { migrations: JOURNAL_MIGRATIONS }))
+    db.pragma('foreign_keys = OFF') // a queue row without its sale: only the column's CHECK is under test
+    db.prepare(
+      "INSERT INTO outbox (sale_id, operation, message_id, priority, state, body, key_id, amount_minor, currency, next_attempt_at, created_at) VALUES ('S1', 'payment', 'M1', 1, 'pending', NULL, 'k', 100, 'USD', 0, 0)",
+    ).run()
+    const record = (failure: string) => () => db.prepare('UPDATE outbox SET last_failure = ? WHERE sale_id = ?').run(failure, 'S1')
+    for (const failure of QUEUE_FAILURES) expect(record(failure)).not.toThrow()
+    expect(record('notDelivered')).toThrow(/CHECK constraint failed/)
+    const check = /last_failure TEXT\s+CHECK \(last_failure IN \(([^)]*)\)\)/.exec(
+      db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'outbox'").pluck().get() as string,
+    )
+    expect(check?.[1]?.split(',').map((kind) => kind.trim().replace(/'/g, ''))).toEqual([...QUEUE_FAILURES])
   })
 })

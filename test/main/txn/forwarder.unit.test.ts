@@ -19,7 +19,7 @@ import { MemorySecretStore } from '../../../src-main/keychain'
 import { Forwarder, type QueueAnswerSink, type QueueEvent, type QueueSettlement, type QueueStatus } from '../../../src-main/txn/forwarder'
 import type { RetryPolicy } from '../../../src-main/txn/retry-policy'
 import type { QueuedOperation } from '../../../src-main/txn/txn-types'
-import type { SaleState } from '../../../src-shared/sale'
+import type { QueueFailure, SaleState } from '../../../src-shared/sale'
 
 const T0 = Date.parse('2026-11-21T10:00:00Z')
 const HOUR = 3_600_000
@@ -191,7 +191,7 @@ async function rig(options: RigOptions) {
   const seen: Seen[] = []
   const statuses: QueueStatus[] = []
   forwarder.on('forwarded', (item) => seen.push(['forwarded', labelOf(item)]))
-  forwarder.on('attention', (item, reason) => seen.push(['attention', labelOf(item), reason]))
+  forwarder.on('attention', (item, why) => seen.push(['attention', labelOf(item), why.detail]))
   forwarder.on('status', (status) => statuses.push(status))
 
   const saleId = (sale: string): string => {
@@ -223,7 +223,10 @@ async function rig(options: RigOptions) {
 
 // ---- one answer → sink, item, host status, events -------------------------------------------------
 
-type ItemAfter = { state: 'done' } | { state: 'pending'; retryInMs: number; lastError: string } | { state: 'attention'; lastError: string }
+type ItemAfter =
+  | { state: 'done' }
+  | { state: 'pending'; retryInMs: number; lastFailure: QueueFailure; lastError: string }
+  | { state: 'attention'; lastFailure: QueueFailure; lastError: string }
 
 interface OutcomeRow {
   outcome: OutcomeKind
@@ -231,7 +234,7 @@ interface OutcomeRow {
   retry?: Partial<RetryPolicy>
   ageMs?: number
   sink: QueueEvent | undefined
-  settle?: { result: 'done' } | { result: 'attention'; reason: string }
+  settle?: { result: 'done'; failure?: QueueFailure } | { result: 'attention'; failure: QueueFailure; reason: string }
   item: ItemAfter
   hostReachable: boolean | undefined
   events: Array<'forwarded' | 'attention'>
@@ -271,7 +274,7 @@ const OUTCOME_ROWS: OutcomeRow[] = [
     outcome: 'declined',
     given: 'first attempt',
     sink: { type: 'forwardAnswered', operation: 'payment', answer: { kind: 'declined', reason: DECLINE_REASON } },
-    settle: { result: 'done' },
+    settle: { result: 'done', failure: 'declined' },
     item: { state: 'done' },
     hostReachable: true,
     events: ['forwarded'],
@@ -280,8 +283,8 @@ const OUTCOME_ROWS: OutcomeRow[] = [
     outcome: 'rejected',
     given: 'first attempt',
     sink: { type: 'forwardAnswered', operation: 'payment', answer: { kind: 'rejected', ...REJECTION } },
-    settle: { result: 'attention', reason: rejectedReason },
-    item: { state: 'attention', lastError: rejectedReason },
+    settle: { result: 'attention', failure: 'refused', reason: rejectedReason },
+    item: { state: 'attention', lastFailure: 'refused', lastError: rejectedReason },
     hostReachable: true,
     events: ['attention'],
   },
@@ -289,7 +292,7 @@ const OUTCOME_ROWS: OutcomeRow[] = [
     outcome: 'notDelivered',
     given: 'first attempt',
     sink: undefined,
-    item: { state: 'pending', retryInMs: 2_500, lastError: `notDelivered: ${NOT_DELIVERED}` },
+    item: { state: 'pending', retryInMs: 2_500, lastFailure: 'bankUnreachable', lastError: `notDelivered: ${NOT_DELIVERED}` },
     hostReachable: false,
     events: [],
   },
@@ -297,7 +300,7 @@ const OUTCOME_ROWS: OutcomeRow[] = [
     outcome: 'unknown',
     given: 'first attempt',
     sink: undefined,
-    item: { state: 'pending', retryInMs: 2_500, lastError: `unknown: ${UNKNOWN}` },
+    item: { state: 'pending', retryInMs: 2_500, lastFailure: 'noAnswer', lastError: `unknown: ${UNKNOWN}` },
     hostReachable: undefined,
     events: [],
   },
@@ -306,8 +309,8 @@ const OUTCOME_ROWS: OutcomeRow[] = [
     given: 'the last attempt allowed (maxAttempts 1)',
     retry: { maxAttempts: 1 },
     sink: { type: 'forwardGaveUp', operation: 'payment', reason: gaveUpAfter1 },
-    settle: { result: 'attention', reason: gaveUpAfter1Log },
-    item: { state: 'attention', lastError: gaveUpAfter1Log },
+    settle: { result: 'attention', failure: 'bankUnreachable', reason: gaveUpAfter1Log },
+    item: { state: 'attention', lastFailure: 'bankUnreachable', lastError: gaveUpAfter1Log },
     hostReachable: false,
     events: ['attention'],
   },
@@ -316,8 +319,8 @@ const OUTCOME_ROWS: OutcomeRow[] = [
     given: 'exactly 24 h old',
     ageMs: 24 * HOUR,
     sink: { type: 'forwardGaveUp', operation: 'payment', reason: gaveUpTooOld },
-    settle: { result: 'attention', reason: gaveUpTooOldLog },
-    item: { state: 'attention', lastError: gaveUpTooOldLog },
+    settle: { result: 'attention', failure: 'noAnswer', reason: gaveUpTooOldLog },
+    item: { state: 'attention', lastFailure: 'noAnswer', lastError: gaveUpTooOldLog },
     hostReachable: undefined,
     events: ['attention'],
   },
@@ -348,7 +351,12 @@ describe.each(SINKS)('one queued payment, $sink', ({ accept }) => {
         : [{ saleId: f.saleId('A'), event: r.sink, settle: { seq: f.seq('A:payment'), ...r.settle }, inTransaction: true }],
     )
     const item = f.item('A:payment')
-    expect(item).toMatchObject({ attempts: 1, state: r.item.state, lastError: 'lastError' in r.item ? r.item.lastError : null })
+    expect(item).toMatchObject({
+      attempts: 1,
+      state: r.item.state,
+      lastFailure: 'lastFailure' in r.item ? r.item.lastFailure : null,
+      lastError: 'lastError' in r.item ? r.item.lastError : null,
+    })
     if (r.item.state === 'pending') expect(item.nextAttemptAt).toBe(f.clock.now + r.item.retryInMs)
     expect(f.seen).toEqual(r.events.map((name) => (name === 'forwarded' ? [name, 'A:payment'] : [name, 'A:payment', item.lastError])))
     const status = f.forwarder.status()
@@ -618,7 +626,7 @@ describe('edges', () => {
     const f = await rig({ answer: inOrder('declined') })
     f.queue('A:reversal')
     await f.forwarder.drainOnce()
-    expect(f.sink.received[0]?.settle).toEqual({ seq: f.seq('A:reversal'), result: 'done' })
+    expect(f.sink.received[0]?.settle).toEqual({ seq: f.seq('A:reversal'), result: 'done', failure: 'declined' })
     expect(f.seen).toEqual([['forwarded', 'A:reversal']])
     f.journal.outbox.retryAttention(f.saleId('A'))
     expect(f.item('A:reversal').state).toBe('done')

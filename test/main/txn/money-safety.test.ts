@@ -6,6 +6,7 @@ import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { composeEngine } from '../../../src-main/app/compose'
 import type { GatewayOutcome, HostClient } from '../../../src-main/gateway'
+import type { QueueAttention } from '../../../src-main/txn'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { eventually, startEngineHarness, testSettings, type EngineHarness } from '../../support/engine-harness'
 
@@ -143,14 +144,14 @@ describe('a stored payment the bank declines later is never a silent loss', () =
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader)
     await harness.engine.forwarder.stop()
-    const alarms: string[] = []
-    harness.engine.forwarder.on('attention', (_item, reason) => alarms.push(reason))
+    const alarms: QueueAttention[] = []
+    harness.engine.forwarder.on('attention', (_item, why) => alarms.push(why))
     // Stored offline, then declined by the bank when forwarded (amount ending in 51: insufficient funds).
     const started = harness.engine.txn.startSale({ amountMinor: 4151, currency: 'USD', offlinePolicy: 'forceOffline' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
     await harness.engine.forwarder.drainOnce()
     expect(harness.engine.txn.get(started.id)?.state).toBe('needsAttention')
-    expect(alarms).toEqual([expect.stringMatching(/declined by the bank/)])
+    expect(alarms).toEqual([{ failure: 'declined', detail: expect.stringMatching(/declined by the bank/) }])
     expect(harness.engine.forwarder.status().attentionCount).toBe(1)
 
     const blocked = harness.engine.txn.dayReport()

@@ -5,6 +5,7 @@
 import type { QueueItemView, SaleView } from '../../../../src-shared/contract'
 import { plainReason } from '../reason-words'
 import { QUEUE_OPERATION_WORDS } from '../sale-words'
+import { QUEUE_FAILURE_WORDS } from '../../../../src-shared/sale/queue-operations'
 import type { PosState } from '../store-types'
 
 export interface QueueExpiry {
@@ -82,9 +83,12 @@ function plainOrNull(reason: string | null | undefined): string | null {
   return reason ? plainReason(reason) : null
 }
 
-/** A queued message's last error in plain words ("notDelivered: HTTP 503" → "The bank could not be reached."). */
-export function queueErrorWords(item: Pick<QueueItemView, 'lastError'>): string | null {
-  return plainOrNull(item.lastError)
+/**
+ * Why a queued message has not gone through, in the words of its failure's kind. An item that failed
+ * under an earlier version has no kind, only the log's text: that is reworded as a last resort.
+ */
+export function queueErrorWords(item: Pick<QueueItemView, 'lastFailure' | 'lastError'>): string | null {
+  return item.lastFailure ? QUEUE_FAILURE_WORDS[item.lastFailure] : plainOrNull(item.lastError)
 }
 
 function cardText(sale: SaleView | undefined): string | null {
@@ -114,7 +118,7 @@ export function managerCases(s: Pick<PosState, 'queueItems' | 'queueItemsLoaded'
       card: cardText(sale),
       at: sale ? sale.createdAt : item.createdAt,
       // The sale's reason is written for people; the item's last error is the log's, for a sale not in the list.
-      reason: plainOrNull(sale?.reason ?? item.lastError),
+      reason: sale?.reason ? plainReason(sale.reason) : queueErrorWords(item),
     })
   }
   if (s.queueItemsLoaded) {
