@@ -12,7 +12,7 @@
  */
 import { once } from 'node:events'
 import type { ServerResponse } from 'node:http'
-import type { PosEvent } from '../../src-shared/contract'
+import type { PosEvent, PosStreamHeartbeat } from '../../src-shared/contract'
 import type { AgentOperations } from './agent-operations'
 
 /** Sales replayed per journal read: big enough to be quick, small enough to yield between reads. */
@@ -42,7 +42,8 @@ export class EventStreams {
   ) {
     operations.on('event', this.onEvent)
     this.heartbeat = setInterval(() => {
-      const beat = `event: heartbeat\ndata: ${JSON.stringify({ at: Date.now() })}\n\n`
+      const data: PosStreamHeartbeat = { at: Date.now() }
+      const beat = `event: heartbeat\ndata: ${JSON.stringify(data)}\n\n`
       for (const stream of this.streams) if (!stream.held) stream.response.write(beat)
     }, heartbeatMs)
     this.heartbeat.unref()

@@ -3,7 +3,7 @@
  * and the integration API under /v1 (docs/local-api.md):
  * - `POST /v1/ops/{operation}`: one contract operation, JSON in, `{ ok, value | error }` out;
  * - `GET /v1/events`: server-sent events, resumable (event-stream.ts);
- * - `GET /v1/openapi.json`: the OpenAPI 3.1 document of all of this (openapi-document.ts);
+ * - `GET /v1/openapi.json`: the OpenAPI 3.2 document of all of this (openapi-document.ts);
  * - `GET /metrics`: Prometheus metrics, when the agent was given them (docs/monitoring.md);
  * - `GET /v1/health`: unauthenticated liveness.
  * - `POST /v1/launch`: a one-time link that opens a cashier window, or a customer display

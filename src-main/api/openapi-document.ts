@@ -1,14 +1,15 @@
 /**
- * The local API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`: built from the contract's
- * zod schemas (requests: src-shared/contract/operations.ts; answers: result-schemas.ts) with zod's
- * JSON Schema output (draft 2020-12, the dialect of OpenAPI 3.1), so it describes exactly what the
+ * The local API's OpenAPI document, served at `GET /v1/openapi.json`: built from the contract's zod
+ * schemas (requests: src-shared/contract/operations.ts; answers: result-schemas.ts) with zod's JSON
+ * Schema output (draft 2020-12, the dialect of OpenAPI 3.1 and 3.2), so it describes exactly what the
  * server checks and sends. Every refusal's `code` is narrowed to the catalogue codes of its HTTP
- * status (src-shared/errors).
+ * status (src-shared/errors). It is OpenAPI 3.2 for the event stream's sake (openapi-events.ts).
  */
 import { z } from 'zod'
 import { OPERATION_NAMES, OPERATION_SCHEMAS, type OperationName } from '../../src-shared/contract'
 import { NAMED_RESULT_SCHEMAS, RESULT_SCHEMAS } from '../../src-shared/contract/result-schemas'
 import { ERROR_CATALOGUE, ERROR_CODES, type HttpStatus } from '../../src-shared/errors'
+import { eventsPath } from './openapi-events'
 import { OPERATION_EXAMPLES } from './operation-examples'
 
 type JsonSchema = Record<string, unknown>
@@ -143,7 +144,7 @@ function build(): JsonSchema {
     }
   }
   return {
-    openapi: '3.1.0',
+    openapi: '3.2.0',
     info: {
       title: 'pos-agent local API',
       version: '1',
@@ -191,27 +192,13 @@ const FIXED_PATHS = {
       responses: { '200': { description: 'this document', content: { 'application/json': {} } } },
     },
   },
-  '/v1/events': {
-    get: {
-      operationId: 'events',
-      summary: 'Server-sent events: PosEvent data, `snapshot` (PosStreamSnapshot) and `heartbeat` events; resumable',
-      parameters: [
-        { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string', pattern: '^\\d{1,15}$' } },
-        { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,15}$' } },
-      ],
-      responses: {
-        '200': {
-          description: 'an event stream; each `data:` line is a PosEvent, or a PosStreamSnapshot for `event: snapshot`',
-          content: { 'text/event-stream': { schema: { type: 'string' } } },
-        },
-        '400': {
-          description: 'a resume point that is not a journal position',
-          content: { 'application/json': { schema: ref('Failure400') } },
-        },
-        '401': unauthorised,
-      },
+  '/v1/events': eventsPath({
+    '400': {
+      description: 'a resume point that is not a journal position',
+      content: { 'application/json': { schema: ref('Failure400') } },
     },
-  },
+    '401': unauthorised,
+  }),
   '/v1/launch': {
     post: {
       operationId: 'launch',

@@ -10,10 +10,10 @@ import { buildReceipt, receiptText, type ReceiptMerchant } from '../../src-share
 import { plainReason, saleWords, type SaleState } from '../../src-shared/sale'
 import { failure, success, type ErrorCondition, type NexoResult, type TransactionIdentification } from './nexo-messages'
 
-/** Sale states a payment ends in for the POS, and what nexo calls them. Other states are still at the counter. */
 /** Characters per line of the receipt text: an 80 mm printer (48 columns) and a 58 mm one in its small font (42) print it unwrapped. */
 const NEXO_RECEIPT_COLUMNS = 40
 
+/** Sale states a payment ends in for the POS, and what nexo calls them. Other states are still at the counter. */
 const OUTCOME: Partial<Record<SaleState, ErrorCondition | 'success'>> = {
   approved: 'success',
   storedOffline: 'success',

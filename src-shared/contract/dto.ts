@@ -284,6 +284,11 @@ export interface PosStreamSnapshot {
   alarms: AlarmView[]
 }
 
+/** The data of the event stream's `heartbeat` event: the agent's clock when it was sent. */
+export interface PosStreamHeartbeat {
+  at: number
+}
+
 /** An error as every door sends it: code, detail, retryable and the catalogue's words (src-shared/errors). */
 export type PosErrorView = ErrorView
 

@@ -214,6 +214,8 @@ export const posStreamSnapshotSchema = z.object({
   alarms: z.array(alarmViewSchema),
 })
 
+export const posStreamHeartbeatSchema = z.object({ at: epochMs })
+
 /** What each operation answers with, under `value` (docs/local-api.md). */
 export const RESULT_SCHEMAS = {
   appInfo: appInfoSchema,
@@ -274,4 +276,5 @@ export const NAMED_RESULT_SCHEMAS = {
   ErrorView: errorViewSchema,
   PosEvent: posEventSchema,
   PosStreamSnapshot: posStreamSnapshotSchema,
+  PosStreamHeartbeat: posStreamHeartbeatSchema,
 } as const

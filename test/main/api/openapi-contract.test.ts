@@ -21,7 +21,7 @@ type Doc = {
 
 let api: ApiHarness
 let doc: Doc
-// The dialect of OpenAPI 3.1's schemas (JSON Schema 2020-12); not strict, because the document around
+// The dialect of OpenAPI 3.1 and 3.2's schemas (JSON Schema 2020-12); not strict, because the document around
 // the schemas has keywords of its own (openapi, paths, responses) that are no JSON Schema keywords.
 const ajv = new Ajv2020({ allErrors: true, strict: false })
 
@@ -55,8 +55,8 @@ function conforms(path: string, method: string, reply: Reply): void {
 const example = (name: string) => doc.paths[`/v1/ops/${name}`]!.post!.requestBody!.content['application/json']!.example!
 
 describe('the OpenAPI document', () => {
-  it('is OpenAPI 3.1 and documents every operation, each example valid for its own request schema', () => {
-    expect(doc.openapi).toBe('3.1.0')
+  it('is OpenAPI 3.2 and documents every operation, each example valid for its own request schema', () => {
+    expect(doc.openapi).toBe('3.2.0')
     expect(
       Object.keys(doc.paths)
         .filter((p) => p.startsWith('/v1/ops/'))

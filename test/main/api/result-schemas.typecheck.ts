@@ -17,6 +17,7 @@ import type {
   OperationResults,
   PosErrorView,
   PosEvent,
+  PosStreamHeartbeat,
   PosStreamSnapshot,
   QueueItemView,
   QueueStatusView,
@@ -47,6 +48,7 @@ export const namedSchemas = [
   proven<Same<Schema<'ErrorView'>, PosErrorView>>(),
   proven<Same<Schema<'PosEvent'>, PosEvent>>(),
   proven<Same<Schema<'PosStreamSnapshot'>, PosStreamSnapshot>>(),
+  proven<Same<Schema<'PosStreamHeartbeat'>, PosStreamHeartbeat>>(),
 ]
 
 /** Every operation's result schema is its entry of OperationResults. */

@@ -98,3 +98,27 @@ describe('sale limits', () => {
     expect(settings.limits).toEqual(expected)
   })
 })
+
+describe('the nexo endpoint', () => {
+  it('is off, on 127.0.0.1:8443, unless configured: loopback is the default, a door to the LAN is opened only on purpose', () => {
+    expect(parseConfig(valid, 'config.json').nexo).toEqual({ enabled: false, host: '127.0.0.1', port: 8443 })
+    expect(parseConfig({ ...valid, nexo: { enabled: true } }, 'config.json').nexo).toEqual({ enabled: true, host: '127.0.0.1', port: 8443 })
+  })
+
+  it.each([
+    ['an IPv4 LAN address', { enabled: true, host: '192.168.1.20', port: 9443 }],
+    ['an IPv6 LAN address', { enabled: true, host: 'fd00::2', port: 8443 }],
+  ])('takes the terminal address it is configured with: %s', (_, nexo) => {
+    expect(parseConfig({ ...valid, nexo }, 'config.json').nexo).toEqual(nexo)
+  })
+
+  it.each([
+    [{ host: 'pos.example' }, /nexo\.host/],
+    [{ host: 'https://192.168.1.20' }, /nexo\.host/],
+    [{ port: 70_000 }, /nexo\.port/],
+    [{ bind: '0.0.0.0' }, /nexo: unknown field\(s\) "bind"/],
+  ])('names a bad nexo field: %#', (nexo, message) => {
+    expect(() => parseConfig({ ...valid, nexo }, 'config.json')).toThrow(ConfigError)
+    expect(() => parseConfig({ ...valid, nexo }, 'config.json')).toThrow(message)
+  })
+})

@@ -3,7 +3,9 @@
  * (`TerminalLocalAPIUnencrypted`), against a whole training agent in this process (the training host
  * over HTTPS, the simulated PIN pad, the journal) with its nexo endpoint on 127.0.0.1:8443, the port
  * the library always uses. Payment, a repeated ServiceID, TransactionStatus after a request the POS
- * gave up on, Abort, Reversal, GetTotals and Diagnosis; and what a malformed message gets.
+ * gave up on, Abort, Reversal, GetTotals and Diagnosis; a payment approved offline and one reversed
+ * after the bank's answer was lost (the training host's faults); Logout; and what a malformed
+ * message gets.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,7 +13,7 @@ import { join } from 'node:path'
 import { Client, Config, EnvironmentEnum } from '@adyen/api-library'
 import TerminalLocalAPIUnencrypted from '@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted'
 import type { TerminalApiRequest, TerminalApiResponse } from '@adyen/api-library/lib/src/typings/terminal/models'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { loadOrCreateApiToken } from '../../../src-main/api'
 import { defaultReaderFactory, openRuntime, startAgent, startNexoEndpoint, type RunningAgent } from '../../../src-main/app'
 import type { NexoServer } from '../../../src-main/nexo'
@@ -298,3 +300,92 @@ async function raw(body: string, headers: Record<string, string>): Promise<{ sta
   const answer = await postNexo({ body, headers, ca: readFileSync(nexo.caFile, 'utf8') })
   return { status: answer.status, body: answer.json }
 }
+
+describe('how a payment the bank did not answer ends, as the POS reads it', () => {
+  const host = () => agent.connection.trainingHost!
+  const atHost = (saleId: string) =>
+    host()
+      .ledger()
+      .payments.filter((p) => p.merchantTransID === saleId)
+  afterEach(() => host().clearFaults())
+
+  it('the bank unreachable, offline allowed: Success with OnlineFlag false, no approval code, forwarded to the bank later', async () => {
+    // The host's own signed 503: provably nothing recorded, so the payment may be stored (docs/gateway.md §D1).
+    host().setFault('payment', 'http-503', 1)
+    const answer = await send(paymentRequest(nextServiceId(), 9.25, 'ORDER-70'))
+    const payment = answer.SaleToPOIResponse!.PaymentResponse!
+    expect(payment.Response.Result).toBe('Success')
+    expect(payment.Response.ErrorCondition).toBeUndefined()
+    expect(new URLSearchParams(payment.Response.AdditionalResponse).get('offline')).toBe('true')
+    expect(payment.PaymentResult?.OnlineFlag).toBe(false)
+    expect(payment.PaymentResult?.AmountsResp).toMatchObject({ AuthorizedAmount: 9.25, Currency: 'USD' })
+    // Approved by the card alone: there is no bank approval code to give.
+    expect(payment.PaymentResult?.PaymentAcquirerData?.ApprovalCode).toBeUndefined()
+    const receipt = payment.PaymentReceipt![1]!.OutputContent.OutputText!.map((line) => line.Text).join('\n')
+    expect(receipt).toContain('APPROVED OFFLINE')
+    const saleId = payment.POIData.POITransactionID.TransactionID
+    expect((await sales()).find((s) => s.id === saleId)).toMatchObject({ offline: true, startedBy: 'pos', amountMinor: 925 })
+    expect(['storedOffline', 'forwarded']).toContain((await sales()).find((s) => s.id === saleId)?.state)
+
+    // The bank is back: the stored payment is forwarded once and the POS's answer still stands.
+    agent.engine.forwarder.wake()
+    await eventually(async () => ((await sales()).find((s) => s.id === saleId)?.state === 'forwarded' ? true : undefined), 15_000)
+    expect(atHost(saleId).map((p) => p.status)).toEqual(['Captured'])
+  }, 60_000)
+
+  it("the bank's answer lost after it charged: the agent reverses, the POS gets Failure UnreachableHost, nothing stays charged", async () => {
+    // The host records the payment, then the connection drops: the agent cannot know, so it reverses.
+    host().setFault('payment', 'process-then-drop', 1)
+    const serviceId = nextServiceId()
+    const answer = await send(paymentRequest(serviceId, 8.4, 'ORDER-71'))
+    const payment = answer.SaleToPOIResponse!.PaymentResponse!
+    expect(payment.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'UnreachableHost' })
+    expect(new URLSearchParams(payment.Response.AdditionalResponse).get('message')).toMatch(/no valid answer came from the bank/)
+    expect(payment.PaymentResult?.AmountsResp?.AuthorizedAmount).toBe(0)
+    expect(payment.PaymentResult?.PaymentAcquirerData?.ApprovalCode).toBeUndefined()
+    const saleId = payment.POIData.POITransactionID.TransactionID
+    expect(['reversalPending', 'reversed']).toContain((await sales()).find((s) => s.id === saleId)?.state)
+
+    // The reversal reaches the bank; asked again, the POS gets the same failure, and the bank holds nothing charged.
+    agent.engine.forwarder.wake()
+    await eventually(async () => ((await sales()).find((s) => s.id === saleId)?.state === 'reversed' ? true : undefined), 15_000)
+    expect(atHost(saleId).map((p) => p.status)).toEqual(['Reversed'])
+    const status = await send(statusRequest(serviceId))
+    const repeated =
+      status.SaleToPOIResponse!.TransactionStatusResponse!.RepeatedMessageResponse!.RepeatedResponseMessageBody.PaymentResponse!
+    expect(repeated.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'UnreachableHost' })
+    expect(repeated.POIData.POITransactionID.TransactionID).toBe(saleId)
+  }, 60_000)
+})
+
+describe('Logout', () => {
+  const diagnosis = async (): Promise<string[]> => {
+    const answer = await send({ SaleToPOIRequest: { MessageHeader: header('Diagnosis', nextServiceId()), DiagnosisRequest: {} } })
+    return answer.SaleToPOIResponse!.DiagnosisResponse!.LoggedSaleID ?? []
+  }
+  const asPos = (saleId: string, category: 'Login' | 'Logout', body: Record<string, unknown>): NexoJson => ({
+    SaleToPOIRequest: { MessageHeader: { ...header(category, nextServiceId()), SaleID: saleId }, [`${category}Request`]: body },
+  })
+
+  it('forgets the POS that sends it: Diagnosis no longer lists it, the other POS stay logged in', async () => {
+    const login = (saleId: string, operator: string) =>
+      send(
+        asPos(saleId, 'Login', {
+          DateTime: new Date().toISOString(),
+          SaleSoftware: { ManufacturerID: 'Acme', ApplicationName: 'ShopPOS', SoftwareVersion: '1.0', CertificationCode: 'x' },
+          OperatorLanguage: 'en',
+          OperatorID: operator,
+        }),
+      )
+    await login('POS-L1', 'ann')
+    await login('POS-L2', 'bob')
+    expect(await diagnosis()).toEqual(expect.arrayContaining(['POS-L1', 'POS-L2']))
+
+    const logout = await send(asPos('POS-L1', 'Logout', {}))
+    expect(logout.SaleToPOIResponse?.MessageHeader).toMatchObject({ MessageCategory: 'Logout', MessageType: 'Response', SaleID: 'POS-L1' })
+    expect(logout.SaleToPOIResponse?.LogoutResponse?.Response.Result).toBe('Success')
+    const logged = await diagnosis()
+    expect(logged).not.toContain('POS-L1')
+    expect(logged).toContain('POS-L2')
+  })
+})

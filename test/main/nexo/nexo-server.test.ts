@@ -1,0 +1,90 @@
+/**
+ * Where the nexo endpoint listens: 127.0.0.1 unless configured otherwise, so that a POS elsewhere on
+ * the store's network reaches it only when someone chose to open that door; on a configured address,
+ * there and only there, with a certificate that names it. Real HTTPS servers on free ports, each
+ * closed by the test that started it; every connection attempt is bounded in time.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request } from 'node:https'
+import { networkInterfaces, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pino from 'pino'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { NexoTerminal, startNexoServer, type NexoOperations, type NexoServer } from '../../../src-main/nexo'
+
+const dir = mkdtempSync(join(tmpdir(), 'pos-agent-nexo-bind-'))
+const servers: NexoServer[] = []
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close()
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** An address of this machine on its network (not loopback), if it has one. */
+const lan = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)?.address
+
+/** The terminal is never reached: these requests carry no X-API-Key, so the server answers 401 itself. */
+const unreachedOperations: NexoOperations = {
+  dispatch: () => Promise.reject(new Error('no message should reach the terminal')),
+  on: () => undefined,
+  off: () => undefined,
+}
+
+async function listen(host?: string): Promise<{ server: NexoServer; port: number }> {
+  const terminal = new NexoTerminal({
+    operations: unreachedOperations,
+    terminalId: 'T1',
+    merchantId: 'M1',
+    version: '0',
+    logger: pino({ level: 'silent' }),
+  })
+  const server = await startNexoServer({ terminal, token: 'a-token-of-this-terminal', stateDir: dir, port: 0, ...(host ? { host } : {}) })
+  servers.push(server)
+  return { server, port: Number(new URL(server.url).port) }
+}
+
+/**
+ * POST /nexo without a key to `address`: the status, or the connection error's code. `ca` validates
+ * the certificate against the endpoint's CA, for this very address; without it, any certificate goes.
+ */
+function knock(address: string, port: number, ca?: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = request(
+      { host: address, port, path: '/nexo', method: 'POST', timeout: 5_000, ...(ca ? { ca } : { rejectUnauthorized: false }) },
+      (response) => {
+        response.resume()
+        resolve(response.statusCode ?? 0)
+      },
+    )
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'TIMEOUT' })))
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+    req.end('{}')
+  })
+}
+
+describe('where the nexo endpoint listens', () => {
+  it('on 127.0.0.1 by default: reachable there, its certificate valid for it', async () => {
+    const { server, port } = await listen()
+    expect(server.url).toBe(`https://127.0.0.1:${port}/nexo`)
+    expect(await knock('127.0.0.1', port, readFileSync(server.caFile, 'utf8'))).toBe(401)
+  })
+
+  it.skipIf(lan === undefined)('by default, not from the store network: the LAN address of this machine is refused', async () => {
+    const { port } = await listen()
+    expect(await knock(lan!, port)).toBe('ECONNREFUSED')
+  })
+
+  it.skipIf(lan === undefined)('on a configured LAN address: there, with a certificate that names it, and not on 127.0.0.1', async () => {
+    const { server, port } = await listen(lan)
+    expect(server.url).toBe(`https://${lan}:${port}/nexo`)
+    expect(await knock(lan!, port, readFileSync(server.caFile, 'utf8'))).toBe(401)
+    expect(await knock('127.0.0.1', port)).toBe('ECONNREFUSED')
+  })
+
+  it('on 0.0.0.0 when configured so: every address of the machine', async () => {
+    const { port } = await listen('0.0.0.0')
+    expect(await knock('127.0.0.1', port)).toBe(401)
+    if (lan !== undefined) expect(await knock(lan, port)).toBe(401)
+  })
+})
