@@ -91,14 +91,27 @@ const DOMAINS = [
 // is the top of the stack and nobody imports it, so it has no door. Tests, benchmarks and harnesses
 // test these domains from the inside and may import their files.
 const MAIN_DOMAINS = [
-  ...['api', 'app', 'config', 'errors', 'gateway', 'journal', 'keychain', 'log', 'metrics', 'nexo', 'operators', 'tls', 'txn'].map(
-    (name) => ({
-      folder: `src-main/${name}`,
-      doors: [],
-      inner: [],
-    }),
-  ),
-  { folder: 'src-main/training', doors: ['host', 'pinpad'], inner: [] },
+  ...[
+    'api',
+    'app',
+    'config',
+    'errors',
+    'gateway',
+    'journal',
+    'keychain',
+    'log',
+    'metrics',
+    'nexo',
+    'operators',
+    'receipts',
+    'tls',
+    'txn',
+  ].map((name) => ({
+    folder: `src-main/${name}`,
+    doors: [],
+    inner: [],
+  })),
+  { folder: 'src-main/training', doors: ['host', 'pinpad', 'printer'], inner: [] },
 ]
 
 // Layers (docs/architecture.md "Layers"): the command line (src-main/cli) starts the composition root
@@ -129,6 +142,7 @@ const LAYERS = [
       'metrics',
       'nexo',
       'operators',
+      'receipts',
       'tls',
       'training',
       'txn',

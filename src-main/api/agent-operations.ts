@@ -34,6 +34,8 @@ import { QUEUE_FAILURE_WORDS, QUEUE_OPERATION_NOUNS, type QueueOperation } from 
 import type { IntegratorTokens } from './integrator-tokens'
 import { Operators, type Credential, type OperatorView } from '../operators'
 import { SaleEvents } from './sale-events'
+import { ReceiptDesk } from '../receipts'
+import { receiptMerchantOf } from '../../src-shared/receipt'
 
 /** What the operations use of the engine the composition root builds (src-main/app/compose.ts). */
 export interface AgentEngine {
@@ -48,12 +50,15 @@ export interface AgentContext {
   reader: CardReader
   secrets: SecretStore
   retry: RetryPolicy
-  info: Omit<AppInfo, 'alarms'>
+  /** What the terminal is; its alarms and where receipts can go are added as they stand. */
+  info: Omit<AppInfo, 'alarms' | 'receipts'>
   settings: Omit<SettingsView, 'signingKey'> & { aid: string }
   /** Training mode only: makes the simulated PIN pad present a test card next. */
   presentTestCard?: (name: string) => void
   /** The integrator tokens a manager manages (absent: this agent keeps none, e.g. in some tests). */
   tokens?: IntegratorTokens
+  /** Where receipts go besides the screen: the receipt printer and email (absent: neither is set up). */
+  receipts?: ReceiptDesk
   /** A void of a sale older than this needs a manager (30 minutes unless configured). */
   voidWithoutManagerMinutes?: number
   logger: Logger
@@ -78,6 +83,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
   private readonly unsubscribe: Array<() => void> = []
   private readonly saleEvents: SaleEvents
   private readonly operators: Operators
+  private readonly receipts: ReceiptDesk
   /** Who is signed in at the counter (the cashier window), if anyone. */
   private counterOperator: OperatorView | undefined
 
@@ -86,6 +92,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     const { engine } = ctx
     const txn = engine.txn
     this.operators = new Operators(engine.journal.operators)
+    this.receipts = ctx.receipts ?? new ReceiptDesk(receiptMerchantOf(ctx.info))
     this.saleEvents = new SaleEvents({
       journal: engine.journal,
       txn,
@@ -94,7 +101,17 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       queue: () => this.queueStatus(),
     })
     this.handlers = {
-      appInfo: () => ({ ...ctx.info, alarms: engine.alarms }),
+      appInfo: () => ({ ...ctx.info, receipts: { printer: this.receipts.canPrint, email: this.receipts.canEmail }, alarms: engine.alarms }),
+      // A receipt leaves the terminal as often as asked; reprinting changes nothing of the sale.
+      printReceipt: async (r) => {
+        await this.receipts.print(this.sale(r.id), r.copies, r.kind)
+        return this.receipts.printerStatus(false)
+      },
+      emailReceipt: async (r) => {
+        await this.receipts.email(this.sale(r.id), r.to, r.kind)
+        return { to: r.to }
+      },
+      printerStatus: () => this.receipts.printerStatus(true),
       startSale: (r, caller, actor) =>
         txn.startSale({
           startedBy: caller,

@@ -50,6 +50,9 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   counterOperator: 'The cashier screen only: who is signed in, and whether a sign-in is asked for',
   setOperatorPin: 'The cashier screen only: a new PIN for an operator, approved by a manager (lifts a lockout)',
   disableOperator: 'The cashier screen only: an operator who no longer works here, approved by a manager',
+  printReceipt: "Print a sale's receipt (again) on the receipt printer",
+  emailReceipt: "Email the customer's copy of a sale's receipt",
+  printerStatus: 'The receipt printer: paper, cover, power',
 }
 
 /** The statuses an operation's refusal can have, each with its catalogue codes. */

@@ -41,4 +41,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   counterOperator: {},
   setOperatorPin: { operatorId: '9', pin: '8642', approval: { operatorId: '9', pin: '4321' } },
   disableOperator: { operatorId: '17', approval: { operatorId: '9', pin: '8642' } },
+  printReceipt: { id: EXAMPLE_SALE_ID, copies: 'customer' },
+  emailReceipt: { id: EXAMPLE_SALE_ID, to: 'customer@example.com' },
+  printerStatus: {},
 }

@@ -12,6 +12,8 @@ import { composeEngine, type Engine, type EngineAlarm, type EngineSettings } fro
 import type { AgentConfig } from '../config'
 import { openHostClient, type HostConnection } from './host-connection'
 import type { Runtime } from './runtime'
+import { openReceiptDesk } from './receipt-desk-factory'
+import { receiptMerchantOf } from '../../src-shared/receipt'
 import type { TrainingCardView } from '../../src-shared/contract'
 
 /** The card reader for a runtime, with the training controls when it is the simulated PIN pad. */
@@ -106,24 +108,29 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       alarms: () => engine.alarms,
     })
     const tokens = new IntegratorTokens(runtime.dataDir)
+    const info = {
+      mode: runtime.mode,
+      currency: config.currency,
+      terminalId: config.merchant.terminalId,
+      merchantId: config.merchant.merchantId,
+      storeAddress: config.merchant.storeAddress,
+      restaurantMode: config.restaurantMode,
+      tipTolerancePercent: config.tips.tolerancePercent,
+      saleLimits: settings.limits,
+      trainingCards: readerHandle.trainingCards,
+      ...(config.merchant.storeName ? { storeName: config.merchant.storeName } : {}),
+    }
+    const receipts = await openReceiptDesk(runtime, config, receiptMerchantOf(info))
+    closers.unshift(() => receipts.close())
+    metrics.watchPrinter(() => receipts.desk.lastPrinterState())
     const operations = new AgentOperations({
       engine,
       tokens,
       reader: readerHandle.reader,
       secrets: runtime.secrets,
       retry: retryPolicy(config),
-      info: {
-        mode: runtime.mode,
-        currency: config.currency,
-        terminalId: config.merchant.terminalId,
-        merchantId: config.merchant.merchantId,
-        storeAddress: config.merchant.storeAddress,
-        restaurantMode: config.restaurantMode,
-        tipTolerancePercent: config.tips.tolerancePercent,
-        saleLimits: settings.limits,
-        trainingCards: readerHandle.trainingCards,
-        ...(config.merchant.storeName ? { storeName: config.merchant.storeName } : {}),
-      },
+      info,
+      receipts: receipts.desk,
       settings: {
         offlineBaseUrl: config.host.offlineBaseUrl,
         aid: config.host.aid,

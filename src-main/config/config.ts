@@ -21,101 +21,143 @@ const httpsUrl = z.string().refine((s) => {
 
 const id = (what: string) => z.string().min(1, `${what} must not be empty`).max(64, `${what} must be at most 64 characters`)
 
-export const configSchema = z.strictObject({
-  /** `training` may only be chosen explicitly or by having no configuration at all. */
-  mode: z.enum(['production', 'training']).default('production'),
-  host: z.strictObject({
-    offlineBaseUrl: httpsUrl,
-    baseUrl: httpsUrl,
-    aid: id('aid'),
-    signType: z.enum(SIGN_TYPES).default('HMAC-SHA256'),
-    keyId: z.string().min(1).max(64).optional(),
-    /** An extra CA (PEM) to trust besides the public roots; relative to the config file. */
-    caFile: z.string().min(1).optional(),
-    connectTimeoutMs: z.number().int().min(500).max(60_000).default(10_000),
-    /** docs/gateway.md §2 (the specification's retry rule 8): wait at least 45 s for a POST's answer. */
-    responseTimeoutMs: z.number().int().min(1_000).max(180_000).default(45_000),
-  }),
-  merchant: z.strictObject({
-    storeId: id('storeId'),
-    /** Part of every merchantTransID (`<terminalId>-<sequence>-...`), so kept short. */
-    terminalId: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'terminalId must be 1 to 40 letters, digits, "-", "_" or "."'),
-    merchantId: id('merchantId'),
-    storeName: z.string().max(64).optional(),
-    /** The store's address as its receipts print it (docs/receipts.md): up to three short lines. */
-    storeAddress: z.array(z.string().min(1).max(48)).max(3).default([]),
-    /** Extra pspInfo fields sent with every payment (mcc, merchantName, city...). */
-    pspInfo: z.record(z.string(), z.string().max(256)).default({}),
-  }),
-  currency: z.string().refine(isKnownCurrency, 'must be an ISO 4217 alphabetic code such as "USD"').default('USD'),
-  /** Restaurant: authorise (autoCapture false), adjust tips, capture base + tip at close. Retail: capture at once. */
-  restaurantMode: z.boolean().default(false),
-  device: z
-    .strictObject({
-      /** Serial port path; when absent the port is found by vendor/product id. */
-      path: z.string().min(1).optional(),
-      vendorId: z
-        .string()
-        .regex(/^[0-9a-fA-F]{4}$/)
-        .optional(),
-      productId: z
-        .string()
-        .regex(/^[0-9a-fA-F]{4}$/)
-        .optional(),
-      baudRate: z.number().int().positive().default(115_200),
-      dataBits: z.union([z.literal(7), z.literal(8)]).default(8),
-      parity: z.enum(['none', 'even', 'odd']).default('none'),
-      stopBits: z.union([z.literal(1), z.literal(2)]).default(1),
-      cardReadTimeoutSeconds: z.number().int().min(5).max(300).default(60),
-      /** Magstripe fallback after a failed chip read (posEntryMode then says fallback). */
-      allowFallback: z.boolean().default(true),
-    })
-    .prefault({}),
-  offline: z
-    .strictObject({
-      enabled: z.boolean().default(true),
-      /** Per transaction and total stored, in major units of `currency` (Clover's defaults: 500 / 5000; Moneris 250). */
-      perTransaction: z.number().positive().default(250),
-      totalStored: z.number().positive().default(5_000),
-      maxStoredCount: z.number().int().positive().default(500),
-      maxOldestAgeHours: z.number().positive().default(24),
-      allowSwipe: z.boolean().default(false),
-      allowOnlinePinCards: z.boolean().default(false),
-    })
-    .prefault({}),
-  /**
-   * Sale amounts, in major units of `currency` (docs/product-defaults.md §6). Above `maxSaleAmount` a
-   * sale is refused before the card is asked for: one Enter too many must not charge a fortune. Above
-   * `confirmAbove` the cashier (or the POS) confirms the amount first.
-   */
-  limits: z
-    .strictObject({
-      maxSaleAmount: z.number().positive().default(10_000),
-      confirmAbove: z.number().min(0).default(1_000),
-    })
-    .prefault({}),
-  tips: z.strictObject({ tolerancePercent: z.number().min(0).max(1000).default(20) }).prefault({}),
-  /**
-   * The nexo Terminal API endpoint (docs/nexo.md): HTTPS, off by default. `host` stays 127.0.0.1 unless
-   * the POS runs on another machine of the store's LAN; 8443 is the port nexo clients use.
-   */
-  nexo: z
-    .strictObject({
-      enabled: z.boolean().default(false),
-      host: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1'),
-      port: z.number().int().min(1).max(65_535).default(8443),
-    })
-    .prefault({}),
-  duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
-  dataDir: z.string().min(1).optional(),
-  log: z
-    .strictObject({
-      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
-      maxFileSizeMb: z.number().int().min(1).max(1024).default(10),
-      maxFiles: z.number().int().min(1).max(100).default(5),
-    })
-    .prefault({}),
-})
+export const configSchema = z
+  .strictObject({
+    /** `training` may only be chosen explicitly or by having no configuration at all. */
+    mode: z.enum(['production', 'training']).default('production'),
+    host: z.strictObject({
+      offlineBaseUrl: httpsUrl,
+      baseUrl: httpsUrl,
+      aid: id('aid'),
+      signType: z.enum(SIGN_TYPES).default('HMAC-SHA256'),
+      keyId: z.string().min(1).max(64).optional(),
+      /** An extra CA (PEM) to trust besides the public roots; relative to the config file. */
+      caFile: z.string().min(1).optional(),
+      connectTimeoutMs: z.number().int().min(500).max(60_000).default(10_000),
+      /** docs/gateway.md §2 (the specification's retry rule 8): wait at least 45 s for a POST's answer. */
+      responseTimeoutMs: z.number().int().min(1_000).max(180_000).default(45_000),
+    }),
+    merchant: z.strictObject({
+      storeId: id('storeId'),
+      /** Part of every merchantTransID (`<terminalId>-<sequence>-...`), so kept short. */
+      terminalId: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'terminalId must be 1 to 40 letters, digits, "-", "_" or "."'),
+      merchantId: id('merchantId'),
+      storeName: z.string().max(64).optional(),
+      /** The store's address as its receipts print it (docs/receipts.md): up to three short lines. */
+      storeAddress: z.array(z.string().min(1).max(48)).max(3).default([]),
+      /** Extra pspInfo fields sent with every payment (mcc, merchantName, city...). */
+      pspInfo: z.record(z.string(), z.string().max(256)).default({}),
+    }),
+    currency: z.string().refine(isKnownCurrency, 'must be an ISO 4217 alphabetic code such as "USD"').default('USD'),
+    /** Restaurant: authorise (autoCapture false), adjust tips, capture base + tip at close. Retail: capture at once. */
+    restaurantMode: z.boolean().default(false),
+    device: z
+      .strictObject({
+        /** Serial port path; when absent the port is found by vendor/product id. */
+        path: z.string().min(1).optional(),
+        vendorId: z
+          .string()
+          .regex(/^[0-9a-fA-F]{4}$/)
+          .optional(),
+        productId: z
+          .string()
+          .regex(/^[0-9a-fA-F]{4}$/)
+          .optional(),
+        baudRate: z.number().int().positive().default(115_200),
+        dataBits: z.union([z.literal(7), z.literal(8)]).default(8),
+        parity: z.enum(['none', 'even', 'odd']).default('none'),
+        stopBits: z.union([z.literal(1), z.literal(2)]).default(1),
+        cardReadTimeoutSeconds: z.number().int().min(5).max(300).default(60),
+        /** Magstripe fallback after a failed chip read (posEntryMode then says fallback). */
+        allowFallback: z.boolean().default(true),
+      })
+      .prefault({}),
+    offline: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        /** Per transaction and total stored, in major units of `currency` (Clover's defaults: 500 / 5000; Moneris 250). */
+        perTransaction: z.number().positive().default(250),
+        totalStored: z.number().positive().default(5_000),
+        maxStoredCount: z.number().int().positive().default(500),
+        maxOldestAgeHours: z.number().positive().default(24),
+        allowSwipe: z.boolean().default(false),
+        allowOnlinePinCards: z.boolean().default(false),
+      })
+      .prefault({}),
+    /**
+     * Sale amounts, in major units of `currency` (docs/product-defaults.md §6). Above `maxSaleAmount` a
+     * sale is refused before the card is asked for: one Enter too many must not charge a fortune. Above
+     * `confirmAbove` the cashier (or the POS) confirms the amount first.
+     */
+    limits: z
+      .strictObject({
+        maxSaleAmount: z.number().positive().default(10_000),
+        confirmAbove: z.number().min(0).default(1_000),
+      })
+      .prefault({}),
+    tips: z.strictObject({ tolerancePercent: z.number().min(0).max(1000).default(20) }).prefault({}),
+    /**
+     * The nexo Terminal API endpoint (docs/nexo.md): HTTPS, off by default. `host` stays 127.0.0.1 unless
+     * the POS runs on another machine of the store's LAN; 8443 is the port nexo clients use.
+     */
+    nexo: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        host: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1'),
+        port: z.number().int().min(1).max(65_535).default(8443),
+      })
+      .prefault({}),
+    /**
+     * The receipt printer (docs/receipts.md): an ESC/POS thermal printer on a serial or USB-serial port,
+     * or on the network (raw TCP, port 9100 by convention). Absent: receipts print from the screen.
+     */
+    printer: z
+      .strictObject({
+        connection: z.discriminatedUnion('kind', [
+          z.strictObject({ kind: z.literal('serial'), path: z.string().min(1), baudRate: z.number().int().positive().default(9_600) }),
+          z.strictObject({
+            kind: z.literal('network'),
+            host: z.string().min(1).max(253),
+            port: z.number().int().min(1).max(65_535).default(9_100),
+          }),
+        ]),
+        paperMm: z.union([z.literal(58), z.literal(80)]).default(80),
+        /** How long the printer may take to connect or answer its status before it counts as not answering. */
+        timeoutMs: z.number().int().min(200).max(30_000).default(3_000),
+      })
+      .optional(),
+    /**
+     * Email receipts through the store's own SMTP server. The password, if any, is kept in the OS
+     * keychain (`pos-agent email password`), never in this file. `security: none` (no TLS) is for
+     * training only.
+     */
+    email: z
+      .strictObject({
+        host: z.string().min(1).max(253),
+        port: z.number().int().min(1).max(65_535).default(587),
+        security: z.enum(['starttls', 'tls', 'none']).default('starttls'),
+        user: z.string().min(1).max(254).optional(),
+        from: z.email('must be an email address'),
+        /** An extra CA (PEM) to trust for the SMTP server's certificate; relative to the config file. */
+        caFile: z.string().min(1).optional(),
+        timeoutMs: z.number().int().min(1_000).max(120_000).default(15_000),
+      })
+      .optional(),
+    duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
+    dataDir: z.string().min(1).optional(),
+    log: z
+      .strictObject({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+        maxFileSizeMb: z.number().int().min(1).max(1024).default(10),
+        maxFiles: z.number().int().min(1).max(100).default(5),
+      })
+      .prefault({}),
+  })
+  // TLS can be left out only where nothing real is sent (docs/gateway.md §2 for the host, the same for mail).
+  .refine((config) => config.email?.security !== 'none' || config.mode === 'training', {
+    path: ['email', 'security'],
+    message: '"none" (no TLS) is allowed in training mode only: use "starttls" or "tls"',
+  })
 
 export type AgentConfig = z.infer<typeof configSchema>
 
@@ -171,6 +213,7 @@ export function loadConfig(location: ConfigLocation = {}): LoadedConfig | undefi
   const config = parseConfig(raw, file)
   const base = dirname(file)
   if (config.host.caFile !== undefined && !isAbsolute(config.host.caFile)) config.host.caFile = resolve(base, config.host.caFile)
+  if (config.email?.caFile !== undefined && !isAbsolute(config.email.caFile)) config.email.caFile = resolve(base, config.email.caFile)
   const dataDir = config.dataDir ? resolve(base, config.dataDir) : userDataDir(env)
   return { config, file, dataDir }
 }

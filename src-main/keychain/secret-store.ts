@@ -42,6 +42,11 @@ export function dataKeyAccount(terminalId: string): string {
   return `data-key/${terminalId}`
 }
 
+/** The SMTP password of the store's mail server, per user and server (receipts by email). */
+export function smtpPasswordAccount(user: string, host: string): string {
+  return `smtp-password/${user}@${host}`
+}
+
 /** The installation's id and last merchantTransID epoch, per terminal (journal/transaction-ids.ts). */
 export function installIdAccount(terminalId: string): string {
   return `install-id/${terminalId}`

@@ -8,6 +8,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { AlarmView } from '../../src-shared/contract'
+import { PRINTER_STATES, type PrinterState } from '../../src-shared/receipt'
 import { COUNTER_BUSY, SALE_STATES, type SaleState } from '../../src-shared/sale'
 import type { CardReader } from '../device'
 import type { GatewayOutcome } from '../gateway'
@@ -51,6 +52,7 @@ export class AgentMetrics {
   private reversalsPending = 0
   private readonly atCounter = new Set<string>()
   private sources: MetricsSources | undefined
+  private printerState: (() => PrinterState) | undefined
   private readonly unwatch: Array<() => void> = []
   private refreshTimer: NodeJS.Timeout | undefined
   private lastRefreshAt = Number.NEGATIVE_INFINITY
@@ -108,6 +110,11 @@ export class AgentMetrics {
       () => sources.forwarder.off('status', onStatus),
     )
     this.refresh()
+  }
+
+  /** Follows the receipt printer: the state it was last found in (asked in the background, never on a scrape). */
+  watchPrinter(read: () => PrinterState): void {
+    this.printerState = read
   }
 
   get contentType(): string {
@@ -188,6 +195,17 @@ export class AgentMetrics {
   }
 
   private deviceGauges(registers: Registry[]): void {
+    // One series per state, 1 for the state the printer is in: alert on paperOut or offline alike.
+    const printer: Gauge<'state'> = new Gauge({
+      name: 'pos_agent_printer_state',
+      help: 'The receipt printer: 1 for the state it was last found in (ready, paperLow, paperOut, coverOpen, offline, notConfigured), 0 for the others.',
+      labelNames: ['state'],
+      registers,
+      collect: () => {
+        const now = this.printerState?.() ?? 'notConfigured'
+        for (const state of PRINTER_STATES) printer.set({ state }, state === now ? 1 : 0)
+      },
+    })
     const connected: Gauge = new Gauge({
       name: 'pos_agent_reader_connected',
       help: '1 when the card reader is connected.',

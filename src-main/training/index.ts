@@ -1,6 +1,7 @@
 /**
- * The training domain's door: the stand-ins training mode runs on, a training host for the gateway
- * and a simulated NEO 2 PIN pad. Each has a fuller door of its own (host/, pinpad/) for tests.
+ * The training domain's door: the stand-ins training mode runs on, a training host for the gateway,
+ * a simulated NEO 2 PIN pad and a simulated receipt printer. Each has a fuller door of its own (host/,
+ * pinpad/, printer/) for tests.
  */
 export { parseFaultSpec, startTrainingHost, type TrainingHost } from './host'
 export {
@@ -13,3 +14,4 @@ export {
   type PinpadSim,
   type TestCardName,
 } from './pinpad'
+export { startNetworkPrinterSim, startPrinterSim, type PrinterSim } from './printer'

@@ -4,6 +4,7 @@
  */
 
 import type { ErrorView } from '../errors'
+import type { PrinterState } from '../receipt/printer-states'
 import type { CardholderVerification, QueueFailure, QueueOperation, SaleOrigin, SaleState, TipState } from '../sale'
 
 export { SALE_STATES, SALE_ORIGINS, type SaleState, type SaleOrigin } from '../sale'
@@ -76,6 +77,16 @@ export interface QueueStatusView {
   lockedCount: number
   hostReachable?: boolean
   lastAttemptAt?: number
+}
+
+/** The receipt printer as the agent last found it (docs/receipts.md). */
+export interface PrinterStatusView {
+  configured: boolean
+  state: PrinterState
+  /** Paper width, 58 or 80 mm. */
+  paperMm?: number
+  /** When the printer was last asked (epoch ms). */
+  checkedAt?: number
 }
 
 export interface OperatorTotalsView {
@@ -192,6 +203,8 @@ export interface AppInfo {
    * `confirmAboveMinor` it starts only with `amountConfirmed: true`.
    */
   saleLimits: { maxSaleMinor: number; confirmAboveMinor: number }
+  /** Where receipts can go besides the screen: a receipt printer, email. */
+  receipts: { printer: boolean; email: boolean }
   /** Training mode: the simulated PIN pad's test cards, to choose which one the "customer" presents. */
   trainingCards: TrainingCardView[]
   alarms: AlarmView[]

@@ -7,6 +7,7 @@ import { z } from 'zod'
 import type {
   CounterOperatorView,
   OperatorView,
+  PrinterStatusView,
   IntegratorTokenView,
   AppInfo,
   BatchSummaryView,
@@ -26,6 +27,8 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
 const batchNumber = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)
 const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 const operatorId = z.string().regex(/^[A-Za-z0-9]{1,16}$/, 'an operator number is 1 to 16 letters or digits')
+/** What a reprinted receipt is the record of (a sale's own kind when absent). */
+const receiptKind = z.enum(['SALE', 'VOID', 'TIP'])
 const pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits')
 /** An operator's number and PIN: a sign-in, or a manager's approval. */
 const credential = z.strictObject({ operatorId, pin: z.string().min(1).max(8) })
@@ -115,6 +118,15 @@ export const OPERATION_SCHEMAS = {
   counterOperator: z.strictObject({}),
   setOperatorPin: z.strictObject({ operatorId, pin, approval: credential }),
   disableOperator: z.strictObject({ operatorId, approval: credential }),
+  /**
+   * Prints a sale's receipt on the receipt printer, again as often as asked: both copies unless one is
+   * named; `kind` TIP prints the receipt of a tip added later (docs/receipts.md).
+   */
+  printReceipt: z.strictObject({ id: saleId, copies: z.enum(['both', 'merchant', 'customer']).optional(), kind: receiptKind.optional() }),
+  /** Emails the customer's copy of a sale's receipt through the store's SMTP server. */
+  emailReceipt: z.strictObject({ id: saleId, to: z.string().trim().min(3).max(254), kind: receiptKind.optional() }),
+  /** Asks the receipt printer how it is now (paper, cover, power). */
+  printerStatus: z.strictObject({}),
 } as const
 
 export type OperationName = keyof typeof OPERATION_SCHEMAS
@@ -153,6 +165,9 @@ export interface OperationResults {
   counterOperator: CounterOperatorView
   setOperatorPin: OperatorView
   disableOperator: OperatorView
+  printReceipt: PrinterStatusView
+  emailReceipt: { to: string }
+  printerStatus: PrinterStatusView
 }
 
 export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]

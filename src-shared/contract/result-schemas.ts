@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { ERROR_CODES, type ErrorCode } from '../errors'
 import { CARDHOLDER_VERIFICATIONS, QUEUE_FAILURES, QUEUE_OPERATIONS, SALE_ORIGINS, SALE_STATES, TIP_STATES } from '../sale'
+import { PRINTER_STATES } from '../receipt/printer-states'
 import type { OperationName } from './operations'
 
 const minorAmounts = z.record(z.string(), z.number()).describe('minor units per ISO 4217 currency code')
@@ -140,6 +141,13 @@ export const deviceStatusViewSchema = z.object({ connected: z.boolean(), port: z
 
 export const alarmViewSchema = z.object({ code: z.string(), message: z.string() })
 
+export const printerStatusViewSchema = z.object({
+  configured: z.boolean(),
+  state: z.enum(PRINTER_STATES),
+  paperMm: z.number().optional(),
+  checkedAt: z.number().optional(),
+})
+
 export const appInfoSchema = z.object({
   mode: z.enum(['production', 'training']),
   currency: z.string(),
@@ -147,6 +155,7 @@ export const appInfoSchema = z.object({
   storeName: z.string().optional(),
   merchantId: z.string(),
   storeAddress: z.array(z.string()),
+  receipts: z.object({ printer: z.boolean(), email: z.boolean() }),
   restaurantMode: z.boolean(),
   tipTolerancePercent: z.number(),
   saleLimits: z.object({ maxSaleMinor: z.number(), confirmAboveMinor: z.number() }),
@@ -250,6 +259,9 @@ export const RESULT_SCHEMAS = {
   counterOperator: counterOperatorSchema,
   setOperatorPin: operatorSchema,
   disableOperator: operatorSchema,
+  printReceipt: printerStatusViewSchema,
+  emailReceipt: z.object({ to: z.string() }),
+  printerStatus: printerStatusViewSchema,
 } as const satisfies Record<OperationName, z.ZodType>
 
 /**
@@ -272,6 +284,7 @@ export const NAMED_RESULT_SCHEMAS = {
   OperatorView: operatorSchema,
   CounterOperatorView: counterOperatorSchema,
   IntegratorTokenView: integratorTokenSchema,
+  PrinterStatusView: printerStatusViewSchema,
   DayExport: dayExportSchema,
   ErrorView: errorViewSchema,
   PosEvent: posEventSchema,

@@ -6,6 +6,7 @@ import type { ErrorEntry } from './error-entry'
 import { JOURNAL_ERRORS } from './journal-errors'
 import { OPERATOR_ERRORS } from './operator-errors'
 import { READER_ERRORS } from './reader-errors'
+import { RECEIPT_ERRORS } from './receipt-errors'
 import { REQUEST_ERRORS } from './request-errors'
 import { SALE_ERRORS } from './sale-errors'
 import { SETUP_ERRORS } from './setup-errors'
@@ -17,6 +18,7 @@ export const ERROR_CATALOGUE = {
   ...SETUP_ERRORS,
   ...JOURNAL_ERRORS,
   ...READER_ERRORS,
+  ...RECEIPT_ERRORS,
 } as const satisfies Readonly<Record<string, ErrorEntry>>
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE

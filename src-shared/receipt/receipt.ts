@@ -156,31 +156,29 @@ export function localDateTime(ms: number): string {
 
 /** A receipt as plain text of `columns` characters a line: the email's body, the nexo lines, a log. */
 export function receiptText(receipt: Receipt, columns = 40): string[] {
-  const out: string[] = []
-  const centre = (text: string) => {
-    for (const part of wrap(text, columns)) out.push(' '.repeat(Math.max(0, Math.floor((columns - part.length) / 2))) + part)
-  }
-  for (const line of receipt.lines) {
-    switch (line.kind) {
-      case 'title':
-      case 'text':
-        centre(line.text)
-        break
-      case 'field': {
-        const gap = columns - line.label.length - line.value.length
-        if (gap >= 1) out.push(line.label + ' '.repeat(gap) + line.value)
-        else out.push(line.label, ...wrap(line.value, columns).map((part) => part.padStart(columns)))
-        break
-      }
-      case 'rule':
-        out.push('-'.repeat(columns))
-        break
-      case 'signature':
-        out.push('', '', 'X' + '_'.repeat(columns - 1), 'Cardholder signature')
-        break
+  return receipt.lines.flatMap((line) => lineText(line, columns))
+}
+
+/**
+ * One receipt line as text of at most `columns` characters a line: text centred (wrapped at spaces),
+ * a field's label left and value right (the value on lines of its own when both do not fit), a rule
+ * of dashes, the signature as room and a line to sign on. The printer lays lines out the same way.
+ */
+export function lineText(line: ReceiptLine, columns: number): string[] {
+  switch (line.kind) {
+    case 'title':
+    case 'text':
+      return wrap(line.text, columns).map((part) => ' '.repeat(Math.max(0, Math.floor((columns - part.length) / 2))) + part)
+    case 'field': {
+      const gap = columns - line.label.length - line.value.length
+      if (gap >= 1) return [line.label + ' '.repeat(gap) + line.value]
+      return [line.label, ...wrap(line.value, columns).map((part) => part.padStart(columns))]
     }
+    case 'rule':
+      return ['-'.repeat(columns)]
+    case 'signature':
+      return ['', '', 'X' + '_'.repeat(columns - 1), 'Cardholder signature']
   }
-  return out
 }
 
 /** Splits text at spaces into lines of at most `columns` characters (a longer word is cut). */

@@ -55,6 +55,7 @@ export function makeAppInfo(overrides: Partial<AppInfo> = {}): AppInfo {
     restaurantMode: true,
     tipTolerancePercent: 20,
     saleLimits: { maxSaleMinor: 1_000_000, confirmAboveMinor: 100_000 },
+    receipts: { printer: false, email: false },
     trainingCards: [],
     alarms: [],
     ...overrides,

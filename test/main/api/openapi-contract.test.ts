@@ -131,6 +131,10 @@ describe('the OpenAPI document', () => {
     await call('voidSale', { id: twin.id })
     for (const name of ['listSales', 'queueStatus', 'queueItems', 'forwardNow', 'dayReport', 'exportDay', 'deviceStatus', 'settings'])
       await call(name)
+    // No printer or mail server in this agent: each answers its refusal, in the document too.
+    await call('printReceipt', { id: sale.id })
+    await call('emailReceipt', { id: sale.id })
+    await call('printerStatus')
     await call('retryAttention', { id: sale.id })
     await call('acknowledgeAttention', { id: sale.id })
     await call('presentTestCard')
@@ -152,6 +156,8 @@ describe('the OpenAPI document', () => {
     expect([...called.keys()].sort()).toEqual([...OPERATION_NAMES].sort())
     // The refusals above are the scenario's, not accidents: a sale that needs no manager, no test cards outside training.
     expect(Object.fromEntries([...called].filter(([, status]) => status !== 200))).toEqual({
+      printReceipt: 409,
+      emailReceipt: 409,
       retryAttention: 422,
       acknowledgeAttention: 422,
       presentTestCard: 422,

@@ -229,6 +229,7 @@ describe('/metrics', () => {
         'pos_agent_stored_payments',
         'pos_agent_needs_attention',
         'pos_agent_oldest_stored_payment_age_seconds',
+        'pos_agent_printer_state',
         'pos_agent_stored_amount_minor',
         'pos_agent_reversals_pending',
         'pos_agent_host_reachable',
