@@ -163,7 +163,9 @@ describe('plain words', () => {
     ],
     ['capture refused by the host (C1: no)', 'The bank refused the settlement with tip (no)'],
     ['E12: host refused', 'The bank refused'],
-    ['declined by the issuer: Insufficient funds', 'Declined by the issuer: Insufficient funds'],
+    ['declined by the issuer: Insufficient funds', 'The card’s bank declined it: Insufficient funds'],
+    ['declined by the bank', 'The bank declined it.'],
+    ['not completed: no valid answer came from the bank', 'No valid answer came from the bank'],
     ['declined: do not honour', 'The bank declined it: do not honour'],
   ])('%s → %s', (raw, words) => {
     expect(plainReason(raw)).toBe(words)
