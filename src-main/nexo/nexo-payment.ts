@@ -7,7 +7,7 @@
 import type { SaleView } from '../../src-shared/contract'
 import { formatAmount, minorUnitDigits, parseAmount } from '../../src-shared/money'
 import { buildReceipt, receiptText, type ReceiptMerchant } from '../../src-shared/receipt'
-import { plainReason, saleWords, type SaleState } from '../../src-shared/sale'
+import { plainReason, refusedByCard, saleWords, type SaleState } from '../../src-shared/sale'
 import { failure, success, type ErrorCondition, type NexoResult, type TransactionIdentification } from './nexo-messages'
 
 /** Characters per line of the receipt text: an 80 mm printer (48 columns) and a 58 mm one in its small font (42) print it unwrapped. */
@@ -22,7 +22,8 @@ const OUTCOME: Partial<Record<SaleState, ErrorCondition | 'success'>> = {
   captured: 'success',
   declined: 'Refusal',
   abandoned: 'Cancel',
-  // The bank's answer did not come, or the card refused after the bank approved: reversed.
+  // The bank's answer did not come (or the terminal stopped waiting for it): reversed. A card that
+  // refused after the bank approved is a Refusal instead (paymentResult).
   reversalPending: 'UnreachableHost',
   reversed: 'UnreachableHost',
   // Voided after the fact: the payment no longer stands.
@@ -90,6 +91,11 @@ export function paymentResult(sale: SaleView, context: PaymentContext): NexoResu
   const message = sale.reason ? plainReason(sale.reason) : words.title
   if (outcome === undefined) return failure('InProgress', 'the payment is still at the counter', detail)
   if (outcome === 'Cancel' && context.aborted) return failure('Aborted', message, detail)
+  // nexo's Refusal is "refused by the host or the rules associated to the card": the card's own
+  // refusal (AAC at its 2nd GENERATE AC, after the bank approved or with the bank unreachable) is one,
+  // though the agent reverses the bank's approval or never reached the bank.
+  if (refusedByCard(sale) && (sale.state === 'declined' || sale.state === 'reversalPending' || sale.state === 'reversed'))
+    return failure('Refusal', message, detail)
   // A refusal for want of the bank (declined, marked offline) is not the card's refusal.
   if (sale.state === 'declined' && sale.offline) return failure('UnreachableHost', message, detail)
   return failure(outcome, message, detail)

@@ -9,6 +9,7 @@
 import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { timingSafeEqual } from 'node:crypto'
 import { BodyTooLargeError, json, readBody } from '../api'
 import { loadOrCreateTlsMaterial, type TlsIdentity } from '../tls'
@@ -36,14 +37,35 @@ export interface NexoServer {
 
 export const NEXO_DEFAULT_PORT = 8443
 
-/** The endpoint's certificates: its own CA, and a server certificate naming the address it listens on. */
-export function nexoTlsIdentity(host: string): TlsIdentity {
+/** Binding to these listens on every address of the machine ('::' takes IPv4 too, dual-stack). */
+const ANY_IPV4 = new Set(['0.0.0.0'])
+const ANY_IPV6 = new Set(['::', '::0', '0:0:0:0:0:0:0:0'])
+
+/**
+ * The machine's own addresses a POS can reach it on (not loopback: 127.0.0.1 and localhost are
+ * always named), IPv4 only for 0.0.0.0, IPv4 and IPv6 for '::'.
+ */
+export function machineAddresses(ipv6: boolean, interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces()): string[] {
+  return Object.values(interfaces)
+    .flat()
+    .filter((address) => address !== undefined && !address.internal && (address.family === 'IPv4' || ipv6))
+    .map((address) => address!.address)
+}
+
+/**
+ * The endpoint's certificates: its own CA, and a server certificate naming the address it listens
+ * on. Bound to every address (0.0.0.0, '::'), it names the machine's addresses instead: a
+ * certificate for 0.0.0.0 is valid for no address a POS connects to. Addresses that change (a new
+ * DHCP lease) get a new certificate at the next start, from the same CA.
+ */
+export function nexoTlsIdentity(host: string, interfaces?: ReturnType<typeof networkInterfaces>): TlsIdentity {
+  const files = { caCert: 'nexo-ca.pem', caKey: 'nexo-ca-key.pem', cert: 'nexo-server.pem', key: 'nexo-server-key.pem' }
+  const organisation = 'pos-agent nexo endpoint'
+  const anyV6 = ANY_IPV6.has(host)
+  if (anyV6 || ANY_IPV4.has(host))
+    return { files, organisation, extraIps: [...machineAddresses(anyV6, interfaces), ...(anyV6 ? ['::1'] : [])] }
   const ip = /^[\d.]+$|:/.test(host)
-  return {
-    files: { caCert: 'nexo-ca.pem', caKey: 'nexo-ca-key.pem', cert: 'nexo-server.pem', key: 'nexo-server-key.pem' },
-    organisation: 'pos-agent nexo endpoint',
-    ...(ip ? { extraIps: [host] } : { extraNames: [host] }),
-  }
+  return { files, organisation, ...(ip ? { extraIps: [host] } : { extraNames: [host] }) }
 }
 
 export async function startNexoServer(options: NexoServerOptions): Promise<NexoServer> {

@@ -8,7 +8,7 @@
  * bank, never "host"; no result code, state or message name). A gateway code or the technical cause
  * stays in the journal's event and the log (test/main/txn/plain-reasons.test.ts holds every reason to this).
  */
-import { COUNTER_BUSY, FINAL, QUEUE_OPERATION_NOUNS, STANDING_PAYMENT } from '../../src-shared/sale'
+import { COUNTER_BUSY, FINAL, QUEUE_OPERATION_NOUNS, SALE_REASONS, STANDING_PAYMENT } from '../../src-shared/sale'
 import type { ForwardAnswer, PaymentAnswer, QueuedOperation, Sale, TransitionResult, TxnEffect, TxnEvent, TxnState } from './txn-types'
 
 const ok = (sale: Sale, state: TxnState, effects: TxnEffect[] = [], patch: Partial<Sale> = {}): TransitionResult => ({
@@ -158,12 +158,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
     case 'unknown':
       // It may have reached the host: reverse at once. A late answer never turns into an approval.
       // The technical cause stays in the journal's event; the cashier reads why in plain words.
-      return toReversal(
-        sale,
-        'timeout',
-        'not completed: no valid answer came from the bank',
-        sale.chip ? [{ type: 'completeCard', result: 'declined' }] : [],
-      )
+      return toReversal(sale, 'timeout', SALE_REASONS.noAnswer, sale.chip ? [{ type: 'completeCard', result: 'declined' }] : [])
   }
 }
 
@@ -171,11 +166,11 @@ function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none')
   const cardApproved = decision !== 'declined'
   if (sale.offline) {
     if (cardApproved) return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }])
-    return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: 'declined offline by the card' })
+    return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.cardRefusedOffline })
   }
   if (cardApproved) return ok(sale, 'approved', [{ type: 'purgeCardData' }])
   // The host approved but the card refused (AAC): the host must forget the approval.
-  return toReversal(sale, 'card declined after host approval', 'not completed: the card declined after the bank approved')
+  return toReversal(sale, 'card declined after host approval', SALE_REASONS.cardRefusedAfterApproval)
 }
 
 /**
@@ -236,7 +231,7 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
           reason: `the bank refused the reversal: ${declineReason}`,
         })
       return sale.state === 'cancelPending'
-        ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: 'voided: the bank confirmed the reversal' })
+        ? ok(sale, 'cancelled', [{ type: 'purgeCardData' }], { reason: 'the bank confirmed the reversal' })
         : ok(sale, 'reversed', [{ type: 'purgeCardData' }])
     case 'cancel':
       return approved
@@ -269,7 +264,7 @@ function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidReque
     if (event.paymentQueue === 'neverSent') {
       return ok(sale, 'cancelled', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], {
         ...tipOfWithdrawn(sale),
-        reason: 'voided before it was forwarded',
+        reason: 'the stored payment had not been sent to the bank yet',
       })
     }
     if (event.paymentQueue === 'inflight') {
@@ -303,19 +298,13 @@ function onRecovered(sale: Sale): TransitionResult {
         reason: 'interrupted before anything was sent',
       })
     case 'sending':
-      return toReversal(
-        sale,
-        'agent restarted while the payment was in flight',
-        'not completed: the terminal stopped while waiting for the bank',
-      )
+      return toReversal(sale, 'agent restarted while the payment was in flight', SALE_REASONS.stoppedWhileSending)
     case 'completingCard':
       if (sale.offline)
         return ok(sale, 'declined', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
           reason: 'interrupted before the card approved offline',
         })
-      return toReversal(sale, 'card completion interrupted', 'not completed: interrupted before the card confirmed', [
-        { type: 'cancelCardRead' },
-      ])
+      return toReversal(sale, 'card completion interrupted', SALE_REASONS.stoppedBeforeCard, [{ type: 'cancelCardRead' }])
     case 'voidReadingCard':
       return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
         reason: 'void interrupted: the payment stands',

@@ -15,6 +15,13 @@ const SENTENCES: ReadonlyArray<[RegExp, (operation: string) => string]> = [
   // The sale's title already says the bank could not be reached: what is left is why not offline.
   [/^host unreachable and not allowed offline\b:?\s*/, () => ''],
   [/^the bank could not be reached and this sale cannot be stored\b:?\s*/, () => ''],
+  // The heading already says "Declined" or "Not completed": the reason says who or why, not that again.
+  [/^declined by the issuer\b:?\s*/i, () => 'The card’s bank declined it: '],
+  [/^declined by the bank\b:?\s*/i, () => 'The bank declined it: '],
+  [/^declined offline by the card\b:?\s*/i, () => 'The card refused the payment while the bank could not be reached: '],
+  [/^declined\b:?\s*/i, () => 'The bank declined it: '],
+  [/^not completed\b:?\s*/i, () => ''],
+  [/^voided\b:\s*/i, () => ''],
 ]
 
 /** An outcome class at the start of a queue error, and what it means for the cashier. */

@@ -11,7 +11,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { SaleState } from '../../src-shared/contract'
-import { fact, keyAmount, newSale, presentCard, salePrompt, waitForResult } from './cashier'
+import { fact, goTo, keyAmount, newSale, presentCard, salePrompt, waitForResult } from './cashier'
 import { e2eComponentsPresent, screenshot } from './harness'
 import { cutText, notInView, pageScrolls } from './in-view'
 import { internalWords } from './plain-words'
@@ -202,6 +202,24 @@ describe.skipIf(!e2eComponentsPresent())('the sale screen at terminal screen siz
       for (const outcome of OTHER_ENDINGS) await saleEndsInView(page, label, size.width, outcome)
     }, 60_000)
   }
+
+  it('800x480: a new integrator token in Settings is shown whole with its Done button, without scrolling', async () => {
+    const { page } = e2e.cashier
+    await page.setViewportSize({ width: 800, height: 480 })
+    await goTo(page, 'settings')
+    const tokens = page.getByTestId('integrator-tokens')
+    await tokens.getByTestId('token-name-input').fill('Till 3')
+    await tokens.getByTestId('create-token-button').click()
+    await page.getByTestId('new-token-text').waitFor()
+    // The token is shown only this once: the manager reads it and presses Done without scrolling.
+    expect(await notInView(page, ['new-token', 'new-token-text', 'new-token-done'])).toEqual([])
+    expect(await cutText(page, '[data-testid="new-token-text"]')).toEqual([])
+    expect(await pageScrolls(page)).toEqual({ horizontal: false, vertical: false })
+    await screenshot(page, 'layout-800x480-new-token')
+    await page.getByTestId('new-token-done').click()
+    await page.getByTestId('new-token').waitFor({ state: 'detached' })
+    expect(await notInView(page, ['token-Till 3'])).toEqual([])
+  })
 
   it('360 px wide: the card number wraps inside the screen, nothing runs off the edge', async () => {
     const { page } = e2e.cashier

@@ -84,6 +84,43 @@ describe('every disabled control says why', () => {
     expect(document.getElementById(charge.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/A sale is running/)
   })
 
+  it('Charge and Cancel say what is true in every phase of a sale, and after its result', async () => {
+    const bridge = new FakeBridge().on('startSale', (r) =>
+      ok(makeSale({ id: 'S1', state: 'readingCard', amountMinor: r.amountMinor, updatedAt: 2 })),
+    )
+    const { emit } = await renderApp(bridge)
+    const charge = screen.getByTestId('charge-button')
+    const why = (element: HTMLElement) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent
+    typeChars(amountInput(), '500')
+    await act(async () => {
+      fireEvent.click(charge)
+    })
+    expect(why(charge)).toBe('A sale is running. Cancel it to start another.')
+    expect(screen.getByTestId('cancel-sale-button')).toHaveProperty('disabled', false)
+
+    emit({ type: 'sale', sale: makeSale({ id: 'S1', state: 'awaitingConfirmation', amountMinor: 500, updatedAt: 3 }) })
+    expect(why(charge)).toBe('A sale is running. Answer the question about the card first.')
+
+    emit({ type: 'sale', sale: makeSale({ id: 'S1', state: 'sending', amountMinor: 500, updatedAt: 4 }) })
+    const cancel = screen.getByTestId('cancel-sale-button')
+    expect(cancel).toHaveProperty('disabled', true)
+    expect(why(cancel)).toBe('The bank is answering; this sale can no longer be stopped.')
+    // Cancel cannot be pressed now: Charge must not send the cashier to it.
+    expect(why(charge)).toBe('A sale is running. The bank is answering: wait for the result.')
+
+    emit({ type: 'sale', sale: makeSale({ id: 'S1', state: 'approved', amountMinor: 500, authCode: 'A1', updatedAt: 5 }) })
+    expect(screen.getByTestId('result-heading').textContent).toBe('Approved')
+    // The ended sale's amount is still in the field: "Type the amount first" would not be true.
+    expect(amountInput().value).toBe('5.00')
+    expect(charge).toHaveProperty('disabled', true)
+    expect(why(charge)).toBe('That sale has ended. Press New sale, or type the next amount.')
+    expect(screen.getByTestId('new-sale-button')).toHaveProperty('disabled', false)
+
+    fireEvent.click(screen.getByTestId('new-sale-button'))
+    expect(amountInput().value).toBe('')
+    expect(why(charge)).toBe('Type the amount first.')
+  })
+
   it('Enter after a result starts the next sale', async () => {
     await renderApp(approvedBridge())
     typeChars(amountInput(), '700')
@@ -163,7 +200,9 @@ describe('plain words', () => {
     ],
     ['capture refused by the host (C1: no)', 'The bank refused the settlement with tip (no)'],
     ['E12: host refused', 'The bank refused'],
-    ['declined by the issuer: Insufficient funds', 'Declined by the issuer: Insufficient funds'],
+    ['declined by the issuer: Insufficient funds', 'The card’s bank declined it: Insufficient funds'],
+    ['declined by the bank', 'The bank declined it.'],
+    ['not completed: no valid answer came from the bank', 'No valid answer came from the bank'],
     ['declined: do not honour', 'The bank declined it: do not honour'],
   ])('%s → %s', (raw, words) => {
     expect(plainReason(raw)).toBe(words)

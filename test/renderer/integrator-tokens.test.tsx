@@ -39,7 +39,12 @@ describe('integrator tokens in Settings', () => {
       fireEvent.click(create)
     })
     expect(bridge.callsOf('createToken')).toEqual([{ name: 'Back-office POS' }])
-    expect(screen.getByTestId('new-token-text').textContent).toBe('pat_secret-value-shown-once')
+    // Over the page, so it is in view however long Settings is; focus on the token, not on Done.
+    const shown = screen.getByRole('dialog', { name: 'Token for Back-office POS' })
+    expect(within(shown).getByTestId('new-token-text').textContent).toBe('pat_secret-value-shown-once')
+    expect(document.activeElement).toBe(within(shown).getByTestId('new-token-text'))
+    fireEvent.keyDown(shown, { key: 'Escape' })
+    expect(screen.getByRole('dialog', { name: 'Token for Back-office POS' })).toBe(shown)
     expect(within(screen.getByTestId('token-list')).getByTestId('token-Back-office POS').textContent).toContain('never used')
     expect(screen.getByTestId('token-list').textContent).not.toContain('pat_secret')
 

@@ -340,7 +340,7 @@ describe('how a payment the bank did not answer ends, as the POS reads it', () =
     const answer = await send(paymentRequest(serviceId, 8.4, 'ORDER-71'))
     const payment = answer.SaleToPOIResponse!.PaymentResponse!
     expect(payment.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'UnreachableHost' })
-    expect(new URLSearchParams(payment.Response.AdditionalResponse).get('message')).toMatch(/no valid answer came from the bank/)
+    expect(new URLSearchParams(payment.Response.AdditionalResponse).get('message')).toMatch(/no valid answer came from the bank/i)
     expect(payment.PaymentResult?.AmountsResp?.AuthorizedAmount).toBe(0)
     expect(payment.PaymentResult?.PaymentAcquirerData?.ApprovalCode).toBeUndefined()
     const saleId = payment.POIData.POITransactionID.TransactionID
@@ -355,6 +355,53 @@ describe('how a payment the bank did not answer ends, as the POS reads it', () =
       status.SaleToPOIResponse!.TransactionStatusResponse!.RepeatedMessageResponse!.RepeatedResponseMessageBody.PaymentResponse!
     expect(repeated.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'UnreachableHost' })
     expect(repeated.POIData.POITransactionID.TransactionID).toBe(saleId)
+  }, 60_000)
+
+  it('the card refuses after the bank approved (AAC at its last word): the agent reverses, the POS gets Failure Refusal', async () => {
+    const serviceId = nextServiceId()
+    const pending = send(paymentRequest(serviceId, 6.2, 'ORDER-81'))
+    await eventually(async () => {
+      const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${serviceId}`)
+      return sale?.state === 'readingCard' ? sale : undefined
+    }, 5_000)
+    const presented = await agent.operations.dispatch('presentTestCard', { name: 'aac-after-approval' })
+    expect(presented.ok).toBe(true)
+    const payment = (await pending).SaleToPOIResponse!.PaymentResponse!
+    // The bank could be reached and answered: the refusal is the card's, and nexo calls that Refusal.
+    expect(payment.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'Refusal' })
+    expect(new URLSearchParams(payment.Response.AdditionalResponse).get('message')).toMatch(
+      /card refused the payment after the bank approved/i,
+    )
+    expect(payment.PaymentResult?.AmountsResp?.AuthorizedAmount).toBe(0)
+    expect(payment.PaymentResult?.PaymentAcquirerData?.ApprovalCode).toBeUndefined()
+    const saleId = payment.POIData.POITransactionID.TransactionID
+    expect(['reversalPending', 'reversed']).toContain((await sales()).find((s) => s.id === saleId)?.state)
+
+    // Reversed at the bank; asked again, the POS gets the same answer.
+    agent.engine.forwarder.wake()
+    await eventually(async () => ((await sales()).find((s) => s.id === saleId)?.state === 'reversed' ? true : undefined), 15_000)
+    const status = await send(statusRequest(serviceId))
+    const repeated =
+      status.SaleToPOIResponse!.TransactionStatusResponse!.RepeatedMessageResponse!.RepeatedResponseMessageBody.PaymentResponse!
+    expect(repeated.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'Refusal' })
+  }, 60_000)
+
+  it('the bank unreachable and the card refuses to approve offline: Failure Refusal, the card refused it', async () => {
+    host().setFault('payment', 'http-503', 1)
+    const serviceId = nextServiceId()
+    const pending = send(paymentRequest(serviceId, 6.3, 'ORDER-82'))
+    await eventually(async () => {
+      const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${serviceId}`)
+      return sale?.state === 'readingCard' ? sale : undefined
+    }, 5_000)
+    expect((await agent.operations.dispatch('presentTestCard', { name: 'offline-decline' })).ok).toBe(true)
+    const payment = (await pending).SaleToPOIResponse!.PaymentResponse!
+    expect(payment.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'Refusal' })
+    expect(new URLSearchParams(payment.Response.AdditionalResponse).get('message')).toMatch(/card refused the payment/i)
+    expect((await sales()).find((s) => s.id === payment.POIData.POITransactionID.TransactionID)).toMatchObject({
+      state: 'declined',
+      offline: true,
+    })
   }, 60_000)
 })
 

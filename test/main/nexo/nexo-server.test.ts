@@ -6,6 +6,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { request } from 'node:https'
+import { connect } from 'node:tls'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -63,6 +64,19 @@ function knock(address: string, port: number, ca?: string): Promise<number | str
   })
 }
 
+/** The subjectAltName of the certificate the endpoint presents at `address` (as Node writes it: "IP Address:…, DNS:…"). */
+function subjectAltName(address: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: address, port, rejectUnauthorized: false, timeout: 5_000 }, () => {
+      const names = socket.getPeerCertificate().subjectaltname ?? ''
+      socket.end()
+      resolve(names)
+    })
+    socket.on('timeout', () => socket.destroy(new Error('timed out')))
+    socket.on('error', reject)
+  })
+}
+
 describe('where the nexo endpoint listens', () => {
   it('on 127.0.0.1 by default: reachable there, its certificate valid for it', async () => {
     const { server, port } = await listen()
@@ -80,6 +94,19 @@ describe('where the nexo endpoint listens', () => {
     expect(server.url).toBe(`https://${lan}:${port}/nexo`)
     expect(await knock(lan!, port, readFileSync(server.caFile, 'utf8'))).toBe(401)
     expect(await knock('127.0.0.1', port)).toBe('ECONNREFUSED')
+  })
+
+  it("on 0.0.0.0: the certificate names the machine's addresses, so a POS on the LAN that validates it connects", async () => {
+    const { server, port } = await listen('0.0.0.0')
+    const names = (await subjectAltName('127.0.0.1', port)).split(', ')
+    const machine = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address !== undefined && address.family === 'IPv4' && !address.internal)
+      .map((address) => `IP Address:${address!.address}`)
+    expect(names).toEqual(expect.arrayContaining(['IP Address:127.0.0.1', 'DNS:localhost', ...machine]))
+    // A certificate naming 0.0.0.0 is valid for no address a POS can connect to.
+    expect(names).not.toContain('IP Address:0.0.0.0')
+    if (lan !== undefined) expect(await knock(lan, port, readFileSync(server.caFile, 'utf8'))).toBe(401)
   })
 
   it('on 0.0.0.0 when configured so: every address of the machine', async () => {

@@ -46,7 +46,7 @@ describe('a sale through the engine', () => {
     const started = harness.engine.txn.startSale({ amountMinor: 2000, currency: 'USD' })
     const result = await harness.engine.txn.waitForOutcome(started.id)
     expect(result.state).toBe('reversalPending')
-    expect(result.reason).toMatch(/not completed/)
+    expect(result.reason).toMatch(/no valid answer came from the bank/)
     await eventually(() => harness!.engine.txn.get(started.id)?.state === 'reversed', 8_000)
     // The reversal may overtake the slow payment at the host; either way the card is not charged.
     const atHost = await eventually(() => harness!.host.ledger().payments.find((p) => p.merchantTransID === started.id), 8_000)
@@ -82,7 +82,7 @@ describe('a sale through the engine', () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa(), decision: 'declined' })
     const result = await sale(reader, 3000)
     expect(result.state).toBe('reversalPending')
-    expect(result.reason).toMatch(/card declined after the bank approved/)
+    expect(result.reason).toMatch(/card refused the payment after the bank approved/)
     await eventually(() => harness!.engine.txn.get(result.id)?.state === 'reversed', 8_000)
   })
 

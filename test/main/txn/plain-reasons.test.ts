@@ -14,7 +14,7 @@ import { TXN_STATES, type Sale, type TxnEvent, type TxnState } from '../../../sr
 import { classifyResponse } from '../../../src-main/gateway/outcome'
 import { describeNeo2Status, describeNeo2TransactionError } from '../../../src-main/device/neo2'
 import { READER_ERROR_CODES, ReaderError } from '../../../src-main/device'
-import { QUEUE_OPERATIONS, plainReason } from '../../../src-shared/sale'
+import { QUEUE_OPERATIONS, plainReason, saleWords } from '../../../src-shared/sale'
 import { INTERNAL_WORDS, internalWordsIn } from '../../support/internal-words'
 import type { ReadMethod } from '../../../src-main/device'
 
@@ -194,6 +194,35 @@ describe('every reason a sale can be given reads plainly', () => {
     }
     expect(reasons).toBeGreaterThan(100)
     expect([...found]).toEqual([])
+  })
+
+  it('and none starts by repeating the heading it is shown under', () => {
+    // The sale screen shows the heading ("Not completed (being reversed)", "Declined") and then the
+    // reason: "Not completed: …" under "Not completed" says the same thing twice.
+    const bankWords = [...declines, 'declined by the issuer: Insufficient funds', 'declined by the bank']
+    const withBank = [
+      ...events,
+      ...bankWords.map((reason): TxnEvent => ({ type: 'paymentAnswered', answer: { kind: 'declined', reason } })),
+    ]
+    const repeated = new Set<string>()
+    let pairs = 0
+    for (const state of TXN_STATES)
+      for (const offlineSale of [false, true])
+        for (const autoCapture of [false, true])
+          for (const attention of [false, true]) {
+            const sale = saleIn(state, { offline: offlineSale, autoCapture, attention })
+            for (const event of withBank) {
+              const result = transition(sale, event)
+              if (!result.ok || !result.sale.reason || result.sale.reason === sale.reason) continue
+              const heading = saleWords(result.sale).title
+              const reason = plainReason(result.sale.reason)
+              pairs++
+              const lead = heading.replace(/\s*\(.*\)$/, '').toLowerCase()
+              if (reason.toLowerCase().startsWith(lead)) repeated.add(`${heading} / ${reason}`)
+            }
+          }
+    expect(pairs).toBeGreaterThan(100)
+    expect([...repeated]).toEqual([])
   })
 
   it("and the screens' rewriting leaves them as they are", () => {

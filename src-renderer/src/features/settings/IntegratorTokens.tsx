@@ -3,11 +3,13 @@
  * used, and revokes one without touching the others. A new token is shown once, here, to be copied
  * into the POS; the agent keeps only its hash.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { createPortal } from 'react-dom'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { DisabledReason } from '../../components/DisabledReason'
 import { NoticeLine } from '../../components/Notice'
 import { dateTimeText } from '../../components/time-text'
+import { useDialogFocus } from '../../components/use-dialog-focus'
 import { usePos, usePosStore } from '../../store'
 import type { IntegratorTokenView } from '../../../../src-shared/contract'
 
@@ -39,19 +41,7 @@ export function IntegratorTokens() {
     <section className="tokens" aria-labelledby={`${fieldId}-title`} data-testid="integrator-tokens">
       <h3 id={`${fieldId}-title`}>Integrator tokens</h3>
       <p className="field-message">Each POS connected to this terminal gets its own token. Revoke one to cut that POS off.</p>
-      {newToken && (
-        <div className="new-token" role="status" data-testid="new-token">
-          <p>
-            Token for <strong>{newToken.name}</strong>. Copy it into the POS now: it is shown only this once.
-          </p>
-          <code className="token-text" data-testid="new-token-text">
-            {newToken.token}
-          </code>
-          <button type="button" className="button" onClick={() => store.getState().dismissNewToken()}>
-            Done, I have copied it
-          </button>
-        </div>
-      )}
+      {newToken && <NewTokenDialog name={newToken.name} token={newToken.token} onDone={() => store.getState().dismissNewToken()} />}
       {inForce.length === 0 ? (
         <p data-testid="no-tokens">No integrator token yet.</p>
       ) : (
@@ -113,5 +103,54 @@ export function IntegratorTokens() {
         </ConfirmDialog>
       )}
     </section>
+  )
+}
+
+/**
+ * The new token, over the page: shown only this once, so it is never below the fold of a long
+ * Settings screen (a small terminal display, 800x480) and the manager leaves it only by saying it
+ * was copied. Focus starts on the token, so an early Enter does not throw it away.
+ */
+function NewTokenDialog({ name, token, onDone }: { name: string; token: string; onDone(): void }) {
+  const titleId = useId()
+  const bodyId = useId()
+  const dialogRef = useRef<HTMLDivElement>(null)
+  const tokenRef = useRef<HTMLElement>(null)
+  useDialogFocus(dialogRef, tokenRef)
+  // Escape does not close it: the token cannot be shown again.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault()
+      event.stopPropagation()
+    }
+  }
+  return createPortal(
+    <div className="dialog-backdrop">
+      <div
+        ref={dialogRef}
+        className="dialog new-token"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        data-testid="new-token"
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
+        <h2 id={titleId} className="dialog-title">
+          Token for {name}
+        </h2>
+        <p id={bodyId}>Copy it into the POS now: it is shown only this once.</p>
+        <code ref={tokenRef} className="token-text" data-testid="new-token-text" tabIndex={0}>
+          {token}
+        </code>
+        <div className="dialog-actions">
+          <button type="button" className="button button-large button-primary" data-testid="new-token-done" onClick={onDone}>
+            Done, I have copied it
+          </button>
+        </div>
+      </div>
+    </div>,
+    document.body,
   )
 }

@@ -124,10 +124,24 @@ export function cancelDisabledReason(s: PosState): string | null {
 export function chargeDisabledReason(s: PosState): string | null {
   if (canStartSale(s)) return null
   if (saleCurrency(s) === null) return 'The terminal’s currency is not known yet.'
-  const phase = salePhase(s)
-  if (phase !== 'idle' && phase !== 'result') return 'A sale is running. Finish or cancel it first.'
+  // Each phase says what the cashier can do now: a sale past the card can no longer be cancelled, and
+  // after a result the amount in the field is the last sale's, not one to charge.
+  switch (salePhase(s)) {
+    case 'starting':
+      return 'A sale is running. Wait for the reader to ask for the card.'
+    case 'reading':
+      return 'A sale is running. Cancel it to start another.'
+    case 'confirming':
+      return 'A sale is running. Answer the question about the card first.'
+    case 'processing':
+      return 'A sale is running. The bank is answering: wait for the result.'
+    case 'idle':
+    case 'result':
+      break
+  }
   if (counterBusy(s)) return 'A void is waiting for the card. Finish it first.'
   if (s.amountToConfirm !== null) return 'Answer the question about the amount first.'
+  if (salePhase(s) === 'result') return 'That sale has ended. Press New sale, or type the next amount.'
   return 'Type the amount first.'
 }
 

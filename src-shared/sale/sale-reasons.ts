@@ -1,0 +1,33 @@
+/**
+ * The reasons the engine gives a sale that ended without a payment, in the cashier's words, where a
+ * reader of the sale needs to tell one ending from another (nexo answers a card's refusal with
+ * `Refusal`, a lost answer with `UnreachableHost`). Each reason follows the sale's heading on the
+ * screen ("Not completed (being reversed)", "Declined"), so none starts by repeating it.
+ */
+export const SALE_REASONS = {
+  /** The bank's answer was lost or could not be read: reversed, since it may have approved. */
+  noAnswer: 'no valid answer came from the bank',
+  /** The bank approved, then the chip refused at its last word (AAC at the 2nd GENERATE AC): reversed. */
+  cardRefusedAfterApproval: 'the card refused the payment after the bank approved it',
+  /** The terminal stopped while the payment was on its way: reversed at the next start. */
+  stoppedWhileSending: 'the terminal stopped while waiting for the bank',
+  /** The terminal stopped before the chip gave its last word on an approval: reversed at the next start. */
+  stoppedBeforeCard: 'the terminal stopped before the card confirmed the payment',
+  /** The bank could not be reached and the chip refused to approve offline (AAC after Z3). */
+  cardRefusedOffline: 'the card refused the payment while the bank could not be reached',
+} as const
+
+/** How journals written by earlier versions worded the card's refusals. */
+const EARLIER_CARD_REFUSALS: readonly string[] = [
+  'not completed: the card declined after the bank approved',
+  'declined offline by the card',
+]
+
+/** The card (its chip), not the bank or the terminal, refused the payment. */
+export function refusedByCard(sale: { reason?: string | undefined }): boolean {
+  const reason = sale.reason
+  if (reason === undefined) return false
+  return (
+    reason === SALE_REASONS.cardRefusedAfterApproval || reason === SALE_REASONS.cardRefusedOffline || EARLIER_CARD_REFUSALS.includes(reason)
+  )
+}
