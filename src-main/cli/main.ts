@@ -9,6 +9,7 @@ import { configCheck } from './commands/config-check'
 import { doctorCommand } from './commands/doctor-command'
 import { readBody } from './commands/io'
 import { keySet, keyStatus } from './commands/key-commands'
+import { emailPassword } from './commands/email-commands'
 import { pinpadSimCommand } from './commands/pinpad-sim-command'
 import { sendCommand } from './commands/send-command'
 import { serveCommand } from './commands/serve-command'
@@ -56,6 +57,13 @@ key
   .option('--aid <aid>', 'acquirer id (default: from config)')
   .option('--json', 'machine-readable output')
   .action(async (o: { aid?: string; json?: boolean }) => finish(await withRuntime((rt) => keyStatus(rt, o.aid ?? rt.aid, o.json === true))))
+
+program
+  .command('email')
+  .description("email receipts through the store's SMTP server")
+  .command('password')
+  .description('read the SMTP password of email.user from standard input (never echoed) and keep it in the OS keychain')
+  .action(async () => finish(await withRuntime((rt) => emailPassword(rt))))
 
 interface SignFlags {
   method: string

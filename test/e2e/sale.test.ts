@@ -58,6 +58,9 @@ describe.skipIf(!e2eComponentsPresent())('sale in the browser', () => {
       expect(await scope.innerText()).toContain(copy === 'merchant' ? 'MERCHANT COPY' : 'CUSTOMER COPY')
     }
     await screenshot(page, 'sale-approved-receipt')
+    // Training mode drives a simulated receipt printer: Print sends both copies to it.
+    await page.getByTestId('print-receipt-button').click()
+    await expect.poll(() => page.getByTestId('receipt-notice').innerText(), { timeout: 10_000 }).toBe('Receipt printed.')
     await page.getByTestId('close-receipt-button').click()
     await receipt.waitFor({ state: 'detached' })
     await newSale(page)

@@ -13,6 +13,7 @@ import { createSalesSlice } from './sales-slice'
 import type { PosState, StoreDeps } from './store-types'
 import { createTipsSlice } from './tips-slice'
 import { createTokensSlice } from './tokens-slice'
+import { createReceiptsSlice } from './receipts-slice'
 import { createOperatorSlice } from './operator-slice'
 import { approvingBridge } from './approving-bridge'
 
@@ -39,6 +40,7 @@ export function createPosStore(deps: StoreDeps): PosStore {
     ...createQueueSlice(sliceDeps)(...a),
     ...createDeviceSlice(sliceDeps)(...a),
     ...createTokensSlice(sliceDeps)(...a),
+    ...createReceiptsSlice(sliceDeps)(...a),
     ...createOperatorSlice(sliceDeps)(...a),
     answerApproval(credential: { operatorId: string; pin: string } | null) {
       store.setState({ approval: null })

@@ -8,6 +8,7 @@ import type { SaleSlice } from './sale-slice'
 import type { SalesSlice } from './sales-slice'
 import type { TipsSlice } from './tips-slice'
 import type { TokensSlice } from './tokens-slice'
+import type { ReceiptsSlice } from './receipts-slice'
 import type { OperatorSlice } from './operator-slice'
 
 export const SCREENS = ['sale', 'transactions', 'tips', 'closeOfDay', 'queue', 'device', 'settings'] as const
@@ -25,6 +26,14 @@ export interface Notice {
   text: string
 }
 
-export type PosState = AppSlice & SaleSlice & SalesSlice & TipsSlice & QueueSlice & DeviceSlice & TokensSlice & OperatorSlice
+export type PosState = AppSlice &
+  SaleSlice &
+  SalesSlice &
+  TipsSlice &
+  QueueSlice &
+  DeviceSlice &
+  TokensSlice &
+  ReceiptsSlice &
+  OperatorSlice
 
 export type SliceCreator<T> = (deps: StoreDeps) => StateCreator<PosState, [], [], T>

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
 import { samplePayment } from '../../support/sample-bodies'
 import { INSTALL, requireComponent, secretServiceAvailable } from '../../support/system'
+import { KeytarSecretStore, smtpPasswordAccount } from '../../../src-main/keychain'
 
 const work = mkdtempSync(join(tmpdir(), 'pos-cli-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
@@ -55,14 +56,21 @@ const payment = (value: string, id: string) =>
   )
 
 describe('help and usage', () => {
-  it.each([[[]], [['key', 'set']], [['key', 'status']], [['sign']], [['verify']], [['send']], [['config', 'check']], [['training-host']]])(
-    '%j --help exits 0',
-    async (args) => {
-      const run = await cli([...args, '--help'])
-      expect(run.code).toBe(0)
-      expect(run.stdout).toMatch(/^Usage: pos-agent/m)
-    },
-  )
+  it.each([
+    [[]],
+    [['key', 'set']],
+    [['key', 'status']],
+    [['sign']],
+    [['verify']],
+    [['send']],
+    [['config', 'check']],
+    [['training-host']],
+    [['email', 'password']],
+  ])('%j --help exits 0', async (args) => {
+    const run = await cli([...args, '--help'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^Usage: pos-agent/m)
+  })
 
   it('an unknown command exits 2 with a message on stderr', async () => {
     const run = await cli(['pay-everything'])
@@ -129,6 +137,30 @@ describe.runIf(keychain)('production configuration, keychain and a separately ru
     const status = await cli(['--config', config, 'key', 'status', '--json'])
     expect(status.code).toBe(0)
     expect(JSON.parse(status.stdout)).toEqual({ aid: AID, present: true, kcv, store: 'os-keychain' })
+  })
+
+  it('email password keeps the SMTP password in the keychain, never echoed; without email settings it says what to set', async () => {
+    const withEmail = join(work, 'config-email.json')
+    const user = `till-${process.pid}`
+    writeFileSync(
+      withEmail,
+      JSON.stringify({
+        host: { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID, caFile: host.caFile },
+        merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+        email: { host: 'mail.example.com', user, from: 'receipts@example.com' },
+      }),
+    )
+    const set = await cli(['--config', withEmail, 'email', 'password'], { stdin: 'open sesame 42\n' })
+    expect(set.code).toBe(0)
+    expect(set.stdout).toContain(`SMTP password for ${user} at mail.example.com stored in the OS keychain`)
+    expect(set.stdout + set.stderr).not.toContain('open sesame 42')
+    const keychainStore = await KeytarSecretStore.open()
+    expect(await keychainStore.get(smtpPasswordAccount(user, 'mail.example.com'))).toBe('open sesame 42')
+    await keychainStore.delete(smtpPasswordAccount(user, 'mail.example.com'))
+
+    const without = await cli(['--config', config, 'email', 'password'], { stdin: 'x\n' })
+    expect(without.code).toBe(3)
+    expect(without.stderr).toMatch(/no email\.user in the configuration/)
   })
 
   it('send reaches the configured host over verified TLS', async () => {

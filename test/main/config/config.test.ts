@@ -122,3 +122,37 @@ describe('the nexo endpoint', () => {
     expect(() => parseConfig({ ...valid, nexo }, 'config.json')).toThrow(message)
   })
 })
+
+describe('receipts beyond the screen', () => {
+  it('has no printer and no email unless configured; a printer gets 80 mm paper, 9600 baud or port 9100, and 3 s to answer', () => {
+    const plain = parseConfig(valid, 'config.json')
+    expect([plain.printer, plain.email]).toEqual([undefined, undefined])
+    expect(parseConfig({ ...valid, printer: { connection: { kind: 'serial', path: '/dev/ttyUSB1' } } }, 'config.json').printer).toEqual({
+      connection: { kind: 'serial', path: '/dev/ttyUSB1', baudRate: 9_600 },
+      paperMm: 80,
+      timeoutMs: 3_000,
+    })
+    expect(
+      parseConfig({ ...valid, printer: { connection: { kind: 'network', host: '192.168.1.40' }, paperMm: 58 } }, 'config.json').printer,
+    ).toMatchObject({ connection: { kind: 'network', host: '192.168.1.40', port: 9_100 }, paperMm: 58 })
+  })
+
+  it('sends mail over STARTTLS on 587 unless told otherwise; no TLS only in training mode', () => {
+    const email = { host: 'smtp.example.com', user: 'till-1', from: 'receipts@example.com' }
+    expect(parseConfig({ ...valid, email }, 'config.json').email).toEqual({ ...email, port: 587, security: 'starttls', timeoutMs: 15_000 })
+    const plain = { ...email, security: 'none' }
+    expect(() => parseConfig({ ...valid, email: plain }, 'config.json')).toThrow(
+      /email\.security: "none" \(no TLS\) is allowed in training mode only/,
+    )
+    expect(parseConfig({ ...valid, mode: 'training', email: plain }, 'config.json').email?.security).toBe('none')
+  })
+
+  it.each([
+    [{ printer: { connection: { kind: 'usb', path: 'x' } } }, /printer\.connection/],
+    [{ printer: { connection: { kind: 'serial', path: '/dev/ttyS0' }, paperMm: 76 } }, /printer\.paperMm/],
+    [{ email: { host: 'smtp.example.com', from: 'not an address' } }, /email\.from: must be an email address/],
+    [{ email: { host: 'smtp.example.com', from: 'a@example.com', password: 'secret' } }, /email: unknown field\(s\) "password"/],
+  ])('names a bad receipt field: %#', (extra, message) => {
+    expect(() => parseConfig({ ...valid, ...extra }, 'config.json')).toThrow(message)
+  })
+})

@@ -1,12 +1,13 @@
 /**
  * The receipt of one sale, merchant and customer copies, printable (window.print with the print
- * rules in styles/print.css, which show only this view). A modal dialog: focus stays inside while it
- * is open and goes back where it was after.
+ * rules in styles/print.css, which show only this view), or on the terminal's receipt printer when it
+ * has one, and emailed to the customer when a mail server is set up. A modal dialog: focus stays
+ * inside while it is open and goes back where it was after.
  */
-import { useId, useRef } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { createPortal } from 'react-dom'
 import type { AppInfo, SaleView } from '../../../../src-shared/contract'
-import { receiptCopies, receiptMerchantOf } from '../../../../src-shared/receipt'
+import { PRINTER_STATE_WORDS, receiptCopies, receiptMerchantOf } from '../../../../src-shared/receipt'
 import { ReceiptCopy } from '../../components/Receipt'
 import { useDialogFocus } from '../../components/use-dialog-focus'
 import { usePos } from '../../store'
@@ -55,21 +56,89 @@ function ReceiptDialog({ sale, appInfo, close }: { sale: SaleView; appInfo: AppI
             <ReceiptCopy key={receipt.copy} receipt={receipt} />
           ))}
         </div>
+        <ReceiptActions sale={sale} appInfo={appInfo} />
         <div className="dialog-actions no-print">
           <button ref={closeRef} type="button" className="button button-large" data-testid="close-receipt-button" onClick={close}>
             Close receipt
           </button>
-          <button
-            type="button"
-            className="button button-large button-primary"
-            data-testid="print-receipt-button"
-            onClick={() => window.print()}
-          >
-            Print receipt
-          </button>
+          <PrintButton sale={sale} appInfo={appInfo} />
         </div>
       </div>
     </div>,
     document.body,
+  )
+}
+
+/** Prints on the receipt printer when the terminal has one; otherwise through the browser's printing. */
+function PrintButton({ sale, appInfo }: { sale: SaleView; appInfo: AppInfo | null }) {
+  const onPrinter = appInfo?.receipts.printer === true
+  const printReceipt = usePos((s) => s.printReceipt)
+  const busy = usePos((s) => s.receiptBusy)
+  return (
+    <button
+      type="button"
+      className="button button-large button-primary"
+      data-testid="print-receipt-button"
+      disabled={onPrinter && busy}
+      onClick={() => (onPrinter ? void printReceipt(sale.id) : window.print())}
+    >
+      {onPrinter && busy ? 'Printing…' : 'Print receipt'}
+    </button>
+  )
+}
+
+/** The printer's state, the email form and what came of the last print or email. */
+function ReceiptActions({ sale, appInfo }: { sale: SaleView; appInfo: AppInfo | null }) {
+  const printer = usePos((s) => s.printer)
+  const notice = usePos((s) => s.receiptNotice)
+  const busy = usePos((s) => s.receiptBusy)
+  const refreshPrinter = usePos((s) => s.refreshPrinter)
+  const clearReceiptNotice = usePos((s) => s.clearReceiptNotice)
+  const emailReceipt = usePos((s) => s.emailReceipt)
+  const [to, setTo] = useState('')
+  const emailId = useId()
+  const onPrinter = appInfo?.receipts.printer === true
+  const byEmail = appInfo?.receipts.email === true
+  useEffect(() => {
+    clearReceiptNotice()
+    if (onPrinter) void refreshPrinter()
+  }, [onPrinter, refreshPrinter, clearReceiptNotice])
+  if (!onPrinter && !byEmail) return null
+  // Ready needs no word; anything else is said before the cashier presses Print.
+  const printerProblem = onPrinter && printer && printer.state !== 'ready' ? PRINTER_STATE_WORDS[printer.state] : null
+  return (
+    <div className="receipt-actions no-print">
+      {printerProblem && (
+        <p className="notice notice-warning" data-testid="printer-state">
+          {printerProblem}
+        </p>
+      )}
+      {byEmail && (
+        <form
+          className="receipt-email"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void emailReceipt(sale.id, to.trim()).then((sent) => sent && setTo(''))
+          }}
+        >
+          <label htmlFor={emailId}>Customer&apos;s email</label>
+          <input
+            id={emailId}
+            type="email"
+            inputMode="email"
+            autoComplete="off"
+            data-testid="receipt-email-input"
+            value={to}
+            onChange={(event) => setTo(event.target.value)}
+          />
+          <button type="submit" className="button" data-testid="email-receipt-button" disabled={busy || to.trim() === ''}>
+            Email receipt
+          </button>
+        </form>
+      )}
+      <p role="status" className={notice ? `notice notice-${notice.tone}` : 'visually-hidden'} data-testid="receipt-notice">
+        {notice?.text ?? ''}
+      </p>
+    </div>
   )
 }
