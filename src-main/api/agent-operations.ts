@@ -112,6 +112,10 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
         return { to: r.to }
       },
       printerStatus: () => this.receipts.printerStatus(true),
+      printDayReport: async (r) => {
+        await this.receipts.printDayReport(txn.dayReport(r.batch))
+        return this.receipts.printerStatus(false)
+      },
       startSale: (r, caller, actor) =>
         txn.startSale({
           startedBy: caller,

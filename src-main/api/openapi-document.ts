@@ -53,6 +53,7 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   printReceipt: "Print a sale's receipt (again) on the receipt printer",
   emailReceipt: "Email the customer's copy of a sale's receipt",
   printerStatus: 'The receipt printer: paper, cover, power',
+  printDayReport: "Print the day report on the receipt printer: a closed batch's Z-report, or the open batch's totals",
 }
 
 /** The statuses an operation's refusal can have, each with its catalogue codes. */

@@ -44,4 +44,5 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   printReceipt: { id: EXAMPLE_SALE_ID, copies: 'customer' },
   emailReceipt: { id: EXAMPLE_SALE_ID, to: 'customer@example.com' },
   printerStatus: {},
+  printDayReport: { batch: 1 },
 }

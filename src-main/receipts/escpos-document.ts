@@ -6,13 +6,13 @@
  * tears off first. Pure: no port, no printer.
  */
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder'
-import { lineText, type Receipt } from '../../src-shared/receipt'
+import { lineText, type Slip } from '../../src-shared/receipt'
 
 /** Paper widths and their columns in the printer's standard font A (12x24 dots): 58 mm 32, 80 mm 48. */
 export const PAPER_COLUMNS = { 58: 32, 80: 48 } as const
 export type PaperWidth = keyof typeof PAPER_COLUMNS
 
-export function escPosReceipts(receipts: readonly Receipt[], paper: PaperWidth): Uint8Array {
+export function escPosReceipts(receipts: readonly Slip[], paper: PaperWidth): Uint8Array {
   const columns = PAPER_COLUMNS[paper]
   const encoder = new ReceiptPrinterEncoder({ language: 'esc-pos', columns, feedBeforeCut: 4 })
   encoder.initialize().codepage('auto')

@@ -6,7 +6,7 @@
  * for the status line and the metrics.
  */
 import { PosError } from '../../src-shared/errors'
-import type { Receipt } from '../../src-shared/receipt'
+import type { Slip } from '../../src-shared/receipt'
 import { escPosReceipts, type PaperWidth } from './escpos-document'
 import type { OpenPrinterLink, PrinterLink } from './printer-link'
 import { canPrint, isStatusByte, printerState, statusQuery, type PrinterState, type StatusQuery } from './printer-status'
@@ -18,7 +18,7 @@ export interface ReceiptPrinter {
   /** The last state learned, and when (epoch ms); `notConfigured` for no printer. */
   lastKnown(): { state: PrinterState; checkedAt?: number }
   /** Prints the receipts, each cut after; refuses with a printer error when it cannot. */
-  print(receipts: readonly Receipt[]): Promise<void>
+  print(receipts: readonly Slip[]): Promise<void>
 }
 
 export interface EscPosPrinterOptions {
@@ -61,7 +61,7 @@ export class EscPosPrinter implements ReceiptPrinter {
     })
   }
 
-  print(receipts: readonly Receipt[]): Promise<void> {
+  print(receipts: readonly Slip[]): Promise<void> {
     return this.oneAtATime(async () => {
       const link = await this.options.open().catch((error: unknown) => {
         this.learn('offline')

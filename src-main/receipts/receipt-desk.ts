@@ -3,9 +3,10 @@
  * email. Both draw the one receipt model (src-shared/receipt) with this terminal's header, so a
  * reprint a week later is the same receipt, with its chip facts kept in the journal.
  */
-import type { PrinterStatusView, SaleView } from '../../src-shared/contract'
+import type { DayReportView, PrinterStatusView, SaleView } from '../../src-shared/contract'
 import { PosError } from '../../src-shared/errors'
 import {
+  dayReportSlip,
   buildReceipt,
   receiptCopies,
   receiptKindOf,
@@ -37,6 +38,12 @@ export class ReceiptDesk {
     if (!this.printer) throw new PosError('PRINTER_NOT_CONFIGURED', 'no receipt printer in the configuration')
     const both = receiptCopies(sale, this.merchant, kind)
     await this.printer.print(copies === 'both' ? both : both.filter((receipt) => receipt.copy === copies))
+  }
+
+  /** The day report: a closed batch prints the same figures however often it is printed. */
+  async printDayReport(report: DayReportView): Promise<void> {
+    if (!this.printer) throw new PosError('PRINTER_NOT_CONFIGURED', 'no receipt printer in the configuration')
+    await this.printer.print([dayReportSlip(report, this.merchant, Date.now())])
   }
 
   async email(sale: SaleView, to: string, kind: ReceiptKind = receiptKindOf(sale)): Promise<void> {

@@ -127,6 +127,8 @@ export const OPERATION_SCHEMAS = {
   emailReceipt: z.strictObject({ id: saleId, to: z.string().trim().min(3).max(254), kind: receiptKind.optional() }),
   /** Asks the receipt printer how it is now (paper, cover, power). */
   printerStatus: z.strictObject({}),
+  /** Prints the day report: the Z-report of a closed batch (as closed), or the open batch's running totals. */
+  printDayReport: z.strictObject({ batch: batchNumber.optional() }),
 } as const
 
 export type OperationName = keyof typeof OPERATION_SCHEMAS
@@ -168,6 +170,7 @@ export interface OperationResults {
   printReceipt: PrinterStatusView
   emailReceipt: { to: string }
   printerStatus: PrinterStatusView
+  printDayReport: PrinterStatusView
 }
 
 export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]

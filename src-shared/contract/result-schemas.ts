@@ -262,6 +262,7 @@ export const RESULT_SCHEMAS = {
   printReceipt: printerStatusViewSchema,
   emailReceipt: z.object({ to: z.string() }),
   printerStatus: printerStatusViewSchema,
+  printDayReport: printerStatusViewSchema,
 } as const satisfies Record<OperationName, z.ZodType>
 
 /**

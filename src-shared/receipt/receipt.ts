@@ -30,10 +30,14 @@ export type ReceiptLine =
   /** Room for the cardholder's signature, and the line to sign on. */
   | { kind: 'signature' }
 
-export interface Receipt {
+/** Anything printed as lines on the receipt printer: a receipt, a day report. */
+export interface Slip {
+  lines: ReceiptLine[]
+}
+
+export interface Receipt extends Slip {
   copy: ReceiptCopy
   kind: ReceiptKind
-  lines: ReceiptLine[]
 }
 
 /** Who issued the receipt: the merchant's header. */

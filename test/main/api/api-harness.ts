@@ -9,6 +9,7 @@ import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
 import { IntegratorTokens } from '../../../src-main/api/integrator-tokens'
 import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../../src-main/api/local-server'
 import type { EngineSettings } from '../../../src-main/app/compose'
+import type { ReceiptDesk } from '../../../src-main/receipts'
 import { ScriptedCardReader } from '../../fakes/scripted-card-reader'
 import { startEngineHarness, TEST_SALE_LIMITS, testSettings, type EngineHarness } from '../../support/engine-harness'
 import { SseClient } from './sse-client'
@@ -39,6 +40,8 @@ export async function startApiHarness(
     reader?: ScriptedCardReader
     engine?: Partial<EngineSettings>
     server?: Partial<Pick<LocalServerOptions, 'heartbeatMs' | 'metrics'>>
+    /** Where receipts go besides the screen (none unless given). */
+    receipts?: ReceiptDesk
   } = {},
 ): Promise<ApiHarness> {
   const reader = options.reader ?? new ScriptedCardReader()
@@ -63,6 +66,7 @@ export async function startApiHarness(
       trainingCards: [],
     },
     settings: { offlineBaseUrl: engine.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+    ...(options.receipts ? { receipts: options.receipts } : {}),
   })
   const server = await startLocalServer({
     port: 0,

@@ -9,6 +9,7 @@ import { canCloseDay, closeBlockedReason, describeError, plainReason, usePos, us
 import { dateTimeText } from '../../components/time-text'
 import { saveFile } from './save-file'
 import type { DayReportView } from '../../../../src-shared/contract'
+import { DAY_COUNT_WORDS } from '../../../../src-shared/receipt'
 
 /** "Batch 4 (open)", "Batch 3, closed at 2026-01-15 22:04" (local time); an agent without batches: the day. */
 export function batchTitle(report: DayReportView): string {
@@ -19,18 +20,6 @@ export function batchTitle(report: DayReportView): string {
     ? `Batch ${batch.number}, closed at ${dateTimeText(batch.closedAt)}${batch.managerOverride ? ' by a manager' : ''}`
     : `Batch ${batch.number} (open)`
 }
-
-const COUNT_WORDS = [
-  ['approved', 'Approved'],
-  ['declined', 'Declined'],
-  ['offline', 'Approved offline'],
-  ['stored', 'Stored, not yet sent'],
-  ['reversed', 'Reversed'],
-  ['cancelled', 'Voided'],
-  ['needsAttention', 'Needs a manager'],
-  ['abandoned', 'Not completed'],
-  ['notReceived', 'Not paid by the bank'],
-] as const
 
 export function CloseOfDayScreen() {
   const store = usePosStore()
@@ -104,7 +93,7 @@ export function CloseOfDayScreen() {
           )}
           <h3>Counts</h3>
           <dl className="counts" data-testid="day-counts">
-            {COUNT_WORDS.map(([key, label]) => (
+            {DAY_COUNT_WORDS.map(([key, label]) => (
               <div key={key} className="count">
                 <dt>{label}</dt>
                 <dd>{report.counts[key]}</dd>

@@ -1,0 +1,71 @@
+/**
+ * The day report as the receipt printer prints it: a Z-report for a closed batch (its totals as they
+ * were closed, never changing: reprinting a batch prints the same figures), an X-report for the open
+ * batch (the running totals, nothing closed). Grand total, per card brand, per operator, tips, the
+ * counts of each outcome and the money the store did not get, in the words of the close-of-day screen.
+ */
+import type { DayReportView } from '../contract'
+import { localDateTime, money, type ReceiptLine, type ReceiptMerchant, type Slip, TRAINING_LINE } from './receipt'
+
+/** The outcomes a day report counts, in the order and words the close-of-day screen shows them. */
+export const DAY_COUNT_WORDS: ReadonlyArray<readonly [keyof DayReportView['counts'], string]> = [
+  ['approved', 'Approved'],
+  ['declined', 'Declined'],
+  ['offline', 'Approved offline'],
+  ['stored', 'Stored, not yet sent'],
+  ['reversed', 'Reversed'],
+  ['cancelled', 'Voided'],
+  ['needsAttention', 'Needs a manager'],
+  ['abandoned', 'Not completed'],
+  ['notReceived', 'Not paid by the bank'],
+]
+
+export function dayReportSlip(report: DayReportView, merchant: ReceiptMerchant, printedAt: number): Slip {
+  const lines: ReceiptLine[] = []
+  const field = (label: string, value: string, strong?: boolean) =>
+    lines.push({ kind: 'field', label, value, ...(strong ? { strong } : {}) })
+  const closed = report.batch.closedAt !== undefined
+
+  if (merchant.training) lines.push({ kind: 'text', text: TRAINING_LINE, strong: true })
+  lines.push({ kind: 'title', text: merchant.name })
+  for (const text of merchant.addressLines) lines.push({ kind: 'text', text })
+  field('Merchant ID', merchant.merchantId)
+  field('Terminal', merchant.terminalId)
+  lines.push({ kind: 'rule' })
+
+  lines.push({ kind: 'text', text: closed ? 'Z-REPORT' : 'X-REPORT (BATCH STILL OPEN)', strong: true })
+  field('Batch', String(report.batch.number))
+  field('Business day', report.businessDay)
+  if (report.batch.closedAt !== undefined) field('Closed', localDateTime(report.batch.closedAt))
+  if (report.batch.closedBy) field('Closed by operator', report.batch.closedBy)
+  if (report.batch.managerOverride) lines.push({ kind: 'text', text: 'Closed by a manager past sales that needed one' })
+  lines.push({ kind: 'rule' })
+
+  lines.push({ kind: 'text', text: 'BY CARD', strong: true })
+  for (const row of report.totals) field(`${row.brand || 'Other'} (${row.count})`, money(row.amountMinor + row.tipMinor, row.currency))
+  if (report.totals.length === 0) lines.push({ kind: 'text', text: 'No card payments' })
+  for (const [currency, tips] of Object.entries(report.tipsMinor)) field('Of which tips', money(tips, currency))
+  lines.push({ kind: 'rule' })
+
+  if (report.byOperator.length > 0) {
+    lines.push({ kind: 'text', text: 'BY OPERATOR', strong: true })
+    for (const row of report.byOperator) {
+      const who = row.operatorId ? `Operator ${row.operatorId}` : 'Started by the POS'
+      field(`${who} (${row.count})`, money(row.amountMinor + row.tipMinor, row.currency))
+    }
+    lines.push({ kind: 'rule' })
+  }
+
+  lines.push({ kind: 'text', text: 'COUNTS', strong: true })
+  for (const [key, words] of DAY_COUNT_WORDS) if (report.counts[key] > 0) field(words, String(report.counts[key]))
+  for (const [currency, amount] of Object.entries(report.notReceivedMinor)) field('Money not received', money(amount, currency), true)
+  lines.push({ kind: 'rule' })
+
+  const totals = Object.entries(report.grandTotalMinor)
+  for (const [currency, amount] of totals) field('GRAND TOTAL', money(amount, currency), true)
+  if (totals.length === 0) field('GRAND TOTAL', '0', true)
+  lines.push({ kind: 'rule' })
+  field('Printed', localDateTime(printedAt))
+  if (merchant.training) lines.push({ kind: 'text', text: TRAINING_LINE, strong: true })
+  return { lines }
+}
