@@ -9,6 +9,7 @@ import type { SalesSlice } from './sales-slice'
 import type { TipsSlice } from './tips-slice'
 import type { TokensSlice } from './tokens-slice'
 import type { OperatorSlice } from './operator-slice'
+import type { ReturnsSlice } from './returns-slice'
 
 export const SCREENS = ['sale', 'transactions', 'tips', 'closeOfDay', 'queue', 'device', 'settings'] as const
 export type Screen = (typeof SCREENS)[number]
@@ -25,6 +26,6 @@ export interface Notice {
   text: string
 }
 
-export type PosState = AppSlice & SaleSlice & SalesSlice & TipsSlice & QueueSlice & DeviceSlice & TokensSlice & OperatorSlice
+export type PosState = AppSlice & SaleSlice & SalesSlice & ReturnsSlice & TipsSlice & QueueSlice & DeviceSlice & TokensSlice & OperatorSlice
 
 export type SliceCreator<T> = (deps: StoreDeps) => StateCreator<PosState, [], [], T>
