@@ -225,7 +225,7 @@ export const captureSchema = z.object({
 })
 
 /**
- * A return's credit (gateway-api.md "MerchandiseCredit", host-contract §3): the card presented at the
+ * A return's credit (the specification's "MerchandiseCredit", docs/gateway.md; the host contract §3): the card presented at the
  * counter, as its number and expiry (YYMM) or as encrypted card info; never a track, a PIN or chip data.
  */
 export const merchandiseCreditSchema = z
