@@ -142,6 +142,18 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
         return this.sale(r.id)
       },
       voidSale: (r, _caller, actor) => txn.voidSale(r.id, actor.by),
+      startReturn: (r, caller, actor) =>
+        txn.startReturn({
+          originalId: r.originalId,
+          amountMinor: r.amountMinor,
+          currency: r.currency ?? ctx.info.currency,
+          reference: r.reference,
+          // actorFor let it through only with a manager's approval, once the terminal has a manager; a
+          // terminal without any has nobody who could approve a return without a sale.
+          managerApproved: this.operators.hasManager(),
+          startedBy: caller,
+          operatorId: actor.by,
+        }),
       adjustTip: (r, _caller, actor) => txn.adjustTip(r.id, r.tipMinor, r.managerOverride ?? false, actor.by),
       listSales: (r) => (r.day === undefined ? txn.dayReport().sales : txn.salesOfDay(r.day)),
       queueStatus: () => this.queueStatus(),

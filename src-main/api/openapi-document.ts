@@ -25,6 +25,7 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   cancelSale: 'Stop a sale still at the card-read step',
   confirmDuplicate: 'Charge or refuse a possible duplicate',
   voidSale: 'Void (cancel) a sale',
+  startReturn: 'Return (credit) all or part of a sale to the same card; a manager approves',
   adjustTip: 'Adjust the tip of a sale',
   listSales: 'Sales of the open batch, or of a day',
   queueStatus: 'The store-and-forward queue',

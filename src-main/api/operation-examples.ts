@@ -16,6 +16,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   cancelSale: { id: EXAMPLE_SALE_ID },
   confirmDuplicate: { id: EXAMPLE_SALE_ID, charge: true },
   voidSale: { id: EXAMPLE_SALE_ID },
+  startReturn: { originalId: EXAMPLE_SALE_ID, amountMinor: 500, currency: 'USD', approval: { operatorId: '9', pin: '4321' } },
   adjustTip: { id: EXAMPLE_SALE_ID, tipMinor: 200 },
   listSales: {},
   queueStatus: {},

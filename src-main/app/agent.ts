@@ -57,6 +57,7 @@ export function engineSettings(config: AgentConfig, dataDir: string): EngineSett
     limits: {
       maxSaleMinor: Math.round(config.limits.maxSaleAmount * unit),
       confirmAboveMinor: Math.round(config.limits.confirmAbove * unit),
+      unreferencedReturnMaxMinor: Math.round(config.limits.unreferencedReturnMax * unit),
     },
     restaurantMode: config.restaurantMode,
     cardReadTimeoutSeconds: config.device.cardReadTimeoutSeconds,

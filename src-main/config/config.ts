@@ -93,6 +93,8 @@ export const configSchema = z
       .strictObject({
         maxSaleAmount: z.number().positive().default(10_000),
         confirmAbove: z.number().min(0).default(1_000),
+        /** The most one return without a sale on this terminal (a manager's approval) may credit. */
+        unreferencedReturnMax: z.number().min(0).default(100),
       })
       .prefault({}),
     tips: z.strictObject({ tolerancePercent: z.number().min(0).max(1000).default(20) }).prefault({}),

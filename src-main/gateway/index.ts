@@ -10,6 +10,7 @@ export {
   checkRequestBody,
   maxAmountMinor,
   type CaptureBody,
+  type MerchandiseCreditBody,
   type FieldProblem,
   type OfflineCancelBody,
   type OfflinePaymentBody,

@@ -1,9 +1,10 @@
 /**
  * The gateway operations the terminal uses (docs/gateway.md §1): the four offline
- * card-present calls on {offline_base_url}, and capture on {base_url} for restaurant close.
+ * card-present calls on {offline_base_url}, capture on {base_url} for restaurant close, and
+ * merchandiseCredit on {base_url} for returns (the offline family has no refund; host-contract §3).
  * Every one is a POST in the acquirer family `/g2/v0/payment/acq/{aid}/`.
  */
-export const OPERATION_KINDS = ['payment', 'cancel', 'reversal', 'tips', 'capture'] as const
+export const OPERATION_KINDS = ['payment', 'cancel', 'reversal', 'tips', 'capture', 'merchandiseCredit'] as const
 export type OperationKind = (typeof OPERATION_KINDS)[number]
 
 interface OperationInfo {
@@ -14,7 +15,7 @@ interface OperationInfo {
   /** Whether the path ends in `/{merchantTransID}` of the original transaction. */
   readonly takesOriginalId: boolean
   /** The record in the response that carries `status` (docs/gateway.md §D2). */
-  readonly record: 'payment' | 'cancel' | 'reversal' | 'tips' | 'capture'
+  readonly record: 'payment' | 'cancel' | 'reversal' | 'tips' | 'capture' | 'merchandiseCredit'
 }
 
 export const OPERATIONS: Readonly<Record<OperationKind, OperationInfo>> = {
@@ -23,6 +24,8 @@ export const OPERATIONS: Readonly<Record<OperationKind, OperationInfo>> = {
   reversal: { name: 'svc.offline.reversal', host: 'offline', takesOriginalId: true, record: 'reversal' },
   tips: { name: 'svc.offline.tips', host: 'offline', takesOriginalId: true, record: 'tips' },
   capture: { name: 'svc.e-commerce.capture', host: 'base', takesOriginalId: true, record: 'capture' },
+  // Its own merchantTransInfo, no original in the path: the host does not link a credit to a payment.
+  merchandiseCredit: { name: 'svc.e-commerce.merchandiseCredit', host: 'base', takesOriginalId: false, record: 'merchandiseCredit' },
 }
 
 export function isOperationKind(value: string): value is OperationKind {

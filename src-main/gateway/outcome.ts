@@ -52,6 +52,7 @@ export const hostResponseSchema = z.looseObject({
   reversal: recordSchema.nullish(),
   tips: recordSchema.nullish(),
   capture: recordSchema.nullish(),
+  merchandiseCredit: recordSchema.nullish(),
 })
 
 /** Record statuses that mean the operation did what was asked (docs/gateway.md §D2). */
@@ -61,6 +62,7 @@ const DONE_STATUSES: Readonly<Record<OperationKind, readonly string[]>> = {
   reversal: ['Success'],
   tips: ['Success'],
   capture: ['Success'],
+  merchandiseCredit: ['Success'],
 }
 
 /** Result codes meaning "refused before processing, nothing recorded": safe to correct and resend. */

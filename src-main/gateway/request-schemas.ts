@@ -1,6 +1,7 @@
 /**
  * Request bodies of the operations the terminal sends, as zod schemas (docs/gateway.md §4, after the
- * specification's "Offline payment", "Offline cancel", "Offline reversal", "TipsAdjustment", "Capture and Recapture").
+ * specification's "Offline payment", "Offline cancel", "Offline reversal", "TipsAdjustment", "Capture and Recapture",
+ * "MerchandiseCredit").
  * The same schemas validate what the agent sends and what the training host accepts, so a body the
  * agent builds wrongly is caught before it leaves the terminal.
  *
@@ -223,11 +224,47 @@ export const captureSchema = z.object({
   webhook: webhook.optional(),
 })
 
+/**
+ * A return's credit (the specification's "MerchandiseCredit", docs/gateway.md; the host contract §3): the card presented at the
+ * counter, as its number and expiry (YYMM) or as encrypted card info; never a track, a PIN or chip data.
+ */
+export const merchandiseCreditSchema = z
+  .object({
+    merchantTransInfo: merchantTransInfoSchema,
+    pspInfo: pspInfoSchema,
+    transAmount: amountSchema,
+    initiatingReason: initiatingReason.optional(),
+    metadata: metadata.optional(),
+    webhook: webhook.optional(),
+    paymentMethod: z
+      .object({
+        type: z.literal('card'),
+        accountUpdateIndicator: text.optional(),
+        card: z.object({
+          cardInfo: cardInfoSchema.pick({ cardNumber: true, cvc: true, expiryDate: true, holderName: true }).optional(),
+          cardInfoEncryptMethod: text.optional(),
+          encryptedCardInfo: bytes(4096).optional(),
+        }),
+      })
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    const card = body.paymentMethod?.card
+    if (card !== undefined && !card.cardInfo?.cardNumber && !card.encryptedCardInfo) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['paymentMethod', 'card', 'cardInfo', 'cardNumber'],
+        message: 'card data is missing: cardNumber or encryptedCardInfo',
+      })
+    }
+  })
+
 export type OfflinePaymentBody = z.infer<typeof offlinePaymentSchema>
 export type OfflineCancelBody = z.infer<typeof offlineCancelSchema>
 export type OfflineReversalBody = z.infer<typeof offlineReversalSchema>
 export type TipsBody = z.infer<typeof tipsSchema>
 export type CaptureBody = z.infer<typeof captureSchema>
+export type MerchandiseCreditBody = z.infer<typeof merchandiseCreditSchema>
 
 export interface RequestBodies {
   payment: OfflinePaymentBody
@@ -235,6 +272,7 @@ export interface RequestBodies {
   reversal: OfflineReversalBody
   tips: TipsBody
   capture: CaptureBody
+  merchandiseCredit: MerchandiseCreditBody
 }
 
 export const REQUEST_SCHEMAS: { readonly [K in OperationKind]: z.ZodType<RequestBodies[K]> } = {
@@ -243,6 +281,7 @@ export const REQUEST_SCHEMAS: { readonly [K in OperationKind]: z.ZodType<Request
   reversal: offlineReversalSchema,
   tips: tipsSchema,
   capture: captureSchema,
+  merchandiseCredit: merchandiseCreditSchema,
 }
 
 export interface FieldProblem {

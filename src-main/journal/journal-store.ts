@@ -10,10 +10,12 @@ import { OutboxStore, type NewOutboxItem } from './outbox-store'
 import { SaleKeys } from './sale-keys'
 import { merchantTransId } from './transaction-ids'
 import {
+  CREDITING,
   FINAL,
   sqlStateList,
   type CardholderVerification,
   type QueueFailure,
+  type SaleKind,
   type SaleOrigin,
   type SaleState,
   type TipState,
@@ -60,9 +62,18 @@ export interface SaleRecord {
   operatorId?: string | undefined
   /** The closed batch the sale belongs to; absent while its batch is open. Only a close sets it (batch-store.ts). */
   readonly batchNumber?: number | undefined
+  /** A sale (absent on rows read before returns existed) or a return crediting a card. */
+  kind?: SaleKind | undefined
+  /** A return: the sale it credits (absent for an unreferenced return). */
+  originalId?: string | undefined
+  /** A sale: what its crediting returns add up to (CREDITING), read with it, never written. */
+  readonly returnedMinor?: number | undefined
 }
 
-export type NewSale = Omit<SaleRecord, 'id' | 'createdAt' | 'updatedAt' | 'offline' | 'chip' | 'tipMinor' | 'tipState' | 'batchNumber'>
+export type NewSale = Omit<
+  SaleRecord,
+  'id' | 'createdAt' | 'updatedAt' | 'offline' | 'chip' | 'tipMinor' | 'tipState' | 'batchNumber' | 'returnedMinor'
+>
 
 /** Everything one transition writes, atomically. */
 export interface SaleChange {
@@ -131,9 +142,20 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['options', 'options'],
   ['startedBy', 'started_by'],
   ['operatorId', 'operator_id'],
+  ['kind', 'kind'],
+  ['originalId', 'original_id'],
 ]
-/** Read, never written by a sale's own change: a close of day moves sales into a batch (batch-store.ts). */
-const READ_ONLY_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [['batchNumber', 'batch']]
+/**
+ * Read, never written by a sale's own change: a close of day moves sales into a batch (batch-store.ts);
+ * what was returned of a sale is its returns' own rows, summed as the sale is read (SELECT_SALE).
+ */
+const READ_ONLY_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
+  ['batchNumber', 'batch'],
+  ['returnedMinor', 'returned_minor'],
+]
+/** A sale row with what its crediting returns add up to (the partial index sale_by_original serves the sum). */
+const SELECT_SALE = `SELECT sale.*, (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
+    WHERE r.original_id = sale.id AND r.state IN (${sqlStateList(CREDITING)})) AS returned_minor FROM sale`
 const BOOLEAN_FIELDS = new Set<keyof SaleRecord>(['autoCapture', 'offline', 'chip'])
 
 export class JournalStore {
@@ -172,17 +194,18 @@ export class JournalStore {
       insertEvent: db.prepare(
         'INSERT INTO sale_event (sale_id, at, type, from_state, to_state, detail, operator_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      getSale: db.prepare('SELECT * FROM sale WHERE id = ?'),
-      byReference: db.prepare('SELECT * FROM sale WHERE reference = ?'),
-      byDay: db.prepare('SELECT * FROM sale WHERE business_day = ? ORDER BY created_at'),
-      byBatch: db.prepare('SELECT * FROM sale WHERE batch = ? ORDER BY created_at'),
-      ofOpenBatch: db.prepare('SELECT * FROM sale WHERE batch IS NULL ORDER BY created_at'),
+      getSale: db.prepare(`${SELECT_SALE} WHERE id = ?`),
+      byReference: db.prepare(`${SELECT_SALE} WHERE reference = ?`),
+      byDay: db.prepare(`${SELECT_SALE} WHERE business_day = ? ORDER BY created_at`),
+      byBatch: db.prepare(`${SELECT_SALE} WHERE batch = ? ORDER BY created_at`),
+      ofOpenBatch: db.prepare(`${SELECT_SALE} WHERE batch IS NULL ORDER BY created_at`),
       openSales: db.prepare(
         // The same text as the partial index sale_open (schema.ts), so the query uses it.
         `SELECT * FROM sale WHERE ${OPEN_SALE_PREDICATE}`,
       ),
+      // Only sales: a return of the same card and amount is no sign of a charge made twice.
       recentByFingerprint: db.prepare(
-        `SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN (${sqlStateList(FINAL)}) LIMIT 1`,
+        `SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN (${sqlStateList(FINAL)}) AND kind = 'sale' LIMIT 1`,
       ),
       sealCard: db.prepare('INSERT OR REPLACE INTO sealed_card (sale_id, purpose, envelope, key_id, created_at) VALUES (?, ?, ?, ?, ?)'),
       getCard: db.prepare('SELECT envelope FROM sealed_card WHERE sale_id = ? AND purpose = ?'),
@@ -203,6 +226,7 @@ export class JournalStore {
       const at = this.now()
       const record: SaleRecord = {
         ...input,
+        kind: input.kind ?? 'sale',
         id: merchantTransId(terminalId, this.idEpoch, value),
         createdAt: at,
         updatedAt: at,

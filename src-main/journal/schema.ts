@@ -14,6 +14,11 @@
  *   closed batch or to a sale's membership once set (batch-store.ts). `sale.started_by` says who
  *   rang the sale up: the cashier or the POS. `outbox.card_free_body` (version 4): a reversal's body
  *   without card data, in clear, sent when the sealed one cannot be opened.
+ * - `sale.kind`, `sale.original_id` (version 8): a return is a row of the sale table of kind
+ *   'return', naming the sale it credits (NULL: an unreferenced return). It is a row of its own, not
+ *   a change of the sale it returns: it has its own merchantTransID, card data, sale key, queue item
+ *   and history, and everything that keeps a sale's money safe (write-ahead, sealing, crypto-shredding,
+ *   store-and-forward, recovery, batches) keeps the credit safe the same way, without a second copy.
  */
 import type { Migration } from './migrations'
 
@@ -24,7 +29,7 @@ import type { Migration } from './migrations'
  * newest step's, so that SQLite can use the partial index (a test asks SQLite's query plan).
  */
 export const OPEN_SALE_PREDICATE =
-  "state NOT IN ('approved', 'declined', 'abandoned', 'reversed', 'cancelled', 'forwarded', 'captured', 'notReceived')"
+  "state NOT IN ('approved', 'declined', 'abandoned', 'reversed', 'cancelled', 'forwarded', 'captured', 'notReceived', 'credited')"
 
 export const JOURNAL_MIGRATIONS: readonly Migration[] = [
   {
@@ -233,6 +238,22 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       db.exec(`
         ALTER TABLE outbox ADD COLUMN last_failure TEXT
           CHECK (last_failure IN ('bankUnreachable', 'noAnswer', 'refused', 'declined'));
+      `)
+    },
+  },
+  {
+    version: 8,
+    description: 'returns: a sale-like record of kind return, naming the sale it credits; sale_open leaves out credited',
+    up(db) {
+      // Every row so far is a sale. A return names the sale it credits; what is left to return is
+      // the sale's amount plus tip less its crediting returns, read through sale_by_original.
+      db.exec(`
+        ALTER TABLE sale ADD COLUMN kind TEXT NOT NULL DEFAULT 'sale' CHECK (kind IN ('sale', 'return'));
+        ALTER TABLE sale ADD COLUMN original_id TEXT REFERENCES sale (id);
+        CREATE INDEX sale_by_original ON sale (original_id) WHERE original_id IS NOT NULL;
+        DROP INDEX sale_open;
+        CREATE INDEX sale_open ON sale (state)
+          WHERE state NOT IN ('approved', 'declined', 'abandoned', 'reversed', 'cancelled', 'forwarded', 'captured', 'notReceived', 'credited');
       `)
     },
   },

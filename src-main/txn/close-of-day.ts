@@ -8,7 +8,7 @@
 import { formatAmount } from '../../src-shared/money'
 import type { ClosedBatch } from '../journal'
 import type { BatchSummaryView, BatchView, DayReportView, DayTotalsView, OperatorTotalsView, SaleView } from '../../src-shared/contract'
-import { CHARGED, COUNTER_BUSY, plainReason, readMethodWords, saleWords, showsAuthCode } from '../../src-shared/sale'
+import { CHARGED, COUNTER_BUSY, CREDITING, plainReason, readMethodWords, saleWords, showsAuthCode } from '../../src-shared/sale'
 
 export type DayTotals = DayTotalsView
 export type DayReport = DayReportView
@@ -17,11 +17,19 @@ export type DayReport = DayReportView
 // are classes of the shared vocabulary, src-shared/sale.
 
 /** What a close freezes: the counts and totals of a batch as they stood when it closed. */
-export type BatchSummary = Pick<DayReport, 'counts' | 'notReceivedMinor' | 'totals' | 'tipsMinor' | 'grandTotalMinor' | 'byOperator'>
+export type BatchSummary = Pick<
+  DayReport,
+  'counts' | 'notReceivedMinor' | 'totals' | 'tipsMinor' | 'returnsMinor' | 'grandTotalMinor' | 'byOperator'
+>
 
-/** A summary as a closed batch recorded it: batches closed before the grand total and the operator totals lack them. */
-export type FrozenSummary = Omit<BatchSummary, 'grandTotalMinor' | 'byOperator'> &
-  Partial<Pick<BatchSummary, 'grandTotalMinor' | 'byOperator'>>
+/**
+ * A summary as a closed batch recorded it: batches closed before the grand total and the operator
+ * totals lack them, and those closed before returns existed lack the returns (there were none).
+ */
+export type FrozenSummary = Omit<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'returnsMinor' | 'counts'> &
+  Partial<Pick<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'returnsMinor'>> & {
+    counts: Omit<BatchSummary['counts'], 'returns'> & { returns?: number }
+  }
 
 /** The batch a report is about, and the local day it is reported under. */
 export interface ReportedBatch {
@@ -67,16 +75,19 @@ export function closedBatchReport(reported: ReportedBatch, frozen: FrozenSummary
   // Batches closed before the grand total and the operator totals were frozen get them from what was.
   const complete: BatchSummary = {
     ...frozen,
-    grandTotalMinor: frozen.grandTotalMinor ?? grandTotals(frozen.totals),
+    counts: { ...frozen.counts, returns: frozen.counts.returns ?? 0 },
+    returnsMinor: frozen.returnsMinor ?? {},
+    grandTotalMinor: frozen.grandTotalMinor ?? grandTotals(frozen.totals, {}),
     byOperator: frozen.byOperator ?? [],
   }
   return { ...reported, closable: false, blockedReason: 'this batch is already closed', overridable: false, ...complete, sales: [...sales] }
 }
 
-/** Amount plus tips of what was charged, per currency. */
-function grandTotals(totals: readonly DayTotals[]): Record<string, number> {
+/** Amount plus tips of what was charged, less what was returned, per currency. */
+function grandTotals(totals: readonly DayTotals[], returnsMinor: Readonly<Record<string, number>>): Record<string, number> {
   const grand: Record<string, number> = {}
   for (const row of totals) grand[row.currency] = (grand[row.currency] ?? 0) + row.amountMinor + row.tipMinor
+  for (const [currency, returned] of Object.entries(returnsMinor)) grand[currency] = (grand[currency] ?? 0) - returned
   return grand
 }
 
@@ -92,12 +103,23 @@ export function summarise(sales: readonly SaleView[]): BatchSummary {
     needsAttention: 0,
     abandoned: 0,
     notReceived: 0,
+    returns: 0,
   }
   const notReceivedMinor: Record<string, number> = {}
+  const returnsMinor: Record<string, number> = {}
   const totals = new Map<string, DayTotals>()
   const tipsMinor: Record<string, number> = {}
   const byOperator = new Map<string, OperatorTotalsView>()
   for (const sale of sales) {
+    if (sale.kind === 'return') {
+      // A return credits the customer: counted apart and netted in the grand total, never as a sale.
+      // One that needs a manager still blocks the close like any other.
+      if (sale.state === 'needsAttention') counts.needsAttention++
+      if (!CREDITING.has(sale.state)) continue
+      counts.returns++
+      returnsMinor[sale.currency] = (returnsMinor[sale.currency] ?? 0) + sale.amountMinor
+      continue
+    }
     if (sale.offline && CHARGED.has(sale.state)) counts.offline++
     if (sale.state === 'storedOffline') counts.stored++
     if (sale.state === 'declined') counts.declined++
@@ -137,7 +159,8 @@ export function summarise(sales: readonly SaleView[]): BatchSummary {
     notReceivedMinor,
     totals: sortedTotals,
     tipsMinor,
-    grandTotalMinor: grandTotals(sortedTotals),
+    returnsMinor,
+    grandTotalMinor: grandTotals(sortedTotals, returnsMinor),
     // Sales without an operator (rung up by a POS, or before operators) are one row of their own, last.
     byOperator: [...byOperator.values()].sort(
       (a, b) =>

@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
-import type { GatewayOutcome, HostClient } from '../gateway'
+import { OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
 import type { QueueFailure, SaleState } from '../../src-shared/sale'
@@ -189,7 +189,8 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
 
   private async send(item: ClaimedItem): Promise<GatewayOutcome> {
     this.lastAttemptAt = this.now()
-    const originalId = item.operation === 'payment' ? undefined : item.saleId
+    // A follow-up names its sale in the path; a payment or a return's credit carries its own id only.
+    const originalId = OPERATIONS[item.operation].takesOriginalId ? item.saleId : undefined
     return this.deps.host.sendUnchecked(item.operation, item.body, originalId)
   }
 

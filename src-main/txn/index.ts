@@ -2,7 +2,15 @@
  * The transaction engine's public door. A sale reads top to bottom in sale-flow.ts; the pure
  * machine is txn-machine.ts; the store-and-forward loop is forwarder.ts.
  */
-export { TxnService, businessDay, type TxnServiceDeps, type TxnServiceEvent, type SaleRequest, type TxnSettings } from './txn-service'
+export {
+  TxnService,
+  businessDay,
+  type TxnServiceDeps,
+  type TxnServiceEvent,
+  type SaleRequest,
+  type ReturnRequest,
+  type TxnSettings,
+} from './txn-service'
 export { Forwarder, type ForwarderDeps, type QueueAttention, type QueueStatus, type QueueAnswerSink } from './forwarder'
 export { DEFAULT_RETRY_POLICY, timeLeftMs, type RetryPolicy } from './retry-policy'
 export { DEFAULT_OFFLINE_LIMITS, type OfflineLimits } from './offline-policy'

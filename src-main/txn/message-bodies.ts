@@ -5,7 +5,7 @@
  */
 import { formatAmount } from '../../src-shared/money'
 import type { CardData } from '../device'
-import type { CaptureBody, OfflineCancelBody, OfflinePaymentBody, OfflineReversalBody, TipsBody } from '../gateway'
+import type { CaptureBody, MerchandiseCreditBody, OfflineCancelBody, OfflinePaymentBody, OfflineReversalBody, TipsBody } from '../gateway'
 import type { SaleRecord } from '../journal'
 import type { PaymentOptions } from '../../src-shared/contract'
 
@@ -53,13 +53,7 @@ export function paymentBody(sale: PaymentSale, card: CardData, merchant: Merchan
       ...(merchantOrderReference ? { merchantOrderReference } : {}),
     },
     paymentMethod: cardMethod(card),
-    pspInfo: {
-      ...merchant.pspInfo,
-      merchantID: merchant.merchantId,
-      terminalID: merchant.terminalId,
-      storeID: merchant.storeId,
-      ...(merchant.storeName ? { storeName: merchant.storeName } : {}),
-    },
+    pspInfo: pspInfoOf(merchant),
     transAmount: { currency: sale.currency, value: formatAmount(sale.amountMinor, sale.currency) },
     ...fields,
   }
@@ -106,6 +100,40 @@ export function captureBody(messageId: string, transTime: string, sale: SaleReco
     merchantTransInfo: { merchantTransID: messageId, merchantTransTime: transTime },
     transAmount: { currency: sale.currency, value: formatAmount(sale.amountMinor + sale.tipMinor, sale.currency) },
     initiatingReason: 'close of day',
+  }
+}
+
+/**
+ * A return's credit (host-contract §3 "MerchandiseCredit"): its own merchantTransID, the amount
+ * credited, and the card presented at the counter as its number and expiry (YYMM); never a track, PIN
+ * or chip data, which a credit does not carry. `metadata` names the sale it returns for the
+ * merchant's back office: the host does not link the two, the terminal keeps that link.
+ */
+export function merchandiseCreditBody(
+  sale: Pick<SaleRecord, 'id' | 'transTime' | 'amountMinor' | 'currency' | 'originalId'>,
+  card: CardData,
+  merchant: MerchantIdentity,
+): MerchandiseCreditBody {
+  return {
+    merchantTransInfo: { merchantTransID: sale.id, merchantTransTime: sale.transTime },
+    pspInfo: pspInfoOf(merchant),
+    transAmount: { currency: sale.currency, value: formatAmount(sale.amountMinor, sale.currency) },
+    paymentMethod: {
+      type: 'card',
+      card: { cardInfo: { cardNumber: card.pan, ...(card.expiry ? { expiryDate: card.expiry } : {}) } },
+    },
+    initiatingReason: sale.originalId !== undefined ? 'return at the counter' : 'return without a receipt',
+    ...(sale.originalId !== undefined ? { metadata: JSON.stringify({ originalMerchantTransID: sale.originalId }) } : {}),
+  }
+}
+
+function pspInfoOf(merchant: MerchantIdentity) {
+  return {
+    ...merchant.pspInfo,
+    merchantID: merchant.merchantId,
+    terminalID: merchant.terminalId,
+    storeID: merchant.storeId,
+    ...(merchant.storeName ? { storeName: merchant.storeName } : {}),
   }
 }
 

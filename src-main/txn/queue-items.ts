@@ -9,7 +9,15 @@ import { formatDateTime } from '../gateway'
 import type { JournalStore, NewOutboxItem, SaleRecord } from '../journal'
 import type { QueueOperation } from '../../src-shared/sale'
 import type { CardVault } from './card-vault'
-import { cancelBody, captureBody, paymentBody, reversalBody, tipsBody, type MerchantIdentity } from './message-bodies'
+import {
+  cancelBody,
+  captureBody,
+  merchandiseCreditBody,
+  paymentBody,
+  reversalBody,
+  tipsBody,
+  type MerchantIdentity,
+} from './message-bodies'
 
 /** The suffix of a follow-up's merchantTransID: `<sale id>-<suffix><n>`. */
 const FOLLOW_UP_SUFFIX = { tips: 'T', cancel: 'V', capture: 'C' } as const satisfies Partial<Record<QueueOperation, string>>
@@ -56,6 +64,9 @@ export class QueueItems {
         const body = captureBody(id, this.transTime(), sale)
         return { operation, messageId: id, body, amountMinor: sale.amountMinor + sale.tipMinor, currency: sale.currency }
       }
+      case 'merchandiseCredit':
+        // The return's own id: resent unchanged until answered, the host answers a repeat with its first answer.
+        return { operation, messageId: sale.id, body: merchandiseCreditBody(sale, freshCard ?? vault.require(sale.id), merchant), ...money }
     }
   }
 

@@ -21,6 +21,8 @@ export const REFUSAL_WORDS: { readonly [K in TxnEvent['type']]: string } = {
   voidRequested: 'This sale cannot be voided: only an approved payment can be.',
   voidCardNotRead: 'This sale is not waiting for the card to void it.',
   voidCardRead: 'This sale is not waiting for the card to void it.',
+  returnCardRead: 'This return is not waiting for the card.',
+  returnCardNotRead: 'This return is not waiting for the card.',
   tipRequested: 'A tip can only be added to an approved payment.',
   captureRequested: 'Only an approved payment that was not yet captured can be captured.',
   recovered: 'This sale has nothing to recover.',

@@ -12,8 +12,12 @@ export interface RetryPolicy {
   maxDelayMs: number
   /** Counted attempts (an attempt with no answer counts too, unlike jPOS: a dead host must surface). */
   maxAttempts: number
-  /** Age after which an item needs a manager, per operation. A stored payment expires at the host's side. */
-  maxAgeHours: Readonly<Record<QueuedOperation, number>>
+  /**
+   * Age after which an item needs a manager, per operation. A stored payment expires at the host's side.
+   * A return's credit without a limit of its own waits as long as a stored payment: both are money
+   * the bank has not confirmed yet, and a manager's retry sends the very same message again.
+   */
+  maxAgeHours: Readonly<Record<Exclude<QueuedOperation, 'merchandiseCredit'>, number>> & { readonly merchandiseCredit?: number }
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -43,7 +47,7 @@ export function afterFailedAttempt(
   if (attempts >= policy.maxAttempts)
     return { retry: false, reason: `the bank did not confirm the ${noun} after ${attempts} ${attempts === 1 ? 'try' : 'tries'}` }
   const ageHours = (now - createdAt) / 3_600_000
-  const limit = policy.maxAgeHours[operation]
+  const limit = maxAgeHoursOf(policy, operation)
   if (ageHours >= limit)
     return { retry: false, reason: `the bank did not confirm the ${noun} within ${limit} ${limit === 1 ? 'hour' : 'hours'}` }
   return { retry: true, at: now + nextDelayMs(policy, attempts, random) }
@@ -51,5 +55,12 @@ export function afterFailedAttempt(
 
 /** Remaining time before a queued item would need attention (shown in the queue panel). */
 export function timeLeftMs(policy: RetryPolicy, operation: QueuedOperation, createdAt: number, now: number): number {
-  return Math.max(0, createdAt + policy.maxAgeHours[operation] * 3_600_000 - now)
+  return Math.max(0, createdAt + maxAgeHoursOf(policy, operation) * 3_600_000 - now)
+}
+
+/** The age limit of `operation`'s queued items, in hours. */
+export function maxAgeHoursOf(policy: RetryPolicy, operation: QueuedOperation): number {
+  return operation === 'merchandiseCredit'
+    ? (policy.maxAgeHours.merchandiseCredit ?? policy.maxAgeHours.payment)
+    : policy.maxAgeHours[operation]
 }

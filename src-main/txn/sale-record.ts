@@ -52,6 +52,7 @@ export function eventDetail(event: TxnEvent): unknown {
       return { operation: event.operation, reason: event.reason }
     case 'cardNotRead':
     case 'voidCardNotRead':
+    case 'returnCardNotRead':
       return { reason: event.reason }
     case 'tipRequested':
       return { tipMinor: event.tipMinor }

@@ -20,6 +20,8 @@ export interface SaleLimits {
   maxSaleMinor: number
   /** Above this the amount must be confirmed before the card is asked for. */
   confirmAboveMinor: number
+  /** The most one return without a sale on this terminal may credit; absent: no such return is allowed. */
+  unreferencedReturnMaxMinor?: number | undefined
 }
 
 export interface TxnSettings {

@@ -4,6 +4,8 @@
  */
 import type { SaleRecord } from '../journal'
 import type { SaleView } from '../../src-shared/contract'
+import { RETURNABLE } from '../../src-shared/sale'
+import { returnableMinor } from './return-rules'
 
 export type { SaleView }
 
@@ -39,6 +41,10 @@ export function toSaleView(record: SaleRecord): SaleView {
     const value = record[key]
     if (value !== undefined) view[key] = value
   }
+  if (record.kind === 'return') {
+    view.kind = 'return'
+    if (record.originalId !== undefined) view.originalId = record.originalId
+  } else if (RETURNABLE.has(record.state)) view.returnableMinor = returnableMinor(record)
   if (record.startedBy !== undefined) view.startedBy = record.startedBy
   if (record.cvm !== undefined) view.cvm = record.cvm
   const orderReference = orderReferenceOf(record.options)

@@ -94,6 +94,19 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
         ? ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'purgeCardData' }], { reason: `not voided: ${event.reason}` })
         : refuse(sale, event)
 
+    case 'returnCardRead':
+      // The credit is journaled with its body (sealed, with the card) before anything is sent; the
+      // queue sends it, with the same merchantTransID, until the bank answers. A credit is never
+      // reversed: an answer that does not come is asked for again with the very same message.
+      return sale.state === 'returnReadingCard'
+        ? ok(sale, 'creditPending', [{ type: 'enqueue', operation: 'merchandiseCredit' }], { reason: undefined })
+        : refuse(sale, event)
+
+    case 'returnCardNotRead':
+      return sale.state === 'returnReadingCard'
+        ? ok(sale, 'abandoned', [{ type: 'purgeCardData' }], { reason: `not returned: ${event.reason}` })
+        : refuse(sale, event)
+
     case 'tipRequested':
       if (!STANDING_PAYMENT.has(sale.state) && sale.state !== 'capturePending') return refuse(sale, event)
       if (sale.state === 'capturePending')
@@ -196,6 +209,7 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
     reversal: ['reversalPending', 'cancelPending'],
     cancel: ['cancelPending'],
     capture: ['capturePending'],
+    merchandiseCredit: ['creditPending'],
     tips: [sale.state],
   }
   // Tips answer in whatever state the payment is; the other operations belong to their pending state.
@@ -246,6 +260,11 @@ function onForwardAnswer(sale: Sale, operation: QueuedOperation, answer: Forward
             attentionFrom: 'capturePending',
             reason: `the bank refused the settlement with tip: ${declineReason}`,
           })
+    case 'merchandiseCredit':
+      // Answered either way: the card data is no longer needed (PCI DSS v4.0.1 Requirement 3.3.1).
+      return approved
+        ? ok(sale, 'credited', [{ type: 'purgeCardData' }], { authCode: answer.authCode, reason: undefined })
+        : ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: `the bank refused the return: ${declineReason}` })
     case 'tips':
       return approved
         ? ok(sale, sale.state, [], { tipState: 'adjusted' })
@@ -308,6 +327,11 @@ function onRecovered(sale: Sale): TransitionResult {
     case 'voidReadingCard':
       return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
         reason: 'void interrupted: the payment stands',
+      })
+    case 'returnReadingCard':
+      // Nothing was queued before the card was read: nothing was credited.
+      return ok(sale, 'abandoned', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
+        reason: 'not returned: interrupted before anything was sent',
       })
     default:
       return { ok: false, reason: `nothing to recover in ${sale.state}` }

@@ -17,6 +17,7 @@ import { CardVault } from './card-vault'
 import { CounterLock } from './counter-lock'
 import type { QueueAnswerSink, QueueEvent, QueueSettlement } from './forwarder'
 import { QueueItems } from './queue-items'
+import { ReturnFlow, type ReturnRequest } from './return-flow'
 import { SaleFlow } from './sale-flow'
 import type { SaleRequest, TxnSettings } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
@@ -25,6 +26,7 @@ import { toSale } from './sale-record'
 import { WriteAhead } from './write-ahead'
 
 export type { SaleRequest, TxnSettings } from './sale-request'
+export type { ReturnRequest } from './return-flow'
 
 export interface TxnServiceDeps {
   journal: JournalStore
@@ -44,6 +46,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
   private readonly writeAhead: WriteAhead
   private readonly flow: SaleFlow
   private readonly afterSale: AfterSale
+  private readonly returns: ReturnFlow
   private readonly waiters = new Map<string, Array<(sale: SaleView) => void>>()
 
   constructor(private readonly deps: TxnServiceDeps) {
@@ -62,6 +65,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     })
     this.flow = new SaleFlow({ ...deps, now, vault, lock: this.lock, writeAhead: this.writeAhead })
     this.afterSale = new AfterSale({ journal, flow: this.flow, writeAhead: this.writeAhead, lock: this.lock, tips: settings.tips, now })
+    this.returns = new ReturnFlow({ ...deps, now, lock: this.lock, writeAhead: this.writeAhead, flow: this.flow })
   }
 
   // ---- at the counter (sale-flow.ts) ----
@@ -87,7 +91,12 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     return new Promise((resolve) => this.waiters.set(id, [...(this.waiters.get(id) ?? []), resolve]))
   }
 
-  // ---- after the sale (after-sale.ts) ----
+  // ---- after the sale (after-sale.ts, return-flow.ts) ----
+
+  /** A return: credits part or all of a sale (or, with a manager, none) to the card presented again. */
+  startReturn(request: ReturnRequest): SaleView {
+    return this.returns.start(request)
+  }
 
   voidSale(id: string, by?: string): Promise<SaleView> {
     return this.afterSale.voidSale(id, by)

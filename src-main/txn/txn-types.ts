@@ -76,6 +76,10 @@ export type TxnEvent =
   | { type: 'voidRequested'; paymentQueue: 'neverSent' | 'maybeSent' | 'inflight' | 'none' }
   | { type: 'voidCardRead' }
   | { type: 'voidCardNotRead'; reason: string }
+  /** A return: the card presented is the one the sale was paid with (or any card, unreferenced). */
+  | { type: 'returnCardRead' }
+  /** A return: no card, or not the card the sale was paid with. */
+  | { type: 'returnCardNotRead'; reason: string }
   | { type: 'tipRequested'; tipMinor: number }
   | { type: 'captureRequested' }
   | { type: 'recovered' }

@@ -78,7 +78,9 @@ export class WriteAhead {
     }
     const next: SaleRecord = { ...before, ...input.answerPatch, ...fromSale(result.sale) }
     const card = input.card
-    if (card && event.type === 'cardRead') Object.assign(next, cardSummaryFields(card, vault.fingerprint(card)))
+    // A return keeps what its receipt prints of the card, the same as a sale.
+    if (card && (event.type === 'cardRead' || event.type === 'returnCardRead'))
+      Object.assign(next, cardSummaryFields(card, vault.fingerprint(card)))
     if (card && event.type === 'cardCompleted') Object.assign(next, receiptFields(card))
     const draft: ChangeDraft = {
       next,

@@ -42,6 +42,12 @@ export interface SaleView {
    * Absent on sales journaled before it was recorded.
    */
   startedBy?: SaleOrigin
+  /** A return (a credit to the card); absent for a sale. */
+  kind?: 'return'
+  /** A return: the sale it credits (absent for a return without a sale on this terminal). */
+  originalId?: string
+  /** A sale that may be returned: what is left to return (amount plus tip, less its returns), in minor units. */
+  returnableMinor?: number
   createdAt: number
   updatedAt: number
   businessDay: string
@@ -148,6 +154,8 @@ export interface DayReportView {
     abandoned: number
     /** Stored payments the bank declined when forwarded: approved at the counter, never paid. */
     notReceived: number
+    /** Returns credited, or being credited, to a card. */
+    returns: number
   }
   /** What the store did not get (notReceived), per currency, in minor units. */
   notReceivedMinor: Record<string, number>
@@ -158,7 +166,9 @@ export interface DayReportView {
   overridable: boolean
   totals: DayTotalsView[]
   tipsMinor: Record<string, number>
-  /** What was charged, amount plus tips, per currency: the Z-report's grand total. */
+  /** What returns credited, or are crediting, per currency, in minor units. */
+  returnsMinor: Record<string, number>
+  /** What was charged, amount plus tips, less returns, per currency: the Z-report's grand total. */
   grandTotalMinor: Record<string, number>
   /** What each operator charged, per currency; sales without an operator (the POS's) in a row without one. */
   byOperator: OperatorTotalsView[]

@@ -72,6 +72,22 @@ export const OPERATION_SCHEMAS = {
   cancelSale: z.strictObject({ id: saleId }),
   confirmDuplicate: z.strictObject({ id: saleId, charge: z.boolean() }),
   voidSale: z.strictObject({ id: saleId, approval: credential.optional() }),
+  /**
+   * A return: credits `amountMinor` of sale `originalId` (at most what is left to return of it) to the
+   * card it was paid with, presented again; without `originalId`, a return without a sale on this
+   * terminal, within its own limit. Always a manager's (`approval`, or a manager signed in at the counter).
+   */
+  startReturn: z.strictObject({
+    originalId: saleId.optional(),
+    amountMinor: minor.min(1, 'the amount must be more than zero'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
+    /** The integrator's idempotency key: a repeat returns the same return, never a second credit. */
+    reference: saleReference.optional(),
+    approval: credential.optional(),
+  }),
   adjustTip: z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional(), approval: credential.optional() }),
   listSales: z.strictObject({ day: day.optional() }),
   queueStatus: z.strictObject({}),
@@ -142,6 +158,7 @@ export interface OperationResults {
   cancelSale: SaleView
   confirmDuplicate: SaleView
   voidSale: SaleView
+  startReturn: SaleView
   adjustTip: SaleView
   listSales: SaleView[]
   queueStatus: QueueStatusView
@@ -185,10 +202,11 @@ export const DISPLAY_OPERATIONS: readonly OperationName[] = ['appInfo', 'setting
  * What a manager approves, once the terminal has operators (docs/local-api.md "Operators"): at the
  * counter a manager signed in approves by being there; otherwise the request carries a manager's
  * `approval` (number and PIN). A tip needs it only past the tolerance (`managerOverride`), a void only
- * of a sale older than AppInfo's `voidWithoutManagerMinutes`.
+ * of a sale older than AppInfo's `voidWithoutManagerMinutes`; every return needs it.
  */
 export const MANAGER_APPROVED_OPERATIONS: readonly OperationName[] = [
   'voidSale',
+  'startReturn',
   'adjustTip',
   'retryAttention',
   'closeDay',
@@ -204,6 +222,7 @@ export const SIGNED_IN_OPERATIONS: readonly OperationName[] = [
   'cancelSale',
   'confirmDuplicate',
   'voidSale',
+  'startReturn',
   'adjustTip',
   'forwardNow',
   'retryAttention',

@@ -48,6 +48,22 @@ export const SALE_ERRORS = {
     false,
     'This sale belongs to a day that is already closed, so it can no longer be voided or have its tip changed.',
   ),
+  // Refusals of a return, before the customer is asked for the card: nothing was credited.
+  NOT_RETURNABLE: entry(
+    422,
+    false,
+    'This sale cannot be returned: only a payment that went through, and was not voided or reversed, can be. Nothing was credited.',
+  ),
+  RETURN_TOO_LARGE: entry(
+    422,
+    false,
+    'This is more than is left to return on this sale (the amount paid, less what was already returned). Nothing was credited.',
+  ),
+  RETURN_ABOVE_LIMIT: entry(
+    422,
+    false,
+    'A return without a sale on this terminal cannot be this large. Nothing was credited; check the amount.',
+  ),
   NO_SUCH_BATCH: entry(404, false, 'There is no closed day with this number on this terminal.'),
   CARD_DATA_GONE: entry(
     422,

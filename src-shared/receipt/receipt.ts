@@ -52,8 +52,9 @@ export interface ReceiptMerchant {
 
 export const TRAINING_LINE = 'TRAINING – NOT A VALID TRANSACTION'
 
-/** The kind a sale's receipt is by default: a voided sale's receipt is the void's. */
-export function receiptKindOf(sale: Pick<SaleView, 'state'>): ReceiptKind {
+/** The kind a sale's receipt is by default: a voided sale's receipt is the void's; a return's is a RETURN. */
+export function receiptKindOf(sale: Pick<SaleView, 'state' | 'kind'>): ReceiptKind {
+  if (sale.kind === 'return') return 'RETURN'
   return sale.state === 'cancelled' || sale.state === 'cancelPending' ? 'VOID' : 'SALE'
 }
 
@@ -91,9 +92,15 @@ export function buildReceipt(
   add(field('TSI', sale.tsi))
   add({ kind: 'rule' })
 
-  add(field(kind === 'TIP' ? 'Base amount' : 'Amount', money(sale.amountMinor, sale.currency)))
-  if (sale.tipMinor > 0 || kind === 'TIP') add(field('Tip', money(sale.tipMinor, sale.currency)))
-  add(field('TOTAL', money(sale.amountMinor + sale.tipMinor, sale.currency), true))
+  if (kind === 'RETURN') {
+    // A return credits the customer: the amount credited, and the sale it returns when there is one.
+    add(field('Original sale', sale.originalId))
+    add(field('CREDIT', money(sale.amountMinor, sale.currency), true))
+  } else {
+    add(field(kind === 'TIP' ? 'Base amount' : 'Amount', money(sale.amountMinor, sale.currency)))
+    if (sale.tipMinor > 0 || kind === 'TIP') add(field('Tip', money(sale.tipMinor, sale.currency)))
+    add(field('TOTAL', money(sale.amountMinor + sale.tipMinor, sale.currency), true))
+  }
   add({ kind: 'rule' })
 
   const { outcome, detail } = outcomeWords(sale, kind)
@@ -113,6 +120,11 @@ export function buildReceipt(
 
 /** The outcome in capitals, as receipts print it, and a plain sentence when there is more to say. */
 function outcomeWords(sale: SaleView, kind: ReceiptKind): { outcome: string; detail?: string } {
+  if (kind === 'RETURN') {
+    if (sale.state === 'credited') return { outcome: 'CREDITED', detail: 'The amount is credited back to the card.' }
+    if (sale.state === 'creditPending')
+      return { outcome: 'CREDIT PENDING', detail: 'Stored on this terminal, sent to the bank automatically.' }
+  }
   if (kind === 'VOID') {
     return sale.state === 'cancelled'
       ? { outcome: 'VOIDED', detail: 'The customer does not pay for this sale.' }

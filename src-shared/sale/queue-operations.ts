@@ -1,8 +1,9 @@
 /**
  * The messages a sale can leave in the store-and-forward queue, declared once: the journal's
- * `outbox.operation` column, the forwarder, the queue screen and the local API use this list.
+ * `outbox.operation` column, the forwarder, the queue screen and the local API use this list. A
+ * return's credit (`merchandiseCredit`) is queued like a stored payment and never reversed.
  */
-export const QUEUE_OPERATIONS = ['payment', 'reversal', 'tips', 'cancel', 'capture'] as const
+export const QUEUE_OPERATIONS = ['payment', 'reversal', 'tips', 'cancel', 'capture', 'merchandiseCredit'] as const
 export type QueueOperation = (typeof QUEUE_OPERATIONS)[number]
 
 /** The parallel region of a sale for its tip: a tip may be entered while the payment is still stored. */
@@ -36,4 +37,5 @@ export const QUEUE_OPERATION_NOUNS: Readonly<Record<QueueOperation, string>> = {
   tips: 'tip',
   cancel: 'void',
   capture: 'settlement with tip',
+  merchandiseCredit: 'return',
 }

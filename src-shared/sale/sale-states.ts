@@ -59,6 +59,14 @@ const STATE_TABLE = {
   needsAttention: { ...no },
   /** A stored payment the bank declined when it was forwarded, acknowledged by a manager: the money did not come. */
   notReceived: { ...no, final: true, settled: true },
+  // A return (a sale-like record of kind 'return', docs/transactions.md "Returns") has states of its
+  // own: it credits the customer, so none of them is charged, and a credit is never reversed.
+  /** A return: the customer presents the card the sale was paid with. */
+  returnReadingCard: { ...no, counterBusy: true },
+  /** A return's credit is journaled and queued: it is sent, with the same id, until the bank answers. */
+  creditPending: { ...no },
+  /** The bank confirmed the return's credit. */
+  credited: { ...no, final: true, settled: true },
 } as const satisfies Record<string, StateTraits>
 
 export type SaleState = keyof typeof STATE_TABLE
@@ -80,6 +88,16 @@ export const CHARGED = where('charged')
 export const FINAL = where('final')
 /** Recovery after a restart looks only at sales outside this class. */
 export const SETTLED = where('settled')
+
+/** What a journaled record is: a sale (a charge) or a return (a merchandise credit to the card). */
+export const SALE_KINDS = ['sale', 'return'] as const
+export type SaleKind = (typeof SALE_KINDS)[number]
+
+/** A sale whose charge stands at the bank with nothing pending on it: it may be returned, in part or whole. */
+export const RETURNABLE: ReadonlySet<SaleState> = new Set<SaleState>(['approved', 'forwarded', 'captured'])
+
+/** A return that credits, or will credit, the customer: counted against what is left to return, and in the day's returns. */
+export const CREDITING: ReadonlySet<SaleState> = new Set<SaleState>(['creditPending', 'credited'])
 
 export function isSaleState(value: string): value is SaleState {
   return Object.hasOwn(STATE_TABLE, value)

@@ -54,6 +54,23 @@ export const SALE_WORDS: Readonly<Record<SaleState, SaleWords>> = {
     detail: 'The payment was approved offline, but the bank declined it when the terminal sent it. The store did not receive the money.',
     tone: 'error',
   },
+  returnReadingCard: {
+    title: 'Return: present the card',
+    detail: 'Ask the customer to present the card the sale was paid with.',
+    tone: 'info',
+  },
+  creditPending: {
+    title: 'Return being sent',
+    detail: 'The return is stored on this terminal and will be sent to the bank automatically.',
+    tone: 'warn',
+  },
+  credited: { title: 'Returned', detail: 'The bank credited the amount back to the card.', tone: 'ok' },
+}
+
+/** A return that ended without a credit says so in its own words, never "nothing was charged". */
+const RETURN_ENDINGS: Partial<Record<SaleState, SaleWords>> = {
+  declined: { title: 'Return declined', detail: 'The bank did not accept the return. Nothing was credited.', tone: 'error' },
+  abandoned: { title: 'Return not completed', detail: 'The return stopped before reaching the bank. Nothing was credited.', tone: 'error' },
 }
 
 /**
@@ -72,7 +89,8 @@ export const UNREACHABLE_WORDS: SaleWords = {
 }
 
 /** The words for one sale: its state's, except a refusal for want of the bank, which says so. */
-export function saleWords(sale: { state: SaleState; offline: boolean }): SaleWords {
+export function saleWords(sale: { state: SaleState; offline: boolean; kind?: 'sale' | 'return' | undefined }): SaleWords {
+  if (sale.kind === 'return') return RETURN_ENDINGS[sale.state] ?? SALE_WORDS[sale.state]
   return bankUnreachable(sale) ? UNREACHABLE_WORDS : SALE_WORDS[sale.state]
 }
 
@@ -88,6 +106,7 @@ export const QUEUE_OPERATION_WORDS: Readonly<Record<QueueOperation, string>> = {
   tips: 'Tip',
   cancel: 'Void',
   capture: 'Settlement with tip',
+  merchandiseCredit: 'Return',
 }
 
 export const TIP_STATE_WORDS: Readonly<Record<string, string>> = {

@@ -36,6 +36,7 @@ describe('close of day', () => {
         needsAttention: 0,
         abandoned: 2,
         notReceived: 0,
+        returns: 0,
       },
       totals: [
         { currency: 'USD', brand: 'VISA', count: 2, amountMinor: 3000, tipMinor: 300 },

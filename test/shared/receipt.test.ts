@@ -163,3 +163,25 @@ describe('a receipt as text', () => {
     expect(wrap('ABCDEFGHIJ', 4)).toEqual(['ABCD', 'EFGH', 'IJ'])
   })
 })
+
+describe('a return', () => {
+  const { authCode: _none, ...paid } = chipSale
+  const credit: SaleView = { ...paid, id: 'T-0001-00000043', kind: 'return', originalId: chipSale.id, state: 'credited', amountMinor: 2000 }
+
+  it('prints as RETURN with the amount credited and the sale it returns, in both copies', () => {
+    for (const receipt of receiptCopies(credit, merchant)) {
+      expect(receipt.kind).toBe('RETURN')
+      const text = receiptText(receipt).join('\n')
+      expect(text).toContain('RETURN')
+      expect(text).toMatch(/CREDIT +USD 20\.00/)
+      expect(text).toContain(chipSale.id)
+      expect(text).toContain('CREDITED')
+      expect(text).not.toContain('TOTAL')
+    }
+  })
+
+  it('says when the credit is still on its way to the bank', () => {
+    const text = receiptText(buildReceipt({ ...credit, state: 'creditPending' }, merchant, 'customer')).join('\n')
+    expect(text).toContain('CREDIT PENDING')
+  })
+})

@@ -5,13 +5,15 @@
  *    V0007 (missing field) or V0008 (type or length rule), the field named in result.message, and
  *    nothing recorded (docs/gateway.md §7: failed validation saves nothing). A member whose
  *    value is null counts as absent (docs/gateway.md §4 "Parameter rules": null may be omitted).
- * 2. Duplicate rule for requests with their own merchantTransInfo (payment, cancel, tips, capture;
+ * 2. Duplicate rule for requests with their own merchantTransInfo (payment, cancel, tips, capture,
+ *    merchandiseCredit;
  *    merchantTransIDs share one namespace per aid): the same operation, path and canonical body gets
  *    the first response body again, byte for byte; anything else under a known id gets B0031 and
  *    changes nothing. Both are still noted in the ledger (replayed, or resultCode B0031).
  * 3. The operation's handler decides and changes state; the answer is remembered for duplicates.
  */
 import { checkRequestBody, type OperationKind, type RequestBodies } from '../../gateway'
+import { handleMerchandiseCredit } from './credit-operation'
 import { handleCancel, handleCapture, handleTips } from './follow-up-operations'
 import { canonicalHash, stateKey, type HostState } from './host-state'
 import type { LedgerEntry } from './ledger'
@@ -95,6 +97,8 @@ function dispatch(state: HostState, req: OperationRequest, body: RequestBodies[O
       return handleTips(state, req.aid, original, body as RequestBodies['tips'], req.now)
     case 'capture':
       return handleCapture(state, req.aid, original, body as RequestBodies['capture'], req.now)
+    case 'merchandiseCredit':
+      return handleMerchandiseCredit(state, req.aid, body as RequestBodies['merchandiseCredit'], req.now)
   }
 }
 

@@ -10,9 +10,9 @@ import type { PosState } from './store-types'
 
 type CounterState = Pick<PosState, 'currentSaleId' | 'voidingSaleId' | 'starting' | 'sales'>
 
-/** A sale at the counter that is a purchase (a void of an earlier sale has its own panel). */
+/** A sale at the counter that is a purchase (a void or a return of an earlier sale has its own panel). */
 function runsAtCounter(sale: SaleView): boolean {
-  return COUNTER_BUSY.has(sale.state) && sale.state !== 'voidReadingCard'
+  return COUNTER_BUSY.has(sale.state) && sale.state !== 'voidReadingCard' && sale.kind !== 'return'
 }
 
 /** The change that puts `sale` on the sale screen, or null when it is already there or must not be. */

@@ -9,6 +9,7 @@ import { applyEvent, queueItemsStale } from './apply-event'
 import { createDeviceSlice } from './device-slice'
 import { createQueueSlice } from './queue-slice'
 import { createSaleSlice } from './sale-slice'
+import { createReturnsSlice } from './returns-slice'
 import { createSalesSlice } from './sales-slice'
 import type { PosState, StoreDeps } from './store-types'
 import { createTipsSlice } from './tips-slice'
@@ -36,6 +37,7 @@ export function createPosStore(deps: StoreDeps): PosStore {
     ...createAppSlice(sliceDeps)(...a),
     ...createSaleSlice(sliceDeps)(...a),
     ...createSalesSlice(sliceDeps)(...a),
+    ...createReturnsSlice(sliceDeps)(...a),
     ...createTipsSlice(sliceDeps)(...a),
     ...createQueueSlice(sliceDeps)(...a),
     ...createDeviceSlice(sliceDeps)(...a),

@@ -10,6 +10,7 @@ import type { TipsSlice } from './tips-slice'
 import type { TokensSlice } from './tokens-slice'
 import type { ReceiptsSlice } from './receipts-slice'
 import type { OperatorSlice } from './operator-slice'
+import type { ReturnsSlice } from './returns-slice'
 
 export const SCREENS = ['sale', 'transactions', 'tips', 'closeOfDay', 'queue', 'device', 'settings'] as const
 export type Screen = (typeof SCREENS)[number]
@@ -29,6 +30,7 @@ export interface Notice {
 export type PosState = AppSlice &
   SaleSlice &
   SalesSlice &
+  ReturnsSlice &
   TipsSlice &
   QueueSlice &
   DeviceSlice &

@@ -127,6 +127,10 @@ describe('the OpenAPI document', () => {
     await call('cancelSale', { id: waiting.id })
     await txn.waitForOutcome(waiting.id)
     await call('adjustTip', { id: sale.id })
+    // A return of part of the sale, to the card it was paid with.
+    api.reader.present({ card: TEST_CARDS.chipVisa() })
+    const credit = (await call('startReturn', { originalId: sale.id })).value
+    await eventually(() => txn.get(credit.id)?.state === 'credited')
     api.reader.present({ card: TEST_CARDS.chipVisa() })
     await call('voidSale', { id: twin.id })
     for (const name of ['listSales', 'queueStatus', 'queueItems', 'forwardNow', 'dayReport', 'exportDay', 'deviceStatus', 'settings'])

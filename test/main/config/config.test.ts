@@ -84,14 +84,26 @@ describe('configuration file', () => {
 })
 
 describe('sale limits', () => {
-  it('default to at most 10 000 a sale, confirmed above 1 000, in major units of the currency', () => {
-    expect(parseConfig(valid, 'config.json').limits).toEqual({ maxSaleAmount: 10_000, confirmAbove: 1_000 })
+  it('default to at most 10 000 a sale, confirmed above 1 000, a return without a sale at most 100, in major units of the currency', () => {
+    expect(parseConfig(valid, 'config.json').limits).toEqual({ maxSaleAmount: 10_000, confirmAbove: 1_000, unreferencedReturnMax: 100 })
   })
 
   it.each([
-    ['EUR', { maxSaleAmount: 2_500.5, confirmAbove: 99.99 }, { maxSaleMinor: 250_050, confirmAboveMinor: 9_999 }],
-    ['JPY', { maxSaleAmount: 500_000, confirmAbove: 50_000 }, { maxSaleMinor: 500_000, confirmAboveMinor: 50_000 }],
-    ['BHD', { maxSaleAmount: 4_000, confirmAbove: 0.5 }, { maxSaleMinor: 4_000_000, confirmAboveMinor: 500 }],
+    [
+      'EUR',
+      { maxSaleAmount: 2_500.5, confirmAbove: 99.99, unreferencedReturnMax: 50.5 },
+      { maxSaleMinor: 250_050, confirmAboveMinor: 9_999, unreferencedReturnMaxMinor: 5_050 },
+    ],
+    [
+      'JPY',
+      { maxSaleAmount: 500_000, confirmAbove: 50_000 },
+      { maxSaleMinor: 500_000, confirmAboveMinor: 50_000, unreferencedReturnMaxMinor: 100 },
+    ],
+    [
+      'BHD',
+      { maxSaleAmount: 4_000, confirmAbove: 0.5 },
+      { maxSaleMinor: 4_000_000, confirmAboveMinor: 500, unreferencedReturnMaxMinor: 100_000 },
+    ],
   ])('reach the engine in minor units of the terminal currency (%s)', (currency, limits, expected) => {
     const settings = engineSettings(parseConfig({ ...valid, currency, limits }, 'config.json'), '/data')
     expect(settings.currency).toBe(currency)

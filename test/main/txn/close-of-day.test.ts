@@ -53,8 +53,23 @@ describe('close of day', () => {
       needsAttention: 1,
       abandoned: 0,
       notReceived: 1,
+      returns: 0,
     })
     expect(report.tipsMinor).toEqual({ USD: 150, EUR: 0 })
+  })
+
+  it('counts returns apart, per currency, and nets what they credit in the grand total; a return never counts as a sale', () => {
+    const summary = summarise([
+      sale('A', 'approved', 5000, { tipMinor: 500 }),
+      sale('R1', 'credited', 2000, { kind: 'return', originalId: 'A' }),
+      sale('R2', 'creditPending', 1000, { kind: 'return', originalId: 'A' }),
+      sale('R3', 'declined', 700, { kind: 'return', originalId: 'A' }),
+      sale('R4', 'abandoned', 300, { kind: 'return' }),
+      sale('R5', 'credited', 400, { kind: 'return', currency: 'EUR' }),
+    ])
+    expect(summary.counts).toMatchObject({ approved: 1, declined: 0, abandoned: 0, returns: 3 })
+    expect(summary.returnsMinor).toEqual({ USD: 3000, EUR: 400 })
+    expect(summary.grandTotalMinor).toEqual({ USD: 5500 - 3000, EUR: -400 })
   })
 
   it('a grand total per currency (amount plus tips of what was charged) and a row per operator, the POS apart', () => {

@@ -4,14 +4,21 @@
  * operation, with the rows exactly at the attempt and age limits.
  */
 import { describe, expect, it } from 'vitest'
-import { afterFailedAttempt, DEFAULT_RETRY_POLICY, nextDelayMs, timeLeftMs, type RetryPolicy } from '../../../src-main/txn/retry-policy'
+import {
+  afterFailedAttempt,
+  DEFAULT_RETRY_POLICY,
+  maxAgeHoursOf,
+  nextDelayMs,
+  timeLeftMs,
+  type RetryPolicy,
+} from '../../../src-main/txn/retry-policy'
 import type { QueuedOperation } from '../../../src-main/txn/txn-types'
 import { QUEUE_OPERATION_NOUNS } from '../../../src-shared/sale'
 
 const SECOND = 1_000
 const HOUR = 3_600_000
 const CREATED_AT = Date.parse('2026-11-21T10:00:00Z')
-const OPERATIONS: readonly QueuedOperation[] = ['payment', 'reversal', 'tips', 'cancel', 'capture']
+const OPERATIONS: readonly QueuedOperation[] = ['payment', 'reversal', 'tips', 'cancel', 'capture', 'merchandiseCredit']
 
 /** Rows with a plain-text title each (vitest quotes and shortens `$field` strings). */
 const titled = <T>(rows: readonly T[], title: (row: T) => string): Array<[string, T]> => rows.map((row) => [title(row), row])
@@ -258,7 +265,7 @@ describe('timeLeftMs: what the queue panel shows before an item needs attention'
   })
 
   const edges = OPERATIONS.flatMap((operation) =>
-    [-1, 0, 1].map((offsetMs) => ({ operation, offsetMs, ageMs: DEFAULT_RETRY_POLICY.maxAgeHours[operation] * HOUR + offsetMs })),
+    [-1, 0, 1].map((offsetMs) => ({ operation, offsetMs, ageMs: maxAgeHoursOf(DEFAULT_RETRY_POLICY, operation) * HOUR + offsetMs })),
   )
   const edgeRows = titled(edges, (r) => `${r.operation}, ${r.offsetMs} ms from its age limit: gives up on age exactly when no time is left`)
   it.each(edgeRows)('%s', (_, { operation, ageMs }) => {

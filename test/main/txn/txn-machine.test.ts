@@ -42,6 +42,14 @@ const EVENTS: Record<string, TxnEvent> = {
   voidCardRead: { type: 'voidCardRead' },
   voidCardNotRead: { type: 'voidCardNotRead', reason: 'cancelled' },
   captureRequested: { type: 'captureRequested' },
+  returnCardRead: { type: 'returnCardRead' },
+  returnCardNotRead: { type: 'returnCardNotRead', reason: 'another card' },
+  'forwardAnswered(credit approved)': { type: 'forwardAnswered', operation: 'merchandiseCredit', answer: { kind: 'approved' } },
+  'forwardAnswered(credit declined)': {
+    type: 'forwardAnswered',
+    operation: 'merchandiseCredit',
+    answer: { kind: 'declined', reason: 'expired card' },
+  },
   recovered: { type: 'recovered' },
 }
 
@@ -102,6 +110,12 @@ const ALLOWED: Array<[TxnState, string, TxnState]> = [
   ['capturePending', 'forwardGaveUp', 'needsAttention'],
   ['captured', 'forwardGaveUp', 'needsAttention'],
   ['needsAttention', 'managerRetry', 'storedOffline'],
+  ['returnReadingCard', 'returnCardRead', 'creditPending'],
+  ['returnReadingCard', 'returnCardNotRead', 'abandoned'],
+  ['returnReadingCard', 'recovered', 'abandoned'],
+  ['creditPending', 'forwardAnswered(credit approved)', 'credited'],
+  ['creditPending', 'forwardAnswered(credit declined)', 'declined'],
+  ['creditPending', 'forwardGaveUp', 'needsAttention'],
 ]
 
 const base = (state: TxnState): Sale => ({

@@ -11,6 +11,7 @@ import { usePos, usePosStore } from '../../store'
 /** What each action a manager approves is called in the dialog's title. */
 const ACTION_WORDS: Readonly<Record<string, string>> = {
   voidSale: 'this void',
+  startReturn: 'this return',
   adjustTip: 'this tip',
   retryAttention: 'sending this again',
   closeDay: 'closing the day',

@@ -1,4 +1,4 @@
-/** The day's sales: state in words, receipt, and void (the customer presents the card again). */
+/** The day's sales: state in words, receipt, void and return (the customer presents the card again). */
 import { useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import type { SaleView } from '../../../../src-shared/contract'
@@ -9,6 +9,7 @@ import { timeOfDay } from '../../components/time-text'
 import {
   describeError,
   receiptAvailable,
+  returnableSaleIds,
   rowReason,
   saleWords,
   salesOfDay,
@@ -17,6 +18,7 @@ import {
   usePosStore,
   voidableSaleIds,
 } from '../../store'
+import { ReturnPanel } from './ReturnPanel'
 import { VoidPanel } from './VoidPanel'
 
 export function TransactionsScreen() {
@@ -25,8 +27,10 @@ export function TransactionsScreen() {
   const salesError = usePos((s) => s.salesError)
   const voidingSaleId = usePos((s) => s.voidingSaleId)
   const voidable = usePos(useShallow(voidableSaleIds))
-  const { showReceipt, voidSale, refreshSales } = usePos(
-    useShallow((s) => ({ showReceipt: s.showReceipt, voidSale: s.voidSale, refreshSales: s.refreshSales })),
+  const returnable = usePos(useShallow(returnableSaleIds))
+  const returnOfId = usePos((s) => s.returnOfId)
+  const { showReceipt, voidSale, refreshSales, openReturn } = usePos(
+    useShallow((s) => ({ showReceipt: s.showReceipt, voidSale: s.voidSale, refreshSales: s.refreshSales, openReturn: s.openReturn })),
   )
   const [confirming, setConfirming] = useState<SaleView | null>(null)
 
@@ -48,6 +52,7 @@ export function TransactionsScreen() {
         </p>
       )}
       {voidingSaleId && <VoidPanel />}
+      {returnOfId && <ReturnPanel />}
       {sales.length === 0 ? (
         <p className="empty">No sales yet today.</p>
       ) : (
@@ -68,17 +73,27 @@ export function TransactionsScreen() {
             {sales.map((sale) => {
               const words = saleWords(sale)
               const reason = rowReason(sale)
-              const label = `${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
+              const label = `${sale.kind === 'return' ? 'return of ' : ''}${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
               return (
                 <tr key={sale.id} data-testid={`sale-row-${sale.id}`}>
                   <td>{timeOfDay(sale.createdAt)}</td>
-                  <td>{moneyText(sale.amountMinor, sale.currency)}</td>
+                  <td>
+                    {sale.kind === 'return'
+                      ? `Return ${moneyText(sale.amountMinor, sale.currency)}`
+                      : moneyText(sale.amountMinor, sale.currency)}
+                  </td>
                   <td>{[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || '—'}</td>
                   <td>
                     <Badge tone={words.tone}>{words.title}</Badge>
                     {reason && <span className="row-reason">{reason}</span>}
                   </td>
-                  <td>{sale.tipMinor > 0 ? moneyText(sale.tipMinor, sale.currency) : tipStateWords(sale.tipState)}</td>
+                  <td>
+                    {sale.kind === 'return'
+                      ? '—'
+                      : sale.tipMinor > 0
+                        ? moneyText(sale.tipMinor, sale.currency)
+                        : tipStateWords(sale.tipState)}
+                  </td>
                   <td>
                     <div className="row-actions">
                       {receiptAvailable(sale) && (
@@ -95,6 +110,17 @@ export function TransactionsScreen() {
                           onClick={() => setConfirming(sale)}
                         >
                           Void
+                        </button>
+                      )}
+                      {returnable.includes(sale.id) && (
+                        <button
+                          type="button"
+                          className="button"
+                          aria-label={`Return ${label}`}
+                          data-testid={`return-${sale.id}`}
+                          onClick={() => openReturn(sale.id)}
+                        >
+                          Return
                         </button>
                       )}
                     </div>

@@ -74,3 +74,26 @@ export function voidableSaleIds(s: PosState): string[] {
     .filter((sale) => canVoid(s, sale))
     .map((sale) => sale.id)
 }
+
+/** Sales with something left to return, while the counter is free (the agent checks the rest). */
+export function returnableSaleIds(s: PosState): string[] {
+  return salesOfDay(s)
+    .filter((sale) => sale.kind !== 'return' && (sale.returnableMinor ?? 0) > 0 && !counterBusy(s))
+    .map((sale) => sale.id)
+}
+
+/** What the return panel says once the return runs: the card prompt, then how it ended, in plain words. */
+export function returnPrompt(s: PosState): PromptView | null {
+  const credit = s.returnId ? (s.sales[s.returnId] ?? null) : null
+  if (!credit) return null
+  if (credit.state === 'returnReadingCard') {
+    const fromReader = fittingPrompt(s.prompt, credit, s.promptSaleId)
+    const words = SALE_WORDS.returnReadingCard
+    return fromReader
+      ? { ...fromReader, detail: `Return: ${fromReader.detail}` }
+      : { text: words.title, detail: words.detail, tone: words.tone }
+  }
+  const words = saleWords(credit)
+  const reason = saleReasonWords(credit)
+  return { text: words.title, detail: reason && credit.state !== 'credited' ? `${words.detail} ${reason}` : words.detail, tone: words.tone }
+}

@@ -41,10 +41,15 @@ export function salePhase(s: S): SalePhase {
 }
 
 /** The counter waits for a sale or a void: the reader is taken and the cashier stays on that screen. */
-export function counterBusy(s: Pick<PosState, 'currentSaleId' | 'sales' | 'starting' | 'voidingSaleId' | 'voidBusy'>): boolean {
+export function counterBusy(
+  s: Pick<PosState, 'currentSaleId' | 'sales' | 'starting' | 'voidingSaleId' | 'voidBusy'> &
+    Partial<Pick<PosState, 'returnBusy' | 'returnId'>>,
+): boolean {
   const phase = salePhase(s)
   if (phase !== 'idle' && phase !== 'result') return true
-  if (s.voidBusy) return true
+  if (s.voidBusy || s.returnBusy) return true
+  const returning = s.returnId ? s.sales[s.returnId] : undefined
+  if (returning !== undefined && COUNTER_WAITS.has(returning.state)) return true
   const voiding = s.voidingSaleId ? s.sales[s.voidingSaleId] : undefined
   return voiding !== undefined && COUNTER_WAITS.has(voiding.state)
 }
@@ -158,7 +163,7 @@ export interface PromptView {
 
 /** Which reader prompts still mean something in a sale state (an old "Enter PIN" must not linger into "Processing"). */
 function promptFits(prompt: CardPrompt, state: SaleView['state']): boolean {
-  if (state === 'created' || state === 'readingCard' || state === 'voidReadingCard') return true
+  if (state === 'created' || state === 'readingCard' || state === 'voidReadingCard' || state === 'returnReadingCard') return true
   if (state === 'sending' || state === 'completingCard')
     return prompt.type === 'processing' || prompt.type === 'removeCard' || prompt.type === 'error'
   return prompt.type === 'removeCard'
