@@ -194,7 +194,8 @@ export class SaleFlow {
   /** Stops a sale still at the card-read step, or refuses a possible duplicate. */
   async cancel(id: string, by?: string): Promise<void> {
     const sale = this.deps.writeAhead.sale(id)
-    if (sale.state === 'readingCard' || sale.state === 'voidReadingCard' || sale.state === 'returnReadingCard') return this.deps.reader.cancel()
+    if (sale.state === 'readingCard' || sale.state === 'voidReadingCard' || sale.state === 'returnReadingCard')
+      return this.deps.reader.cancel()
     if (sale.state === 'awaitingConfirmation') return this.step(id, { type: 'duplicateRefused' }, { by })
     throw new PosError('CANNOT_CANCEL', 'This sale can no longer be stopped at the counter.')
   }

@@ -1,8 +1,8 @@
 /**
  * The day report as the receipt printer prints it: a Z-report for a closed batch (its totals as they
  * were closed, never changing: reprinting a batch prints the same figures), an X-report for the open
- * batch (the running totals, nothing closed). Grand total, per card brand, per operator, tips, the
- * counts of each outcome and the money the store did not get, in the words of the close-of-day screen.
+ * batch (the running totals, nothing closed). Grand total (less returns), per card brand, per operator,
+ * tips, returns, the counts of each outcome and the money the store did not get, in the words of the close-of-day screen.
  */
 import type { DayReportView } from '../contract'
 import { localDateTime, money, type ReceiptLine, type ReceiptMerchant, type Slip, TRAINING_LINE } from './receipt'
@@ -18,6 +18,7 @@ export const DAY_COUNT_WORDS: ReadonlyArray<readonly [keyof DayReportView['count
   ['needsAttention', 'Needs a manager'],
   ['abandoned', 'Not completed'],
   ['notReceived', 'Not paid by the bank'],
+  ['returns', 'Returns'],
 ]
 
 export function dayReportSlip(report: DayReportView, merchant: ReceiptMerchant, printedAt: number): Slip {
@@ -45,6 +46,7 @@ export function dayReportSlip(report: DayReportView, merchant: ReceiptMerchant, 
   for (const row of report.totals) field(`${row.brand || 'Other'} (${row.count})`, money(row.amountMinor + row.tipMinor, row.currency))
   if (report.totals.length === 0) lines.push({ kind: 'text', text: 'No card payments' })
   for (const [currency, tips] of Object.entries(report.tipsMinor)) field('Of which tips', money(tips, currency))
+  for (const [currency, returned] of Object.entries(report.returnsMinor)) field('Returned to cards', `-${money(returned, currency)}`)
   lines.push({ kind: 'rule' })
 
   if (report.byOperator.length > 0) {

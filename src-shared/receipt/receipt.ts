@@ -171,7 +171,7 @@ export function localDateTime(ms: number): string {
 }
 
 /** A receipt as plain text of `columns` characters a line: the email's body, the nexo lines, a log. */
-export function receiptText(receipt: Receipt, columns = 40): string[] {
+export function receiptText(receipt: Slip, columns = 40): string[] {
   return receipt.lines.flatMap((line) => lineText(line, columns))
 }
 

@@ -5,7 +5,7 @@
  */
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { err, FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
+import { err, FakeBridge, makeAppInfo, makeReport, makeSale, ok } from './fake-bridge'
 import { renderApp, typeChars } from './render-app'
 
 function bridgeWith(receipts: { printer: boolean; email: boolean }) {
@@ -90,5 +90,30 @@ describe('the receipt dialog', () => {
     fireEvent.click(within(receipt).getByRole('button', { name: 'Print receipt' }))
     expect(browserPrint).toHaveBeenCalledOnce()
     expect(bridge.callsOf('printReceipt')).toEqual([])
+  })
+})
+
+describe('the day report on the receipt printer', () => {
+  it("prints the open batch's X-report and a closed batch's Z-report, and says when it could not", async () => {
+    let printed = 0
+    const bridge = new FakeBridge()
+      .on('appInfo', () => ok(makeAppInfo({ receipts: { printer: true, email: false } })))
+      .on('dayReport', (r) => ok(makeReport(r.batch === undefined ? {} : { batch: { number: r.batch, closedAt: 1_700_000_000_000 } })))
+      .on('listBatches', () => ok([]))
+      .on('printDayReport', () => (++printed === 1 ? ok({ configured: true, state: 'ready' }) : err('PRINTER_OFFLINE', 'no answer')))
+    const { store } = await renderApp(bridge, { screen: 'closeOfDay' })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Print X-report' }))
+    })
+    expect(bridge.callsOf('printDayReport')).toEqual([{}])
+    expect(screen.getByTestId('print-report-notice').textContent).toBe('Report printed.')
+    await act(async () => {
+      await store.getState().viewBatch(3)
+    })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Print Z-report' }))
+    })
+    expect(bridge.callsOf('printDayReport')).toEqual([{}, { batch: 3 }])
+    expect(screen.getByTestId('print-report-notice').textContent).toMatch(/^Not printed: The receipt printer is not answering/)
   })
 })

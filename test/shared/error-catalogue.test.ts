@@ -8,6 +8,7 @@ import { ERROR_CATALOGUE, ERROR_CODES, errorView, httpStatusOf, PosError, wordsO
 import { JOURNAL_ERRORS } from '../../src-shared/errors/journal-errors'
 import { OPERATOR_ERRORS } from '../../src-shared/errors/operator-errors'
 import { READER_ERRORS } from '../../src-shared/errors/reader-errors'
+import { RECEIPT_ERRORS } from '../../src-shared/errors/receipt-errors'
 import { REQUEST_ERRORS } from '../../src-shared/errors/request-errors'
 import { SALE_ERRORS } from '../../src-shared/errors/sale-errors'
 import { SETUP_ERRORS } from '../../src-shared/errors/setup-errors'
@@ -28,7 +29,7 @@ const tokens = (text: string) => text.match(/[A-Za-z0-9_]+/g) ?? []
 
 describe('error catalogue', () => {
   it('declares each code once, across the families', () => {
-    const families = [REQUEST_ERRORS, SALE_ERRORS, OPERATOR_ERRORS, SETUP_ERRORS, JOURNAL_ERRORS, READER_ERRORS]
+    const families = [REQUEST_ERRORS, SALE_ERRORS, OPERATOR_ERRORS, SETUP_ERRORS, JOURNAL_ERRORS, READER_ERRORS, RECEIPT_ERRORS]
     const declared = families.flatMap((family) => Object.keys(family))
     expect(new Set(declared).size).toBe(declared.length)
     expect(ERROR_CODES).toHaveLength(declared.length)

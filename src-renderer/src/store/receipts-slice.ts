@@ -17,6 +17,10 @@ export interface ReceiptsSlice {
   printReceipt(saleId: string): Promise<void>
   emailReceipt(saleId: string, to: string): Promise<boolean>
   clearReceiptNotice(): void
+  /** What came of printing the day report (the close-of-day screen's own line). */
+  reportPrintNotice: Notice | null
+  /** The day report on the receipt printer: a closed batch's Z-report, or the open batch's X-report. */
+  printDayReport(batch: number | undefined): Promise<void>
 }
 
 export const createReceiptsSlice: SliceCreator<ReceiptsSlice> =
@@ -59,5 +63,18 @@ export const createReceiptsSlice: SliceCreator<ReceiptsSlice> =
 
     clearReceiptNotice() {
       set({ receiptNotice: null })
+    },
+
+    reportPrintNotice: null,
+    async printDayReport(batch) {
+      if (get().receiptBusy) return
+      set({ receiptBusy: true, reportPrintNotice: null })
+      const result = await bridge.call('printDayReport', batch === undefined ? {} : { batch })
+      set({
+        receiptBusy: false,
+        reportPrintNotice: result.ok
+          ? { tone: 'ok', text: 'Report printed.' }
+          : { tone: 'error', text: `Not printed: ${describeError(result.error)}` },
+      })
     },
   })

@@ -23,6 +23,10 @@ export function batchTitle(report: DayReportView): string {
 
 export function CloseOfDayScreen() {
   const store = usePosStore()
+  const onPrinter = usePos((s) => s.appInfo?.receipts.printer === true)
+  const printDayReport = usePos((s) => s.printDayReport)
+  const receiptBusy = usePos((s) => s.receiptBusy)
+  const printNotice = usePos((s) => s.reportPrintNotice)
   const report = usePos((s) => s.report)
   const reportError = usePos((s) => s.reportError)
   const loading = usePos((s) => s.reportLoading)
@@ -166,9 +170,21 @@ export function CloseOfDayScreen() {
             >
               Export JSON
             </button>
+            {onPrinter && (
+              <button
+                type="button"
+                className="button button-large"
+                data-testid="print-report-button"
+                disabled={receiptBusy}
+                onClick={() => void printDayReport(report.batch.closedAt !== undefined ? report.batch.number : undefined)}
+              >
+                {report.batch.closedAt !== undefined ? 'Print Z-report' : 'Print X-report'}
+              </button>
+            )}
           </div>
           <DisabledReason id="export-why" reason={exporting !== null ? `Making the ${exporting.toUpperCase()} file…` : null} />
           <NoticeLine notice={notice} testId="close-notice" />
+          <NoticeLine notice={printNotice} testId="print-report-notice" />
         </>
       )}
       {confirming && report && (
