@@ -58,8 +58,15 @@ const terminal = new TerminalLocalAPIUnencrypted(
  * Amounts differ from one payment to the next (the same card and amount twice would ask the cashier
  * first), in whole units: the training host declines amounts ending in .05 and .51.
  */
-let amountCents = 0
-const nextAmount = (): number => (amountCents += 100)
+// A new amount for each payment (the same card for the same amount would be asked about as a
+// duplicate), a cent apart and under the confirmation threshold; never cents the training host
+// declines (05 and 51, docs/gateway.md).
+let amountCents = 100
+const nextAmount = (): number => {
+  do amountCents += 1
+  while (amountCents % 100 === 5 || amountCents % 100 === 51)
+  return amountCents
+}
 
 /**
  * The local API POS learns how its sale ended from the event stream (GET /v1/events), over HTTP as
