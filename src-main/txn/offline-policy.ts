@@ -66,7 +66,9 @@ export function decideOffline(candidate: OfflineCandidate, limits: OfflineLimits
   const totalLimit = limits.totalStoredMinor[candidate.currency]
   if (totalLimit === undefined || total > totalLimit) return no('the total of stored payments would exceed its limit')
   if (stored.count + 1 > limits.maxStoredCount) return no('too many payments are already stored')
-  if (stored.oldestStoredAt !== undefined && now - stored.oldestStoredAt > limits.maxOldestAgeHours * 3_600_000) {
+  // At its age limit the oldest stored payment already needs a manager (the retry policy gives up at
+  // age >= its limit): no new payment is stored beside it.
+  if (stored.oldestStoredAt !== undefined && now - stored.oldestStoredAt >= limits.maxOldestAgeHours * 3_600_000) {
     return no('the oldest stored payment is too old: the bank must be reached first')
   }
   return { eligible: true }

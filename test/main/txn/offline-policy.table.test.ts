@@ -264,7 +264,7 @@ const STORED_ROWS: StoredRow[] = [
   },
   { name: 'oldest just stored', stored: { count: 1 }, oldestAgeMs: 0, expected: ELIGIBLE },
   { name: 'oldest 24 h − 1 ms', stored: { count: 1 }, oldestAgeMs: 24 * HOUR - 1, expected: ELIGIBLE },
-  { name: 'oldest exactly 24 h', stored: { count: 1 }, oldestAgeMs: 24 * HOUR, expected: ELIGIBLE },
+  { name: 'oldest exactly 24 h', stored: { count: 1 }, oldestAgeMs: 24 * HOUR, expected: no(REASON.oldest) },
   { name: 'oldest 24 h + 1 ms', stored: { count: 1 }, oldestAgeMs: 24 * HOUR + 1, expected: no(REASON.oldest) },
   { name: 'oldest 48 h', stored: { count: 1 }, oldestAgeMs: 48 * HOUR, expected: no(REASON.oldest) },
   { name: 'oldest stored 1 h in the future (clock set back)', stored: { count: 1 }, oldestAgeMs: -HOUR, expected: ELIGIBLE },
@@ -309,15 +309,16 @@ describe('requireOnline against a full queue', () => {
 })
 
 describe('the age limit next to the retry policy', () => {
-  it('with both at 24 h, a payment stored exactly 24 h ago already needs attention, yet a new one is still stored', () => {
-    // Current behaviour, kept visible: the retry policy gives up at age >= its limit, the offline policy
-    // only refuses a new payment when the oldest is strictly older than its limit.
+  it('with both at 24 h, a payment stored exactly 24 h ago needs a manager, and no new one is stored beside it', () => {
+    // The two limits meet at the same instant: the retry policy gives up at age >= its limit, and the
+    // offline policy refuses a new payment from that instant on.
     const storedAt = NOW - 24 * HOUR
     expect(afterFailedAttempt(DEFAULT_RETRY_POLICY, 'payment', 1, storedAt, NOW, 0.5)).toEqual({
       retry: false,
       reason: 'the bank did not confirm the payment within 24 hours',
     })
     const stored: StoredTotals = { count: 1, amountMinor: { USD: 1_000 }, oldestStoredAt: storedAt }
-    expect(decideOffline(candidate(), LIMITS, stored, NOW)).toEqual(ELIGIBLE)
+    expect(decideOffline(candidate(), LIMITS, stored, NOW)).toEqual(no(REASON.oldest))
+    expect(decideOffline(candidate(), LIMITS, { ...stored, oldestStoredAt: storedAt + 1 }, NOW)).toEqual(ELIGIBLE)
   })
 })
