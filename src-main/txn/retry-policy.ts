@@ -30,7 +30,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** Delay before attempt `attempts + 1`; `random` in [0, 1) is passed in to keep this pure. */
 export function nextDelayMs(policy: RetryPolicy, attempts: number, random: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempts, 30))
-  return Math.round(policy.baseDelayMs / 2 + random * (ceiling - policy.baseDelayMs / 2))
+  // Never below half the base, never above the cap: a cap under half the base wins.
+  const floor = Math.min(policy.baseDelayMs / 2, ceiling)
+  return Math.round(floor + random * (ceiling - floor))
 }
 
 export type RetryVerdict = { retry: true; at: number } | { retry: false; reason: string }

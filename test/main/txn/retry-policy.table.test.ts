@@ -4,6 +4,7 @@
  * operation, with the rows exactly at the attempt and age limits.
  */
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import {
   afterFailedAttempt,
   DEFAULT_RETRY_POLICY,
@@ -84,27 +85,43 @@ describe('nextDelayMs with other policies', () => {
         random: 0.5,
         delayMs: 750,
       },
-      // Current behaviour, kept visible: when half the base is above the cap, the delay exceeds maxDelayMs
-      // (the formula interpolates downwards from base/2 to the cap).
+      // Half the base above the cap: the cap wins, whatever the draw.
       {
-        name: 'base/2 above the cap: the delay exceeds the cap',
+        name: 'base/2 above the cap: the cap',
         policy: { baseDelayMs: 2_000, maxDelayMs: 500 },
         attempts: 0,
         random: 0,
-        delayMs: 1_000,
+        delayMs: 500,
       },
       {
-        name: 'base/2 above the cap, random near 1',
+        name: 'base/2 above the cap, random near 1: the cap',
         policy: { baseDelayMs: 2_000, maxDelayMs: 500 },
         attempts: 0,
         random: 0.999,
-        delayMs: 501,
+        delayMs: 500,
       },
     ],
     (r) => `${r.name}: attempts ${r.attempts}, random ${r.random} → ${r.delayMs} ms`,
   )
   it.each(rows)('%s', (_, { policy, attempts, random, delayMs }) => {
     expect(nextDelayMs({ ...DEFAULT_RETRY_POLICY, ...policy }, attempts, random)).toBe(delayMs)
+  })
+
+  it('whatever the policy, the attempt and the draw: never negative, never above the cap, growing no faster than doubling', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 600_000 }),
+        fc.integer({ min: 0, max: 3_600_000 }),
+        fc.integer({ min: 0, max: 1_000 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (baseDelayMs, maxDelayMs, attempts, random) => {
+          const delay = nextDelayMs({ ...DEFAULT_RETRY_POLICY, baseDelayMs, maxDelayMs }, attempts, random)
+          expect(delay).toBeGreaterThanOrEqual(0)
+          expect(delay).toBeLessThanOrEqual(maxDelayMs)
+          expect(delay).toBeLessThanOrEqual(Math.ceil(baseDelayMs * 2 ** Math.min(attempts, 30)))
+        },
+      ),
+    )
   })
 })
 
