@@ -139,6 +139,7 @@ describe('the OpenAPI document', () => {
     await call('printReceipt', { id: sale.id })
     await call('emailReceipt', { id: sale.id })
     await call('printerStatus')
+    await call('printDayReport')
     await call('retryAttention', { id: sale.id })
     await call('acknowledgeAttention', { id: sale.id })
     await call('presentTestCard')
@@ -162,6 +163,7 @@ describe('the OpenAPI document', () => {
     expect(Object.fromEntries([...called].filter(([, status]) => status !== 200))).toEqual({
       printReceipt: 409,
       emailReceipt: 409,
+      printDayReport: 409,
       retryAttention: 422,
       acknowledgeAttention: 422,
       presentTestCard: 422,
