@@ -5,7 +5,6 @@
  */
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { OperationRequest, SaleView } from '../../src-shared/contract'
 import { localDay } from '../../src-renderer/src/components/time-text'
 import { err, FakeBridge, makeSale, ok } from './fake-bridge'
 import { renderApp, typeChars } from './render-app'
@@ -24,11 +23,18 @@ const found = makeSale({
 
 function searchingBridge() {
   return new FakeBridge()
-    .on('listSales', (r: OperationRequest<'listSales'>): ReturnType<typeof ok<SaleView[]>> =>
-      ok(Object.keys(r).length === 0 ? [open] : [found]),
-    )
+    .on('listSales', (r) => ok(Object.keys(r).length === 0 ? [open] : [found]))
     .on('listBatches', () =>
-      ok([{ number: 3, closedAt: 1_699_950_000_000, businessDay: '2023-11-14', saleCount: 4, totals: { USD: 5000 } }]),
+      ok([
+        {
+          number: 3,
+          closedAt: 1_699_950_000_000,
+          businessDay: '2023-11-14',
+          saleCount: 4,
+          managerOverride: false,
+          totalMinor: { USD: 5000 },
+        },
+      ]),
     )
 }
 
