@@ -155,7 +155,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
           operatorId: actor.by,
         }),
       adjustTip: (r, _caller, actor) => txn.adjustTip(r.id, r.tipMinor, r.managerOverride ?? false, actor.by),
-      listSales: (r) => (r.day === undefined ? txn.dayReport().sales : txn.salesOfDay(r.day)),
+      listSales: (r) => txn.searchSales(r),
       queueStatus: () => this.queueStatus(),
       queueItems: () => {
         const now = Date.now()

@@ -27,7 +27,7 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   voidSale: 'Void (cancel) a sale',
   startReturn: 'Return (credit) all or part of a sale to the same card; a manager approves',
   adjustTip: 'Adjust the tip of a sale',
-  listSales: 'Sales of the open batch, or of a day',
+  listSales: 'Sales of the open batch, a day or a closed batch, found by amount, card, reference or operator',
   queueStatus: 'The store-and-forward queue',
   queueItems: 'Queued messages',
   forwardNow: 'Send everything due now',

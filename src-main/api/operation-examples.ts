@@ -18,7 +18,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   voidSale: { id: EXAMPLE_SALE_ID },
   startReturn: { originalId: EXAMPLE_SALE_ID, amountMinor: 500, currency: 'USD', approval: { operatorId: '9', pin: '4321' } },
   adjustTip: { id: EXAMPLE_SALE_ID, tipMinor: 200 },
-  listSales: {},
+  listSales: { batch: 'open', last4: '0010' },
   queueStatus: {},
   queueItems: {},
   forwardNow: {},

@@ -9,6 +9,8 @@ export {
   JournalStore,
   StaleSaleError,
   countSealedRows,
+  saleSearchQuery,
+  type SaleSearch,
   type SaleRecord,
   type NewSale,
   type SaleChange,

@@ -105,6 +105,59 @@ export interface JournalStoreOptions {
   onErase?: () => void
 }
 
+/**
+ * What listSales searches by (docs/local-api.md "Finding sales"): every field given must match. The
+ * scope is a local day, a batch (a closed one by number, or the open one), or both; the rest narrow it.
+ */
+export interface SaleSearch {
+  day?: string | undefined
+  batch?: number | 'open' | undefined
+  /** The sale's amount, or its amount with the tip: what the customer saw charged. */
+  amountMinor?: number | undefined
+  /** The last four digits of the card, as the masked PAN shows them. */
+  last4?: string | undefined
+  /** The POS's own reference (startSale's `reference`). */
+  reference?: string | undefined
+  operatorId?: string | undefined
+}
+
+/**
+ * The query of a search, oldest first. The scope reads through sale_by_day or sale_by_batch, a
+ * reference through its unique index (a test asks SQLite's query plan); the other filters narrow the
+ * rows the index found. Only fixed SQL text: every value is a bound parameter.
+ */
+export function saleSearchQuery(search: SaleSearch): { sql: string; params: Record<string, string | number> } {
+  const where: string[] = []
+  const params: Record<string, string | number> = {}
+  if (search.day !== undefined) {
+    where.push('sale.business_day = @day')
+    params.day = search.day
+  }
+  if (search.batch === 'open') where.push('sale.batch IS NULL')
+  else if (search.batch !== undefined) {
+    where.push('sale.batch = @batch')
+    params.batch = search.batch
+  }
+  if (search.reference !== undefined) {
+    where.push('sale.reference = @reference')
+    params.reference = search.reference
+  }
+  if (search.amountMinor !== undefined) {
+    where.push('(sale.amount_minor = @amount OR sale.amount_minor + sale.tip_minor = @amount)')
+    params.amount = search.amountMinor
+  }
+  if (search.last4 !== undefined) {
+    where.push('substr(sale.masked_pan, -4) = @last4')
+    params.last4 = search.last4
+  }
+  if (search.operatorId !== undefined) {
+    where.push('sale.operator_id = @operator')
+    params.operator = search.operatorId
+  }
+  const sql = `${SELECT_SALE}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY sale.created_at`
+  return { sql, params }
+}
+
 export class StaleSaleError extends Error {
   override readonly name = 'StaleSaleError'
   readonly code = 'STALE_SALE'
@@ -321,6 +374,20 @@ export class JournalStore {
   salesOfDay(day: string): SaleRecord[] {
     return this.statements.byDay.all(day).map(fromRow)
   }
+
+  /** The sales a search finds (saleSearchQuery), oldest first. */
+  searchSales(search: SaleSearch): SaleRecord[] {
+    const { sql, params } = saleSearchQuery(search)
+    let statement = this.searchStatements.get(sql)
+    if (!statement) {
+      statement = this.db.prepare(sql)
+      this.searchStatements.set(sql, statement)
+    }
+    return statement.all(params).map(fromRow)
+  }
+
+  /** One prepared statement per combination of filters (at most 2^7 texts). */
+  private readonly searchStatements = new Map<string, Database.Statement>()
 
   /** The sales of the open batch (those no close has counted yet), oldest first. */
   salesOfOpenBatch(): SaleRecord[] {

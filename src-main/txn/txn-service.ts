@@ -8,8 +8,9 @@ import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import type { HostClient } from '../gateway'
-import type { JournalStore, SaleRecord } from '../journal'
+import type { JournalStore, SaleRecord, SaleSearch } from '../journal'
 import { COUNTER_BUSY, type SaleState } from '../../src-shared/sale'
+import { PosError } from '../../src-shared/pos-error'
 import type { BatchSummaryView } from '../../src-shared/contract'
 import { AfterSale } from './after-sale'
 import { batchSummaryView, type DayReport } from './close-of-day'
@@ -129,9 +130,21 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     return this.deps.journal.batches.list().map(batchSummaryView)
   }
 
-  /** Every sale rung up on the terminal's local day `day` (YYYY-MM-DD), whatever its batch. */
-  salesOfDay(day: string): SaleView[] {
-    return this.deps.journal.salesOfDay(day).map(toSaleView)
+  /**
+   * The sales a search finds, oldest first (docs/local-api.md "Finding sales"): without a day or a
+   * batch, those of the open batch. A batch number is a closed batch, or the open batch's own number.
+   */
+  searchSales(search: SaleSearch): SaleView[] {
+    const { journal } = this.deps
+    let batch = search.batch
+    if (typeof batch === 'number') {
+      const open = journal.batches.openNumber()
+      if (batch === open) batch = 'open'
+      else if (!journal.batches.get(batch))
+        throw new PosError('NO_SUCH_BATCH', `there is no batch ${batch} on this terminal (the open batch is ${open})`)
+    }
+    if (batch === undefined && search.day === undefined) batch = 'open'
+    return journal.searchSales({ ...search, batch }).map(toSaleView)
   }
 
   acknowledge(id: string, by?: string): Promise<SaleView> {

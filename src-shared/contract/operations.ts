@@ -89,7 +89,22 @@ export const OPERATION_SCHEMAS = {
     approval: credential.optional(),
   }),
   adjustTip: z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional(), approval: credential.optional() }),
-  listSales: z.strictObject({ day: day.optional() }),
+  /**
+   * Sales, oldest first: those of the open batch, or of local day `day`, or of `batch` (a closed batch's
+   * number, or "open"), both when both are given; narrowed by the amount (the sale's, or with its tip),
+   * the card's last four digits, the POS's reference and the operator who rang it up. Never a card number.
+   */
+  listSales: z.strictObject({
+    day: day.optional(),
+    batch: z.union([batchNumber, z.literal('open')]).optional(),
+    amountMinor: minor.min(1, 'the amount must be more than zero').optional(),
+    last4: z
+      .string()
+      .regex(/^\d{4}$/, 'last4 is the last four digits of the card, exactly 4 digits (never the card number)')
+      .optional(),
+    reference: saleReference.optional(),
+    operatorId: operatorId.optional(),
+  }),
   queueStatus: z.strictObject({}),
   queueItems: z.strictObject({}),
   forwardNow: z.strictObject({}),

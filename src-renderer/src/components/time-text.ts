@@ -21,3 +21,8 @@ export function dateTimeText(ms: number): string {
   const day = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`
   return `${day} ${timeOfDay(ms)}`
 }
+
+/** The local day of `ms` as YYYY-MM-DD (the terminal's business day). */
+export function localDay(ms: number): string {
+  return dateTimeText(ms).slice(0, 10)
+}

@@ -2,7 +2,7 @@ export { connectStore, createPosStore, type PosStore } from './pos-store'
 export { PosProvider, useNow, usePos, usePosStore } from './pos-context'
 export { applyEvent } from './apply-event'
 export { describeError } from './error-words'
-export { parseTypedAmount } from './amount-entry'
+export { entryAfterEdit, entryFromText, entryMinor, entryText, parseTypedAmount } from './amount-entry'
 export {
   bankUnreachable,
   readMethodWords,
@@ -18,7 +18,8 @@ export { plainReason } from './reason-words'
 export { adoptRunningSale, runningSale } from './counter-sale'
 export { SCREENS, type Notice, type PosState, type Screen, type StoreDeps } from './store-types'
 export type { TipDraft } from './tips-slice'
-export type { DayExport } from './sales-slice'
+export type { DayExport, SalesScope, SalesSearch } from './sales-slice'
+export { searching } from './sales-slice'
 export type { CardPrompt, DeviceInfo, DeviceLink } from './device-slice'
 export * from './selectors'
 export { signInNeeded, type ApprovalRequest } from './operator-slice'

@@ -1,11 +1,50 @@
 /** The day's sales and report: list, void (the customer presents the card again), close of day, export. */
-import type { BatchSummaryView, DayReportView, OperationResults, PosErrorView } from '../../../src-shared/contract'
+import type {
+  BatchSummaryView,
+  DayReportView,
+  OperationRequest,
+  OperationResults,
+  OperatorView,
+  PosErrorView,
+  SaleView,
+} from '../../../src-shared/contract'
 import { describeError } from './error-words'
 import { salesFromList, upsertSale, type SalesById } from './sale-records'
 import { canVoid } from './selectors/day-selectors'
 import type { Notice, SliceCreator } from './store-types'
 
 export type DayExport = OperationResults['exportDay']
+
+/** Where the transactions screen looks: the open batch (since the last close), a local day, a closed batch. */
+export type SalesScope = { kind: 'open' } | { kind: 'day'; day: string } | { kind: 'batch'; number: number }
+
+/** What the transactions screen looks for; absent fields do not narrow the list. */
+export interface SalesSearch {
+  scope: SalesScope
+  amountMinor?: number
+  last4?: string
+  reference?: string
+  operatorId?: string
+}
+
+/** The listSales request of a search. */
+export function searchRequest(search: SalesSearch): OperationRequest<'listSales'> {
+  const { scope, ...filters } = search
+  const where = scope.kind === 'day' ? { day: scope.day } : scope.kind === 'batch' ? { batch: scope.number } : {}
+  return { ...where, ...filters }
+}
+
+/** Whether a search shows anything other than the open batch's whole list. */
+export function searching(search: SalesSearch | null): search is SalesSearch {
+  return (
+    search !== null &&
+    (search.scope.kind !== 'open' ||
+      search.amountMinor !== undefined ||
+      search.last4 !== undefined ||
+      search.reference !== undefined ||
+      search.operatorId !== undefined)
+  )
+}
 
 export interface SalesSlice {
   sales: SalesById
@@ -27,6 +66,17 @@ export interface SalesSlice {
   closing: boolean
   closeNotice: Notice | null
   exporting: 'csv' | 'json' | null
+  /** The transactions screen's search; null: the open batch, everything in it. */
+  salesSearch: SalesSearch | null
+  /** What the search found (oldest first); null while no search is on. */
+  foundSales: SaleView[] | null
+  searchBusy: boolean
+  searchError: PosErrorView | null
+  /** The terminal's operators, for the search's operator picker (empty: a terminal without operators). */
+  searchOperators: OperatorView[]
+  /** Runs a search (null: back to the open batch's list), and again at every refresh of the list. */
+  searchSales(search: SalesSearch | null): Promise<void>
+  loadSearchOperators(): Promise<void>
   refreshSales(): Promise<void>
   refreshReport(): Promise<void>
   refreshBatches(): Promise<void>
@@ -57,8 +107,32 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
     closing: false,
     closeNotice: null,
     exporting: null,
+    salesSearch: null,
+    foundSales: null,
+    searchBusy: false,
+    searchError: null,
+    searchOperators: [],
+
+    async searchSales(search) {
+      if (!searching(search)) {
+        set({ salesSearch: null, foundSales: null, searchError: null, searchBusy: false })
+        return
+      }
+      set({ salesSearch: search, searchBusy: true })
+      const result = await bridge.call('listSales', searchRequest(search))
+      // An answer to a search the cashier has since changed is not shown.
+      if (get().salesSearch !== search) return
+      set(result.ok ? { searchBusy: false, searchError: null, foundSales: result.value } : { searchBusy: false, searchError: result.error })
+    },
+
+    async loadSearchOperators() {
+      const result = await bridge.call('listOperators', {})
+      set({ searchOperators: result.ok ? result.value : [] })
+    },
 
     async refreshSales() {
+      const search = get().salesSearch
+      if (search) void get().searchSales(search)
       const result = await bridge.call('listSales', {})
       set((s) =>
         result.ok

@@ -1,4 +1,7 @@
-/** The day's sales: state in words, receipt, void and return (the customer presents the card again). */
+/**
+ * The day's sales: state in words, receipt, void and return (the customer presents the card again);
+ * above them, the search (a day or a closed batch; amount, card, reference, operator).
+ */
 import { useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import type { SaleView } from '../../../../src-shared/contract'
@@ -8,22 +11,25 @@ import { moneyText } from '../../components/money-text'
 import { timeOfDay } from '../../components/time-text'
 import {
   describeError,
+  listedSales,
   receiptAvailable,
   returnableSaleIds,
   rowReason,
   saleWords,
-  salesOfDay,
+  searching,
   tipStateWords,
   usePos,
   usePosStore,
   voidableSaleIds,
 } from '../../store'
 import { ReturnPanel } from './ReturnPanel'
+import { SalesSearchForm } from './SalesSearchForm'
 import { VoidPanel } from './VoidPanel'
 
 export function TransactionsScreen() {
   const store = usePosStore()
-  const sales = usePos(useShallow(salesOfDay))
+  const sales = usePos(useShallow(listedSales))
+  const searchOn = usePos((s) => searching(s.salesSearch))
   const salesError = usePos((s) => s.salesError)
   const voidingSaleId = usePos((s) => s.voidingSaleId)
   const voidable = usePos(useShallow(voidableSaleIds))
@@ -35,6 +41,8 @@ export function TransactionsScreen() {
   const [confirming, setConfirming] = useState<SaleView | null>(null)
 
   useEffect(() => {
+    // The screen opens on everything since the last close; the search form starts empty too.
+    void store.getState().searchSales(null)
     void store.getState().refreshSales()
   }, [store])
 
@@ -51,10 +59,13 @@ export function TransactionsScreen() {
           {describeError(salesError)}
         </p>
       )}
+      <SalesSearchForm />
       {voidingSaleId && <VoidPanel />}
       {returnOfId && <ReturnPanel />}
       {sales.length === 0 ? (
-        <p className="empty">No sales yet today.</p>
+        <p className="empty" role="status">
+          {searchOn ? 'No sales match the search.' : 'No sales yet today.'}
+        </p>
       ) : (
         <table className="table" data-testid="transactions-table">
           <thead>

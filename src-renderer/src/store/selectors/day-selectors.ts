@@ -10,6 +10,20 @@ export function salesOfDay(s: Pick<PosState, 'sales'>): SaleView[] {
   return Object.values(s.sales).sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
 }
 
+/**
+ * What the transactions screen lists, newest first: the open batch's sales, or what the search found,
+ * each in its latest view (an event may have changed it since the search answered).
+ */
+export function listedSales(s: Pick<PosState, 'sales' | 'foundSales'>): SaleView[] {
+  if (s.foundSales === null) return salesOfDay(s)
+  return s.foundSales
+    .map((found) => {
+      const cached = s.sales[found.id]
+      return cached && cached.updatedAt >= found.updatedAt ? cached : found
+    })
+    .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
+}
+
 /** A standing payment can be voided when the counter is free (docs/transactions.md: voidRequested). */
 export function canVoid(s: PosState, sale: SaleView): boolean {
   return STANDING_PAYMENT.has(sale.state) && !counterBusy(s)
