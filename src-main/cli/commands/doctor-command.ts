@@ -10,7 +10,6 @@ import { JOURNAL_FILE, probeQueue } from '../../journal'
 import { dataKeyAccount, MemorySecretStore, signingKeyAccount } from '../../keychain'
 import { EXIT } from '../exit-codes'
 
-
 const MIN_FREE_BYTES = 500 * 1024 * 1024
 
 export async function doctorCommand(runtime: Runtime, json: boolean): Promise<number> {
