@@ -104,6 +104,7 @@ const MAIN_DOMAINS = [
     'nexo',
     'operators',
     'receipts',
+    'setup',
     'tls',
     'txn',
   ].map((name) => ({
@@ -143,6 +144,7 @@ const LAYERS = [
       'nexo',
       'operators',
       'receipts',
+      'setup',
       'tls',
       'training',
       'txn',

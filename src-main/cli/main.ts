@@ -13,6 +13,7 @@ import { emailPassword } from './commands/email-commands'
 import { pinpadSimCommand } from './commands/pinpad-sim-command'
 import { sendCommand } from './commands/send-command'
 import { serveCommand } from './commands/serve-command'
+import { setupCommand } from './commands/setup-command'
 import { signCommand, verifyCommand } from './commands/sign-commands'
 import { trainingHostCommand } from './commands/training-host-command'
 import { EXIT, exitCodeOf } from './exit-codes'
@@ -175,6 +176,18 @@ program
       ),
     ),
   )
+
+program
+  .command('setup')
+  .description(
+    'first-run setup: a page on 127.0.0.1, opened once from the link it prints, for the host, the store, the signing key and the first manager',
+  )
+  .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '0')
+  .option('--renderer <dir>', 'folder of the built UI (default: out/renderer)')
+  .action(async (o: { port: string; renderer?: string }) => {
+    const { configFlag, dataDirFlag } = runtimeOptions()
+    finish(await setupCommand({ port: Number(o.port), configFlag, dataDirFlag, rendererRoot: o.renderer }))
+  })
 
 program
   .command('pinpad-sim')

@@ -8,6 +8,8 @@ import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { chooseBridge, displayBridge } from './bridge'
 import { CustomerApp, isCustomerView } from './features/customer/CustomerApp'
+import { SetupApp } from './features/setup/SetupApp'
+import { isSetupView } from './features/setup/setup-api'
 import { connectStore, createPosStore } from './store'
 import './styles/app.css'
 import './styles/shell.css'
@@ -15,11 +17,21 @@ import './styles/sale.css'
 import './styles/customer.css'
 import './styles/tones.css'
 import './styles/print.css'
-
-const customer = isCustomerView(window.location)
-const store = createPosStore({ bridge: customer ? displayBridge(chooseBridge()) : chooseBridge(), now: () => Date.now() })
-connectStore(store)
-void store.getState().load()
+import './styles/setup.css'
 
 const root = document.getElementById('root')
-if (root) createRoot(root).render(<StrictMode>{customer ? <CustomerApp store={store} /> : <App store={store} />}</StrictMode>)
+if (isSetupView(window.location)) {
+  // First-run setup (`pos-agent setup`): its own page, no cashier store.
+  if (root)
+    createRoot(root).render(
+      <StrictMode>
+        <SetupApp />
+      </StrictMode>,
+    )
+} else {
+  const customer = isCustomerView(window.location)
+  const store = createPosStore({ bridge: customer ? displayBridge(chooseBridge()) : chooseBridge(), now: () => Date.now() })
+  connectStore(store)
+  void store.getState().load()
+  if (root) createRoot(root).render(<StrictMode>{customer ? <CustomerApp store={store} /> : <App store={store} />}</StrictMode>)
+}

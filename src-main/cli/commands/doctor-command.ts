@@ -2,30 +2,19 @@
  * `pos-agent doctor`: one screen that says what is wrong with this terminal and how to fix it:
  * configuration, keychain, serial device, host reachability and TLS, clock, free disk, the queue.
  */
-import { existsSync, statfsSync } from 'node:fs'
+import { statfsSync } from 'node:fs'
 import { join } from 'node:path'
-import { connect, rootCertificates, type PeerCertificate } from 'node:tls'
-import { endpointFromConfig, type Runtime } from '../../app'
-import { discoverReaderPort } from '../../device'
+import { checkHost, checkReader, type AddFinding, type Finding, type Runtime } from '../../app'
 import { keyCheckValue } from '../../gateway'
 import { JOURNAL_FILE, probeQueue } from '../../journal'
 import { dataKeyAccount, MemorySecretStore, signingKeyAccount } from '../../keychain'
 import { EXIT } from '../exit-codes'
 
-type Level = 'ok' | 'warn' | 'fail'
-interface Finding {
-  level: Level
-  area: string
-  text: string
-  fix?: string
-}
-
 const MIN_FREE_BYTES = 500 * 1024 * 1024
-const CLOCK_SKEW_WARN_MS = 60_000
 
 export async function doctorCommand(runtime: Runtime, json: boolean): Promise<number> {
   const findings: Finding[] = []
-  const add = (level: Level, area: string, text: string, fix?: string) => findings.push({ level, area, text, ...(fix ? { fix } : {}) })
+  const add: AddFinding = (level, area, text, fix) => findings.push({ level, area, text, ...(fix ? { fix } : {}) })
   const config = runtime.loaded?.config
 
   if (config) add('ok', 'configuration', `${runtime.loaded?.file} (mode ${config.mode})`)
@@ -58,19 +47,7 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
     )
 
   if (config) {
-    try {
-      const path =
-        config.device.path ??
-        (await discoverReaderPort({ ...(config.device.vendorId ? { vendorIds: [config.device.vendorId.toLowerCase()] } : {}) }))
-      add(
-        config.device.path && !existsSync(path) ? 'fail' : 'ok',
-        'card reader',
-        config.device.path && !existsSync(path) ? `${path} does not exist` : `port ${path}`,
-        'check the cable, the path in device.path, and that this user may open it (Linux: the dialout group)',
-      )
-    } catch (error) {
-      add('fail', 'card reader', `no reader found (${message(error)})`, 'plug the reader in, or set device.path in the configuration')
-    }
+    await checkReader(config, add)
     await checkHost(config, add)
   } else add('ok', 'card reader', 'simulated PIN pad (training)')
 
@@ -101,7 +78,7 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
 }
 
 /** The same words the agent says when it refuses to start (production) or falls back (training). */
-function checkKeychain(runtime: Runtime, add: (level: Level, area: string, text: string, fix?: string) => void): void {
+function checkKeychain(runtime: Runtime, add: AddFinding): void {
   const secrets = runtime.secrets
   if (secrets.kind === 'os-keychain') return add('ok', 'keychain', 'OS keychain answers')
   const reason = secrets instanceof MemorySecretStore ? secrets.unavailable : undefined
@@ -110,70 +87,7 @@ function checkKeychain(runtime: Runtime, add: (level: Level, area: string, text:
   else add('warn', 'keychain', `${what}: training keys live in process memory and vanish when the agent stops`, reason?.fix)
 }
 
-/** TLS handshake with the offline host: version, certificate validity, clock against its Date header. */
-async function checkHost(
-  config: NonNullable<Runtime['loaded']>['config'],
-  add: (level: Level, area: string, text: string, fix?: string) => void,
-): Promise<void> {
-  const url = new URL(config.host.offlineBaseUrl)
-  const endpoint = endpointFromConfig(config)
-  try {
-    const { protocol, cert, date } = await handshake(url, endpoint.extraCaPem)
-    const daysLeft = Math.floor((Date.parse(cert.valid_to) - Date.now()) / 86_400_000)
-    add(
-      daysLeft < 14 ? 'warn' : 'ok',
-      'host TLS',
-      `${url.host}: ${protocol}, certificate valid ${daysLeft} more days`,
-      'the host certificate expires soon: tell the acquirer',
-    )
-    if (date) {
-      const skew = Date.now() - Date.parse(date)
-      add(
-        Math.abs(skew) > CLOCK_SKEW_WARN_MS ? 'warn' : 'ok',
-        'clock',
-        `${Math.round(skew / 1000)} s from the host's clock`,
-        'synchronise the clock (NTP): DateTime headers and receipts use it',
-      )
-    }
-  } catch (error) {
-    add(
-      'fail',
-      'host',
-      `${url.host} unreachable or not trusted (${message(error)})`,
-      'check the network, host.offlineBaseUrl, and host.caFile if the acquirer uses a private CA',
-    )
-  }
-}
-
-function handshake(url: URL, extraCaPem: string | undefined): Promise<{ protocol: string; cert: PeerCertificate; date?: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(
-      {
-        host: url.hostname,
-        port: Number(url.port || 443),
-        servername: url.hostname,
-        minVersion: 'TLSv1.2',
-        ca: extraCaPem ? [...rootCertificates, extraCaPem] : undefined,
-        timeout: 5_000,
-      },
-      () => {
-        const protocol = socket.getProtocol() ?? 'unknown'
-        const cert = socket.getPeerCertificate()
-        socket.write(`HEAD / HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`)
-        let head = ''
-        socket.on('data', (d: Buffer) => (head += d.toString('latin1')))
-        socket.on('end', () => {
-          const date = /^date: (.+)$/im.exec(head)?.[1]?.trim()
-          resolve({ protocol, cert, ...(date ? { date } : {}) })
-        })
-      },
-    )
-    socket.on('timeout', () => socket.destroy(new Error('timed out')))
-    socket.on('error', reject)
-  })
-}
-
-function checkQueue(runtime: Runtime, add: (level: Level, area: string, text: string, fix?: string) => void): void {
+function checkQueue(runtime: Runtime, add: AddFinding): void {
   const queue = probeQueue(join(runtime.dataDir, JOURNAL_FILE))
   if (queue === undefined) return add('ok', 'queue', 'no journal yet')
   const age = queue.oldestWaitingAt ? `, oldest ${Math.round((Date.now() - queue.oldestWaitingAt) / 60_000)} min` : ''
@@ -185,8 +99,4 @@ function checkQueue(runtime: Runtime, add: (level: Level, area: string, text: st
       ? 'open the queue: a manager must retry or acknowledge each sale that needs one (a stored payment the bank declined is money not received)'
       : 'they are forwarded when the host answers',
   )
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -1,0 +1,107 @@
+/**
+ * First-run setup: checks the form, and only when every field is right stores the signing key in
+ * the keychain, writes the configuration, makes the first manager, then runs the terminal's checks.
+ * The key is never written to the file, the log or the answer: only its key check value is.
+ */
+import { configSchema, type AgentConfig } from '../config'
+import { storeSigningKey } from '../gateway'
+import type { SecretStore } from '../keychain'
+import type { Logger } from '../log'
+import type { Operators } from '../operators'
+import { PosError } from '../../src-shared/errors'
+import type { SetupAnswer, SetupCheck, SetupForm, SetupState } from '../../src-shared/setup-form'
+import { isCompleteProduction, readConfigObject, writeConfigFile } from './config-file'
+import { checkForm, configFromForm } from './setup-form'
+
+export interface FirstRunSetupDeps {
+  configFile: string
+  secrets: SecretStore
+  operators: Operators
+  logger: Logger
+  /** The doctor's checks for a configuration and its key. */
+  checks: (config: AgentConfig, signingKey: string) => Promise<SetupCheck[]>
+  /** How to start the agent once set up, as the manager types it. */
+  startCommand: string
+}
+
+export class FirstRunSetup {
+  constructor(private readonly deps: FirstRunSetupDeps) {}
+
+  state(): SetupState {
+    const existing = readConfigObject(this.deps.configFile)
+    const host = (existing.host ?? {}) as Record<string, unknown>
+    const merchant = (existing.merchant ?? {}) as Record<string, unknown>
+    const address = Array.isArray(merchant.storeAddress) ? (merchant.storeAddress as unknown[]) : []
+    const values = Object.fromEntries(
+      Object.entries({
+        offlineBaseUrl: host.offlineBaseUrl,
+        baseUrl: host.baseUrl,
+        aid: host.aid,
+        caFile: host.caFile,
+        storeId: merchant.storeId,
+        terminalId: merchant.terminalId,
+        merchantId: merchant.merchantId,
+        storeName: merchant.storeName,
+        storeAddress1: address[0],
+        storeAddress2: address[1],
+        storeAddress3: address[2],
+        currency: existing.currency,
+      }).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    )
+    return {
+      needsFirstManager: this.deps.operators.list().length === 0,
+      needsApproval: isCompleteProduction(this.deps.configFile),
+      values,
+      configFile: this.deps.configFile,
+    }
+  }
+
+  async submit(form: SetupForm): Promise<SetupAnswer> {
+    const { operators, logger, configFile } = this.deps
+    const state = this.state()
+    const raw = configFromForm(form, readConfigObject(configFile))
+    const problems = checkForm(form, raw, { firstManager: state.needsFirstManager, approval: state.needsApproval })
+    if (Object.keys(problems).length > 0) return { ok: false, problems }
+    if (state.needsApproval) {
+      try {
+        await operators.approve({ operatorId: (form.approverId ?? '').trim(), pin: form.approverPin ?? '' })
+      } catch (error) {
+        const locked = error instanceof PosError && error.code === 'OPERATOR_LOCKED'
+        return {
+          ok: false,
+          problems: {
+            approverPin: locked
+              ? 'This manager is locked after too many wrong PINs. Wait 15 minutes and try again.'
+              : 'This number and PIN are not a manager of this terminal. Nothing was changed.',
+          },
+        }
+      }
+    }
+    if (this.deps.secrets.kind !== 'os-keychain')
+      return {
+        ok: false,
+        problems: { form: 'This computer has no working keychain to keep the signing key in. Nothing was changed. Ask your IT support.' },
+      }
+    const config = configSchema.parse(raw)
+    const signingKey = form.signingKey ?? ''
+    const keyCheckValue = await storeSigningKey(this.deps.secrets, config.host.aid, signingKey)
+    writeConfigFile(configFile, raw)
+    if (state.needsFirstManager)
+      await operators.add({
+        operatorId: (form.managerId ?? '').trim(),
+        name: (form.managerName ?? '').trim(),
+        pin: form.managerPin ?? '',
+        role: 'manager',
+      })
+    logger.info({ configFile, aid: config.host.aid, keyCheckValue, firstManager: state.needsFirstManager }, 'setup saved the configuration')
+    const checks = await this.deps.checks(config, signingKey)
+    return {
+      ok: true,
+      keyCheckValue,
+      configFile,
+      checks,
+      ready: !checks.some((c) => c.level === 'fail'),
+      startCommand: this.deps.startCommand,
+    }
+  }
+}

@@ -1,0 +1,5 @@
+/** The setup domain's door: first-run setup of a production terminal, its form and its local page. */
+export { FirstRunSetup, type FirstRunSetupDeps } from './first-run-setup'
+export { isCompleteProduction, readConfigObject, writeConfigFile } from './config-file'
+export { checkForm, configFromForm } from './setup-form'
+export { startSetupServer, type SetupServer } from './setup-server'

@@ -1,0 +1,158 @@
+/**
+ * `pos-agent setup` as a manager uses it: a real process, the real keychain, a training host over
+ * HTTPS with its own CA; the configuration it writes is the one `config check` and `serve` load.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../../src-main/config'
+import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
+import { INSTALL, requireComponent, secretServiceAvailable } from '../../support/system'
+
+const work = mkdtempSync(join(tmpdir(), 'pos-setup-'))
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+const keychain = requireComponent('the Secret Service (gnome-keyring)', await secretServiceAvailable(), INSTALL.keychain)
+
+const env = (dir: string) => ({
+  ...process.env,
+  POS_AGENT_DATA_DIR: join(dir, 'data'),
+  POS_AGENT_CONFIG: '',
+  XDG_CONFIG_HOME: join(dir, 'cfg'),
+})
+
+/** Starts setup and returns its page's origin with a session cookie. */
+async function startSetup(
+  dir: string,
+  args: string[] = [],
+): Promise<{ child: ChildProcess; origin: string; cookie: string; out: () => string }> {
+  const child = spawn(process.execPath, ['bin/pos-agent.js', ...args, 'setup'], { env: env(dir) })
+  let out = ''
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+  const link = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no link: ${out}`)), 20_000)
+    child.stdout!.on('data', () => {
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/setup\?launch=\S+)/.exec(out)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
+    })
+  })
+  const opened = await fetch(link, { redirect: 'manual' })
+  const cookie = opened.headers.get('set-cookie')!.split(';')[0]!
+  return { child, origin: new URL(link).origin, cookie, out: () => out }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const closed = new Promise((resolve) => child.once('close', resolve))
+  child.kill('SIGTERM')
+  await closed
+}
+
+function cli(dir: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/pos-agent.js', ...args], { env: env(dir) })
+    let stdout = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.on('close', (code) => resolve({ code, stdout }))
+  })
+}
+
+describe.runIf(keychain)('first-run setup', () => {
+  const AID = `SETUP-ACQ-${process.pid}`
+  const KEY = 'setup-test-signing-key-012345678'
+  let host: TrainingHost
+  const dir = join(work, 'one')
+  const configFile = join(dir, 'cfg', 'pos-agent', 'config.json')
+
+  beforeAll(async () => {
+    host = await startTrainingHost({ stateDir: join(work, 'host'), signingKeys: { [AID]: KEY } })
+  })
+  afterAll(() => host.close())
+
+  const form = () => ({
+    offlineBaseUrl: host.url,
+    baseUrl: host.url,
+    aid: AID,
+    storeId: 'S-1',
+    terminalId: 'T-1',
+    merchantId: 'M-1',
+    storeName: 'Corner Cafe',
+    storeAddress1: '12 Main Street',
+    currency: 'usd',
+    signingKey: KEY,
+    caFile: host.caFile,
+    managerId: '1',
+    managerName: 'Ada',
+    managerPin: '4321',
+  })
+
+  it('refuses bad fields by name and writes nothing; then writes a configuration loadConfig and serve accept', async () => {
+    const setup = await startSetup(dir)
+    try {
+      const post = (body: unknown) =>
+        fetch(`${setup.origin}/setup/submit`, { method: 'POST', headers: { cookie: setup.cookie }, body: JSON.stringify(body) }).then(
+          (r) => r.json() as Promise<Record<string, unknown>>,
+        )
+      expect((await fetch(`${setup.origin}/setup/state`)).status).toBe(401)
+      const bad = await post({ ...form(), offlineBaseUrl: 'http://plain.example', terminalId: 'T 1', currency: 'XXY', signingKey: 'short' })
+      expect(bad.ok).toBe(false)
+      expect(Object.keys(bad.problems as object).sort()).toEqual(['currency', 'offlineBaseUrl', 'signingKey', 'terminalId'])
+      expect(() => statSync(configFile)).toThrow()
+
+      const page = await (await fetch(`${setup.origin}/setup`, { headers: { cookie: setup.cookie } })).text()
+      const good = await post(form())
+      expect(good).toMatchObject({ ok: true, keyCheckValue: expect.stringMatching(/^[0-9A-F]{6}$/) })
+      const checks = good.checks as { area: string; level: string }[]
+      // No card reader is plugged in here: that is the one problem, and it makes the terminal not ready.
+      expect(checks.filter((c) => c.level === 'fail').map((c) => c.area)).toEqual(['card reader'])
+      expect(good.ready).toBe(false)
+      expect(checks.find((c) => c.area === 'signature')?.level).toBe('ok')
+      expect(checks.find((c) => c.area === 'host TLS')?.level).toBe('ok')
+      expect(JSON.stringify(good) + page).not.toContain(KEY)
+
+      expect(statSync(configFile).mode & 0o777).toBe(0o600)
+      expect(readFileSync(configFile, 'utf8')).not.toContain(KEY)
+      const loaded = loadConfig({ flag: configFile })!
+      expect(loaded.config).toMatchObject({ mode: 'production', currency: 'USD', host: { aid: AID, caFile: host.caFile } })
+      expect(loaded.config.merchant).toMatchObject({ terminalId: 'T-1', storeName: 'Corner Cafe', storeAddress: ['12 Main Street'] })
+
+      // A working configuration is replaced only with a manager's number and PIN.
+      const refused = await post({ ...form(), storeName: 'Other' })
+      expect(Object.keys(refused.problems as object)).toEqual(expect.arrayContaining(['approverId', 'approverPin']))
+      const wrong = await post({ ...form(), storeName: 'Other', approverId: '1', approverPin: '9999' })
+      expect(wrong.ok).toBe(false)
+      expect(readFileSync(configFile, 'utf8')).not.toContain('Other')
+      const approved = await post({ ...form(), storeName: 'Other', approverId: '1', approverPin: '4321' })
+      expect(approved.ok).toBe(true)
+      expect(readFileSync(configFile, 'utf8')).toContain('Other')
+    } finally {
+      await stop(setup.child)
+    }
+    expect(setup.out()).not.toContain(KEY)
+    const logs = join(dir, 'data', 'logs')
+    for (const file of readdirSync(logs)) expect(readFileSync(join(logs, file), 'utf8')).not.toContain(KEY)
+
+    const check = await cli(dir, ['config', 'check'])
+    expect(check.code).toBe(0)
+    const serve = spawn(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], { env: env(dir) })
+    let out = ''
+    serve.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    serve.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 20_000)
+      serve.stdout.on('data', () => {
+        if (out.includes('serving the cashier UI')) {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      serve.once('close', () => reject(new Error(`serve stopped: ${out}`)))
+    })
+    expect(out).not.toMatch(/TRAINING MODE/)
+    await stop(serve)
+  }, 90_000)
+})
