@@ -29,11 +29,17 @@ export type SetupForm = Partial<Record<SetupField, string>>
 /** Where a problem belongs: one field, or the form as a whole. */
 export type SetupProblems = Partial<Record<SetupField | 'form', string>>
 
+/** What a check looked at; `other` for a check the setup page has no plain words for yet. */
+export type SetupCheckId = 'connection' | 'security' | 'clock' | 'signature' | 'reader' | 'printer' | 'other'
+
+/** One check's result: a headline and a next step in plain words, and the technical words for IT support. */
 export interface SetupCheck {
+  id: SetupCheckId
   level: 'ok' | 'warn' | 'fail'
   area: string
   text: string
   fix?: string
+  detail: string
 }
 
 export interface SetupState {

@@ -11,6 +11,7 @@ import type { Operators } from '../operators'
 import { PosError } from '../../src-shared/errors'
 import type { SetupAnswer, SetupCheck, SetupForm, SetupState } from '../../src-shared/setup-form'
 import { isCompleteProduction, readConfigObject, writeConfigFile } from './config-file'
+import { plainCheck, type CheckFinding } from './plain-checks'
 import { checkForm, configFromForm } from './setup-form'
 
 export interface FirstRunSetupDeps {
@@ -18,8 +19,8 @@ export interface FirstRunSetupDeps {
   secrets: SecretStore
   operators: Operators
   logger: Logger
-  /** The doctor's checks for a configuration and its key. */
-  checks: (config: AgentConfig, signingKey: string) => Promise<SetupCheck[]>
+  /** The doctor's checks for a configuration and its key, in the doctor's words. */
+  checks: (config: AgentConfig, signingKey: string) => Promise<CheckFinding[]>
   /** How to start the agent once set up, as the manager types it. */
   startCommand: string
 }
@@ -94,7 +95,7 @@ export class FirstRunSetup {
         role: 'manager',
       })
     logger.info({ configFile, aid: config.host.aid, keyCheckValue, firstManager: state.needsFirstManager }, 'setup saved the configuration')
-    const checks = await this.deps.checks(config, signingKey)
+    const checks: SetupCheck[] = (await this.deps.checks(config, signingKey)).map(plainCheck)
     return {
       ok: true,
       keyCheckValue,

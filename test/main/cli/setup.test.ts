@@ -106,12 +106,12 @@ describe.runIf(keychain)('first-run setup', () => {
       const page = await (await fetch(`${setup.origin}/setup`, { headers: { cookie: setup.cookie } })).text()
       const good = await post(form())
       expect(good).toMatchObject({ ok: true, keyCheckValue: expect.stringMatching(/^[0-9A-F]{6}$/) })
-      const checks = good.checks as { area: string; level: string }[]
+      const checks = good.checks as { id: string; level: string }[]
       // No card reader is plugged in here: that is the one problem, and it makes the terminal not ready.
-      expect(checks.filter((c) => c.level === 'fail').map((c) => c.area)).toEqual(['card reader'])
+      expect(checks.filter((c) => c.level === 'fail').map((c) => c.id)).toEqual(['reader'])
       expect(good.ready).toBe(false)
-      expect(checks.find((c) => c.area === 'signature')?.level).toBe('ok')
-      expect(checks.find((c) => c.area === 'host TLS')?.level).toBe('ok')
+      expect(checks.find((c) => c.id === 'signature')?.level).toBe('ok')
+      expect(checks.find((c) => c.id === 'security')?.level).toBe('ok')
       expect(JSON.stringify(good) + page).not.toContain(KEY)
 
       expect(statSync(configFile).mode & 0o777).toBe(0o600)

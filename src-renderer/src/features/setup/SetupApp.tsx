@@ -78,11 +78,17 @@ export function SetupApp() {
             onChange={change}
           />
         )}
-        <p ref={summary} tabIndex={-1} role="status" className={count > 0 || problems.form ? 'field-error' : undefined}>
+        <p
+          ref={summary}
+          tabIndex={-1}
+          role="status"
+          data-testid="setup-summary"
+          className={count > 0 || problems.form ? 'field-error' : undefined}
+        >
           {problems.form ?? (count > 0 ? `Nothing was saved. Fix the ${count === 1 ? 'field' : `${count} fields`} marked above.` : '')}
         </p>
         <div className="form-actions">
-          <button type="submit" className="button button-primary button-large" disabled={busy}>
+          <button type="submit" className="button button-primary button-large" disabled={busy} data-testid="setup-save">
             {busy ? 'Saving and checking…' : 'Save and check'}
           </button>
         </div>
