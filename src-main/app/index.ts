@@ -8,4 +8,4 @@ export { endpointFromConfig, openHostClient, startEmbeddedTrainingHost, type Hos
 export { defaultReaderFactory, readerFactory, TRAINING_PACE, type TrainingPace } from './reader-factory'
 export { openRuntime, resolveDataDir, type Runtime, type RuntimeOptions } from './runtime'
 export { startNexoEndpoint, type NexoEndpointOptions } from './nexo-endpoint'
-export { checkHost, checkReader, checkSignature, type AddFinding, type CheckLevel, type Finding } from './terminal-checks'
+export { checkHost, checkReader, checkSignature, signatureCheckId, type AddFinding, type CheckLevel, type Finding } from './terminal-checks'

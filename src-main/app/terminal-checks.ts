@@ -74,14 +74,28 @@ export async function checkHost(config: AgentConfig, add: AddFinding): Promise<b
 }
 
 /**
- * A signed reversal of a transaction this terminal never made: the host answers it without touching
- * any payment (a reversal of an unknown original records nothing to settle), and its answer tells
- * whether it accepted the signature.
+ * The made-up payment id the signature check reverses: `SETUPCHECK` and 16 random hex digits, with no
+ * "-". Every merchantTransID this terminal issues has a "-" between its terminalId, epoch and
+ * sequence (`<terminalId>-<epoch>-<sequence>`, src-main/journal/transaction-ids.ts; follow-ups add
+ * `-V<n>`, `-T<n>`, `-C<n>`), so this id can never be one of them, in this start or any other, whatever
+ * the terminalId. The random part keeps two checks apart. 26 bytes, within the 64 of docs/gateway.md §D5.
+ */
+export function signatureCheckId(): string {
+  return `SETUPCHECK${randomBytes(8).toString('hex').toUpperCase()}`
+}
+
+/**
+ * A signed reversal of a payment this terminal never made. Harmless (docs/gateway.md §D3, §7): a
+ * reversal is idempotent and never fails; for an id the host never received it answers `S0000` with
+ * `reversal.status = Success` and there is no payment to undo, so no money moves. The host may
+ * remember the id as reversed (the training host refuses a payment that arrives after its reversal,
+ * `B0042`, §D4), which is why the id must never be a real payment's: see signatureCheckId. The answer
+ * tells whether the host accepted the signature.
  */
 export async function checkSignature(config: AgentConfig, signingKey: string, add: AddFinding): Promise<void> {
   const client = new UndiciHostClient({ ...endpointFromConfig(config), responseTimeoutMs: 10_000 }, { signingKey })
   try {
-    const id = `SETUPCHECK-${randomBytes(6).toString('hex')}`
+    const id = signatureCheckId()
     const outcome = await client.send('reversal', { initiatingReason: 'setup check' }, id)
     if (outcome.kind === 'approved' || outcome.kind === 'declined')
       add('ok', 'signature', 'the host accepted a signed test request (it changes no payment)')
