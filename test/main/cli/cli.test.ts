@@ -66,10 +66,16 @@ describe('help and usage', () => {
     [['config', 'check']],
     [['training-host']],
     [['email', 'password']],
+    [['setup']],
   ])('%j --help exits 0', async (args) => {
     const run = await cli([...args, '--help'])
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^Usage: pos-agent/m)
+  })
+
+  it('the help lists first-run setup among the commands', async () => {
+    const run = await cli(['--help'])
+    expect(run.stdout).toMatch(/^\s+setup \[options\]\s+first-run setup/m)
   })
 
   it('an unknown command exits 2 with a message on stderr', async () => {
