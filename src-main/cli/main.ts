@@ -13,7 +13,8 @@ import { emailPassword } from './commands/email-commands'
 import { pinpadSimCommand } from './commands/pinpad-sim-command'
 import { sendCommand } from './commands/send-command'
 import { serveCommand } from './commands/serve-command'
-import { setupCommand } from './commands/setup-command'
+import { setupCommand, setupConfigFile } from './commands/setup-command'
+import { needsFirstRunSetup } from '../setup'
 import { signCommand, verifyCommand } from './commands/sign-commands'
 import { trainingHostCommand } from './commands/training-host-command'
 import { EXIT, exitCodeOf } from './exit-codes'
@@ -164,7 +165,13 @@ program
   .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
   .option('--nexo', 'also serve the nexo Terminal API over HTTPS (docs/nexo.md)')
   .option('--nexo-port <port>', 'port of the nexo endpoint (default 8443, or the configuration)')
-  .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string }) =>
+  .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string }) => {
+    const { configFlag, dataDirFlag } = runtimeOptions()
+    if (needsFirstRunSetup(setupConfigFile(configFlag, process.env))) {
+      // A production terminal not set up yet: the manager gets the setup page, not a refusal to start.
+      console.log('This terminal is not set up yet (no host or store settings): opening first-run setup.')
+      return finish(await setupCommand({ port: 0, configFlag, dataDirFlag, rendererRoot: o.renderer }))
+    }
     finish(
       await withRuntime((rt) =>
         serveCommand(rt, {
@@ -174,8 +181,8 @@ program
           nexoPort: o.nexoPort === undefined ? undefined : Number(o.nexoPort),
         }),
       ),
-    ),
-  )
+    )
+  })
 
 program
   .command('setup')

@@ -22,6 +22,18 @@ export function isCompleteProduction(file: string): boolean {
   return parsed.success && parsed.data.mode === 'production'
 }
 
+/**
+ * A configuration file that asks for production but has no host or no store yet: the terminal is not
+ * set up, and `serve` opens the setup page instead of refusing. A file with every section but a bad
+ * value is not this: the agent names the bad field, as for any configuration.
+ */
+export function needsFirstRunSetup(file: string | undefined): boolean {
+  if (file === undefined || !existsSync(file)) return false
+  const raw = readConfigObject(file)
+  if (raw.mode === 'training') return false
+  return raw.host === undefined || raw.merchant === undefined
+}
+
 /** Written beside the file, flushed, then renamed over it: a crash leaves the old file or the new one. */
 export function writeConfigFile(file: string, config: Record<string, unknown>): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 })

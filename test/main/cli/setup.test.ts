@@ -3,9 +3,9 @@
  * HTTPS with its own CA; the configuration it writes is the one `config check` and `serve` load.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src-main/config'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
@@ -155,4 +155,45 @@ describe.runIf(keychain)('first-run setup', () => {
     expect(out).not.toMatch(/TRAINING MODE/)
     await stop(serve)
   }, 90_000)
+})
+
+describe.runIf(keychain)('serve on a terminal not set up yet', () => {
+  it('opens first-run setup instead of refusing to start; a configuration with a bad value still names it', async () => {
+    const dir = join(work, 'not-set-up')
+    const configFile = join(dir, 'cfg', 'pos-agent', 'config.json')
+    mkdirSync(dirname(configFile), { recursive: true })
+    writeFileSync(configFile, JSON.stringify({ mode: 'production', currency: 'EUR' }))
+    const serve = spawn(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], { env: env(dir) })
+    let out = ''
+    serve.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    serve.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no setup link: ${out}`)), 20_000)
+        serve.stdout.on('data', () => {
+          if (/http:\/\/127\.0\.0\.1:\d+\/setup\?launch=\S+/.test(out)) {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+        serve.once('close', () => reject(new Error(`serve stopped: ${out}`)))
+      })
+      expect(out).toContain('This terminal is not set up yet')
+      expect(out).not.toMatch(/TRAINING MODE|serving the cashier UI/)
+    } finally {
+      await stop(serve)
+    }
+
+    // Every section there, one value wrong: the field is named, nothing is started.
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        mode: 'production',
+        host: { offlineBaseUrl: 'http://insecure.example', baseUrl: 'https://gw.example', aid: 'A1' },
+        merchant: { storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+      }),
+    )
+    const refused = await cli(dir, ['serve', '--port', '0'])
+    expect(refused.code).toBe(3)
+  }, 60_000)
 })
