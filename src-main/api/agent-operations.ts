@@ -32,7 +32,7 @@ import { signingKeyAccount, type SecretStore } from '../keychain'
 import { dayReportCsv, timeLeftMs, type Forwarder, type QueueAttention, type RetryPolicy, type TxnService } from '../txn'
 import { QUEUE_FAILURE_WORDS, QUEUE_OPERATION_NOUNS, type QueueOperation } from '../../src-shared/sale'
 import type { IntegratorTokens } from './integrator-tokens'
-import { Operators, type Credential, type OperatorView } from '../operators'
+import { Operators, Shifts, type Credential, type OperatorView } from '../operators'
 import { SaleEvents } from './sale-events'
 import { ReceiptDesk } from '../receipts'
 import { receiptMerchantOf } from '../../src-shared/receipt'
@@ -40,7 +40,7 @@ import { receiptMerchantOf } from '../../src-shared/receipt'
 /** What the operations use of the engine the composition root builds (src-main/app/compose.ts). */
 export interface AgentEngine {
   alarms: AppInfo['alarms']
-  journal: Pick<JournalStore, 'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators'>
+  journal: Pick<JournalStore, 'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators' | 'shifts'>
   txn: TxnService
   forwarder: Forwarder
 }
@@ -83,6 +83,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
   private readonly unsubscribe: Array<() => void> = []
   private readonly saleEvents: SaleEvents
   private readonly operators: Operators
+  private readonly shifts: Shifts
   private readonly receipts: ReceiptDesk
   /** Who is signed in at the counter (the cashier window), if anyone. */
   private counterOperator: OperatorView | undefined
@@ -92,6 +93,7 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
     const { engine } = ctx
     const txn = engine.txn
     this.operators = new Operators(engine.journal.operators)
+    this.shifts = new Shifts(engine.journal.shifts)
     this.receipts = ctx.receipts ?? new ReceiptDesk(receiptMerchantOf(ctx.info))
     this.saleEvents = new SaleEvents({
       journal: engine.journal,
@@ -169,7 +171,13 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       },
       retryAttention: (r, _caller, actor) => txn.managerRetry(r.id, actor.by),
       dayReport: (r) => txn.dayReport(r.batch),
-      closeDay: (r, _caller, actor) => txn.closeDay(r.batch, r.managerOverride ?? false, actor.by),
+      closeDay: async (r, _caller, actor) => {
+        const report = await txn.closeDay(r.batch, r.managerOverride ?? false, actor.by)
+        // The close ended the shift of whoever is signed in at the counter; they stay signed in, so
+        // their time from the close on is a shift of the next batch.
+        if (this.counterOperator) this.shifts.signedIn(this.counterOperator.id, report.batch.closedAt)
+        return report
+      },
       listBatches: () => txn.listBatches(),
       acknowledgeAttention: (r, _caller, actor) => txn.acknowledge(r.id, actor.by),
       exportDay: (r) => {
@@ -205,10 +213,12 @@ export class AgentOperations extends EventEmitter<{ event: [PosEvent] }> {
       signIn: async (r) => {
         // One counter per terminal: signing in there replaces whoever was signed in.
         this.counterOperator = await this.operators.verify(r)
+        this.shifts.signedIn(this.counterOperator.id)
         return this.counterOperator
       },
       signOut: () => {
         this.counterOperator = undefined
+        this.shifts.signedOut()
         return this.counterOperatorView()
       },
       counterOperator: () => this.counterOperatorView(),

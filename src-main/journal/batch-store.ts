@@ -3,7 +3,8 @@
  * records its totals as closed and moves exactly the sales it counted into it, in one transaction.
  * From then on nothing changes it: later sales go to the next batch, and SQLite triggers (schema.ts,
  * version 4) refuse any update or delete of a closed batch and any change of a sale's batch, so no
- * code path, present or future, can reopen a day.
+ * code path, present or future, can reopen a day. The close also ends the shift still open and takes
+ * the open batch's shifts into the batch, in the same transaction.
  */
 import type Database from 'better-sqlite3'
 import { runInTransaction } from './database'
@@ -45,6 +46,9 @@ export class BatchStore {
         'INSERT INTO batch (number, closed_at, business_day, manager_override, sale_count, summary, closed_by) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       join: db.prepare('UPDATE sale SET batch = ? WHERE batch IS NULL AND id IN (SELECT value FROM json_each(?))'),
+      // The close ends the shift still open (schema.ts, version 9) and takes the open batch's shifts.
+      endShift: db.prepare('UPDATE shift SET ended_at = max(started_at, ?) WHERE ended_at IS NULL AND batch IS NULL'),
+      joinShifts: db.prepare('UPDATE shift SET batch = ? WHERE batch IS NULL'),
       get: db.prepare('SELECT * FROM batch WHERE number = ?'),
       list: db.prepare('SELECT * FROM batch ORDER BY number DESC LIMIT ?'),
     }
@@ -84,6 +88,8 @@ export class BatchStore {
       if (joined !== close.saleIds.length) {
         throw new BatchClosedMeanwhileError(`batch ${number}: ${close.saleIds.length - joined} of its sales were already in a closed batch`)
       }
+      this.statements.endShift.run(close.closedAt)
+      this.statements.joinShifts.run(number)
       return batch
     })
   }

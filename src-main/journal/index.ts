@@ -22,3 +22,4 @@ export type { NewOutboxItem, OutboxItem, ClaimedItem, QueueTotals } from './outb
 export { JournalCheckpointer } from './checkpointer'
 export { JOURNAL_FILE, probeJournal, probeQueue, type JournalSummary, type QueueSummary } from './journal-probe'
 export { OperatorStore, type OperatorRecord, type OperatorRole } from './operator-store'
+export { ShiftStore, type ShiftRecord } from './shift-store'

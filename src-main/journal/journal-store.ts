@@ -23,6 +23,7 @@ import {
 import { OPEN_SALE_PREDICATE } from './schema'
 import { BatchStore } from './batch-store'
 import { OperatorStore } from './operator-store'
+import { ShiftStore } from './shift-store'
 
 /** A sale as stored. The states are the shared vocabulary (src-shared/sale). */
 export interface SaleRecord {
@@ -216,6 +217,8 @@ export class JournalStore {
   readonly batches: BatchStore
   /** Who may work at this terminal (src-main/operators holds the rules). */
   readonly operators: OperatorStore
+  /** Who was signed in at the counter, when, in which batch. */
+  readonly shifts: ShiftStore
   private readonly statements
   private readonly keys: SaleKeys
   private readonly now: () => number
@@ -232,6 +235,7 @@ export class JournalStore {
     this.outbox = new OutboxStore(db, this.keys, this.now)
     this.batches = new BatchStore(db)
     this.operators = new OperatorStore(db)
+    this.shifts = new ShiftStore(db)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
       bumpCounter: db.prepare(

@@ -257,4 +257,28 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 9,
+    description: "shifts: each operator's time signed in at the counter, from sign-in to sign-out, the next sign-in or the close",
+    up(db) {
+      // A shift belongs to the open batch (batch NULL) until the close ends it and moves it into the
+      // batch it closed, in the close's own commit (batch-store.ts). At most one shift is open: the
+      // counter has one operator at a time. A shift of a closed batch never changes, as its batch.
+      db.exec(`
+        CREATE TABLE shift (
+          id          INTEGER PRIMARY KEY,
+          operator_id TEXT NOT NULL,
+          started_at  INTEGER NOT NULL,               -- ms since epoch: the sign-in
+          ended_at    INTEGER CHECK (ended_at IS NULL OR ended_at >= started_at),
+          batch       INTEGER REFERENCES batch (number)
+        ) STRICT;
+        CREATE UNIQUE INDEX shift_one_open ON shift ((ended_at IS NULL)) WHERE ended_at IS NULL;
+        CREATE INDEX shift_by_batch ON shift (batch, started_at);
+        CREATE TRIGGER shift_closed_never_changes BEFORE UPDATE ON shift WHEN OLD.batch IS NOT NULL
+          BEGIN SELECT RAISE(ABORT, 'a shift of a closed batch never changes'); END;
+        CREATE TRIGGER shift_closed_never_deleted BEFORE DELETE ON shift WHEN OLD.batch IS NOT NULL
+          BEGIN SELECT RAISE(ABORT, 'a shift of a closed batch is never deleted'); END;
+      `)
+    },
+  },
 ]

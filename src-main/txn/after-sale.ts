@@ -89,7 +89,7 @@ export class AfterSale {
     const open = journal.batches.openNumber()
     if (batch === undefined || batch === open) {
       const reported = { batch: { number: open }, businessDay: businessDay(this.deps.now()) }
-      return openBatchReport(reported, journal.salesOfOpenBatch().map(toSaleView))
+      return openBatchReport(reported, journal.salesOfOpenBatch().map(toSaleView), journal.shifts.ofOpenBatch())
     }
     const closed = journal.batches.get(batch)
     if (!closed) throw new PosError('NO_SUCH_BATCH', `there is no batch ${batch} on this terminal (the open batch is ${open})`)
@@ -134,9 +134,14 @@ export class AfterSale {
     }
     // Checked again on the sales as they are now: a void may have started while the captures were written.
     const at = this.deps.now()
+    // The close ends the shift still open (journal/batch-store.ts): its totals are frozen as ended now.
+    const shifts = journal.shifts
+      .ofOpenBatch()
+      .map((shift) => ({ ...shift, endedAt: shift.endedAt ?? Math.max(shift.startedAt, at.getTime()) }))
     const counted = openBatchReport(
       { batch: before.batch, businessDay: before.businessDay },
       members.map((id) => toSaleView(writeAhead.sale(id))),
+      shifts,
     )
     if (!counted.closable && !(managerOverride && counted.overridable)) return counted
     try {
@@ -145,7 +150,7 @@ export class AfterSale {
         closedAt: at.getTime(),
         businessDay: businessDay(at),
         managerOverride: !counted.closable,
-        summary: JSON.stringify(summarise(counted.sales)),
+        summary: JSON.stringify(summarise(counted.sales, shifts)),
         closedBy: by,
       })
       return this.dayReport(closed.number)

@@ -7,7 +7,15 @@
  */
 import { formatAmount } from '../../src-shared/money'
 import type { ClosedBatch } from '../journal'
-import type { BatchSummaryView, BatchView, DayReportView, DayTotalsView, OperatorTotalsView, SaleView } from '../../src-shared/contract'
+import type {
+  BatchSummaryView,
+  BatchView,
+  DayReportView,
+  DayTotalsView,
+  OperatorTotalsView,
+  SaleView,
+  ShiftTotalsView,
+} from '../../src-shared/contract'
 import { CHARGED, COUNTER_BUSY, CREDITING, plainReason, readMethodWords, saleWords, showsAuthCode } from '../../src-shared/sale'
 
 export type DayTotals = DayTotalsView
@@ -19,15 +27,23 @@ export type DayReport = DayReportView
 /** What a close freezes: the counts and totals of a batch as they stood when it closed. */
 export type BatchSummary = Pick<
   DayReport,
-  'counts' | 'notReceivedMinor' | 'totals' | 'tipsMinor' | 'returnsMinor' | 'grandTotalMinor' | 'byOperator'
+  'counts' | 'notReceivedMinor' | 'totals' | 'tipsMinor' | 'returnsMinor' | 'grandTotalMinor' | 'byOperator' | 'byShift'
 >
+
+/** A shift as the journal keeps it: who was signed in at the counter, from when, until when. */
+export interface Shift {
+  operatorId: string
+  startedAt: number
+  endedAt?: number
+}
 
 /**
  * A summary as a closed batch recorded it: batches closed before the grand total and the operator
- * totals lack them, and those closed before returns existed lack the returns (there were none).
+ * totals lack them, those closed before returns existed lack the returns (there were none), and
+ * those closed before shifts were kept lack the shifts.
  */
-export type FrozenSummary = Omit<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'returnsMinor' | 'counts'> &
-  Partial<Pick<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'returnsMinor'>> & {
+export type FrozenSummary = Omit<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'byShift' | 'returnsMinor' | 'counts'> &
+  Partial<Pick<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'byShift' | 'returnsMinor'>> & {
     counts: Omit<BatchSummary['counts'], 'returns'> & { returns?: number }
   }
 
@@ -38,8 +54,8 @@ export interface ReportedBatch {
 }
 
 /** The open batch: its totals so far, and whether it may be closed now. */
-export function openBatchReport(reported: ReportedBatch, sales: readonly SaleView[]): DayReport {
-  const summary = summarise(sales)
+export function openBatchReport(reported: ReportedBatch, sales: readonly SaleView[], shifts: readonly Shift[] = []): DayReport {
+  const summary = summarise(sales, shifts)
   const reversalsPending = sales.filter((sale) => sale.state === 'reversalPending').length
   const atCounter = sales.filter((sale) => COUNTER_BUSY.has(sale.state)).length
   const needsAttention = summary.counts.needsAttention
@@ -79,6 +95,7 @@ export function closedBatchReport(reported: ReportedBatch, frozen: FrozenSummary
     returnsMinor: frozen.returnsMinor ?? {},
     grandTotalMinor: frozen.grandTotalMinor ?? grandTotals(frozen.totals, {}),
     byOperator: frozen.byOperator ?? [],
+    byShift: frozen.byShift ?? [],
   }
   return { ...reported, closable: false, blockedReason: 'this batch is already closed', overridable: false, ...complete, sales: [...sales] }
 }
@@ -91,8 +108,34 @@ function grandTotals(totals: readonly DayTotals[], returnsMinor: Readonly<Record
   return grand
 }
 
-/** Counts per outcome, totals per brand and currency, tips, and the money not received. */
-export function summarise(sales: readonly SaleView[]): BatchSummary {
+/**
+ * What each shift charged: the sales its operator rang up between its start and its end (the sale's
+ * creation is the moment that counts), counted as byOperator counts them: charged sales, returns
+ * apart. An open shift takes every later sale of its operator.
+ */
+export function shiftTotals(shifts: readonly Shift[], sales: readonly SaleView[]): ShiftTotalsView[] {
+  return shifts.map((shift) => {
+    const row: ShiftTotalsView = {
+      operatorId: shift.operatorId,
+      start: shift.startedAt,
+      ...(shift.endedAt !== undefined ? { end: shift.endedAt } : {}),
+      count: 0,
+      amountMinor: {},
+      tipMinor: {},
+    }
+    for (const sale of sales) {
+      if (sale.kind === 'return' || !CHARGED.has(sale.state) || sale.operatorId !== shift.operatorId) continue
+      if (sale.createdAt < shift.startedAt || (shift.endedAt !== undefined && sale.createdAt >= shift.endedAt)) continue
+      row.count++
+      row.amountMinor[sale.currency] = (row.amountMinor[sale.currency] ?? 0) + sale.amountMinor
+      row.tipMinor[sale.currency] = (row.tipMinor[sale.currency] ?? 0) + sale.tipMinor
+    }
+    return row
+  })
+}
+
+/** Counts per outcome, totals per brand and currency, tips, the money not received, per operator and shift. */
+export function summarise(sales: readonly SaleView[], shifts: readonly Shift[] = []): BatchSummary {
   const counts = {
     approved: 0,
     declined: 0,
@@ -168,6 +211,7 @@ export function summarise(sales: readonly SaleView[]): BatchSummary {
         (a.operatorId ?? '').localeCompare(b.operatorId ?? '') ||
         a.currency.localeCompare(b.currency),
     ),
+    byShift: shiftTotals(shifts, sales),
   }
 }
 

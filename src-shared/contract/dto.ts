@@ -103,6 +103,25 @@ export interface OperatorTotalsView {
   tipMinor: number
 }
 
+/**
+ * One shift: an operator's time signed in at the counter (sign-in to sign-out, the next operator's
+ * sign-in or the close), and what they charged in it, per currency: the sales they rang up in that
+ * time, as byOperator counts them (returns are counted apart, as there).
+ */
+export interface ShiftTotalsView {
+  operatorId: string
+  /** The sign-in (epoch ms). */
+  start: number
+  /** When it ended (epoch ms); absent while the operator is still signed in. */
+  end?: number
+  /** Sales charged in it. */
+  count: number
+  /** Amount charged, per currency, in minor units. */
+  amountMinor: Record<string, number>
+  /** Tips on those sales, per currency, in minor units. */
+  tipMinor: Record<string, number>
+}
+
 export interface DayTotalsView {
   currency: string
   brand: string
@@ -172,6 +191,8 @@ export interface DayReportView {
   grandTotalMinor: Record<string, number>
   /** What each operator charged, per currency; sales without an operator (the POS's) in a row without one. */
   byOperator: OperatorTotalsView[]
+  /** Each operator's shifts at the counter, oldest first (none for batches closed before shifts were kept). */
+  byShift: ShiftTotalsView[]
   sales: SaleView[]
 }
 

@@ -122,6 +122,16 @@ export const dayReportViewSchema = z.object({
   byOperator: z.array(
     z.object({ operatorId: z.string().optional(), currency: z.string(), count: z.number(), amountMinor: z.number(), tipMinor: z.number() }),
   ),
+  byShift: z.array(
+    z.object({
+      operatorId: z.string(),
+      start: z.number(),
+      end: z.number().optional(),
+      count: z.number(),
+      amountMinor: minorAmounts,
+      tipMinor: minorAmounts,
+    }),
+  ),
   sales: z.array(saleViewSchema),
 })
 

@@ -2,7 +2,7 @@
  * The day report as the receipt printer prints it: a Z-report for a closed batch (its totals as they
  * were closed, never changing: reprinting a batch prints the same figures), an X-report for the open
  * batch (the running totals, nothing closed). Grand total (less returns), per card brand, per operator,
- * tips, returns, the counts of each outcome and the money the store did not get, in the words of the close-of-day screen.
+ * per shift, tips, returns, the counts of each outcome and the money the store did not get, in the words of the close-of-day screen.
  */
 import type { DayReportView } from '../contract'
 import { localDateTime, money, type ReceiptLine, type ReceiptMerchant, type Slip, TRAINING_LINE } from './receipt'
@@ -54,6 +54,27 @@ export function dayReportSlip(report: DayReportView, merchant: ReceiptMerchant, 
     for (const row of report.byOperator) {
       const who = row.operatorId ? `Operator ${row.operatorId}` : 'Started by the POS'
       field(`${who} (${row.count})`, money(row.amountMinor + row.tipMinor, row.currency))
+    }
+    lines.push({ kind: 'rule' })
+  }
+
+  if (report.byShift.length > 0) {
+    // Each operator's time at the counter, in local time: the end's date only when it is another day.
+    lines.push({ kind: 'text', text: 'BY SHIFT', strong: true })
+    for (const shift of report.byShift) {
+      const [startDay = '', startTime = ''] = localDateTime(shift.start).split(' ')
+      const end = shift.end === undefined ? undefined : localDateTime(shift.end)
+      const until = end?.startsWith(startDay) ? end.slice(startDay.length + 1) : end
+      const when = until === undefined ? `from ${startTime}, still signed in` : `${startTime} to ${until}`
+      lines.push({ kind: 'text', text: `Operator ${shift.operatorId}, ${when}` })
+      const currencies = Object.keys(shift.amountMinor)
+      if (currencies.length === 0) field('Sales (0)', 'none')
+      for (const currency of currencies) {
+        const amount = shift.amountMinor[currency] ?? 0
+        const tips = shift.tipMinor[currency] ?? 0
+        field(`Sales (${shift.count})`, money(amount + tips, currency))
+        if (tips > 0) field('Of which tips', money(tips, currency))
+      }
     }
     lines.push({ kind: 'rule' })
   }

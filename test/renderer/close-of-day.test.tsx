@@ -116,3 +116,45 @@ describe('batches', () => {
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Close the day' }).disabled).toBe(true)
   })
 })
+
+describe('shifts', () => {
+  it("lists each operator's shifts in local time with what they charged, the open one as still signed in", async () => {
+    const at = (hours: number, minutes: number, day = 15) => new Date(2026, 0, day, hours, minutes).getTime()
+    const report = makeReport({
+      byShift: [
+        { operatorId: '17', start: at(9, 0), end: at(13, 30), count: 2, amountMinor: { USD: 3000 }, tipMinor: { USD: 300 } },
+        { operatorId: '23', start: at(13, 30), end: at(14, 0), count: 0, amountMinor: {}, tipMinor: {} },
+        { operatorId: '9', start: at(22, 0, 14), end: at(1, 15), count: 1, amountMinor: { USD: 500 }, tipMinor: { USD: 0 } },
+        { operatorId: '17', start: at(14, 5), count: 1, amountMinor: { USD: 700 }, tipMinor: { USD: 0 } },
+      ],
+    })
+    await renderApp(
+      new FakeBridge().on('dayReport', () => ok(report)),
+      { screen: 'closeOfDay' },
+    )
+    expect(screen.getByRole('heading', { name: 'Shifts at the counter' })).toBeTruthy()
+    const rows = within(screen.getByTestId('day-shifts'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      )
+    expect(rows).toEqual([
+      ['Operator 17', '09:00 to 13:30', '2', 'USD 33.00 (USD 3.00 of it tips)'],
+      ['Operator 23', '13:30 to 14:00', '0', 'nothing'],
+      ['Operator 9', '22:00 to 2026-01-15 01:15', '1', 'USD 5.00'],
+      ['Operator 17', 'since 14:05, still signed in', '1', 'USD 7.00'],
+    ])
+  })
+
+  it('says so when no one signed in, and reads a report from an agent that sends no shifts', async () => {
+    const { byShift: _byShift, ...older } = makeReport()
+    await renderApp(
+      new FakeBridge().on('dayReport', () => ok(older as ReturnType<typeof makeReport>)),
+      { screen: 'closeOfDay' },
+    )
+    expect(screen.getByText('No one signed in at the counter in this batch.')).toBeTruthy()
+  })
+})

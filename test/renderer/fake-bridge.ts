@@ -125,6 +125,7 @@ export function makeReport(overrides: Partial<DayReportView> = {}): DayReportVie
     returnsMinor: {},
     grandTotalMinor: {},
     byOperator: [],
+    byShift: [],
     sales: [],
     ...overrides,
   }

@@ -33,6 +33,17 @@ const report: DayReportView = {
     { operatorId: '7', currency: 'USD', count: 2, amountMinor: 3000, tipMinor: 300 },
     { currency: 'USD', count: 1, amountMinor: 1000, tipMinor: 0 },
   ],
+  byShift: [
+    {
+      operatorId: '7',
+      start: new Date(2026, 10, 24, 9, 0).getTime(),
+      end: new Date(2026, 10, 24, 13, 30).getTime(),
+      count: 2,
+      amountMinor: { USD: 3000 },
+      tipMinor: { USD: 300 },
+    },
+    { operatorId: '9', start: new Date(2026, 10, 24, 13, 30).getTime(), end: closedAt, count: 0, amountMinor: {}, tipMinor: {} },
+  ],
   sales: [],
 }
 const merchant = { name: 'Corner Cafe', addressLines: ['12 Main Street'], merchantId: 'M-CORNER', terminalId: 'T-0001', training: false }
@@ -50,6 +61,8 @@ describe('the printed day report', () => {
     expect(text).toMatch(/Of which tips\s+USD 3\.00/)
     expect(text).toMatch(/Operator 7 \(2\)\s+USD 33\.00/)
     expect(text).toMatch(/Started by the POS \(1\)\s+USD 10\.00/)
+    expect(text).toMatch(/BY SHIFT\n\s*Operator 7, 09:00 to 13:30\nSales \(2\)\s+USD 33\.00\nOf which tips\s+USD 3\.00\n/)
+    expect(text).toMatch(/Operator 9, 13:30 to 22:04\nSales \(0\)\s+none\n/)
     expect(text).toMatch(/Not paid by the bank\s+1/)
     expect(text).toMatch(/Money not received\s+USD 41\.51/)
     expect(text).toMatch(/Returns\s+1/)
@@ -60,10 +73,13 @@ describe('the printed day report', () => {
   })
 
   it('the open batch: an X-report; a training terminal marks it as not valid', () => {
-    const open = { ...report, batch: { number: 8 } }
-    const text = receiptText(dayReportSlip(open, { ...merchant, training: true }, closedAt), 32).join('\n')
+    const [ended, last] = report.byShift
+    const { end: _end, ...stillOpen } = last!
+    const open = { ...report, batch: { number: 8 }, byShift: [ended!, stillOpen] }
+    const text = receiptText(dayReportSlip(open, { ...merchant, training: true }, closedAt), 48).join('\n')
     expect(text).toContain('X-REPORT (BATCH STILL OPEN)')
     expect(text).not.toContain('Z-REPORT')
+    expect(text).toContain('Operator 9, from 13:30, still signed in')
     // First and last: a training report can never pass for a real one, whichever end is torn off.
     expect(text.split('\n').filter((line) => line.includes('TRAINING – NOT A VALID'))).toHaveLength(2)
   })

@@ -82,9 +82,18 @@ describe('operators at the counter and on the API', () => {
     expect((await atCounter('closeDay', {})).json.error?.code).toBe('MANAGER_REQUIRED')
     const closed = await atCounter('closeDay', { approval: MANAGER })
     expect(closed.json.value.batch).toMatchObject({ number: 1, closedBy: '9' })
+    // The cashier's shift (the wrong PIN started none) ended with the close; its one sale was voided.
+    const closedAt = (closed.json.value.batch as { closedAt: number }).closedAt
+    expect(closed.json.value.byShift).toEqual([
+      { operatorId: '17', start: expect.any(Number), end: closedAt, count: 0, amountMinor: {}, tipMinor: {} },
+    ])
+    // Still signed in, the cashier's time from the close on is a shift of the next batch.
+    const next = (await atCounter('dayReport')).json.value.byShift as Array<{ operatorId: string; start: number; end?: number }>
+    expect(next).toEqual([{ operatorId: '17', start: closedAt, count: 0, amountMinor: {}, tipMinor: {} }])
 
-    // Signed out, the counter is locked again.
+    // Signed out, the counter is locked again, and the shift has ended.
     expect((await atCounter('signOut')).json.value).toMatchObject({ required: true })
+    expect(api.engine.engine.journal.shifts.open()).toBeUndefined()
     expect((await atCounter('startSale', { amountMinor: 1300 })).json.error?.code).toBe('SIGN_IN_REQUIRED')
   })
 

@@ -1,4 +1,4 @@
-/** Close of day: the report (counts, totals per brand and currency, tips), why it cannot close yet, close, export. */
+/** Close of day: the report (counts, totals per brand and currency, tips, shifts), why it cannot close yet, close, export. */
 import { useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -8,6 +8,7 @@ import { NoticeLine } from '../../components/Notice'
 import { canCloseDay, closeBlockedReason, describeError, plainReason, usePos, usePosStore } from '../../store'
 import { dateTimeText } from '../../components/time-text'
 import { saveFile } from './save-file'
+import { ShiftTotals } from './ShiftTotals'
 import type { DayReportView } from '../../../../src-shared/contract'
 import { DAY_COUNT_WORDS } from '../../../../src-shared/receipt'
 
@@ -139,6 +140,7 @@ export function CloseOfDayScreen() {
               Object.entries(report.tipsMinor).map(([currency, minor]) => <li key={currency}>{moneyText(minor, currency)}</li>)
             )}
           </ul>
+          <ShiftTotals report={report} />
           <div className="form-actions">
             <button
               type="button"
