@@ -9,8 +9,36 @@ import type { Sale, TxnEvent } from './txn-types'
 
 /** What the machine needs of a journaled sale. */
 export function toSale(record: SaleRecord): Sale {
-  const { id, state, amountMinor, currency, autoCapture, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode } = record
-  return { id, state, amountMinor, currency, autoCapture, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode }
+  const {
+    id,
+    state,
+    amountMinor,
+    currency,
+    autoCapture,
+    offline,
+    chip,
+    tipMinor,
+    tipState,
+    reason,
+    attentionFrom,
+    authCode,
+    returnedMinor,
+  } = record
+  return {
+    id,
+    state,
+    amountMinor,
+    currency,
+    autoCapture,
+    offline,
+    chip,
+    tipMinor,
+    tipState,
+    reason,
+    attentionFrom,
+    authCode,
+    returnedMinor,
+  }
 }
 
 /** The machine's decision, as columns of the record (undefined clears a column). */

@@ -8,6 +8,7 @@
  * bank, never "host"; no result code, state or message name). A gateway code or the technical cause
  * stays in the journal's event and the log (test/main/txn/plain-reasons.test.ts holds every reason to this).
  */
+import { displayAmount } from '../../src-shared/money'
 import { COUNTER_BUSY, FINAL, QUEUE_OPERATION_NOUNS, SALE_REASONS, STANDING_PAYMENT } from '../../src-shared/sale'
 import type { ForwardAnswer, PaymentAnswer, QueuedOperation, Sale, TransitionResult, TxnEffect, TxnEvent, TxnState } from './txn-types'
 
@@ -113,6 +114,14 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
         return { ok: false, reason: 'the payment is already being captured: the tip can no longer change', plain: true }
       if (!Number.isSafeInteger(event.tipMinor) || event.tipMinor < 0)
         return { ok: false, reason: 'a tip must be a whole, non-negative amount', plain: true }
+      // The returns credited the customer out of amount plus tip: a lower tip would leave the bank
+      // holding less than was given back.
+      if (sale.amountMinor + event.tipMinor < (sale.returnedMinor ?? 0))
+        return {
+          ok: false,
+          reason: `a return already credited ${displayAmount(sale.returnedMinor ?? 0, sale.currency)}: the tip cannot bring the sale below it`,
+          plain: true,
+        }
       // A later tip replaces an earlier one (docs/gateway.md §D3 "Tips"); it queues behind the payment's own forwarding.
       return ok(sale, sale.state, [{ type: 'enqueue', operation: 'tips' }], { tipMinor: event.tipMinor, tipState: 'pending' })
 
@@ -278,6 +287,14 @@ function tipOfWithdrawn(sale: Sale): Partial<Sale> {
 }
 
 function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidRequested' }>): TransitionResult {
+  // A void would give back the whole payment on top of what the returns credited: what is left is
+  // returned instead.
+  if ((sale.returnedMinor ?? 0) > 0)
+    return {
+      ok: false,
+      reason: `a return already credited ${displayAmount(sale.returnedMinor ?? 0, sale.currency)} of this sale: return what is left instead of voiding it`,
+      plain: true,
+    }
   if (sale.state === 'storedOffline') {
     // Withdrawn locally only when it provably never left the terminal.
     if (event.paymentQueue === 'neverSent') {

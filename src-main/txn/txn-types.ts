@@ -30,6 +30,8 @@ export interface Sale {
   /** The state a needs-attention sale returns to when a manager retries. */
   attentionFrom?: TxnState | undefined
   authCode?: string | undefined
+  /** What the sale's returns credited or are crediting (read with the sale, never written by the machine). */
+  returnedMinor?: number | undefined
 }
 
 /** Answer of the host to the payment, reduced to what the machine decides on. */

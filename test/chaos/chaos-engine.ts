@@ -1,8 +1,9 @@
 /**
  * Model-based chaos checker for the transaction engine. fast-check generates sequences of sales
- * (every offline policy, every test card), voids at any moment, tips, close of day, forward now,
- * host down and up, every fault of the training host, and SIGKILLs of the worker between commands
- * and in the middle of them. After each sequence the system is settled (healthy host, restart,
+ * (every offline policy, every test card), voids at any moment, tips, returns (of a charged sale,
+ * part or whole or more than is left, with its card or another; and without a sale, by a manager),
+ * close of day, forward now, host down and up, every fault of the training host, and SIGKILLs of the
+ * worker between commands and in the middle of them. After each sequence the system is settled (healthy host, restart,
  * queue drained, manager actions the model allows) and invariants are checked against the training
  * host's ledger and the journal, read from disk once the worker has stopped.
  *
@@ -21,7 +22,16 @@ import { COUNTER_BUSY, CHARGED, OFFLINE_POLICIES, type OfflinePolicy, type SaleS
 import { startTrainingHost, type TrainingHost } from '../../src-main/training/host'
 import type { OperationKind } from '../../src-main/gateway'
 import { AID, KEY } from '../support/engine-harness'
-import { CHAOS_CARDS, READER_FAULTS, type ChaosCard, type ReaderFault, type WorkerCommand } from '../support/chaos-worker'
+import {
+  CHAOS_CARDS,
+  READER_FAULTS,
+  RETURN_READER_FAULTS,
+  UNREFERENCED_RETURN_MAX_MINOR,
+  type ChaosCard,
+  type ReaderFault,
+  type ReturnReaderFault,
+  type WorkerCommand,
+} from '../support/chaos-worker'
 
 // ---------------------------------------------------------------------------------------------
 // The commands the generator draws from
@@ -42,6 +52,27 @@ export type ChaosCommand =
       wait: boolean
     }
   | { kind: 'void'; sale: number }
+  | {
+      /** A return of an earlier sale: a share of what is left (100: all of it), or `overMinor` > 0 more than is left. */
+      kind: 'return'
+      sale: number
+      /** Picked among the sales with something left to return, as from the list; otherwise any earlier sale. */
+      chargedOnly: boolean
+      percent: number
+      overMinor: number
+      /** The customer presents a card other than the one the sale was paid with: the terminal refuses it. */
+      otherCard: boolean
+      readerFault?: ReturnReaderFault
+      wait: boolean
+    }
+  | {
+      /** A return without a sale: only with a manager (Scenario.manager), within the terminal's limit. */
+      kind: 'unreferencedReturn'
+      amountMinor: number
+      card: ChaosCard
+      readerFault?: ReturnReaderFault
+      wait: boolean
+    }
   | { kind: 'tip'; sale: number; percent: number }
   | { kind: 'close'; managerOverride: boolean }
   | { kind: 'forwardNow' }
@@ -73,6 +104,11 @@ const amountArb = fc.tuple(fc.integer({ min: 1, max: 320 }), fc.constantFrom(0, 
 
 const saleIndex = fc.nat({ max: 30 })
 
+const returnReaderFaultArb = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(undefined) },
+  ...RETURN_READER_FAULTS.map((fault) => ({ weight: 1, arbitrary: fc.constant(fault) })),
+)
+
 export const commandArb: fc.Arbitrary<ChaosCommand> = fc.oneof(
   {
     weight: 6,
@@ -93,6 +129,38 @@ export const commandArb: fc.Arbitrary<ChaosCommand> = fc.oneof(
     ),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('void' as const), sale: saleIndex }) },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      {
+        kind: fc.constant('return' as const),
+        sale: saleIndex,
+        chargedOnly: fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
+        // all that is left, or part of it
+        percent: fc.oneof({ weight: 2, arbitrary: fc.constant(100) }, { weight: 3, arbitrary: fc.integer({ min: 1, max: 99 }) }),
+        // now and then more than is left
+        overMinor: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 5_000 }) }),
+        otherCard: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
+        readerFault: returnReaderFaultArb,
+        wait: fc.boolean(),
+      },
+      { requiredKeys: ['kind', 'sale', 'chargedOnly', 'percent', 'overMinor', 'otherCard', 'wait'] },
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        kind: fc.constant('unreferencedReturn' as const),
+        // a sixth of them above the terminal's limit
+        amountMinor: fc.integer({ min: 1, max: Math.round(UNREFERENCED_RETURN_MAX_MINOR * 1.2) }),
+        card: fc.constantFrom<ChaosCard>('chip', 'swipe', 'contactless'),
+        readerFault: returnReaderFaultArb,
+        wait: fc.boolean(),
+      },
+      { requiredKeys: ['kind', 'amountMinor', 'card', 'wait'] },
+    ),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('tip' as const), sale: saleIndex, percent: fc.integer({ min: 1, max: 30 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const), managerOverride: fc.boolean() }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'forwardNow' as const }) },
@@ -118,9 +186,12 @@ export const commandArb: fc.Arbitrary<ChaosCommand> = fc.oneof(
 
 export const scenarioArb = fc.record({
   restaurant: fc.boolean(),
+  /** The terminal has a manager, who approves a return without a sale; without one such a return is refused. */
+  manager: fc.boolean(),
   commands: fc.array(commandArb, { minLength: 6, maxLength: 40, size: 'medium' }),
 })
-export type Scenario = { restaurant: boolean; commands: ChaosCommand[] }
+/** `manager` absent (a sequence printed before returns): no manager. */
+export type Scenario = { restaurant: boolean; manager?: boolean; commands: ChaosCommand[] }
 
 // ---------------------------------------------------------------------------------------------
 // The host behind a gate: "down" refuses connections, as a host that is off or unreachable does
@@ -305,6 +376,18 @@ interface ModelSale {
   policy: OfflinePolicy
 }
 
+/** A return as the model saw it: known by its reference even when a kill took its answer. */
+interface ModelReturn {
+  reference: string
+  /** The journal's id, when the answer came. */
+  id?: string
+  /** The code of the terminal's refusal, when it refused to start the return. */
+  refused?: string
+}
+
+/** The model's sales as a return's target: the worker picks among them as the terminal stands. */
+const targetsOf = (sales: ModelSale[]) => sales.map((s) => ({ id: s.id, card: s.card }))
+
 export interface RunReport {
   violations: string[]
   kills: number
@@ -313,8 +396,13 @@ export interface RunReport {
   /** Lines sent to the worker, settling included. */
   workerCommands: number
   sales: number
+  /** Return commands sent to the worker, and of them those the terminal refused to start, by code. */
+  returns: number
+  returnsRefused: Record<string, number>
   refusals: number
   states: Record<string, number>
+  /** How the returns in the journal ended. */
+  returnStates: Record<string, number>
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -332,6 +420,7 @@ const SETTLED_OK: ReadonlySet<SaleState> = new Set<SaleState>([
   'cancelled',
   'captured',
   'notReceived',
+  'credited',
 ])
 
 const CLEAR_SECRETS = [
@@ -353,8 +442,21 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   const service = `pos-agent-chaos-${randomUUID()}`
   const host: TrainingHost = await startTrainingHost({ stateDir: options.tlsDir, signingKeys: { [AID]: KEY } })
   const gate = await HostGate.open(host.port)
-  const report: RunReport = { violations: [], kills: 0, commands: 0, workerCommands: 0, sales: 0, refusals: 0, states: {} }
+  const report: RunReport = {
+    violations: [],
+    kills: 0,
+    commands: 0,
+    workerCommands: 0,
+    sales: 0,
+    returns: 0,
+    returnsRefused: {},
+    refusals: 0,
+    states: {},
+    returnStates: {},
+  }
   const sales: ModelSale[] = []
+  const returns: ModelReturn[] = []
+  const manager = scenario.manager === true
   const args = [agentDir, gate.url, host.caFile, service, scenario.restaurant ? 'restaurant' : 'retail']
   let worker: WorkerProcess | undefined
   const timers = new Set<NodeJS.Timeout>()
@@ -418,6 +520,51 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
         case 'void': {
           const sale = sales[command.sale % Math.max(1, sales.length)]
           if (sale) await send({ op: 'voidSale', id: sale.id, card: sale.card })
+          break
+        }
+        case 'return':
+        case 'unreferencedReturn': {
+          const referenced = command.kind === 'return'
+          if (referenced && sales.length === 0) break
+          const reference = `chaos-return-${returns.length + 1}`
+          const model: ModelReturn = { reference }
+          returns.push(model)
+          report.returns++
+          const answer = await send({
+            op: 'startReturn',
+            reference,
+            target: referenced
+              ? { sales: targetsOf(sales), index: command.sale, chargedOnly: command.chargedOnly, otherCard: command.otherCard }
+              : { card: command.card },
+            amount: referenced ? { percentOfLeft: command.percent, overMinor: command.overMinor } : { minor: command.amountMinor },
+            // a referenced return needs no more approval of the engine than the API's; one without a sale needs the manager
+            managerApproved: manager,
+            ...(command.readerFault ? { readerFault: command.readerFault } : {}),
+          })
+          if (!answer) break
+          if (!answer.ok) {
+            model.refused = answer.code ?? '?'
+            report.returnsRefused[model.refused] = (report.returnsRefused[model.refused] ?? 0) + 1
+            if (answer.code === 'MANAGER_REQUIRED' && (manager || referenced))
+              report.violations.push(`return ${reference} refused for want of a manager (${manager ? 'there is one' : 'it names a sale'})`)
+            break
+          }
+          const started = answer.sale as { id: string; kind?: string; originalId?: string } | undefined
+          if (!started) {
+            report.violations.push(`return ${reference} answered without a return: ${JSON.stringify(answer)}`)
+            break
+          }
+          model.id = started.id
+          if (started.kind !== 'return' || started.originalId !== answer.originalId)
+            report.violations.push(`return ${reference} started as ${JSON.stringify(started)}`)
+          if (!referenced && !manager) report.violations.push(`return ${reference} without a sale started with no manager to approve it`)
+          if (!referenced && (answer.amountMinor as number) > UNREFERENCED_RETURN_MAX_MINOR)
+            report.violations.push(`return ${reference} without a sale started above the limit: ${String(answer.amountMinor)}`)
+          if (command.wait) {
+            const outcome = await send({ op: 'waitForOutcome', id: started.id, timeoutMs: 15_000 })
+            if (outcome?.timedOut)
+              report.violations.push(`return ${started.id} still at the counter after 15 s: ${JSON.stringify(outcome.sale)}`)
+          }
           break
         }
         case 'tip': {
@@ -498,7 +645,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     }
     await worker?.stop()
 
-    checkJournalAndLedger(agentDir, host, sales, report)
+    checkJournalAndLedger(agentDir, host, sales, returns, report)
   } catch (error) {
     report.violations.push(`the run itself failed: ${(error as Error).stack ?? String(error)}`)
   } finally {
@@ -520,9 +667,18 @@ interface JournalSale {
   tip_state: string
   offline: number
   attention_from: string | null
+  kind: 'sale' | 'return'
+  original_id: string | null
+  reference: string | null
 }
 
-function checkJournalAndLedger(agentDir: string, host: TrainingHost, model: ModelSale[], report: RunReport): void {
+function checkJournalAndLedger(
+  agentDir: string,
+  host: TrainingHost,
+  model: ModelSale[],
+  modelReturns: ModelReturn[],
+  report: RunReport,
+): void {
   const db = new Database(join(agentDir, 'journal.sqlite'), { readonly: true, fileMustExist: true })
   let sales: JournalSale[]
   let sealed: Array<{ sale_id: string }>
@@ -540,7 +696,9 @@ function checkJournalAndLedger(agentDir: string, host: TrainingHost, model: Mode
          FROM batch b ORDER BY b.number`,
       )
       .all() as typeof batches
-    sales = db.prepare('SELECT id, state, amount_minor, tip_minor, tip_state, offline, attention_from FROM sale').all() as JournalSale[]
+    sales = db
+      .prepare('SELECT id, state, amount_minor, tip_minor, tip_state, offline, attention_from, kind, original_id, reference FROM sale')
+      .all() as JournalSale[]
     sealed = db.prepare('SELECT sale_id FROM sealed_card').all() as typeof sealed
     keys = db.prepare('SELECT sale_id FROM sale_key').all() as typeof keys
     outbox = db
@@ -568,6 +726,7 @@ function checkJournalAndLedger(agentDir: string, host: TrainingHost, model: Mode
   const byId = new Map(sales.map((s) => [s.id, s]))
   const cardOf = new Map(model.map((m) => [m.id, m.card]))
   for (const s of sales) report.states[s.state] = (report.states[s.state] ?? 0) + 1
+  for (const s of sales) if (s.kind === 'return') report.returnStates[s.state] = (report.returnStates[s.state] ?? 0) + 1
   for (const m of model) if (!byId.has(m.id)) bad(`sale ${m.id} was started but is not in the journal`)
 
   const { payments, entries } = host.ledger()
@@ -653,6 +812,83 @@ function checkJournalAndLedger(agentDir: string, host: TrainingHost, model: Mode
     }
   }
   for (const [id, count] of chargesById) if (count > 1) bad(`payment ${id} charged ${count} times at the host`, id)
+
+  checkReturns(sales, modelReturns, payments, entries, bad)
+}
+
+/**
+ * Returns against the host's credits: credited at the host ⇔ credited in the journal, for the same
+ * amount, each merchantTransID credited at most once; never more credited against a sale than the
+ * host holds for it (amount plus tip); a return the terminal refused or ended at the reader left
+ * nothing at the host. (No return waits once settled and none keeps card data: the checks above
+ * cover every row of the sale table, returns included.)
+ */
+function checkReturns(
+  sales: JournalSale[],
+  modelReturns: ModelReturn[],
+  payments: ReturnType<TrainingHost['ledger']>['payments'],
+  entries: ReturnType<TrainingHost['ledger']>['entries'],
+  bad: (message: string, id?: string) => void,
+): void {
+  const byId = new Map(sales.map((s) => [s.id, s]))
+  const byReference = new Map(sales.filter((s) => s.reference !== null).map((s) => [s.reference!, s]))
+  const returns = sales.filter((s) => s.kind === 'return')
+  const credits = entries.filter((e) => e.operation === 'merchandiseCredit')
+  const processed = new Map<string, typeof credits>()
+  for (const e of credits) if (!e.replayed) processed.set(e.merchantTransID, [...(processed.get(e.merchantTransID) ?? []), e])
+  const creditedMinor = (id: string): number | undefined => {
+    const success = (processed.get(id) ?? []).filter((e) => e.status === 'Success')
+    return success.length === 0 ? undefined : minorOf(success[0]!.amount?.value)
+  }
+
+  for (const [id, list] of processed) {
+    if (list.length > 1) bad(`return ${id} processed ${list.length} times at the host (${list.map((e) => e.status).join(', ')})`, id)
+    const r = byId.get(id)
+    if (!r || r.kind !== 'return') bad(`the host credited ${id}, ${r ? 'a sale' : 'a record the journal does not know'}`)
+  }
+  for (const r of returns) {
+    const atHost = creditedMinor(r.id)
+    if (r.state === 'credited' && atHost === undefined) bad(`return ${r.id} is credited in the journal but not at the host`, r.id)
+    if (r.state !== 'credited' && atHost !== undefined) bad(`return ${r.id} is ${r.state} in the journal but credited at the host`, r.id)
+    if (atHost !== undefined && atHost !== r.amount_minor)
+      bad(`return ${r.id}: ${r.amount_minor} in the journal, ${atHost} credited at the host`, r.id)
+    if (r.state === 'abandoned' && credits.some((e) => e.merchantTransID === r.id))
+      bad(`return ${r.id} ended at the terminal (abandoned) but reached the host`, r.id)
+    if (r.original_id !== null && byId.get(r.original_id)?.kind !== 'sale')
+      bad(`return ${r.id} names ${r.original_id}, which is not a sale of the journal`, r.id)
+  }
+
+  // never more credited against a sale than the host holds for it
+  const creditedAgainst = new Map<string, number>()
+  for (const r of returns) {
+    const atHost = creditedMinor(r.id)
+    if (r.original_id !== null && atHost !== undefined)
+      creditedAgainst.set(r.original_id, (creditedAgainst.get(r.original_id) ?? 0) + atHost)
+  }
+  const paymentOf = new Map(payments.map((p) => [p.merchantTransID, p]))
+  for (const [saleId, credited] of creditedAgainst) {
+    const p = paymentOf.get(saleId)
+    const held =
+      p && (p.status === 'Captured' || p.status === 'Authorised')
+        ? (minorOf(p.transAmount.value) ?? 0) + (minorOf(p.tipAmount?.value) ?? 0)
+        : 0
+    if (credited > held)
+      bad(
+        `sale ${saleId}: ${credited} credited by its returns, the host holds ${held} for it (${p?.status ?? 'no payment'}) [returns: ${returns
+          .filter((r) => r.original_id === saleId)
+          .map((r) => `${r.id} ${r.state} ${r.amount_minor}`)
+          .join('; ')}]`,
+        saleId,
+      )
+  }
+
+  // a return refused at the terminal is not journaled, so nothing of it can reach the host
+  for (const m of modelReturns) {
+    const row = byReference.get(m.reference)
+    if (m.refused !== undefined && row) bad(`return ${m.reference} was refused (${m.refused}) but is in the journal as ${row.id}`, row.id)
+    if (m.id !== undefined && row?.id !== m.id)
+      bad(`return ${m.reference} started as ${m.id} but the journal holds ${row?.id ?? 'nothing'}`)
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -665,6 +901,8 @@ export interface ChaosSummary {
   commands: number
   workerCommands: number
   sales: number
+  returns: number
+  returnsRefused: Record<string, number>
   refusals: number
   violations: number
   seed: number
@@ -674,6 +912,7 @@ export interface ChaosSummary {
   /** Explore mode: every failing run's path and its violations (histories left out). */
   failingRuns?: Array<{ path: string; violations: string[] }>
   states: Record<string, number>
+  returnStates: Record<string, number>
   ms: number
 }
 
@@ -696,7 +935,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
   const started = Date.now()
   const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x100000000)) | 0
   const tlsDir = mkdtempSync(join(tmpdir(), 'pos-chaos-tls-'))
-  const totals = { runs: 0, kills: 0, commands: 0, workerCommands: 0, sales: 0, refusals: 0, states: {} as Record<string, number> }
+  const totals = {
+    runs: 0,
+    kills: 0,
+    commands: 0,
+    workerCommands: 0,
+    sales: 0,
+    returns: 0,
+    returnsRefused: {} as Record<string, number>,
+    refusals: 0,
+    states: {} as Record<string, number>,
+    returnStates: {} as Record<string, number>,
+  }
   const violationsOf = new WeakMap<Scenario, string[]>()
   let lastViolations: string[] = []
   const failing: Array<{ path: string; violations: string[] }> = []
@@ -710,9 +960,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
         totals.workerCommands += report.workerCommands
         totals.sales += report.sales
         totals.refusals += report.refusals
+        totals.returns += report.returns
+        for (const [code, n] of Object.entries(report.returnsRefused)) totals.returnsRefused[code] = (totals.returnsRefused[code] ?? 0) + n
         for (const [state, n] of Object.entries(report.states)) totals.states[state] = (totals.states[state] ?? 0) + n
+        for (const [state, n] of Object.entries(report.returnStates)) totals.returnStates[state] = (totals.returnStates[state] ?? 0) + n
         options.log?.(
-          `run ${totals.runs}: ${scenario.restaurant ? 'restaurant' : 'retail'}, ${scenario.commands.length} commands, ${report.sales} sales, ${report.kills} kills, ${report.violations.length} violations`,
+          `run ${totals.runs}: ${scenario.restaurant ? 'restaurant' : 'retail'}, ${scenario.commands.length} commands, ${report.sales} sales, ${report.returns} returns, ${report.kills} kills, ${report.violations.length} violations`,
         )
         if (report.violations.length > 0) {
           lastViolations = report.violations

@@ -17,7 +17,7 @@ import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import { KeytarSecretStore } from '../../src-main/keychain'
 import type { OfflinePolicy } from '../../src-main/txn/txn-types'
 import { ScriptedCardReader, TEST_CARDS, type Presentation } from '../fakes/scripted-card-reader'
-import { AID, KEY, testSettings } from './engine-harness'
+import { AID, KEY, TEST_SALE_LIMITS, testSettings } from './engine-harness'
 
 export type ChaosCard = 'chip' | 'swipe' | 'contactless'
 
@@ -37,6 +37,31 @@ function presentationFor(card: ChaosCard, decision: CardDecision | undefined, fa
   }
 }
 
+/** What can go wrong at the reader when a return asks for the card (a return completes no chip). */
+export const RETURN_READER_FAULTS = ['readFails', 'noCard'] as const
+export type ReturnReaderFault = (typeof RETURN_READER_FAULTS)[number]
+
+/** The most a return without a sale may credit on the worker's terminal (`limits.unreferencedReturnMax`, USD 100.00). */
+export const UNREFERENCED_RETURN_MAX_MINOR = 10_000
+
+/**
+ * How much a return asks: a fixed amount, or (a referenced return) a share of what is left to return
+ * of the sale as the terminal sees it when the return starts, or, `overMinor` > 0, that much more
+ * than is left.
+ */
+export type ReturnAmount = { minor: number } | { percentOfLeft: number; overMinor: number }
+
+/**
+ * What a return credits: a card without a sale, or one of `sales` (the `index`-th, counted among
+ * those the terminal still has something to return of when `chargedOnly`, as a cashier picks one
+ * from the list; among all of them otherwise), to the card it was paid with or to another.
+ */
+export type ReturnTarget =
+  { card: ChaosCard } | { sales: Array<{ id: string; card: ChaosCard }>; index: number; chargedOnly: boolean; otherCard: boolean }
+
+/** A card with a number other than this one's. */
+export const otherCardThan = (card: ChaosCard): ChaosCard => (card === 'swipe' ? 'chip' : 'swipe')
+
 export type WorkerCommand =
   | {
       op: 'startSale'
@@ -45,6 +70,15 @@ export type WorkerCommand =
       card: ChaosCard
       decision?: CardDecision
       readerFault?: ReaderFault
+    }
+  | {
+      op: 'startReturn'
+      target: ReturnTarget
+      amount: ReturnAmount
+      readerFault?: ReturnReaderFault
+      managerApproved: boolean
+      /** The model's handle on the return, whether or not its answer arrives (a kill in the middle). */
+      reference: string
     }
   | { op: 'waitForOutcome'; id: string; timeoutMs?: number }
   | { op: 'voidSale'; id: string; card: ChaosCard }
@@ -110,6 +144,7 @@ async function main(): Promise<void> {
     {
       ...testSettings(dataDir),
       restaurantMode: mode === 'restaurant',
+      limits: { ...TEST_SALE_LIMITS, unreferencedReturnMaxMinor: UNREFERENCED_RETURN_MAX_MINOR },
       cardReadTimeoutSeconds: 5,
       duplicateWindowMs: 0,
       retry: {
@@ -143,6 +178,40 @@ async function main(): Promise<void> {
         try {
           const sale = engine.txn.startSale({ amountMinor: command.amountMinor, currency: 'USD', offlinePolicy: command.offlinePolicy })
           return { sale }
+        } catch (error) {
+          reader.withdraw(presentation)
+          throw error
+        }
+      }
+      case 'startReturn': {
+        const { target, amount } = command
+        let original: { id: string; card: ChaosCard } | undefined
+        if ('sales' in target) {
+          const charged = target.sales.filter((s) => (engine.txn.get(s.id)?.returnableMinor ?? 0) > 0)
+          const among = target.chargedOnly && charged.length > 0 ? charged : target.sales
+          original = among[target.index % among.length]
+          if (!original) throw new Error('a referenced return needs a sale')
+        }
+        const card = 'card' in target ? target.card : target.otherCard ? otherCardThan(original!.card) : original!.card
+        const presentation: Presentation = command.readerFault
+          ? presentationFor(card, undefined, command.readerFault)
+          : { card: CHAOS_CARDS[card]() }
+        let amountMinor: number
+        if ('minor' in amount) amountMinor = amount.minor
+        else {
+          const left = original === undefined ? 0 : (engine.txn.get(original.id)?.returnableMinor ?? 0)
+          amountMinor = amount.overMinor > 0 ? left + amount.overMinor : Math.max(1, Math.floor((left * amount.percentOfLeft) / 100))
+        }
+        reader.present(presentation)
+        try {
+          const sale = engine.txn.startReturn({
+            originalId: original?.id,
+            amountMinor,
+            currency: 'USD',
+            managerApproved: command.managerApproved,
+            reference: command.reference,
+          })
+          return { sale, amountMinor, originalId: original?.id }
         } catch (error) {
           reader.withdraw(presentation)
           throw error

@@ -110,6 +110,52 @@ describe('a referenced return', () => {
   })
 })
 
+describe('a sale with a return against it keeps what the return credited', () => {
+  it('is not voided once a return credited part of it: the host keeps the payment the credit came out of', async () => {
+    const reader = new ScriptedCardReader().present(visa(), visa(), visa())
+    harness = await startEngineHarness(reader)
+    const h = harness
+    const saleId = await chargedSale(h, 4100)
+    const credit = await returnOf(h, { originalId: saleId, amountMinor: 1100 })
+    await eventually(() => h.engine.txn.get(credit.id)?.state === 'credited')
+    await expect(h.engine.txn.voidSale(saleId)).rejects.toThrow(/return/)
+    expect(h.engine.txn.get(saleId)).toMatchObject({ state: 'approved', returnableMinor: 3000 })
+    await h.engine.forwarder.forwardNow()
+    expect(h.host.ledger().payments.find((p) => p.merchantTransID === saleId)?.status).toBe('Captured')
+    expect(h.host.ledger().entries.filter((e) => e.operation === 'cancel')).toHaveLength(0)
+    // what is left is still returned the way back: a return
+    const rest = await returnOf(h, { originalId: saleId, amountMinor: 3000 })
+    await eventually(() => h.engine.txn.get(rest.id)?.state === 'credited')
+  })
+
+  it('a sale whose return ended at the reader is voided as usual', async () => {
+    const reader = new ScriptedCardReader().present(visa(), { card: TEST_CARDS.swipeMastercard() }, visa())
+    harness = await startEngineHarness(reader)
+    const h = harness
+    const saleId = await chargedSale(h, 2000)
+    expect((await returnOf(h, { originalId: saleId, amountMinor: 2000 })).state).toBe('abandoned')
+    await h.engine.txn.voidSale(saleId)
+    await eventually(() => h.engine.txn.get(saleId)?.state === 'cancelled')
+  })
+
+  it('keeps its tip at least what the returns credited beyond the amount', async () => {
+    const reader = new ScriptedCardReader().present(visa(), visa())
+    harness = await startEngineHarness(reader)
+    const h = harness
+    const saleId = await chargedSale(h, 1000)
+    await h.engine.txn.adjustTip(saleId, 300, true)
+    await eventually(() => h.engine.txn.get(saleId)?.tipState === 'adjusted')
+    const credit = await returnOf(h, { originalId: saleId, amountMinor: 1200 })
+    await eventually(() => h.engine.txn.get(credit.id)?.state === 'credited')
+    await expect(h.engine.txn.adjustTip(saleId, 100, true)).rejects.toThrow(/return/)
+    await h.engine.txn.adjustTip(saleId, 200, true)
+    await eventually(() => h.engine.txn.get(saleId)?.tipState === 'adjusted')
+    const payment = h.host.ledger().payments.find((p) => p.merchantTransID === saleId)
+    expect(payment?.tipAmount?.value).toBe('2.00')
+    expect(h.engine.txn.get(saleId)?.returnableMinor).toBe(0)
+  })
+})
+
 describe('a credit is sent until the bank answers, and credited once', () => {
   it('the bank unreachable: the credit is stored, forwarded when it is back, credited once; card data purged after the answer', async () => {
     const reader = new ScriptedCardReader().present(visa(), visa())
