@@ -4,41 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { SaleView } from '../../src-shared/contract'
-import { buildReceipt, receiptCopies, receiptText, TRAINING_LINE, wrap, type Receipt, type ReceiptMerchant } from '../../src-shared/receipt'
+import { buildReceipt, receiptCopies, receiptText, TRAINING_LINE, wrap, type Receipt } from '../../src-shared/receipt'
+import { CHIP_SALE, MERCHANT } from '../support/receipt-fixtures'
 
-const merchant: ReceiptMerchant = {
-  name: 'Corner Cafe',
-  addressLines: ['12 Main Street', 'Springfield'],
-  merchantId: 'M-CORNER',
-  terminalId: 'T-0001',
-  training: false,
-}
-
-const createdAt = new Date(2026, 10, 24, 14, 5).getTime()
-const chipSale: SaleView = {
-  id: 'T-0001-00000042',
-  state: 'approved',
-  amountMinor: 123456,
-  currency: 'USD',
-  tipMinor: 0,
-  tipState: 'none',
-  autoCapture: true,
-  offline: false,
-  authCode: 'A1B2C3',
-  svcTransID: 'SVC-9',
-  maskedPan: '476173******0010',
-  brand: 'VISA',
-  readMethod: 'chip',
-  applicationId: 'A0000000031010',
-  applicationLabel: 'VISA CREDIT',
-  tvr: '0000008000',
-  tsi: 'E800',
-  cvm: 'pin',
-  operatorId: '7',
-  createdAt,
-  updatedAt: createdAt,
-  businessDay: '2026-11-24',
-}
+const merchant = MERCHANT
+const chipSale: SaleView = { ...CHIP_SALE, cvm: 'pin' }
 
 const texts = (receipt: Receipt) => receipt.lines.flatMap((line) => ('text' in line ? [line.text] : []))
 const fields = (receipt: Receipt) =>

@@ -9,7 +9,7 @@ import { EscPosPrinter, printerLink, ReceiptDesk } from '../../../src-main/recei
 import { startPrinterSim, type PrinterSim } from '../../../src-main/training/printer'
 import { TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { commandAvailable, INSTALL, requireComponent } from '../../support/system'
-import { MERCHANT } from '../receipts/receipt-fixtures'
+import { MERCHANT } from '../../support/receipt-fixtures'
 import { startApiHarness, type ApiHarness } from './api-harness'
 
 const hasSocat = requireComponent('socat', commandAvailable('socat'), INSTALL.socat)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { escPosReceipts, PAPER_COLUMNS, printerState, statusQuery } from '../../../src-main/receipts'
 import { slipsOf } from '../../../src-main/training/printer'
 import { receiptCopies, receiptText } from '../../../src-shared/receipt'
-import { CHIP_SALE, MERCHANT } from './receipt-fixtures'
+import { CHIP_SALE, MERCHANT } from '../../support/receipt-fixtures'
 
 describe('a receipt as ESC/POS bytes', () => {
   it.each([58, 80] as const)('on %i mm paper: initialised, each copy laid out in the paper columns and cut after it', (paper) => {

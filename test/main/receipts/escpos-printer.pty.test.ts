@@ -9,7 +9,7 @@ import { errorView, type PosError } from '../../../src-shared/errors'
 import { EscPosPrinter, printerLink, ReceiptDesk } from '../../../src-main/receipts'
 import { startNetworkPrinterSim, startPrinterSim, type PrinterSim } from '../../../src-main/training/printer'
 import { commandAvailable, INSTALL, requireComponent } from '../../support/system'
-import { CHIP_SALE, MERCHANT } from './receipt-fixtures'
+import { CHIP_SALE, MERCHANT } from '../../support/receipt-fixtures'
 
 const hasSocat = requireComponent('socat', commandAvailable('socat'), INSTALL.socat)
 const sims: PrinterSim[] = []

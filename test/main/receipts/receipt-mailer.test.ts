@@ -11,7 +11,7 @@ import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ReceiptDesk, SmtpReceiptMailer, type SmtpSettings } from '../../../src-main/receipts'
 import { loadOrCreateTlsMaterial, type TlsMaterial } from '../../../src-main/tls'
-import { CHIP_SALE, MERCHANT } from './receipt-fixtures'
+import { CHIP_SALE, MERCHANT } from '../../support/receipt-fixtures'
 
 interface Received {
   from: string

@@ -1,6 +1,6 @@
-/** A charged chip sale and a store header, as the receipt tests print and mail them. */
-import type { SaleView } from '../../../src-shared/contract'
-import type { ReceiptMerchant } from '../../../src-shared/receipt'
+/** A charged chip sale (signed for) and a store header: the receipt tests build, print and mail them. */
+import type { SaleView } from '../../src-shared/contract'
+import type { ReceiptMerchant } from '../../src-shared/receipt'
 
 export const MERCHANT: ReceiptMerchant = {
   name: 'Corner Cafe',
