@@ -12,8 +12,14 @@
  */
 import { once } from 'node:events'
 import type { ServerResponse } from 'node:http'
-import type { PosEvent, PosStreamHeartbeat } from '../../src-shared/contract'
-import type { AgentOperations } from './agent-operations'
+import type { PosEvent, PosStreamHeartbeat, PosStreamSnapshot } from '../../src-shared/contract'
+/** What a stream reads of the application layer: its events, what a reconnecting stream missed, the terminal now. */
+export interface EventSource {
+  on(event: 'event', listener: (event: PosEvent) => void): unknown
+  off(event: 'event', listener: (event: PosEvent) => void): unknown
+  missedSaleEvents(afterSeq: number, limit: number): { events: PosEvent[]; lastSeq: number }
+  snapshot(): PosStreamSnapshot
+}
 
 /** Sales replayed per journal read: big enough to be quick, small enough to yield between reads. */
 const REPLAY_PAGE = 500
@@ -22,6 +28,8 @@ const RECONNECT_MS = 2_000
 
 interface Stream {
   response: ServerResponse
+  /** The window session it belongs to (none for a POS with a token): it ends with the session. */
+  session: string | undefined
   /** Live events that came while the stream caught up from the journal; undefined once live. */
   held: PosEvent[] | undefined
 }
@@ -37,7 +45,7 @@ export class EventStreams {
   }
 
   constructor(
-    private readonly operations: AgentOperations,
+    private readonly operations: EventSource,
     heartbeatMs: number,
   ) {
     operations.on('event', this.onEvent)
@@ -50,10 +58,10 @@ export class EventStreams {
   }
 
   /** `resumeAfter`: the journal position the client last saw, when it says one. */
-  async open(response: ServerResponse, resumeAfter: number | undefined): Promise<void> {
+  async open(response: ServerResponse, resumeAfter: number | undefined, session?: string): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
     response.write(`retry: ${RECONNECT_MS}\n\n`)
-    const stream: Stream = { response, held: [] }
+    const stream: Stream = { response, session, held: [] }
     this.streams.add(stream)
     response.on('close', () => this.streams.delete(stream))
     let after = resumeAfter
@@ -74,6 +82,15 @@ export class EventStreams {
     for (const event of held) {
       // Sale changes held meanwhile were read back from the journal; a queue status is older than the snapshot's.
       if (event.type === 'sale' ? (event.seq ?? Infinity) > snapshot.seq : event.type !== 'queue') response.write(frame(event))
+    }
+  }
+
+  /** The window `session` ended (what opened it was revoked): its streams end too. */
+  closeSession(session: string): void {
+    for (const stream of [...this.streams]) {
+      if (stream.session !== session) continue
+      this.streams.delete(stream)
+      stream.response.end()
     }
   }
 

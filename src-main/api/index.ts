@@ -1,11 +1,8 @@
 /**
- * The api domain's door: the operations dispatcher every entrance calls, the local HTTP server and
- * its token. The composition root (src-main/app) builds the dispatcher; nothing here imports it.
+ * The api domain's door: the local HTTP server (the cashier UI in a browser, the local API, its
+ * events and OpenAPI document). It translates HTTP to the application layer (src-main/service) and
+ * holds no rule of its own.
  */
-export { AgentOperations, type AgentContext, type AgentEngine } from './agent-operations'
-export { startLocalServer, type LocalServer, type LocalServerOptions } from './local-server'
-export { API_TOKEN_FILE, loadOrCreateApiToken } from './api-token'
-export { BodyTooLargeError, json, MAX_BODY_BYTES, readBody } from './http-body'
-export { INTEGRATOR_TOKENS_FILE, IntegratorTokens } from './integrator-tokens'
-export { LAUNCH_TTL_MS, LaunchSessions, type SessionView } from './launch-sessions'
+export { SERVER_LIMITS, startLocalServer, type LocalServer, type LocalServerOptions, type MetricsEndpoint } from './local-server'
+export { BodyTooLargeError, json, MAX_BODY_BYTES, readBody, sendBodyTooLarge } from './http-body'
 export { serveStatic } from './static-files'

@@ -6,38 +6,36 @@
  * - `GET /v1/openapi.json`: the OpenAPI 3.2 document of all of this (openapi-document.ts);
  * - `GET /metrics`: Prometheus metrics, when the agent was given them (docs/monitoring.md);
  * - `GET /v1/health`: unauthenticated liveness.
- * - `POST /v1/launch`: a one-time link that opens a cashier window, or a customer display
- *   (launch-sessions.ts), for whoever holds the token or is the cashier window.
+ * - `POST /v1/launch`: a one-time link that opens a cashier window or a customer display
+ *   (the operations openCashierWindow / openCustomerDisplay).
  * Every other /v1 call and /metrics need a token (the installation token or an integrator token a
  * manager created, as a bearer token) or the session cookie a launch link gave the page; loading the
  * page alone gives nothing. The `Host` header must name this server and a present `Origin` must be
- * this server (DNS rebinding and cross-site requests are refused).
+ * this server (DNS rebinding and cross-site requests are refused). Who may do what is not decided
+ * here: each call becomes `service.dispatch(caller, operation, request)` (src-main/service).
+ * The server's own edges: a cap on connections, and time limits on a request's headers and body,
+ * so that a local process holding connections open cannot stop the agent; a body past 64 KiB is
+ * answered 413.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { timingSafeEqual } from 'node:crypto'
-import type { AgentOperations } from './agent-operations'
 import { EventStreams, parseResumePoint } from './event-stream'
-import type { IntegratorTokens } from './integrator-tokens'
-import { LaunchSessions, type SessionView } from './launch-sessions'
 import { openApiDocument } from './openapi-document'
-import { json, readBody } from './http-body'
+import { BodyTooLargeError, json, readBody, sendBodyTooLarge } from './http-body'
 import { serveStatic } from './static-files'
-import { contentSecurityPolicy, DISPLAY_OPERATIONS, type OperationName, type SaleOrigin } from '../../src-shared/contract'
+import { contentSecurityPolicy } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
+import type { AgentService, Caller, SessionView, TokenCheck } from '../service'
 
 export interface LocalServerOptions {
   port: number
   rendererRoot: string
-  operations: AgentOperations
-  token: string
+  service: AgentService
+  /** Which token a bearer is (the installation token, or an integrator token in force). */
+  tokens: TokenCheck
   health: () => Record<string, unknown>
-  /** Prometheus metrics, served at /metrics (src-main/metrics); without them /metrics is 404. */
-  metrics?: MetricsEndpoint
   /** How often an idle event stream gets a `heartbeat` event, in ms (15 s by default). */
   heartbeatMs?: number
-  /** Integrator tokens a manager created; they open the API as the installation token does. */
-  tokens?: IntegratorTokens
 }
 
 /** What /metrics serves: one scrape in the Prometheus text format. */
@@ -48,25 +46,34 @@ export interface MetricsEndpoint {
 
 export interface LocalServer {
   url: string
-  /** A one-time link that opens a window of `view` (what `serve` prints at start). */
+  /** A one-time link that opens a window of `view` for the machine's owner (what `serve` prints at start). */
   launchUrl(view?: SessionView): string
   close(): Promise<void>
 }
 
-/** Who is calling: the POS (a token), the cashier window, a customer display (reads only). */
-type Caller = SaleOrigin | 'display'
+/**
+ * The server's edges (docs/local-api.md "Limits"): every legitimate client (the cashier window, its
+ * event stream, a POS or two, Prometheus) needs a handful of connections; a request's headers come
+ * in milliseconds on loopback.
+ */
+export const SERVER_LIMITS = { maxConnections: 256, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 }
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const streams = new EventStreams(options.operations, options.heartbeatMs ?? 15_000)
-  const sessions = new LaunchSessions()
+  const { service } = options
+  const streams = new EventStreams(service, options.heartbeatMs ?? 15_000)
   let origin = ''
-  const launchUrl = (view: SessionView = 'cashier'): string =>
-    `${origin}${view === 'customer' ? '/customer' : '/'}?launch=${sessions.issue(view)}`
-  const server: Server = createServer((request, response) => {
-    void handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500).end()
-    })
-  })
+  const server: Server = createServer(
+    { headersTimeout: SERVER_LIMITS.headersTimeoutMs, requestTimeout: SERVER_LIMITS.requestTimeoutMs, keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs },
+    (request, response) => {
+      void handle(request, response).catch(() => {
+        if (!response.headersSent) response.writeHead(500).end()
+      })
+    },
+  )
+  server.maxConnections = SERVER_LIMITS.maxConnections
+  service.serveWindows((view, nonce) => `${origin}${view === 'customer' ? '/customer' : '/'}?launch=${nonce}`)
+  const onWindowClosed = (session: string): void => streams.closeSession(session)
+  service.on('windowClosed', onWindowClosed)
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin)
@@ -76,15 +83,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (url.pathname === '/v1/health' && request.method === 'GET') return json(response, 200, options.health())
     if (url.pathname === '/v1/openapi.json' && request.method === 'GET') return json(response, 200, openApiDocument())
     if (url.pathname.startsWith('/v1/') || url.pathname === '/metrics') {
-      const caller = callerOf(request, options.token, options.tokens, sessions)
-      if (caller === 'missing' || caller === 'wrong' || caller === 'noSession') return unauthorised(response, caller)
+      const caller = callerOf(request, options.tokens, service)
+      if (typeof caller === 'string') return unauthorised(response, caller)
       if (url.pathname === '/v1/launch' && request.method === 'POST') return launch(request, response, caller)
-      if (caller === 'display' && url.pathname === '/metrics') return refuse(response, 'FORBIDDEN', 'the customer display only reads sales')
-      if (url.pathname === '/metrics' && request.method === 'GET') return metrics(response)
+      if (url.pathname === '/metrics' && request.method === 'GET') return metrics(response, caller)
       if (url.pathname === '/v1/events' && request.method === 'GET') {
         const resume = parseResumePoint(request.headers['last-event-id']?.toString() ?? url.searchParams.get('lastEventId'))
         if (resume === 'invalid') return refuse(response, 'INVALID_REQUEST', 'Last-Event-ID must be an event id this stream sent')
-        return streams.open(response, resume)
+        const allowed = await service.dispatch(caller, 'snapshot', {})
+        if (!allowed.ok) return json(response, httpStatusOf(allowed.error.code), allowed)
+        return streams.open(response, resume, 'session' in caller ? caller.session : undefined)
       }
       const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
       if (op && request.method === 'POST') return operation(op[1]!, request, response, caller)
@@ -95,7 +103,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     // address bar loses the nonce. A page loaded without one gets no session (it says how to open it).
     const nonce = url.searchParams.get('launch')
     if (nonce !== null) {
-      const session = sessions.redeem(nonce)
+      const session = service.windows.redeem(nonce)
       if (session) response.setHeader('set-cookie', `pos_session=${session.id}; HttpOnly; SameSite=Strict; Path=/`)
       url.searchParams.delete('launch')
       response.writeHead(303, { location: `${url.pathname}${url.search}`, 'cache-control': 'no-store' }).end()
@@ -109,39 +117,41 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     )
   }
 
-  async function launch(request: IncomingMessage, response: ServerResponse, caller: Caller): Promise<void> {
-    if (caller === 'display') return refuse(response, 'FORBIDDEN', 'the customer display cannot open windows')
-    let view: unknown
+  /** A body as JSON, or the refusal already sent (413 for a body too large, 400 for one that is not JSON). */
+  async function bodyOf(request: IncomingMessage, response: ServerResponse): Promise<{ body: unknown } | undefined> {
     try {
       const text = await readBody(request)
-      view = text.length === 0 ? undefined : (JSON.parse(text) as { view?: unknown }).view
-    } catch {
-      return refuse(response, 'INVALID_REQUEST', 'the body is not JSON')
+      return { body: text.length === 0 ? {} : JSON.parse(text) }
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) sendBodyTooLarge(response, error.limit)
+      else refuse(response, 'INVALID_REQUEST', error instanceof Error ? `the body is not JSON: ${error.message}` : 'unreadable body')
+      return undefined
     }
+  }
+
+  async function launch(request: IncomingMessage, response: ServerResponse, caller: Caller): Promise<void> {
+    const read = await bodyOf(request, response)
+    if (!read) return
+    const view = (read.body as { view?: unknown } | null)?.view
     if (view !== undefined && view !== 'cashier' && view !== 'customer')
       return refuse(response, 'INVALID_REQUEST', 'view is "cashier" or "customer"')
-    json(response, 200, { ok: true, value: { url: launchUrl(view) } })
+    const result = await service.dispatch(caller, view === 'customer' ? 'openCustomerDisplay' : 'openCashierWindow', {})
+    json(response, result.ok ? 200 : httpStatusOf(result.error.code), result)
   }
 
   async function operation(name: string, request: IncomingMessage, response: ServerResponse, caller: Caller): Promise<void> {
-    if (caller === 'display' && !DISPLAY_OPERATIONS.includes(name as OperationName))
-      return refuse(response, 'FORBIDDEN', `the customer display only reads; ${name} is refused there`)
-    let body: unknown
-    try {
-      const text = await readBody(request)
-      body = text.length === 0 ? {} : JSON.parse(text)
-    } catch (error) {
-      return refuse(response, 'INVALID_REQUEST', error instanceof Error ? error.message : 'unreadable body')
-    }
-    const result = await options.operations.dispatch(name, body, caller === 'display' ? 'counter' : caller)
+    const read = await bodyOf(request, response)
+    if (!read) return
+    const result = await service.dispatch(caller, name, read.body)
     // The status of a refusal is the catalogue's (src-shared/errors), as is everything else about it.
     json(response, result.ok ? 200 : httpStatusOf(result.error.code), result)
   }
 
-  async function metrics(response: ServerResponse): Promise<void> {
-    if (!options.metrics) return refuse(response, 'NOT_FOUND', 'this agent was started without metrics')
-    const text = await options.metrics.scrape()
-    response.writeHead(200, { 'content-type': options.metrics.contentType, 'cache-control': 'no-store' }).end(text)
+  async function metrics(response: ServerResponse, caller: Caller): Promise<void> {
+    const result = await service.dispatch(caller, 'metrics', {})
+    if (!result.ok) return json(response, httpStatusOf(result.error.code), result)
+    const scrape = result.value as { contentType: string; text: string }
+    response.writeHead(200, { 'content-type': scrape.contentType, 'cache-control': 'no-store' }).end(scrape.text)
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -152,9 +162,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   origin = `http://127.0.0.1:${port}`
   return {
     url: origin,
-    launchUrl,
+    launchUrl: (view: SessionView = 'cashier') => service.ownerLink(view),
     close: () =>
       new Promise((resolve) => {
+        service.off('windowClosed', onWindowClosed)
         streams.close()
         server.closeAllConnections()
         server.close(() => resolve())
@@ -168,25 +179,20 @@ function hostAllowed(host: string | undefined, origin: string): boolean {
 }
 
 /**
- * Who is calling, once authorised: the POS holds a token (the installation token, or an integrator
- * token in force); a window opened from a launch link carries its session cookie. Otherwise: no
- * credential at all, a wrong token, or a browser page without a session (never launched, or launched
- * before the agent restarted), told apart by the Fetch Metadata headers a browser adds.
+ * Who is calling: a POS with a token (the installation token, or an integrator token in force); a
+ * window opened from a launch link, by its session cookie. Otherwise: no credential at all, a wrong
+ * token, or a browser page without a session (never launched, or launched before the agent
+ * restarted), told apart by the Fetch Metadata headers a browser adds.
  */
-function callerOf(
-  request: IncomingMessage,
-  token: string,
-  tokens: IntegratorTokens | undefined,
-  sessions: LaunchSessions,
-): Caller | 'missing' | 'wrong' | 'noSession' {
+function callerOf(request: IncomingMessage, tokens: TokenCheck, service: AgentService): Caller | 'missing' | 'wrong' | 'noSession' {
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
   if (bearer !== undefined) {
-    const installation = bearer.length === token.length && timingSafeEqual(Buffer.from(bearer), Buffer.from(token))
-    return installation || tokens?.verify(bearer) ? 'pos' : 'wrong'
+    const token = tokens.grantOf(bearer)
+    return token ? { door: 'pos', token } : 'wrong'
   }
   const session = /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
-  const view = sessions.sessionView(session)
-  if (view !== undefined) return view === 'customer' ? 'display' : 'counter'
+  const caller = service.windowCaller(session)
+  if (caller) return caller
   if (request.headers['sec-fetch-site'] !== undefined) return 'noSession'
   return session === undefined ? 'missing' : 'wrong'
 }

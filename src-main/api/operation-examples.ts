@@ -46,4 +46,11 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   emailReceipt: { id: EXAMPLE_SALE_ID, to: 'customer@example.com' },
   printerStatus: {},
   printDayReport: { batch: 1 },
+  unlockOperator: { operatorId: '17', approval: { operatorId: '9', pin: '4321' } },
+  approve: { operation: 'startReturn', request: { originalId: EXAMPLE_SALE_ID, amountMinor: 500 }, operatorId: '9', pin: '4321' },
+  openCashierWindow: {},
+  openCustomerDisplay: {},
+  auditTrail: { approval: { operatorId: '9', pin: '4321' } },
+  snapshot: {},
+  metrics: {},
 }

@@ -4,7 +4,7 @@
  * dispatches to. `serve` and the Electron shell both start here.
  */
 import type { CardReader } from '../device'
-import { AgentOperations, IntegratorTokens } from '../api'
+import { AgentService, IntegratorTokens, loadOrCreateApiToken, TokenCheck } from '../service'
 import { AgentMetrics, MeasuredHostClient } from '../metrics'
 import { minorUnitDigits } from '../../src-shared/money'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn'
@@ -31,9 +31,14 @@ export interface RunningAgent {
   engine: Engine
   connection: HostConnection
   readerHandle: ReaderHandle
-  operations: AgentOperations
+  /** The application layer every door calls (src-main/service). */
+  service: AgentService
   /** Integrator tokens a manager created: they open the local API and the nexo endpoint. */
   tokens: IntegratorTokens
+  /** The installation token (`<data folder>/api-token`) and its file. */
+  apiToken: { token: string; file: string }
+  /** Which token a door was shown: the installation token or an integrator token, with its scopes. */
+  tokenCheck: TokenCheck
   /** Prometheus metrics of this agent, for the local server's /metrics (docs/monitoring.md). */
   metrics: AgentMetrics
   close(): Promise<void>
@@ -124,7 +129,8 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
     const receipts = await openReceiptDesk(runtime, config, receiptMerchantOf(info))
     closers.unshift(() => receipts.close())
     metrics.watchPrinter(() => receipts.desk.lastPrinterState())
-    const operations = new AgentOperations({
+    const apiToken = loadOrCreateApiToken(runtime.dataDir)
+    const service = new AgentService({
       engine,
       tokens,
       reader: readerHandle.reader,
@@ -140,6 +146,9 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
         merchantId: config.merchant.merchantId,
       },
       ...(readerHandle.presentTestCard ? { presentTestCard: readerHandle.presentTestCard } : {}),
+      metrics,
+      idleSignOutMinutes: config.operators.idleSignOutMinutes,
+      voidWithoutManagerMinutes: config.operators.voidWithoutManagerMinutes,
       logger: runtime.logger,
     })
     return {
@@ -147,11 +156,13 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       engine,
       connection,
       readerHandle,
-      operations,
+      service,
       metrics,
       tokens,
+      apiToken,
+      tokenCheck: new TokenCheck(apiToken.token, tokens),
       close: async () => {
-        operations.close()
+        service.close()
         for (const close of closers) await close()
       },
     }

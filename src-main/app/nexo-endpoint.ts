@@ -10,7 +10,6 @@ import type { RunningAgent } from './agent'
 import type { Runtime } from './runtime'
 
 export interface NexoEndpointOptions {
-  token: string
   host?: string | undefined
   port?: number | undefined
 }
@@ -18,7 +17,7 @@ export interface NexoEndpointOptions {
 export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, options: NexoEndpointOptions): Promise<NexoServer> {
   const { merchant } = agent.config
   const terminal = new NexoTerminal({
-    operations: agent.operations,
+    service: agent.service,
     terminalId: merchant.terminalId,
     merchantId: merchant.merchantId,
     storeName: merchant.storeName,
@@ -29,8 +28,7 @@ export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, o
   })
   return startNexoServer({
     terminal,
-    token: options.token,
-    tokens: agent.tokens,
+    tokens: agent.tokenCheck,
     stateDir: runtime.dataDir,
     host: options.host ?? agent.config.nexo.host,
     port: options.port ?? agent.config.nexo.port,

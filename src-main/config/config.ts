@@ -146,6 +146,17 @@ export const configSchema = z
       })
       .optional(),
     duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
+    /**
+     * The people at the counter (docs/local-api.md "Operators"): a sign-in unused this long ends by
+     * itself, so a manager who walked away approves nothing more (0: never); a void of a sale older
+     * than `voidWithoutManagerMinutes` needs a manager.
+     */
+    operators: z
+      .strictObject({
+        idleSignOutMinutes: z.number().int().min(0).max(24 * 60).default(15),
+        voidWithoutManagerMinutes: z.number().int().min(0).max(7 * 24 * 60).default(30),
+      })
+      .prefault({}),
     dataDir: z.string().min(1).optional(),
     log: z
       .strictObject({

@@ -1,12 +1,12 @@
 /**
- * IPC between the cashier window and the agent. Two channels only: `pos:call` (one contract
- * operation, validated by AgentOperations.dispatch with the zod schemas of src-shared/contract) and
- * `pos:event` (live updates pushed to the window). Every call checks that it comes from the app's own
- * top-level frame; anything else is refused. A window showing the customer display may only read
- * (DISPLAY_OPERATIONS): which window that is, main.ts knows by its webContents, not by what the page
- * says of itself. Takes the ipcMain object as a parameter, so it is tested without Electron.
+ * IPC between the app's windows and the agent. Two channels only: `pos:call` (one contract operation,
+ * handed to the application layer as this window's Caller) and `pos:event` (live updates pushed to the
+ * windows). Every call checks that it comes from the app's own top-level frame; anything else is
+ * refused. Which window is the customer display, main.ts knows by its webContents, not by what the
+ * page says of itself; what a display may do is the service's rule (access.ts), not this file's.
+ * Takes the ipcMain object as a parameter, so it is tested without Electron.
  */
-import { DISPLAY_OPERATIONS, ELECTRON_APP_ORIGIN, type OperationName, type PosEvent, type PosResult } from '../../src-shared/contract'
+import { ELECTRON_APP_ORIGIN, type PosEvent, type PosResult } from '../../src-shared/contract'
 import { errorView, failed } from '../../src-shared/errors'
 import { toPosError } from '../errors'
 
@@ -25,8 +25,11 @@ export interface IpcMainLike {
   removeHandler(channel: string): void
 }
 
+/** Who an app window is to the service: the cashier's window, or the customer display (one session each). */
+export type WindowCaller = { door: 'counter'; session: string } | { door: 'display'; session: string }
+
 export interface Dispatcher {
-  dispatch(operation: string, request: unknown): Promise<PosResult<unknown>>
+  dispatch(caller: WindowCaller, operation: string, request: unknown): Promise<PosResult<unknown>>
   on(event: 'event', listener: (event: PosEvent) => void): unknown
   off(event: 'event', listener: (event: PosEvent) => void): unknown
 }
@@ -54,10 +57,12 @@ export function registerIpc(
   ipcMain.handle(IPC_CALL, async (event, operation, request) => {
     if (!isTrustedSender(event)) return failed('FORBIDDEN', 'calls are accepted from the app window only')
     if (typeof operation !== 'string') return failed('INVALID_REQUEST', 'operation must be a string')
-    if (options.isDisplayWindow?.(event) && !DISPLAY_OPERATIONS.includes(operation as OperationName))
-      return failed('FORBIDDEN', `the customer display only reads; ${operation} is refused there`)
+    const id = event.sender?.id ?? 0
+    const caller: WindowCaller = options.isDisplayWindow?.(event)
+      ? { door: 'display', session: `electron-display-${id}` }
+      : { door: 'counter', session: `electron-window-${id}` }
     try {
-      return await dispatcher.dispatch(operation, request)
+      return await dispatcher.dispatch(caller, operation, request)
     } catch (error) {
       // A dispatcher never throws; should one, the window still gets an answer it can show.
       return { ok: false, error: errorView(toPosError(error)) }

@@ -56,7 +56,7 @@ void app.whenReady().then(async () => {
   const displayIds = new Set(windows.filter(({ place }) => place.view === 'customer').map(({ window }) => window.webContents.id))
   registerIpc(
     ipcMain,
-    agent.operations,
+    agent.service,
     (event) => {
       for (const { window } of windows) if (!window.isDestroyed()) window.webContents.send('pos:event', event)
     },

@@ -24,6 +24,7 @@ import { OPEN_SALE_PREDICATE } from './schema'
 import { BatchStore } from './batch-store'
 import { OperatorStore } from './operator-store'
 import { ShiftStore } from './shift-store'
+import { AuditStore } from './audit-store'
 
 /** A sale as stored. The states are the shared vocabulary (src-shared/sale). */
 export interface SaleRecord {
@@ -219,6 +220,8 @@ export class JournalStore {
   readonly operators: OperatorStore
   /** Who was signed in at the counter, when, in which batch. */
   readonly shifts: ShiftStore
+  /** Who did what to the terminal's people, keys, tokens and windows (append-only, hash-chained). */
+  readonly audit: AuditStore
   private readonly statements
   private readonly keys: SaleKeys
   private readonly now: () => number
@@ -236,6 +239,7 @@ export class JournalStore {
     this.batches = new BatchStore(db)
     this.operators = new OperatorStore(db)
     this.shifts = new ShiftStore(db)
+    this.audit = new AuditStore(db, this.now)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
       bumpCounter: db.prepare(

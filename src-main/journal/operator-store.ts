@@ -51,6 +51,15 @@ export class OperatorStore {
       attempts: db.prepare('UPDATE operator SET failed_attempts = ?, locked_until = ? WHERE id = ?'),
       pin: db.prepare('UPDATE operator SET pin_hash = ?, failed_attempts = 0, locked_until = NULL WHERE id = ?'),
       disable: db.prepare('UPDATE operator SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL'),
+      // One statement, so parallel guesses cannot all read the same count: an attempt is counted
+      // before its PIN is checked. A lockout that has run out starts the count again.
+      claim: db.prepare(`UPDATE operator SET
+          failed_attempts = (CASE WHEN locked_until IS NOT NULL THEN 0 ELSE failed_attempts END) + 1,
+          locked_until = CASE WHEN (CASE WHEN locked_until IS NOT NULL THEN 0 ELSE failed_attempts END) + 1 >= @max
+            THEN @lockUntil ELSE NULL END
+        WHERE id = @id AND disabled_at IS NULL AND (locked_until IS NULL OR locked_until <= @now)
+        RETURNING failed_attempts, locked_until`),
+      unlock: db.prepare('UPDATE operator SET failed_attempts = 0, locked_until = NULL WHERE id = ?'),
     }
   }
 
@@ -74,6 +83,22 @@ export class OperatorStore {
   /** Wrong PINs so far, and until when the operator is locked out (undefined: not locked). */
   setAttempts(id: string, failedAttempts: number, lockedUntil: number | undefined): void {
     this.statements.attempts.run(failedAttempts, lockedUntil ?? null, id)
+  }
+
+  /**
+   * Counts one PIN attempt before the PIN is checked, atomically: the attempt's number, and the lock
+   * it set (`lockedUntil`) when it is the `max`th in a row. Undefined when the operator is unknown,
+   * disabled or locked now: nothing is to be checked.
+   */
+  claimAttempt(id: string, now: number, max: number, lockUntil: number): { attempt: number; lockedUntil?: number } | undefined {
+    const row = this.statements.claim.get({ id, now, max, lockUntil }) as { failed_attempts: number; locked_until: number | null } | undefined
+    if (!row) return undefined
+    return { attempt: row.failed_attempts, ...(row.locked_until !== null ? { lockedUntil: row.locked_until } : {}) }
+  }
+
+  /** The PIN was right: the count of wrong ones, and any lock the attempt set, are cleared. */
+  clearAttempts(id: string): void {
+    this.statements.unlock.run(id)
   }
 
   /** A new PIN; clears the wrong attempts and any lockout. */

@@ -281,4 +281,32 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 10,
+    description: 'the audit trail: sign-ins, lockouts, approvals, windows, tokens, keys and operators, append-only and hash-chained',
+    up(db) {
+      // Each record's hash covers the one before (audit-store.ts), so a record changed, removed or
+      // slipped in breaks the chain from there on; the triggers refuse any change through SQLite.
+      db.exec(`
+        CREATE TABLE audit (
+          seq       INTEGER PRIMARY KEY,
+          at        INTEGER NOT NULL,               -- ms since epoch
+          action    TEXT NOT NULL,
+          door      TEXT NOT NULL,
+          via       TEXT,                           -- a token's id, a window's fingerprint; never a secret
+          actor     TEXT,                           -- the operator who did or approved it
+          subject   TEXT,
+          ok        INTEGER NOT NULL CHECK (ok IN (0, 1)),
+          detail    TEXT,
+          prev_hash TEXT NOT NULL,
+          hash      TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX audit_by_time ON audit (at);
+        CREATE TRIGGER audit_never_changes BEFORE UPDATE ON audit
+          BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+        CREATE TRIGGER audit_never_deleted BEFORE DELETE ON audit
+          BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+      `)
+    },
+  },
 ]

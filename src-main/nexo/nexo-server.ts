@@ -10,16 +10,16 @@ import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { timingSafeEqual } from 'node:crypto'
-import { BodyTooLargeError, json, readBody } from '../api'
+import { BodyTooLargeError, json, readBody, SERVER_LIMITS } from '../api'
+import { wordsOf } from '../../src-shared/errors'
+import type { TokenCheck } from '../service'
 import { loadOrCreateTlsMaterial, type TlsIdentity } from '../tls'
 import type { NexoTerminal } from './nexo-terminal'
 
 export interface NexoServerOptions {
   terminal: NexoTerminal
-  /** The installation token; integrator tokens a manager created open the endpoint too. */
-  token: string
-  tokens?: { verify(token: string): boolean }
+  /** Which token X-API-Key is: the installation token, or an integrator token a manager created (its scopes). */
+  tokens: Pick<TokenCheck, 'grantOf'>
   /** Where the certificates live (the agent's state folder). */
   stateDir: string
   /** 127.0.0.1 by default; a LAN address only when configured. */
@@ -71,11 +71,24 @@ export function nexoTlsIdentity(host: string, interfaces?: ReturnType<typeof net
 export async function startNexoServer(options: NexoServerOptions): Promise<NexoServer> {
   const host = options.host ?? '127.0.0.1'
   const tls = await loadOrCreateTlsMaterial(options.stateDir, new Date(), nexoTlsIdentity(host))
-  const server: Server = createServer({ cert: tls.certPem, key: tls.keyPem, minVersion: 'TLSv1.2' }, (request, response) => {
-    void handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500).end()
-    })
-  })
+  const limits = SERVER_LIMITS
+  const server: Server = createServer(
+    {
+      cert: tls.certPem,
+      key: tls.keyPem,
+      minVersion: 'TLSv1.2',
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+    },
+    (request, response) => {
+      void handle(request, response).catch(() => {
+        if (!response.headersSent) response.writeHead(500).end()
+      })
+    },
+  )
+  // The same edges as the local API: a POS or two need a handful of connections, never a thousand.
+  server.maxConnections = limits.maxConnections
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'https://nexo').pathname
@@ -83,16 +96,19 @@ export async function startNexoServer(options: NexoServerOptions): Promise<NexoS
     if (request.method !== 'POST') return refuse(response, 405, 'NotAllowed', 'the nexo endpoint takes POST only')
     const key = request.headers['x-api-key']
     if (typeof key !== 'string' || key.length === 0) return refuse(response, 401, 'UNAUTHORISED', 'send the integrator token in X-API-Key')
-    if (!sameSecret(key, options.token) && !options.tokens?.verify(key))
-      return refuse(response, 401, 'TOKEN_INVALID', 'the X-API-Key is not a token of this terminal')
+    const token = options.tokens.grantOf(key)
+    if (!token) return refuse(response, 401, 'TOKEN_INVALID', 'the X-API-Key is not a token of this terminal')
     let message: unknown
     try {
       message = JSON.parse(await readBody(request))
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return refuse(response, 413, 'MessageFormat', error.message)
+      if (error instanceof BodyTooLargeError) {
+        response.setHeader('connection', 'close')
+        return refuse(response, 413, 'MessageFormat', `${wordsOf('BODY_TOO_LARGE')} (${error.message})`)
+      }
       return refuse(response, 400, 'MessageFormat', 'the body is not JSON')
     }
-    const answer = await options.terminal.handle(message)
+    const answer = await options.terminal.handle(message, token)
     if (answer !== null && 'malformed' in answer) return refuse(response, 400, 'MessageFormat', answer.malformed)
     // Abort has no response message: an empty 200, as nexo clients expect.
     if (answer === null) return void response.writeHead(200, { 'content-length': '0' }).end()
@@ -120,8 +136,4 @@ function refuse(response: ServerResponse, status: number, errorCode: string, mes
   json(response, status, { status, errorCode, message })
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given)
-  const b = Buffer.from(expected)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
+

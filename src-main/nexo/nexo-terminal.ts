@@ -1,22 +1,27 @@
 /**
  * The agent as a nexo POI: each Sale-to-POI message becomes the same contract operation the local
- * API would call (AgentOperations.dispatch, as the POS), so a nexo payment is a sale like any other:
- * journaled, shown on the cashier screen, reversed when its answer does not come.
+ * API would call, through the application layer (src-main/service) as a nexo caller with the POS's
+ * token and SaleID, typed end to end, so a nexo payment is a sale like any other: journaled, shown
+ * on the cashier screen, reversed when its answer does not come. Who may do what is the service's
+ * rule (the token's scopes), not this file's.
  *
  * - Payment → startSale with the reference `nexo:<SaleID>:<ServiceID>`: a repeated ServiceID is the
  *   same sale (answered, never charged twice); the same ServiceID with another amount is refused.
  *   The answer comes when the sale has ended for the POS (approved, stored, declined, stopped).
  * - TransactionStatus → the sale by that reference: the answer to "the POS crashed mid-sale".
  * - Reversal → voidSale of the POI transaction (the customer presents the card again).
- * - Abort → cancelSale of the payment still at the counter; nexo gives it no answer of its own.
+ * - Abort → cancelSale of the payment still at the counter, only from the SaleID that started it;
+ *   nexo gives it no answer of its own.
  * - GetTotals → the open batch's report; Diagnosis → reader, bank and queue; Login/Logout → the
  *   POS's operator, kept for Diagnosis (LoggedSaleID).
  * Every failure is a nexo Response with an ErrorCondition: nothing the POS sends ends in a crash.
  */
 import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { PosEvent, PosResult, SaleView } from '../../src-shared/contract'
-import type { ErrorCode } from '../../src-shared/errors'
+import type { z } from 'zod'
+import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
+import { PosError, wordsOf, type ErrorCode } from '../../src-shared/errors'
+import type { Caller, TokenGrant } from '../service'
 import { COUNTER_BUSY } from '../../src-shared/sale'
 import {
   envelopeSchema,
@@ -32,15 +37,15 @@ import {
 } from './nexo-messages'
 import { majorAmount, minorAmount, paymentResponseBody, paymentSettledForPos, poiTransactionId, type PaymentContext } from './nexo-payment'
 
-/** What the terminal needs of the agent: the operations every door dispatches to, and their events. */
-export interface NexoOperations {
-  dispatch(operation: string, request: unknown, caller: 'pos'): Promise<PosResult<unknown>>
+/** What the terminal needs of the agent: the application layer's typed call, and its events. */
+export interface NexoService {
+  call<K extends OperationName>(caller: Caller, operation: K, request: OperationRequest<K>): Promise<OperationResults[K]>
   on(event: 'event', listener: (event: PosEvent) => void): unknown
   off(event: 'event', listener: (event: PosEvent) => void): unknown
 }
 
 export interface NexoTerminalOptions {
-  operations: NexoOperations
+  service: NexoService
   terminalId: string
   merchantId: string
   storeName?: string | undefined
@@ -99,8 +104,8 @@ export class NexoTerminal {
 
   constructor(private readonly options: NexoTerminalOptions) {}
 
-  /** One message in, one answer out; never throws. */
-  async handle(message: unknown): Promise<NexoAnswer | { malformed: string }> {
+  /** One message in (from a POS holding `token`), one answer out; never throws. */
+  async handle(message: unknown, token: TokenGrant): Promise<NexoAnswer | { malformed: string }> {
     const envelope = envelopeSchema.safeParse(message)
     if (!envelope.success) return { malformed: `not a SaleToPOIRequest with a MessageHeader: ${envelope.error.issues[0]?.message ?? ''}` }
     const request = envelope.data.SaleToPOIRequest
@@ -108,14 +113,9 @@ export class NexoTerminal {
     const category = header.MessageCategory
     if (!isNexoCategory(category))
       return this.answer(header, category, { Response: failure('NotAllowed', `${category} is not supported by this terminal`) })
-    const parsed = REQUEST_SCHEMAS[category].safeParse(request[`${category}Request`])
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      const where = issue?.path.join('.') || `${category}Request`
-      return this.answer(header, category, { Response: failure('MessageFormat', `${where}: ${issue?.message ?? 'invalid'}`) })
-    }
+    const caller: Caller = { door: 'nexo', token, saleId: header.SaleID }
     try {
-      const body = await this.run(category, header, parsed.data)
+      const body = await this.run(category, header, request[`${category}Request`], caller)
       return body === null ? null : this.answer(header, category, body)
     } catch (error) {
       if (error instanceof NexoRefusal) return this.answer(header, category, { Response: failure(error.condition, error.message) })
@@ -133,25 +133,28 @@ export class NexoTerminal {
     }
   }
 
-  private run(category: NexoCategory, header: MessageHeader, request: unknown): Promise<Record<string, unknown> | null> {
+  private run(category: NexoCategory, header: MessageHeader, body: unknown, caller: Caller): Promise<Record<string, unknown> | null> {
     switch (category) {
       case 'Login':
-        return Promise.resolve(this.login(header, request as NexoRequest<'Login'>))
+        return Promise.resolve(this.login(header, parseBody(REQUEST_SCHEMAS.Login, body, category)))
       case 'Logout':
+        parseBody(REQUEST_SCHEMAS.Logout, body, category)
         this.loggedIn.delete(header.SaleID)
         return Promise.resolve({ Response: success() })
       case 'Payment':
-        return this.payment(header, request as NexoRequest<'Payment'>)
+        return this.payment(header, parseBody(REQUEST_SCHEMAS.Payment, body, category), caller)
       case 'Reversal':
-        return this.reversal(header, request as NexoRequest<'Reversal'>)
+        return this.reversal(header, parseBody(REQUEST_SCHEMAS.Reversal, body, category), caller)
       case 'TransactionStatus':
-        return this.transactionStatus(header, request as NexoRequest<'TransactionStatus'>)
+        return this.transactionStatus(header, parseBody(REQUEST_SCHEMAS.TransactionStatus, body, category), caller)
       case 'Abort':
-        return this.abort(header, request as NexoRequest<'Abort'>)
+        return this.abort(header, parseBody(REQUEST_SCHEMAS.Abort, body, category), caller)
       case 'GetTotals':
-        return this.totals()
+        parseBody(REQUEST_SCHEMAS.GetTotals, body, category)
+        return this.totals(caller)
       case 'Diagnosis':
-        return this.diagnosis()
+        parseBody(REQUEST_SCHEMAS.Diagnosis, body, category)
+        return this.diagnosis(caller)
     }
   }
 
@@ -174,14 +177,14 @@ export class NexoTerminal {
 
   // ---- Payment --------------------------------------------------------------------------------
 
-  private async payment(header: MessageHeader, request: NexoRequest<'Payment'>): Promise<Record<string, unknown>> {
+  private async payment(header: MessageHeader, request: NexoRequest<'Payment'>, caller: Caller): Promise<Record<string, unknown>> {
     const paymentType = request.PaymentData?.PaymentType ?? 'Normal'
     if (paymentType !== 'Normal') throw new NexoRefusal('NotAllowed', `PaymentType ${paymentType} is not supported: only Normal payments`)
     const { Currency: currency, RequestedAmount: requested } = request.PaymentTransaction.AmountsReq
     const amountMinor = minorAmount(requested, currency)
     if (amountMinor === undefined)
       throw new NexoRefusal('MessageFormat', `RequestedAmount ${requested} has more decimals than ${currency} allows`)
-    const started = await this.call<SaleView>('startSale', {
+    const started = await this.call(caller, 'startSale', {
       amountMinor,
       currency,
       reference: nexoReference(header.SaleID, header.ServiceID),
@@ -189,13 +192,17 @@ export class NexoTerminal {
       // The POS confirmed its amount on its own screen; the terminal's maximum still applies.
       amountConfirmed: true,
     })
-    const sale = await this.settled(started.id, paymentSettledForPos)
+    const sale = await this.settled(caller, started.id, paymentSettledForPos)
     return paymentResponseBody(sale, this.context(sale, request.SaleData.SaleTransactionID))
   }
 
   // ---- TransactionStatus ----------------------------------------------------------------------
 
-  private async transactionStatus(header: MessageHeader, request: NexoRequest<'TransactionStatus'>): Promise<Record<string, unknown>> {
+  private async transactionStatus(
+    header: MessageHeader,
+    request: NexoRequest<'TransactionStatus'>,
+    caller: Caller,
+  ): Promise<Record<string, unknown>> {
     const reference = request.MessageReference
     const category = reference?.MessageCategory ?? 'Payment'
     const serviceId = reference?.ServiceID
@@ -203,11 +210,12 @@ export class NexoTerminal {
     if (category === 'Reversal') {
       const voided = serviceId !== undefined ? this.reversals.get(`${saleId}:${serviceId}`) : undefined
       if (voided === undefined) throw new NexoRefusal('NotFound', 'no reversal with this ServiceID on this terminal')
-      const sale = await this.call<SaleView>('getSale', { id: voided })
+      const sale = await this.call(caller, 'getSale', { id: voided })
       return this.statusOf(header, 'Reversal', serviceId!, saleId, { Reversal: this.reversalBody(sale) })
     }
     if (category !== 'Payment') throw new NexoRefusal('NotAllowed', `TransactionStatus of ${category} is not supported`)
-    const sale = serviceId !== undefined ? await this.saleByReference(nexoReference(saleId, serviceId)) : await this.lastNexoSale()
+    const sale =
+      serviceId !== undefined ? await this.saleByReference(caller, nexoReference(saleId, serviceId)) : await this.lastNexoSale(caller)
     if (sale === undefined) throw new NexoRefusal('NotFound', 'no payment with this ServiceID on this terminal')
     if (COUNTER_BUSY.has(sale.state)) {
       return { Response: failure('InProgress', 'the payment is still at the counter', { saleId: sale.id }) }
@@ -244,18 +252,19 @@ export class NexoTerminal {
 
   // ---- Reversal -------------------------------------------------------------------------------
 
-  private async reversal(header: MessageHeader, request: NexoRequest<'Reversal'>): Promise<Record<string, unknown>> {
+  private async reversal(header: MessageHeader, request: NexoRequest<'Reversal'>, caller: Caller): Promise<Record<string, unknown>> {
     const id = request.OriginalPOITransaction.POITransactionID.TransactionID
-    const original = await this.call<SaleView>('getSale', { id })
+    const original = await this.call(caller, 'getSale', { id })
     if (request.ReversedAmount !== undefined && minorAmount(request.ReversedAmount, original.currency) !== original.amountMinor) {
       throw new NexoRefusal('NotAllowed', 'only the whole amount can be reversed')
     }
     this.reversals.set(`${header.SaleID}:${header.ServiceID}`, id)
-    await this.call<SaleView>('voidSale', { id })
+    await this.call(caller, 'voidSale', { id })
     // The customer presents the card again; then the void goes to the bank.
-    let sale = await this.settled(id, (s) => s.state !== 'voidReadingCard')
+    let sale = await this.settled(caller, id, (s) => s.state !== 'voidReadingCard')
     if (sale.state === 'cancelPending') {
-      sale = await this.settled(id, (s) => s.state !== 'cancelPending', this.options.reversalWaitMs ?? 20_000).catch(() => sale)
+      const voided = sale
+      sale = await this.settled(caller, id, (s) => s.state !== 'cancelPending', this.options.reversalWaitMs ?? 20_000).catch(() => voided)
     }
     return this.reversalBody(sale)
   }
@@ -277,26 +286,29 @@ export class NexoTerminal {
 
   // ---- Abort, totals, diagnosis ---------------------------------------------------------------
 
-  private async abort(header: MessageHeader, request: NexoRequest<'Abort'>): Promise<null> {
+  private async abort(header: MessageHeader, request: NexoRequest<'Abort'>, caller: Caller): Promise<null> {
     const serviceId = request.MessageReference.ServiceID
     const saleId = request.MessageReference.SaleID ?? header.SaleID
     if (serviceId === undefined) return null
-    const sale = await this.saleByReference(nexoReference(saleId, serviceId))
+    // A POS stops its own payments only: another SaleID's Abort is ignored, as nexo ignores an Abort
+    // it cannot apply (it has no answer to refuse with).
+    if (saleId !== header.SaleID) {
+      this.options.logger.warn({ from: header.SaleID, of: saleId }, 'nexo abort of another POS payment ignored')
+      return null
+    }
+    const sale = await this.saleByReference(caller, nexoReference(saleId, serviceId))
     if (sale === undefined || !COUNTER_BUSY.has(sale.state)) return null
     this.aborted.add(sale.id)
     // Refused when the payment can no longer be stopped (it is with the bank): its own answer says how it ended.
-    const cancelled = await this.options.operations.dispatch('cancelSale', { id: sale.id }, 'pos')
-    if (!cancelled.ok)
-      this.options.logger.info({ sale: sale.id, code: cancelled.error.code }, 'nexo abort came too late to stop the payment')
+    await this.options.service.call(caller, 'cancelSale', { id: sale.id }).catch((error: unknown) => {
+      const code = error instanceof PosError ? error.code : 'INTERNAL'
+      this.options.logger.info({ sale: sale.id, code }, 'nexo abort came too late to stop the payment')
+    })
     return null
   }
 
-  private async totals(): Promise<Record<string, unknown>> {
-    const report = await this.call<{
-      batch: { number: number }
-      totals: Array<{ currency: string; brand: string; count: number; amountMinor: number; tipMinor: number }>
-      counts: { declined: number }
-    }>('dayReport', {})
+  private async totals(caller: Caller): Promise<Record<string, unknown>> {
+    const report = await this.call(caller, 'dayReport', {})
     const byCurrency = new Map<string, Array<{ brand: string; count: number; amountMinor: number; tipMinor: number }>>()
     for (const total of report.totals) byCurrency.set(total.currency, [...(byCurrency.get(total.currency) ?? []), total])
     return {
@@ -320,11 +332,8 @@ export class NexoTerminal {
     }
   }
 
-  private async diagnosis(): Promise<Record<string, unknown>> {
-    const [device, queue] = await Promise.all([
-      this.call<{ connected: boolean; busy: boolean }>('deviceStatus', {}),
-      this.call<{ hostReachable?: boolean; storedCount: number; attentionCount: number; count: number }>('queueStatus', {}),
-    ])
+  private async diagnosis(caller: Caller): Promise<Record<string, unknown>> {
+    const [device, queue] = await Promise.all([this.call(caller, 'deviceStatus', {}), this.call(caller, 'queueStatus', {})])
     const hostReachable = queue.hostReachable ?? true
     return {
       Response: success({ storedCount: queue.storedCount, attentionCount: queue.attentionCount, queued: queue.count }),
@@ -353,33 +362,39 @@ export class NexoTerminal {
     }
   }
 
-  /** One operation as the POS; a refusal becomes the nexo error condition for it. */
-  private async call<T>(operation: string, request: unknown): Promise<T> {
-    const result = await this.options.operations.dispatch(operation, request, 'pos')
-    if (result.ok) return result.value as T
-    throw new NexoRefusal(CONDITION_OF[result.error.code] ?? 'UnavailableService', result.error.words)
+  /** One operation as this POS; a refusal becomes the nexo error condition for it. */
+  private async call<K extends OperationName>(caller: Caller, operation: K, request: OperationRequest<K>): Promise<OperationResults[K]> {
+    try {
+      return await this.options.service.call(caller, operation, request)
+    } catch (error) {
+      if (!(error instanceof PosError)) throw error
+      throw new NexoRefusal(CONDITION_OF[error.code] ?? 'UnavailableService', wordsOf(error.code))
+    }
   }
 
-  private async saleByReference(reference: string): Promise<SaleView | undefined> {
-    const result = await this.options.operations.dispatch('getSaleByReference', { reference }, 'pos')
-    if (result.ok) return result.value as SaleView
-    if (result.error.code === 'NO_SUCH_SALE') return undefined
-    throw new NexoRefusal(CONDITION_OF[result.error.code] ?? 'UnavailableService', result.error.words)
+  private async saleByReference(caller: Caller, reference: string): Promise<SaleView | undefined> {
+    try {
+      return await this.options.service.call(caller, 'getSaleByReference', { reference })
+    } catch (error) {
+      if (error instanceof PosError && error.code === 'NO_SUCH_SALE') return undefined
+      if (error instanceof PosError) throw new NexoRefusal(CONDITION_OF[error.code] ?? 'UnavailableService', wordsOf(error.code))
+      throw error
+    }
   }
 
   /** The most recent payment made through nexo (a TransactionStatus without a MessageReference). */
-  private async lastNexoSale(): Promise<SaleView | undefined> {
-    const sales = await this.call<SaleView[]>('listSales', {})
+  private async lastNexoSale(caller: Caller): Promise<SaleView | undefined> {
+    const sales = await this.call(caller, 'listSales', {})
     return sales.filter((sale) => sale.reference?.startsWith('nexo:')).sort((a, b) => b.createdAt - a.createdAt)[0]
   }
 
   /** The sale once `done` holds: from its events, after a first look (it may have ended already). */
-  private settled(id: string, done: (sale: SaleView) => boolean, timeoutMs?: number): Promise<SaleView> {
-    const { operations } = this.options
+  private settled(caller: Caller, id: string, done: (sale: SaleView) => boolean, timeoutMs?: number): Promise<SaleView> {
+    const { service } = this.options
     return new Promise<SaleView>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined
       const finish = (sale: SaleView | Error): void => {
-        operations.off('event', listener)
+        service.off('event', listener)
         if (timer) clearTimeout(timer)
         if (sale instanceof Error) reject(sale)
         else resolve(sale)
@@ -387,11 +402,23 @@ export class NexoTerminal {
       const listener = (event: PosEvent): void => {
         if (event.type === 'sale' && event.sale.id === id && done(event.sale)) finish(event.sale)
       }
-      operations.on('event', listener)
+      service.on('event', listener)
       if (timeoutMs !== undefined) timer = setTimeout(() => finish(new Error('waited too long')), timeoutMs)
-      void operations.dispatch('getSale', { id }, 'pos').then((result) => {
-        if (result.ok && done(result.value as SaleView)) finish(result.value as SaleView)
-      })
+      service.call(caller, 'getSale', { id }).then(
+        (sale) => {
+          if (done(sale)) finish(sale)
+        },
+        () => undefined,
+      )
     })
   }
+}
+
+/** A message body of `category`, or a MessageFormat refusal naming what is wrong. */
+function parseBody<T>(schema: z.ZodType<T>, body: unknown, category: NexoCategory): T {
+  const parsed = schema.safeParse(body)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const where = issue?.path.join('.') || `${category}Request`
+  throw new NexoRefusal('MessageFormat', `${where}: ${issue?.message ?? 'invalid'}`)
 }

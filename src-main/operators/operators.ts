@@ -1,11 +1,12 @@
 /**
  * Who works at this terminal, and the rules for them: cashier and manager accounts, each with an
  * operator number and a PIN (4 to 8 digits, kept as a scrypt hash: pin-hash.ts), signing in, and a
- * manager's approval. Five wrong PINs in a row lock the operator for fifteen minutes (a wrong PIN
- * while locked does not even get checked); a correct PIN clears the count. An unknown number and a
- * wrong PIN are refused with the same words, so the refusal does not tell which numbers exist. The
- * first operator of a terminal is a manager, made without approval; after that only a manager
- * adds, re-PINs or disables operators.
+ * manager's approval. Five wrong PINs in a row lock the operator for fifteen minutes, however many
+ * guesses come at once: each attempt is counted in the journal, atomically, before its PIN is
+ * checked, and a PIN while locked is not even checked; a correct PIN clears the count. An unknown
+ * number reads exactly as a known one with a wrong PIN, lockout included (it is counted in memory),
+ * so no answer tells which numbers exist. The first operator of a terminal is a manager; who may
+ * add, re-PIN, unlock or disable operators is src-main/service's rule (a manager's).
  */
 import { PosError } from '../../src-shared/errors'
 import type { OperatorRecord, OperatorRole, OperatorStore } from '../journal'
@@ -39,6 +40,9 @@ export interface NewOperator extends Credential {
 }
 
 export class Operators {
+  /** Wrong tries of numbers that are no operator, counted as a real one's would be (bounded). */
+  private readonly unknown = new Map<string, { attempt: number; lockedUntil?: number }>()
+
   constructor(
     private readonly store: OperatorStore,
     private readonly now: () => number = Date.now,
@@ -54,9 +58,10 @@ export class Operators {
     return this.store.activeManagerCount() > 0
   }
 
-  async add(operator: NewOperator, approval?: Credential): Promise<OperatorView> {
-    if (this.hasManager()) await this.approve(approval)
-    else if (operator.role !== 'manager') throw new PosError('MANAGER_REQUIRED', 'the first operator of a terminal is a manager')
+  /** A new operator; the terminal's first is a manager. Whether the caller may is the service's rule. */
+  async add(operator: NewOperator): Promise<OperatorView> {
+    if (!this.hasManager() && operator.role !== 'manager')
+      throw new PosError('MANAGER_REQUIRED', 'the first operator of a terminal is a manager')
     if (!ID_SHAPE.test(operator.operatorId)) throw new PosError('INVALID_REQUEST', 'an operator number is 1 to 16 letters or digits')
     const name = operator.name.trim()
     if (name.length === 0 || name.length > 64) throw new PosError('INVALID_REQUEST', 'an operator name is 1 to 64 characters')
@@ -67,25 +72,27 @@ export class Operators {
     return this.view(this.store.get(operator.operatorId)!)
   }
 
-  /** Signs in: the operator, when the PIN is theirs; counts a wrong one, and locks after too many. */
+  /**
+   * Signs in: the operator, when the PIN is theirs. The attempt is counted before the PIN is checked
+   * (OperatorStore.claimAttempt), so parallel guesses each take one of the five tries.
+   */
   async verify(credential: Credential | undefined): Promise<OperatorView> {
-    const record = credential ? this.store.get(credential.operatorId) : undefined
-    if (!credential || !record || record.disabledAt !== undefined) {
-      // The same refusal as a wrong PIN; a PIN is still hashed so that the time does not tell either.
-      await pinMatches(credential?.pin ?? '', await this.decoy())
-      throw new PosError('PIN_WRONG', 'no such operator, or a wrong PIN')
-    }
     const now = this.now()
-    if (record.lockedUntil !== undefined && record.lockedUntil > now)
-      throw new PosError('OPERATOR_LOCKED', `operator ${record.id} is locked until ${new Date(record.lockedUntil).toISOString()}`)
-    if (!(await pinMatches(credential.pin, record.pinHash))) {
-      const wrong = record.failedAttempts + 1
-      const locks = wrong >= MAX_WRONG_PINS
-      this.store.setAttempts(record.id, locks ? 0 : wrong, locks ? now + LOCKOUT_MS : undefined)
-      if (locks) throw new PosError('OPERATOR_LOCKED', `operator ${record.id} is locked after ${MAX_WRONG_PINS} wrong PINs`)
-      throw new PosError('PIN_WRONG', `wrong PIN for operator ${record.id} (${wrong} of ${MAX_WRONG_PINS})`)
+    const operatorId = credential?.operatorId ?? ''
+    const claimed = this.store.claimAttempt(operatorId, now, MAX_WRONG_PINS, now + LOCKOUT_MS)
+    const record = claimed ? this.store.get(operatorId) : undefined
+    if (!claimed || !record) {
+      const known = this.store.get(operatorId)
+      if (known?.disabledAt === undefined && known?.lockedUntil !== undefined && known.lockedUntil > now) throw locked()
+      // No such operator (or a disabled one): the same hashing time, count and lockout as a wrong PIN.
+      await pinMatches(credential?.pin ?? '', await this.decoy())
+      return this.refuseUnknown(operatorId, now)
     }
-    if (record.failedAttempts > 0 || record.lockedUntil !== undefined) this.store.setAttempts(record.id, 0, undefined)
+    if (!(await pinMatches(credential!.pin, record.pinHash))) {
+      if (claimed.lockedUntil !== undefined) throw locked()
+      throw wrongPin(claimed.attempt)
+    }
+    this.store.clearAttempts(record.id)
     return this.view(this.store.get(record.id)!)
   }
 
@@ -98,24 +105,46 @@ export class Operators {
   }
 
   /** A new PIN, set by a manager (it also lifts a lockout). */
-  async setPin(operatorId: string, pin: string, approval: Credential | undefined): Promise<OperatorView> {
-    await this.approve(approval)
-    const record = this.store.get(operatorId)
-    if (!record) throw new PosError('NOT_FOUND', `no operator ${operatorId}`)
+  async setPin(operatorId: string, pin: string): Promise<OperatorView> {
+    this.existing(operatorId)
     if (!PIN_SHAPE.test(pin)) throw new PosError('PIN_INVALID', 'a PIN is 4 to 8 digits')
     this.store.setPin(operatorId, await hashPin(pin, this.cost))
     return this.view(this.store.get(operatorId)!)
   }
 
+  /** Lifts a lockout (and the count of wrong PINs) without changing the PIN. */
+  unlock(operatorId: string): OperatorView {
+    this.existing(operatorId)
+    this.store.clearAttempts(operatorId)
+    return this.view(this.store.get(operatorId)!)
+  }
+
   /** An operator who no longer works here; the last manager stays (the terminal would have none). */
-  async disable(operatorId: string, approval: Credential | undefined): Promise<OperatorView> {
-    await this.approve(approval)
-    const record = this.store.get(operatorId)
-    if (!record) throw new PosError('NOT_FOUND', `no operator ${operatorId}`)
+  disable(operatorId: string): OperatorView {
+    const record = this.existing(operatorId)
     if (record.role === 'manager' && record.disabledAt === undefined && this.store.activeManagerCount() === 1)
       throw new PosError('INVALID_REQUEST', 'the last manager cannot be disabled: add another manager first')
     this.store.disable(operatorId, this.now())
     return this.view(this.store.get(operatorId)!)
+  }
+
+  private existing(operatorId: string): OperatorRecord {
+    const record = this.store.get(operatorId)
+    if (!record) throw new PosError('NOT_FOUND', `no operator ${operatorId}`)
+    return record
+  }
+
+  /** A number that is no operator: counted and locked in memory exactly as a wrong PIN would be. */
+  private refuseUnknown(operatorId: string, now: number): never {
+    const previous = this.unknown.get(operatorId)
+    if (previous?.lockedUntil !== undefined && previous.lockedUntil > now) throw locked()
+    const attempt = previous?.lockedUntil !== undefined ? 1 : (previous?.attempt ?? 0) + 1
+    // Forget the oldest first: an attacker cycling through numbers must not grow this without bound.
+    if (this.unknown.size >= UNKNOWN_KEPT && !this.unknown.has(operatorId)) this.unknown.delete(this.unknown.keys().next().value!)
+    this.unknown.delete(operatorId)
+    this.unknown.set(operatorId, attempt >= MAX_WRONG_PINS ? { attempt, lockedUntil: now + LOCKOUT_MS } : { attempt })
+    if (attempt >= MAX_WRONG_PINS) throw locked()
+    throw wrongPin(attempt)
   }
 
   private decoyHash: Promise<string> | undefined
@@ -135,4 +164,16 @@ export class Operators {
       ...(locked ? { lockedUntil: record.lockedUntil } : {}),
     }
   }
+}
+
+/** How many unknown numbers' tries are remembered. */
+const UNKNOWN_KEPT = 10_000
+
+/** The same words whether the number exists or not: only the count of tries. */
+function wrongPin(attempt: number): PosError {
+  return new PosError('PIN_WRONG', `no such operator, or a wrong PIN (${attempt} of ${MAX_WRONG_PINS} tries before a lock)`)
+}
+
+function locked(): PosError {
+  return new PosError('OPERATOR_LOCKED', `locked for ${LOCKOUT_MS / 60_000} minutes after ${MAX_WRONG_PINS} wrong PINs in a row`)
 }

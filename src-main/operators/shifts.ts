@@ -21,8 +21,8 @@ export class Shifts {
     this.store.start(operatorId, at)
   }
 
-  /** Whoever was signed in at the counter signed out: the open shift, if any, ends now. */
-  signedOut(): void {
-    this.store.end(this.now())
+  /** `operatorId` signed out (or was signed out when idle, `at`): their shift ends, if it is the open one. */
+  signedOut(operatorId: string, at = this.now()): void {
+    if (this.store.open()?.operatorId === operatorId) this.store.end(at)
   }
 }

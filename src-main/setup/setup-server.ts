@@ -6,7 +6,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { json, LaunchSessions, readBody, serveStatic } from '../api'
+import { json, readBody, serveStatic } from '../api'
+import { WindowSessions } from '../service'
 import { contentSecurityPolicy } from '../../src-shared/contract'
 import type { SetupForm } from '../../src-shared/setup-form'
 import type { FirstRunSetup } from './first-run-setup'
@@ -19,7 +20,7 @@ export interface SetupServer {
 }
 
 export async function startSetupServer(options: { port: number; rendererRoot: string; setup: FirstRunSetup }): Promise<SetupServer> {
-  const sessions = new LaunchSessions()
+  const sessions = new WindowSessions()
   let origin = ''
   const server = createServer((request, response) => {
     void handle(request, response).catch(() => {
@@ -73,7 +74,7 @@ export async function startSetupServer(options: { port: number; rendererRoot: st
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     url: origin,
-    launchUrl: () => `${origin}/setup?launch=${sessions.issue('cashier')}`,
+    launchUrl: () => `${origin}/setup?launch=${sessions.issue('cashier', { kind: 'owner' })}`,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

@@ -4,6 +4,7 @@
  */
 
 import type { ErrorView } from '../errors'
+import type { TokenScope } from './access'
 import type { PrinterState } from '../receipt/printer-states'
 import type { CardholderVerification, QueueFailure, QueueOperation, SaleOrigin, SaleState, TipState } from '../sale'
 
@@ -278,6 +279,53 @@ export interface IntegratorTokenView {
   lastUsedAt?: number
   /** Revoked: the token no longer opens anything. */
   revokedAt?: number
+  /** What it may do (src-shared/contract/access.ts). */
+  scopes: TokenScope[]
+}
+
+/** A manager's approval of one request (the `approve` operation): send it as that request's `approval`. */
+export interface ApprovalProofView {
+  approval: string
+  operation: string
+  /** The manager who approved. */
+  operatorId: string
+  expiresAt: number
+}
+
+/** One scrape of the agent's metrics, in the Prometheus text format. */
+export interface MetricsScrapeView {
+  contentType: string
+  text: string
+}
+
+/** A one-time link that opens a window (good once, for ten minutes). */
+export interface WindowLinkView {
+  url: string
+}
+
+/** One record of the audit trail: what happened, who did it, through which door. */
+export interface AuditRecordView {
+  seq: number
+  at: number
+  /** What happened, e.g. signIn, signInRefused, lockout, approval, windowOpened, tokenCreated, keyChanged. */
+  action: string
+  /** How it reached the agent: counter, display, pos, nexo, cli, setup. */
+  door: string
+  /** Which window or token it came through (a token's id, a window's short fingerprint). */
+  via?: string
+  /** The operator who did it or approved it. */
+  actor?: string
+  /** What it was about: an operation, an operator, a token, a sale. */
+  subject?: string
+  /** Whether it was done (false: refused). */
+  ok: boolean
+  detail?: string
+}
+
+export interface AuditTrailView {
+  records: AuditRecordView[]
+  /** Every record's hash follows from the one before: nothing was changed, removed or slipped in. */
+  intact: boolean
 }
 
 export interface SettingsView {

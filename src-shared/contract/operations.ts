@@ -1,7 +1,8 @@
 /**
- * Every operation the cashier UI and integrators can ask of the agent: one declaration, used by the
- * Electron IPC handlers, the preload bridge, the local HTTP API and both renderer adapters.
- * Requests are validated with these zod schemas at every entrance.
+ * Every operation the cashier UI and integrators can ask of the agent, declared once: its request
+ * (a zod schema, validated at every entrance), who may call it (`access`: access.ts explains the
+ * fields; src-main/service/access.ts is the check) and, in result-schemas.ts, what it answers.
+ * A new operation is one row here and one handler in src-main/service.
  */
 import { z } from 'zod'
 import type {
@@ -10,6 +11,8 @@ import type {
   PrinterStatusView,
   IntegratorTokenView,
   AppInfo,
+  ApprovalProofView,
+  AuditTrailView,
   BatchSummaryView,
   DayReportView,
   DeviceStatusView,
@@ -17,8 +20,12 @@ import type {
   QueueStatusView,
   SaleView,
   SettingsView,
+  WindowLinkView,
+  MetricsScrapeView,
+  PosStreamSnapshot,
 } from './dto'
 import { OFFLINE_POLICIES } from '../sale'
+import { administers, reads, TOKEN_SCOPES, works, type OperationAccess } from './access'
 
 const saleId = z.string().min(1).max(64)
 /** The integrator's own key for a sale (startSale's `reference`). */
@@ -32,6 +39,13 @@ const receiptKind = z.enum(['SALE', 'VOID', 'TIP'])
 const pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits')
 /** An operator's number and PIN: a sign-in, or a manager's approval. */
 const credential = z.strictObject({ operatorId, pin: z.string().min(1).max(8) })
+/** What an approval proof looks like (the `approve` operation gives one). */
+export const APPROVAL_PROOF_PATTERN = /^apv_[A-Za-z0-9_-]{32,64}$/
+/**
+ * A manager's approval of this one request: their number and PIN, or a proof the `approve` operation
+ * gave for exactly this operation and request, good once and for two minutes.
+ */
+const approval = z.union([credential, z.string().regex(APPROVAL_PROOF_PATTERN, 'an approval is a number and PIN, or a proof from approve')])
 
 export const paymentOptionsSchema = z.strictObject({
   metadata: z.string().optional(),
@@ -47,123 +61,214 @@ export const paymentOptionsSchema = z.strictObject({
 /** The integrator's optional payment fields, as the schema accepts them (one declaration). */
 export type PaymentOptions = z.infer<typeof paymentOptionsSchema>
 
-export const OPERATION_SCHEMAS = {
-  appInfo: z.strictObject({}),
-  startSale: z.strictObject({
-    amountMinor: minor.min(1, 'the amount must be more than zero'),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .optional(),
-    /** The integrator's idempotency key: a repeat returns the same sale, never a second charge. */
-    reference: saleReference.optional(),
-    offlinePolicy: z.enum(OFFLINE_POLICIES).optional(),
-    options: paymentOptionsSchema.optional(),
-    /**
-     * The cashier or the POS confirmed the amount: needed above the terminal's confirmation amount
-     * (AppInfo `saleLimits.confirmAboveMinor`); without it such a sale is refused with
-     * AMOUNT_NEEDS_CONFIRMATION, to be asked and sent again.
-     */
-    amountConfirmed: z.boolean().optional(),
-  }),
-  getSale: z.strictObject({ id: saleId }),
+/** One operation: its request and who may call it. */
+interface Declared<R extends z.ZodType> {
+  readonly request: R
+  readonly access: OperationAccess
+}
+const declare = <R extends z.ZodType>(request: R, access: OperationAccess): Declared<R> => ({ request, access })
+const noRequest = z.strictObject({})
+
+export const OPERATIONS = {
+  appInfo: declare(noRequest, reads()),
+  startSale: declare(
+    z.strictObject({
+      amountMinor: minor.min(1, 'the amount must be more than zero'),
+      currency: z
+        .string()
+        .regex(/^[A-Z]{3}$/)
+        .optional(),
+      /** The integrator's idempotency key: a repeat returns the same sale, never a second charge. */
+      reference: saleReference.optional(),
+      offlinePolicy: z.enum(OFFLINE_POLICIES).optional(),
+      options: paymentOptionsSchema.optional(),
+      /**
+       * The cashier or the POS confirmed the amount: needed above the terminal's confirmation amount
+       * (AppInfo `saleLimits.confirmAboveMinor`); without it such a sale is refused with
+       * AMOUNT_NEEDS_CONFIRMATION, to be asked and sent again.
+       */
+      amountConfirmed: z.boolean().optional(),
+    }),
+    works('sell'),
+  ),
+  getSale: declare(z.strictObject({ id: saleId }), reads()),
   /** A sale by the POS's own `reference` (the one it gave startSale), for a POS that lost the agent's id. */
-  getSaleByReference: z.strictObject({ reference: saleReference }),
-  cancelSale: z.strictObject({ id: saleId }),
-  confirmDuplicate: z.strictObject({ id: saleId, charge: z.boolean() }),
-  voidSale: z.strictObject({ id: saleId, approval: credential.optional() }),
+  getSaleByReference: declare(z.strictObject({ reference: saleReference }), reads(['counter', 'pos', 'nexo', 'cli'])),
+  cancelSale: declare(z.strictObject({ id: saleId }), works('sell')),
+  confirmDuplicate: declare(z.strictObject({ id: saleId, charge: z.boolean() }), works('sell')),
+  /** A manager approves the void of a sale older than AppInfo's `voidWithoutManagerMinutes`. */
+  voidSale: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'voidAge')),
   /**
    * A return: credits `amountMinor` of sale `originalId` (at most what is left to return of it) to the
    * card it was paid with, presented again; without `originalId`, a return without a sale on this
    * terminal, within its own limit. Always a manager's (`approval`, or a manager signed in at the counter).
    */
-  startReturn: z.strictObject({
-    originalId: saleId.optional(),
-    amountMinor: minor.min(1, 'the amount must be more than zero'),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .optional(),
-    /** The integrator's idempotency key: a repeat returns the same return, never a second credit. */
-    reference: saleReference.optional(),
-    approval: credential.optional(),
-  }),
-  adjustTip: z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional(), approval: credential.optional() }),
+  startReturn: declare(
+    z.strictObject({
+      originalId: saleId.optional(),
+      amountMinor: minor.min(1, 'the amount must be more than zero'),
+      currency: z
+        .string()
+        .regex(/^[A-Z]{3}$/)
+        .optional(),
+      /** The integrator's idempotency key: a repeat returns the same return, never a second credit. */
+      reference: saleReference.optional(),
+      approval: approval.optional(),
+    }),
+    works('refund', 'always'),
+  ),
+  /** A manager approves a tip past the tolerance (`managerOverride`). */
+  adjustTip: declare(
+    z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional(), approval: approval.optional() }),
+    works('sell', 'tipOverride'),
+  ),
   /**
    * Sales, oldest first: those of the open batch, or of local day `day`, or of `batch` (a closed batch's
    * number, or "open"), both when both are given; narrowed by the amount (the sale's, or with its tip),
    * the card's last four digits, the POS's reference and the operator who rang it up. Never a card number.
    */
-  listSales: z.strictObject({
-    day: day.optional(),
-    batch: z.union([batchNumber, z.literal('open')]).optional(),
-    amountMinor: minor.min(1, 'the amount must be more than zero').optional(),
-    last4: z
-      .string()
-      .regex(/^\d{4}$/, 'last4 is the last four digits of the card, exactly 4 digits (never the card number)')
-      .optional(),
-    reference: saleReference.optional(),
-    operatorId: operatorId.optional(),
-  }),
-  queueStatus: z.strictObject({}),
-  queueItems: z.strictObject({}),
-  forwardNow: z.strictObject({}),
-  retryAttention: z.strictObject({ id: saleId, approval: credential.optional() }),
+  listSales: declare(
+    z.strictObject({
+      day: day.optional(),
+      batch: z.union([batchNumber, z.literal('open')]).optional(),
+      amountMinor: minor.min(1, 'the amount must be more than zero').optional(),
+      last4: z
+        .string()
+        .regex(/^\d{4}$/, 'last4 is the last four digits of the card, exactly 4 digits (never the card number)')
+        .optional(),
+      reference: saleReference.optional(),
+      operatorId: operatorId.optional(),
+    }),
+    reads(),
+  ),
+  queueStatus: declare(noRequest, reads()),
+  queueItems: declare(noRequest, reads(['counter', 'pos', 'cli'])),
+  forwardNow: declare(noRequest, works('sell')),
+  retryAttention: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'always')),
   /** The open batch, or closed batch number `batch` with its totals as they were closed. */
-  dayReport: z.strictObject({ batch: batchNumber.optional() }),
+  dayReport: declare(z.strictObject({ batch: batchNumber.optional() }), reads(['counter', 'pos', 'nexo', 'cli'])),
   /**
    * Closes the open batch. `batch` names the batch the caller means to close: a repeat after it
    * closed returns that batch's report and closes nothing else. `managerOverride` closes a batch
    * blocked only by sales that need a manager; it is recorded on each.
    */
-  closeDay: z.strictObject({ batch: batchNumber.optional(), managerOverride: z.boolean().optional(), approval: credential.optional() }),
+  closeDay: declare(
+    z.strictObject({ batch: batchNumber.optional(), managerOverride: z.boolean().optional(), approval: approval.optional() }),
+    works('sell', 'always'),
+  ),
   /** Closed batches, newest first. */
-  listBatches: z.strictObject({}),
+  listBatches: declare(noRequest, reads(['counter', 'pos', 'cli'])),
   /** A manager takes note that a stored payment the bank declined will not be paid. */
-  acknowledgeAttention: z.strictObject({ id: saleId, approval: credential.optional() }),
-  exportDay: z.strictObject({ batch: batchNumber.optional(), format: z.enum(['csv', 'json']) }),
-  deviceStatus: z.strictObject({}),
-  presentTestCard: z.strictObject({ name: z.string().min(1).max(64) }),
-  settings: z.strictObject({}),
-  setSigningKey: z.strictObject({
-    key: z.string().length(32, 'the signing key is exactly 32 characters'),
-    approval: credential.optional(),
-  }),
-  /** A manager, at the cashier screen: a new integrator token for one POS (shown once). */
-  createToken: z.strictObject({ name: z.string().trim().min(1).max(64), approval: credential.optional() }),
-  listTokens: z.strictObject({}),
-  revokeToken: z.strictObject({ id: z.string().min(1).max(64), approval: credential.optional() }),
-  listOperators: z.strictObject({}),
+  acknowledgeAttention: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'always')),
+  /**
+   * The day's sales and totals as a file; with `audit`, the audit trail of the same time too (a
+   * manager's: who signed in, approved, changed keys, tokens and operators).
+   */
+  exportDay: declare(
+    z.strictObject({ batch: batchNumber.optional(), format: z.enum(['csv', 'json']), audit: z.boolean().optional(), approval: approval.optional() }),
+    { ...works('sell', 'auditIncluded'), scope: 'read' },
+  ),
+  deviceStatus: declare(noRequest, reads()),
+  presentTestCard: declare(z.strictObject({ name: z.string().min(1).max(64) }), works('sell')),
+  settings: declare(noRequest, reads()),
+  setSigningKey: declare(
+    z.strictObject({
+      key: z.string().length(32, 'the signing key is exactly 32 characters'),
+      approval: approval.optional(),
+    }),
+    administers('always'),
+  ),
+  /** A manager: a new integrator token for one POS (shown once), doing only what `scopes` name. */
+  createToken: declare(
+    z.strictObject({
+      name: z.string().trim().min(1).max(64),
+      scopes: z.array(z.enum(TOKEN_SCOPES)).min(1).max(TOKEN_SCOPES.length).optional(),
+      approval: approval.optional(),
+    }),
+    administers('always'),
+  ),
+  listTokens: declare(noRequest, { ...administers('never'), audited: false }),
+  /** Revoking a token also ends every window it opened. */
+  revokeToken: declare(z.strictObject({ id: z.string().min(1).max(64), approval: approval.optional() }), administers('always')),
+  listOperators: declare(noRequest, { ...administers('never', { signIn: false }), audited: false }),
   /** The first operator of a terminal is a manager and needs no approval; every later one, a manager's. */
-  addOperator: z.strictObject({
-    operatorId: operatorId,
-    name: z.string().trim().min(1).max(64),
-    role: z.enum(['cashier', 'manager']),
-    pin,
-    approval: credential.optional(),
-  }),
-  /** Checks an operator's number and PIN (five wrong ones lock the operator for fifteen minutes). */
-  signIn: credential,
-  signOut: z.strictObject({}),
-  /** Who is signed in at the counter, and whether this terminal asks for a sign-in at all. */
-  counterOperator: z.strictObject({}),
-  setOperatorPin: z.strictObject({ operatorId, pin, approval: credential }),
-  disableOperator: z.strictObject({ operatorId, approval: credential }),
+  addOperator: declare(
+    z.strictObject({
+      operatorId: operatorId,
+      name: z.string().trim().min(1).max(64),
+      role: z.enum(['cashier', 'manager']),
+      pin,
+      approval: approval.optional(),
+    }),
+    administers('notFirstOperator', { signIn: false }),
+  ),
+  /** Signs in at this counter (five wrong PINs in a row lock the operator for fifteen minutes). */
+  signIn: declare(credential, { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: true }),
+  signOut: declare(noRequest, { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: true }),
+  /** Who is signed in at this counter, and whether this terminal asks for a sign-in at all. */
+  counterOperator: declare(noRequest, { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: false }),
+  // A manager's approval is the whole of what these need: a locked-out cashier's PIN is reset at a
+  // counter where nobody can sign in.
+  setOperatorPin: declare(z.strictObject({ operatorId, pin, approval: approval.optional() }), administers('always', { signIn: false })),
+  disableOperator: declare(z.strictObject({ operatorId, approval: approval.optional() }), administers('always', { signIn: false })),
+  /** Lifts a lockout after wrong PINs, keeping the operator's PIN. */
+  unlockOperator: declare(z.strictObject({ operatorId, approval: approval.optional() }), administers('always', { signIn: false })),
+  /**
+   * A manager's approval of one request, asked before sending it: the proof approves exactly that
+   * operation with exactly that request (its `approval` left out), once, within two minutes.
+   */
+  approve: declare(
+    z.strictObject({
+      operation: z.string().min(1).max(64),
+      request: z.record(z.string(), z.unknown()),
+      operatorId,
+      pin: z.string().min(1).max(8),
+    }),
+    { doors: ['counter', 'pos', 'nexo'], scope: 'read', signIn: false, manager: 'never', audited: true },
+  ),
+  /** A one-time link that opens a cashier window (the machine's owner, or from a cashier window). */
+  openCashierWindow: declare(noRequest, administers('never')),
+  /** A one-time link that opens a customer display, which only reads. */
+  openCustomerDisplay: declare(noRequest, { ...reads(['counter', 'pos', 'cli']), audited: true }),
+  /** The audit trail (a manager's): every sign-in, approval, window, token, key and operator change, oldest first. */
+  auditTrail: declare(
+    z.strictObject({
+      batch: batchNumber.optional(),
+      afterSeq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      limit: z.number().int().min(1).max(5000).optional(),
+      approval: approval.optional(),
+    }),
+    { ...administers('always'), audited: false },
+  ),
   /**
    * Prints a sale's receipt on the receipt printer, again as often as asked: both copies unless one is
    * named; `kind` TIP prints the receipt of a tip added later (docs/receipts.md).
    */
-  printReceipt: z.strictObject({ id: saleId, copies: z.enum(['both', 'merchant', 'customer']).optional(), kind: receiptKind.optional() }),
+  printReceipt: declare(
+    z.strictObject({ id: saleId, copies: z.enum(['both', 'merchant', 'customer']).optional(), kind: receiptKind.optional() }),
+    { ...works('sell'), signIn: false },
+  ),
   /** Emails the customer's copy of a sale's receipt through the store's SMTP server. */
-  emailReceipt: z.strictObject({ id: saleId, to: z.string().trim().min(3).max(254), kind: receiptKind.optional() }),
+  emailReceipt: declare(z.strictObject({ id: saleId, to: z.string().trim().min(3).max(254), kind: receiptKind.optional() }), {
+    ...works('sell'),
+    signIn: false,
+  }),
   /** Asks the receipt printer how it is now (paper, cover, power). */
-  printerStatus: z.strictObject({}),
+  printerStatus: declare(noRequest, reads(['counter', 'pos', 'cli'])),
   /** Prints the day report: the Z-report of a closed batch (as closed), or the open batch's running totals. */
-  printDayReport: z.strictObject({ batch: batchNumber.optional() }),
+  printDayReport: declare(z.strictObject({ batch: batchNumber.optional() }), reads(['counter', 'pos', 'cli'])),
+  /** The terminal now (the sale at the counter, its prompt, queue, reader, alarms): what an event stream starts from. */
+  snapshot: declare(noRequest, reads()),
+  /** The agent's Prometheus metrics, one scrape in the text format (docs/monitoring.md). */
+  metrics: declare(noRequest, reads(['counter', 'pos', 'cli'])),
 } as const
 
-export type OperationName = keyof typeof OPERATION_SCHEMAS
-export type OperationRequest<K extends OperationName> = z.infer<(typeof OPERATION_SCHEMAS)[K]>
+export type OperationName = keyof typeof OPERATIONS
+/** Each operation's request schema (OPERATIONS, request by request). */
+export const OPERATION_SCHEMAS = Object.fromEntries(Object.entries(OPERATIONS).map(([name, op]) => [name, op.request])) as {
+  [K in OperationName]: (typeof OPERATIONS)[K]['request']
+}
+export type OperationRequest<K extends OperationName> = z.infer<(typeof OPERATIONS)[K]['request']>
 
 export interface OperationResults {
   appInfo: AppInfo
@@ -203,67 +308,34 @@ export interface OperationResults {
   emailReceipt: { to: string }
   printerStatus: PrinterStatusView
   printDayReport: PrinterStatusView
+  unlockOperator: OperatorView
+  approve: ApprovalProofView
+  openCashierWindow: WindowLinkView
+  openCustomerDisplay: WindowLinkView
+  auditTrail: AuditTrailView
+  snapshot: PosStreamSnapshot
+  metrics: MetricsScrapeView
 }
 
-export const OPERATION_NAMES = Object.keys(OPERATION_SCHEMAS) as OperationName[]
+export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[]
+
+/** Whether `name` is one of the contract's operations. */
+export function isOperationName(name: string): name is OperationName {
+  return Object.hasOwn(OPERATIONS, name)
+}
+
+/** The access row of an operation (OPERATIONS). */
+export function accessOf(name: OperationName): OperationAccess {
+  return OPERATIONS[name].access
+}
+
+/** The operations a customer-facing display may call: it reads, it never acts. */
+export const DISPLAY_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter((name) => accessOf(name).doors.includes('display'))
 
 /**
- * The operations a customer-facing display may call: it reads, it never acts. A customer touching
- * the screen turned towards them cannot start, cancel, void or close anything through it.
+ * What a manager approves, once the terminal has a manager (docs/local-api.md "Operators"), always or
+ * by its rule: a renderer asks for a manager when the agent says MANAGER_REQUIRED for one of these.
  */
-export const DISPLAY_OPERATIONS: readonly OperationName[] = ['appInfo', 'settings', 'deviceStatus', 'queueStatus', 'listSales', 'getSale']
-
-/**
- * What a manager approves, once the terminal has operators (docs/local-api.md "Operators"): at the
- * counter a manager signed in approves by being there; otherwise the request carries a manager's
- * `approval` (number and PIN). A tip needs it only past the tolerance (`managerOverride`), a void only
- * of a sale older than AppInfo's `voidWithoutManagerMinutes`; every return needs it.
- */
-export const MANAGER_APPROVED_OPERATIONS: readonly OperationName[] = [
-  'voidSale',
-  'startReturn',
-  'adjustTip',
-  'retryAttention',
-  'closeDay',
-  'acknowledgeAttention',
-  'setSigningKey',
-  'createToken',
-  'revokeToken',
-]
-
-/** What the counter does only with an operator signed in, once the terminal has operators. */
-export const SIGNED_IN_OPERATIONS: readonly OperationName[] = [
-  'startSale',
-  'cancelSale',
-  'confirmDuplicate',
-  'voidSale',
-  'startReturn',
-  'adjustTip',
-  'forwardNow',
-  'retryAttention',
-  'closeDay',
-  'acknowledgeAttention',
-  'exportDay',
-  'presentTestCard',
-  'setSigningKey',
-  'createToken',
-  'listTokens',
-  'revokeToken',
-]
-
-/**
- * The operations only the cashier screen may call (a manager there), never the POS with its token:
- * a POS that could mint or revoke integrator tokens could lock the others out, or keep itself in.
- */
-export const COUNTER_ONLY_OPERATIONS: readonly OperationName[] = [
-  'createToken',
-  'listTokens',
-  'revokeToken',
-  'listOperators',
-  'addOperator',
-  'signIn',
-  'signOut',
-  'counterOperator',
-  'setOperatorPin',
-  'disableOperator',
-]
+export const MANAGER_APPROVED_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter(
+  (name) => accessOf(name).manager !== 'never',
+)

@@ -9,6 +9,7 @@ import { ERROR_CODES, type ErrorCode } from '../errors'
 import { CARDHOLDER_VERIFICATIONS, QUEUE_FAILURES, QUEUE_OPERATIONS, SALE_ORIGINS, SALE_STATES, TIP_STATES } from '../sale'
 import { PRINTER_STATES } from '../receipt/printer-states'
 import type { OperationName } from './operations'
+import { TOKEN_SCOPES } from './access'
 
 const minorAmounts = z.record(z.string(), z.number()).describe('minor units per ISO 4217 currency code')
 const epochMs = z.number().describe('ms since the epoch')
@@ -217,7 +218,23 @@ const integratorTokenSchema = z.object({
   createdAt: epochMs,
   lastUsedAt: epochMs.optional(),
   revokedAt: epochMs.optional(),
+  scopes: z.array(z.enum(TOKEN_SCOPES)),
 })
+
+const approvalProofSchema = z.object({ approval: z.string(), operation: z.string(), operatorId: z.string(), expiresAt: epochMs })
+const windowLinkSchema = z.object({ url: z.string() })
+const auditRecordSchema = z.object({
+  seq: z.number(),
+  at: epochMs,
+  action: z.string(),
+  door: z.string(),
+  via: z.string().optional(),
+  actor: z.string().optional(),
+  subject: z.string().optional(),
+  ok: z.boolean(),
+  detail: z.string().optional(),
+})
+const auditTrailSchema = z.object({ records: z.array(auditRecordSchema), intact: z.boolean() })
 
 const saleTag = { saleId: z.string().optional(), reference: z.string().optional() }
 
@@ -279,6 +296,13 @@ export const RESULT_SCHEMAS = {
   emailReceipt: z.object({ to: z.string() }),
   printerStatus: printerStatusViewSchema,
   printDayReport: printerStatusViewSchema,
+  unlockOperator: operatorSchema,
+  approve: approvalProofSchema,
+  openCashierWindow: windowLinkSchema,
+  openCustomerDisplay: windowLinkSchema,
+  auditTrail: auditTrailSchema,
+  snapshot: posStreamSnapshotSchema,
+  metrics: z.object({ contentType: z.string(), text: z.string() }),
 } as const satisfies Record<OperationName, z.ZodType>
 
 /**
@@ -301,6 +325,8 @@ export const NAMED_RESULT_SCHEMAS = {
   OperatorView: operatorSchema,
   CounterOperatorView: counterOperatorSchema,
   IntegratorTokenView: integratorTokenSchema,
+  ApprovalProofView: approvalProofSchema,
+  AuditRecordView: auditRecordSchema,
   PrinterStatusView: printerStatusViewSchema,
   DayExport: dayExportSchema,
   ErrorView: errorViewSchema,

@@ -4,7 +4,7 @@
  */
 
 /** The statuses the local API answers with (docs/local-api.md). */
-export type HttpStatus = 400 | 401 | 403 | 404 | 409 | 422 | 500
+export type HttpStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500
 
 export interface ErrorEntry {
   /** True when the same request, repeated unchanged a little later, may succeed. */

@@ -12,4 +12,5 @@ export const OPERATOR_ERRORS = {
   MANAGER_REQUIRED: entry(403, false, 'A manager must approve this. Ask a manager to enter their number and PIN.'),
   OPERATOR_EXISTS: entry(409, false, 'There is already an operator with this number. Choose another number.'),
   PIN_INVALID: entry(422, false, 'A PIN is 4 to 8 digits. Choose another.'),
+  TOO_MANY_TRIES: entry(429, true, 'Too many PINs were tried here in a short time. Wait a minute, then try again.'),
 } as const

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module'
 import type * as AdyenLibrary from '@adyen/api-library'
 import type * as AdyenTerminalLocal from '@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted'
 import type { TerminalApiRequest } from '@adyen/api-library/lib/src/typings/terminal/models'
-import { loadOrCreateApiToken, startLocalServer } from '../../src-main/api'
+import { startLocalServer } from '../../src-main/api'
 import { openRuntime, readerFactory, startAgent, startNexoEndpoint } from '../../src-main/app'
 import type { PosEvent, SaleView } from '../../src-shared/contract'
 import { postNexo } from '../support/nexo-post'
@@ -40,9 +40,9 @@ const dir = mkdtempSync(join(tmpdir(), 'pos-bench-nexo-'))
 const runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
 runtime.logger.level = 'warn'
 const agent = await startAgent(runtime, readerFactory({ autoPresentMs: 5, cardReadMs: 0, pinEntryMs: 0 }))
-const token = loadOrCreateApiToken(dir).token
-const local = await startLocalServer({ port: 0, rendererRoot: dir, operations: agent.operations, token, health: () => ({ ok: true }) })
-const nexo = await startNexoEndpoint(runtime, agent, { token, port: 8443 })
+const token = agent.apiToken.token
+const local = await startLocalServer({ port: 0, rendererRoot: dir, service: agent.service, tokens: agent.tokenCheck, health: () => ({ ok: true }) })
+const nexo = await startNexoEndpoint(runtime, agent, { port: 8443 })
 const terminal = new TerminalLocalAPIUnencrypted(
   new Client(
     new Config({

@@ -14,7 +14,7 @@ function tokenBridge() {
     .on('settings', () => ok(makeSettings()))
     .on('listTokens', () => ok(tokens))
     .on('createToken', (r) => {
-      const view = { id: `id-${tokens.length + 1}`, name: r.name, createdAt: 1_700_000_000_000 }
+      const view: IntegratorTokenView = { id: `id-${tokens.length + 1}`, name: r.name, createdAt: 1_700_000_000_000, scopes: ['read', 'sell'] }
       tokens = [view, ...tokens]
       return ok({ token: 'pat_secret-value-shown-once', integrator: view })
     })

@@ -74,7 +74,7 @@ describe("a manager's approval", () => {
       .on('settings', () => ok(makeSettings()))
       .on('setSigningKey', (r) => {
         if (!r.approval) return err('MANAGER_REQUIRED', 'needs a manager')
-        if (r.approval.pin !== '4321') return err('PIN_WRONG', 'wrong')
+        if (typeof r.approval === 'string' || r.approval.pin !== '4321') return err('PIN_WRONG', 'wrong')
         return ok({ kcv: 'A1B2C3' })
       })
     await renderApp(bridge, { screen: 'settings' })

@@ -43,7 +43,7 @@ describe('a return from the transactions list', () => {
     const bridge = new FakeBridge()
       .on('listSales', () => ok([paid]))
       .on('startReturn', (r) => {
-        if (!r.approval) return err('MANAGER_REQUIRED', 'needs a manager')
+        if (!r.approval || typeof r.approval === 'string') return err('MANAGER_REQUIRED', 'needs a manager')
         return ok(credit({ state: 'returnReadingCard', amountMinor: r.amountMinor, operatorId: r.approval.operatorId }))
       })
     const { emit } = await renderApp(bridge, { screen: 'transactions' })

@@ -3,7 +3,7 @@
  * in training mode (no configuration) the embedded training host and the simulated PIN pad start with it.
  */
 import { join } from 'node:path'
-import { loadOrCreateApiToken, startLocalServer } from '../../api'
+import { startLocalServer } from '../../api'
 import { defaultReaderFactory, startAgent, startNexoEndpoint, type Runtime } from '../../app'
 import { MemorySecretStore } from '../../keychain'
 import { EXIT } from '../exit-codes'
@@ -18,18 +18,16 @@ export interface ServeFlags {
 
 export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise<number> {
   const agent = await startAgent(runtime, defaultReaderFactory)
-  const { token, file } = loadOrCreateApiToken(runtime.dataDir)
+  const { file } = agent.apiToken
   const server = await startLocalServer({
     port: flags.port,
     rendererRoot: flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer'),
-    operations: agent.operations,
-    metrics: agent.metrics,
-    token,
-    tokens: agent.tokens,
+    service: agent.service,
+    tokens: agent.tokenCheck,
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
   const nexo =
-    flags.nexo || agent.config.nexo.enabled ? await startNexoEndpoint(runtime, agent, { token, port: flags.nexoPort }) : undefined
+    flags.nexo || agent.config.nexo.enabled ? await startNexoEndpoint(runtime, agent, { port: flags.nexoPort }) : undefined
   if (runtime.mode === 'training')
     console.log(
       `TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`,

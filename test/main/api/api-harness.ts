@@ -3,15 +3,13 @@
  * HTTP server on 127.0.0.1 (port 0), with helpers that call it as an integrator would.
  */
 import { request as httpRequest } from 'node:http'
-import pino from 'pino'
-import { AgentOperations } from '../../../src-main/api/agent-operations'
-import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
-import { IntegratorTokens } from '../../../src-main/api/integrator-tokens'
-import { startLocalServer, type LocalServer, type LocalServerOptions } from '../../../src-main/api/local-server'
+import { startLocalServer, type LocalServer, type LocalServerOptions, type MetricsEndpoint } from '../../../src-main/api/local-server'
+import { AgentService, IntegratorTokens, loadOrCreateApiToken, TokenCheck } from '../../../src-main/service'
+import { testService } from '../../support/service-harness'
 import type { EngineSettings } from '../../../src-main/app/compose'
 import type { ReceiptDesk } from '../../../src-main/receipts'
 import { ScriptedCardReader } from '../../fakes/scripted-card-reader'
-import { startEngineHarness, TEST_SALE_LIMITS, testSettings, type EngineHarness } from '../../support/engine-harness'
+import { startEngineHarness, testSettings, type EngineHarness } from '../../support/engine-harness'
 import { SseClient } from './sse-client'
 
 export interface Reply {
@@ -23,7 +21,9 @@ export interface Reply {
 export interface ApiHarness {
   engine: EngineHarness
   reader: ScriptedCardReader
-  operations: AgentOperations
+  service: AgentService
+  /** The integrator tokens a manager made. */
+  tokens: IntegratorTokens
   server: LocalServer
   token: string
   call(method: string, path: string, options?: { body?: string; headers?: Record<string, string> }): Promise<Reply>
@@ -39,7 +39,8 @@ export async function startApiHarness(
   options: {
     reader?: ScriptedCardReader
     engine?: Partial<EngineSettings>
-    server?: Partial<Pick<LocalServerOptions, 'heartbeatMs' | 'metrics'>>
+    server?: Partial<Pick<LocalServerOptions, 'heartbeatMs'>>
+    metrics?: MetricsEndpoint
     /** Where receipts go besides the screen (none unless given). */
     receipts?: ReceiptDesk
   } = {},
@@ -47,32 +48,18 @@ export async function startApiHarness(
   const reader = options.reader ?? new ScriptedCardReader()
   const engine = await startEngineHarness(reader, options.engine)
   const token = loadOrCreateApiToken(engine.dir).token
-  const operations = new AgentOperations({
-    engine: engine.engine,
-    reader,
-    tokens: new IntegratorTokens(engine.dir),
-    secrets: engine.secrets,
+  const tokens = new IntegratorTokens(engine.dir)
+  const service = testService(engine, reader, {
+    tokens,
     retry: testSettings(engine.dir, options.engine).retry!,
-    logger: pino({ level: 'silent' }),
-    info: {
-      mode: 'training',
-      currency: 'USD',
-      terminalId: 'T1',
-      merchantId: 'M1',
-      storeAddress: [],
-      restaurantMode: false,
-      tipTolerancePercent: 20,
-      saleLimits: TEST_SALE_LIMITS,
-      trainingCards: [],
-    },
-    settings: { offlineBaseUrl: engine.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
     ...(options.receipts ? { receipts: options.receipts } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   })
   const server = await startLocalServer({
     port: 0,
     rendererRoot: engine.dir,
-    operations,
-    token,
+    service,
+    tokens: new TokenCheck(token, tokens),
     health: () => ({ ok: true }),
     ...options.server,
   })
@@ -91,7 +78,8 @@ export async function startApiHarness(
   return {
     engine,
     reader,
-    operations,
+    service,
+    tokens,
     server,
     token,
     call,
@@ -111,7 +99,7 @@ export async function startApiHarness(
       SseClient.open(`${server.url}/v1/events${query}`, { authorization: `Bearer ${token}`, ...headers }),
     async close() {
       await server.close()
-      operations.close()
+      service.close()
       await engine.close()
     },
   }

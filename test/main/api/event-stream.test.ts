@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { EventEmitter } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AgentOperations } from '../../../src-main/api/agent-operations'
+import type { EventSource } from '../../../src-main/api/event-stream'
 import { EventStreams } from '../../../src-main/api/event-stream'
 import type { DeviceEvent, ReadCardRequest, ReadCardResult, HostAnswerForCard, CardCompletion } from '../../../src-main/device'
 import type { PosEvent, PosStreamSnapshot, SaleView } from '../../../src-shared/contract'
@@ -211,7 +211,7 @@ describe('catching up page by page', () => {
   let streams: EventStreams
   const journal = new JournalOfMany(1_234)
   beforeAll(async () => {
-    streams = new EventStreams(journal as unknown as AgentOperations, 60_000)
+    streams = new EventStreams(journal as unknown as EventSource, 60_000)
     server = createServer((_, response) => void streams.open(response, 0))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   })

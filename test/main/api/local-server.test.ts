@@ -6,22 +6,20 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync }
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AgentOperations } from '../../../src-main/api/agent-operations'
-import { IntegratorTokens } from '../../../src-main/api/integrator-tokens'
-import { loadOrCreateApiToken } from '../../../src-main/api/api-token'
+import { AgentService, IntegratorTokens, loadOrCreateApiToken, TokenCheck } from '../../../src-main/service'
 import { startLocalServer, type LocalServer } from '../../../src-main/api/local-server'
 import { DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
 import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../../src-shared/contract/csp'
 import { ERROR_CATALOGUE } from '../../../src-shared/errors'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { SseClient } from './sse-client'
-import { startEngineHarness, TEST_SALE_LIMITS, type EngineHarness } from '../../support/engine-harness'
+import { startEngineHarness, type EngineHarness } from '../../support/engine-harness'
+import { testService } from '../../support/service-harness'
 
 let harness: EngineHarness
 let server: LocalServer
-let operations: AgentOperations
+let operations: AgentService
 let token: string
 let tokens: IntegratorTokens
 const reader = new ScriptedCardReader()
@@ -34,27 +32,14 @@ beforeAll(async () => {
   mkdirSync(ui, { recursive: true })
   // the real shell's head, so the CSP rewrite is tested on what the build ships
   writeFileSync(join(ui, 'index.html'), readFileSync('src-renderer/index.html', 'utf8'))
-  operations = new AgentOperations({
-    engine: harness.engine,
-    reader,
-    tokens,
-    secrets: harness.secrets,
-    retry: DEFAULT_RETRY_POLICY,
-    logger: pino({ level: 'silent' }),
-    info: {
-      mode: 'training',
-      currency: 'USD',
-      terminalId: 'T1',
-      merchantId: 'M1',
-      storeAddress: [],
-      restaurantMode: false,
-      tipTolerancePercent: 20,
-      saleLimits: TEST_SALE_LIMITS,
-      trainingCards: [],
-    },
-    settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
+  operations = testService(harness, reader, { tokens, retry: DEFAULT_RETRY_POLICY })
+  server = await startLocalServer({
+    port: 0,
+    rendererRoot: ui,
+    service: operations,
+    tokens: new TokenCheck(token, tokens),
+    health: () => ({ ok: true }),
   })
-  server = await startLocalServer({ port: 0, rendererRoot: ui, operations, token, tokens, health: () => ({ ok: true }) })
 })
 afterAll(async () => {
   await server.close()
@@ -196,13 +181,16 @@ describe('security of the local API', () => {
     expect(readFileSync(join(harness.dir, 'integrator-tokens.json'), 'utf8')).not.toContain(integratorToken)
     expect(statSync(join(harness.dir, 'integrator-tokens.json')).mode & 0o777).toBe(0o600)
     expect(listed.value.find((t: { id: string }) => t.id === created.value.integrator.id).lastUsedAt).toBeTypeOf('number')
-    // A POS cannot manage tokens, not even with the installation token.
+    // A POS's token (read and sell by default) cannot manage tokens; the installation token is the
+    // machine owner's (admin) and may list them.
+    expect(created.value.integrator.scopes).toEqual(['read', 'sell'])
     const byPos = await call('POST', '/v1/ops/createToken', {
       body: '{"name":"mine"}',
       headers: { authorization: `Bearer ${integratorToken}` },
     })
     expect(byPos.status).toBe(403)
-    expect((await call('POST', '/v1/ops/listTokens', { body: '{}', headers: { authorization: `Bearer ${token}` } })).status).toBe(403)
+    expect(JSON.parse(byPos.body).error.message).toMatch(/"admin" scope/)
+    expect((await call('POST', '/v1/ops/listTokens', { body: '{}', headers: { authorization: `Bearer ${token}` } })).status).toBe(200)
     expect(JSON.parse((await asCashier('revokeToken', { id: created.value.integrator.id })).body).value.revokedAt).toBeTypeOf('number')
     const refused = await asIntegrator(integratorToken)
     expect(refused.status).toBe(401)

@@ -6,7 +6,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { COUNTER_ONLY_OPERATIONS, OPERATION_NAMES, type OperationName } from '../../../src-shared/contract'
+import { accessOf, OPERATION_NAMES, type OperationName } from '../../../src-shared/contract'
 import { TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { eventually } from '../../support/engine-harness'
 import { startApiHarness, type ApiHarness, type Reply } from './api-harness'
@@ -99,7 +99,7 @@ describe('the OpenAPI document', () => {
     // The POS calls with its token; the operations only the cashier window may call, with its session.
     const cashier = await api.cashierSession()
     const call = async (name: string, overrides: Record<string, unknown> = {}) => {
-      const credential: Record<string, string> = COUNTER_ONLY_OPERATIONS.includes(name as OperationName)
+      const credential: Record<string, string> = !accessOf(name as OperationName).doors.includes('pos')
         ? { cookie: cashier }
         : { authorization: `Bearer ${api.token}` }
       const reply = await api.call('POST', `/v1/ops/${name}`, {
@@ -154,6 +154,15 @@ describe('the OpenAPI document', () => {
     await call('setOperatorPin')
     await call('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234', approval: { operatorId: '9', pin: '8642' } })
     await call('disableOperator')
+    const manager = { operatorId: '9', pin: '8642' }
+    await call('unlockOperator', { approval: manager })
+    const proof = (await call('approve', { pin: '8642' })).value as unknown as { approval: string }
+    expect(proof.approval).toMatch(/^apv_/)
+    await call('auditTrail', { approval: manager })
+    await call('openCashierWindow')
+    await call('openCustomerDisplay')
+    await call('snapshot')
+    await call('metrics')
     await call('listOperators')
     await call('counterOperator')
     await call('signOut')
@@ -167,6 +176,7 @@ describe('the OpenAPI document', () => {
       retryAttention: 422,
       acknowledgeAttention: 422,
       presentTestCard: 422,
+      metrics: 404,
     })
   })
 

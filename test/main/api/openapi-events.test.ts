@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadOrCreateApiToken, startLocalServer, type LocalServer } from '../../../src-main/api'
+import { startLocalServer, type LocalServer } from '../../../src-main/api'
 import { openRuntime, readerFactory, startAgent, type RunningAgent } from '../../../src-main/app'
 import type { PosStreamSnapshot, SaleView } from '../../../src-shared/contract'
 import { SseClient, type SseEvent } from './sse-client'
+import { OWNER_POS } from '../../support/service-harness'
 
 type Branch = { properties: { event: { const: string }; data: { contentSchema: { $ref: string } } } }
 
@@ -37,13 +38,12 @@ beforeAll(async () => {
   const runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
   // No card comes by itself: each sale gets the card the test presents, or waits at the reader.
   agent = await startAgent(runtime, readerFactory({ autoPresentMs: 600_000, cardReadMs: 100, pinEntryMs: 200 }))
-  token = loadOrCreateApiToken(dir).token
+  token = agent.apiToken.token
   server = await startLocalServer({
     port: 0,
     rendererRoot: dir,
-    operations: agent.operations,
-    token,
-    tokens: agent.tokens,
+    service: agent.service,
+    tokens: agent.tokenCheck,
     health: () => ({ ok: true }),
     heartbeatMs: 200,
   })
@@ -62,7 +62,7 @@ afterAll(async () => {
 })
 
 async function dispatch<T>(operation: string, request: unknown): Promise<T> {
-  const result = await agent.operations.dispatch(operation, request, 'pos')
+  const result = await agent.service.dispatch(OWNER_POS, operation, request)
   if (!result.ok) throw new Error(`${operation}: ${result.error.message}`)
   return result.value as T
 }

@@ -3,6 +3,7 @@
  * manager (signed in, or their number and PIN in the request), the return keeps the manager's number,
  * a return without a sale needs a manager account at all, and every answer fits the contract.
  */
+import { COUNTER } from '../../support/service-harness'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RESULT_SCHEMAS } from '../../../src-shared/contract/result-schemas'
 import { TEST_CARDS } from '../../fakes/scripted-card-reader'
@@ -34,7 +35,7 @@ describe('returns on the API', () => {
   })
 
   it("with operators, a return needs a manager's number and PIN; it credits once and keeps who approved it", async () => {
-    expect((await api.operations.dispatch('addOperator', { ...MANAGER, name: 'Maria', role: 'manager' })).ok).toBe(true)
+    expect((await api.service.dispatch(COUNTER, 'addOperator', { ...MANAGER, name: 'Maria', role: 'manager' })).ok).toBe(true)
     const saleId = await chargedSale(3000)
     const listed = await api.op('listSales', {})
     expect(RESULT_SCHEMAS.listSales.safeParse(listed.json.value).success).toBe(true)

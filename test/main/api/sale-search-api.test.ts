@@ -3,6 +3,7 @@
  * (a closed one, or the open one), narrowed by amount, the card's last four digits, the POS's reference
  * and the operator; malformed filters refused, and never a card number accepted or answered.
  */
+import { COUNTER } from '../../support/service-harness'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RESULT_SCHEMAS } from '../../../src-shared/contract/result-schemas'
 import { TEST_CARDS } from '../../fakes/scripted-card-reader'
@@ -40,7 +41,7 @@ async function found(filters: Record<string, unknown>): Promise<string[]> {
 beforeAll(async () => {
   api = await startApiHarness()
   cashier = await api.cashierSession()
-  expect((await api.operations.dispatch('addOperator', { ...MANAGER, name: 'Maria', role: 'manager' })).ok).toBe(true)
+  expect((await api.service.dispatch(COUNTER, 'addOperator', { ...MANAGER, name: 'Maria', role: 'manager' })).ok).toBe(true)
   expect((await atCounter('signIn', MANAGER)).ok).toBe(true)
   // Batch 1: a at the counter (operator 9), b from the POS with its reference.
   sales.a = await charge('chipVisa', { amountMinor: 1250 }, 'counter')

@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AgentOperations } from '../../../src-main/api/agent-operations'
+import { AgentService, TokenCheck } from '../../../src-main/service'
+import { OWNER_POS } from '../../support/service-harness'
 import { startLocalServer, type LocalServer } from '../../../src-main/api/local-server'
 import { composeEngine, type Engine } from '../../../src-main/app/compose'
 import { UndiciHostClient } from '../../../src-main/gateway/gateway-client'
@@ -81,7 +82,7 @@ let host: TrainingHost
 let client: UndiciHostClient
 let engine: Engine
 let metrics: AgentMetrics
-let operations: AgentOperations
+let operations: AgentService
 let server: LocalServer
 const token = 'metrics-test-token-0123456789abcdefghij'
 
@@ -120,8 +121,9 @@ beforeAll(async () => {
     logger,
   })
   metrics.watch({ txn: engine.txn, forwarder: engine.forwarder, journal: engine.journal, reader, alarms: () => engine.alarms })
-  operations = new AgentOperations({
+  operations = new AgentService({
     engine,
+    metrics,
     reader,
     secrets,
     retry,
@@ -139,7 +141,13 @@ beforeAll(async () => {
     },
     settings: { offlineBaseUrl: host.url, aid: AID, storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
   })
-  server = await startLocalServer({ port: 0, rendererRoot: dir, operations, token, health: () => ({ ok: true }), metrics })
+  server = await startLocalServer({
+    port: 0,
+    rendererRoot: dir,
+    service: operations,
+    tokens: new TokenCheck(token),
+    health: () => ({ ok: true }),
+  })
 })
 afterAll(async () => {
   await server.close()
@@ -169,7 +177,7 @@ async function scrape(): Promise<{ contentType: string; text: string }> {
 
 async function sale(amountMinor: number) {
   reader.present({ card: TEST_CARDS.chipVisa() })
-  const started = await operations.dispatch('startSale', { amountMinor }, 'pos')
+  const started = await operations.dispatch(OWNER_POS, 'startSale', { amountMinor })
   if (!started.ok) throw new Error(started.error.message)
   return engine.txn.waitForOutcome((started.value as { id: string }).id)
 }

@@ -14,11 +14,11 @@ import { Client, Config, EnvironmentEnum } from '@adyen/api-library'
 import TerminalLocalAPIUnencrypted from '@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted'
 import type { TerminalApiRequest, TerminalApiResponse } from '@adyen/api-library/lib/src/typings/terminal/models'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { loadOrCreateApiToken } from '../../../src-main/api'
 import { defaultReaderFactory, openRuntime, startAgent, startNexoEndpoint, type RunningAgent } from '../../../src-main/app'
 import type { NexoServer } from '../../../src-main/nexo'
 import type { SaleView } from '../../../src-shared/contract'
 import { postNexo } from '../../support/nexo-post'
+import { COUNTER, OWNER_POS } from '../../support/service-harness'
 
 let dir: string
 let agent: RunningAgent
@@ -93,7 +93,7 @@ async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs: num
 }
 
 async function sales(): Promise<SaleView[]> {
-  const result = await agent.operations.dispatch('listSales', {}, 'pos')
+  const result = await agent.service.dispatch(OWNER_POS, 'listSales', {})
   if (!result.ok) throw new Error(result.error.message)
   return result.value as SaleView[]
 }
@@ -102,8 +102,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pos-agent-nexo-'))
   const runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
   agent = await startAgent(runtime, defaultReaderFactory)
-  token = loadOrCreateApiToken(dir).token
-  nexo = await startNexoEndpoint(runtime, agent, { token, port: 8443 })
+  token = agent.apiToken.token
+  nexo = await startNexoEndpoint(runtime, agent, { port: 8443 })
 }, 60_000)
 
 afterAll(async () => {
@@ -364,7 +364,7 @@ describe('how a payment the bank did not answer ends, as the POS reads it', () =
       const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${serviceId}`)
       return sale?.state === 'readingCard' ? sale : undefined
     }, 5_000)
-    const presented = await agent.operations.dispatch('presentTestCard', { name: 'aac-after-approval' })
+    const presented = await agent.service.dispatch(COUNTER, 'presentTestCard', { name: 'aac-after-approval' })
     expect(presented.ok).toBe(true)
     const payment = (await pending).SaleToPOIResponse!.PaymentResponse!
     // The bank could be reached and answered: the refusal is the card's, and nexo calls that Refusal.
@@ -394,7 +394,7 @@ describe('how a payment the bank did not answer ends, as the POS reads it', () =
       const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${serviceId}`)
       return sale?.state === 'readingCard' ? sale : undefined
     }, 5_000)
-    expect((await agent.operations.dispatch('presentTestCard', { name: 'offline-decline' })).ok).toBe(true)
+    expect((await agent.service.dispatch(COUNTER, 'presentTestCard', { name: 'offline-decline' })).ok).toBe(true)
     const payment = (await pending).SaleToPOIResponse!.PaymentResponse!
     expect(payment.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'Refusal' })
     expect(new URLSearchParams(payment.Response.AdditionalResponse).get('message')).toMatch(/card refused the payment/i)

@@ -11,7 +11,8 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { NexoTerminal, startNexoServer, type NexoOperations, type NexoServer } from '../../../src-main/nexo'
+import { NexoTerminal, startNexoServer, type NexoService, type NexoServer } from '../../../src-main/nexo'
+import { TokenCheck } from '../../../src-main/service'
 
 const dir = mkdtempSync(join(tmpdir(), 'pos-agent-nexo-bind-'))
 const servers: NexoServer[] = []
@@ -26,21 +27,21 @@ const lan = Object.values(networkInterfaces())
   .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)?.address
 
 /** The terminal is never reached: these requests carry no X-API-Key, so the server answers 401 itself. */
-const unreachedOperations: NexoOperations = {
-  dispatch: () => Promise.reject(new Error('no message should reach the terminal')),
+const unreachedOperations: NexoService = {
+  call: () => Promise.reject(new Error('no message should reach the terminal')),
   on: () => undefined,
   off: () => undefined,
 }
 
 async function listen(host?: string): Promise<{ server: NexoServer; port: number }> {
   const terminal = new NexoTerminal({
-    operations: unreachedOperations,
+    service: unreachedOperations,
     terminalId: 'T1',
     merchantId: 'M1',
     version: '0',
     logger: pino({ level: 'silent' }),
   })
-  const server = await startNexoServer({ terminal, token: 'a-token-of-this-terminal', stateDir: dir, port: 0, ...(host ? { host } : {}) })
+  const server = await startNexoServer({ terminal, tokens: new TokenCheck('a-token-of-this-terminal-0123456789'), stateDir: dir, port: 0, ...(host ? { host } : {}) })
   servers.push(server)
   return { server, port: Number(new URL(server.url).port) }
 }

@@ -43,26 +43,28 @@ const refusal = async (work: Promise<unknown>): Promise<string> => {
 }
 
 describe('accounts and approval', () => {
-  it('the first operator is a manager, made without approval; after that a manager approves each new one', async () => {
+  it('the first operator is a manager; approval is a manager number and PIN, checked as a sign-in is', async () => {
     expect(operators.hasManager()).toBe(false)
     expect(await refusal(operators.add(CASHIER))).toBe('MANAGER_REQUIRED')
     await operators.add(MANAGER)
-    expect(await refusal(operators.add(CASHIER))).toBe('MANAGER_REQUIRED')
-    expect(await refusal(operators.add(CASHIER, { operatorId: '9', pin: '0000' }))).toBe('PIN_WRONG')
-    const ann = await operators.add(CASHIER, { operatorId: '9', pin: '4321' })
+    expect(operators.hasManager()).toBe(true)
+    const ann = await operators.add(CASHIER)
     expect(ann).toEqual({ id: '17', name: 'Ann', role: 'cashier', createdAt: clock.now, disabled: false })
+    expect(await refusal(operators.approve({ operatorId: '9', pin: '0000' }))).toBe('PIN_WRONG')
+    expect(await operators.approve({ operatorId: '9', pin: '4321' })).toMatchObject({ id: '9', role: 'manager' })
     // A cashier is no approver.
-    expect(await refusal(operators.add({ ...CASHIER, operatorId: '18' }, { operatorId: '17', pin: '1234' }))).toBe('MANAGER_REQUIRED')
-    expect(await refusal(operators.add(CASHIER, { operatorId: '9', pin: '4321' }))).toBe('OPERATOR_EXISTS')
-    expect(await refusal(operators.add({ ...CASHIER, operatorId: '19', pin: '12' }, { operatorId: '9', pin: '4321' }))).toBe('PIN_INVALID')
+    expect(await refusal(operators.approve({ operatorId: '17', pin: '1234' }))).toBe('MANAGER_REQUIRED')
+    expect(await refusal(operators.approve(undefined))).toBe('MANAGER_REQUIRED')
+    expect(await refusal(operators.add(CASHIER))).toBe('OPERATOR_EXISTS')
+    expect(await refusal(operators.add({ ...CASHIER, operatorId: '19', pin: '12' }))).toBe('PIN_INVALID')
     expect(operators.list().map((o) => o.id)).toEqual(['9', '17'])
   })
 
   it('the last manager cannot be disabled; a disabled operator cannot sign in', async () => {
     await operators.add(MANAGER)
-    await operators.add(CASHIER, { operatorId: '9', pin: '4321' })
-    expect(await refusal(operators.disable('9', { operatorId: '9', pin: '4321' }))).toBe('INVALID_REQUEST')
-    await operators.disable('17', { operatorId: '9', pin: '4321' })
+    await operators.add(CASHIER)
+    expect(await refusal(Promise.resolve().then(() => operators.disable('9')))).toBe('INVALID_REQUEST')
+    operators.disable('17')
     expect(await refusal(operators.verify({ operatorId: '17', pin: '1234' }))).toBe('PIN_WRONG')
   })
 })
@@ -89,7 +91,7 @@ describe('PINs at rest', () => {
 describe('wrong PINs and the lockout', () => {
   beforeEach(async () => {
     await operators.add(MANAGER)
-    await operators.add(CASHIER, { operatorId: '9', pin: '4321' })
+    await operators.add(CASHIER)
   })
 
   it(`locks after ${MAX_WRONG_PINS} wrong PINs in a row; the right PIN is refused while locked, accepted after`, async () => {
@@ -106,13 +108,47 @@ describe('wrong PINs and the lockout', () => {
     await operators.verify({ operatorId: '17', pin: '1234' })
     for (let i = 1; i < MAX_WRONG_PINS; i++) expect(await refusal(operators.verify({ operatorId: '17', pin: '0000' }))).toBe('PIN_WRONG')
     expect(await refusal(operators.verify({ operatorId: '17', pin: '0000' }))).toBe('OPERATOR_LOCKED')
-    await operators.setPin('17', '5555', { operatorId: '9', pin: '4321' })
+    await operators.setPin('17', '5555')
     expect(await operators.verify({ operatorId: '17', pin: '5555' })).toMatchObject({ id: '17' })
   })
 
-  it('an unknown number reads as a wrong PIN, and locks nothing', async () => {
-    expect(await refusal(operators.verify({ operatorId: '404', pin: '1234' }))).toBe('PIN_WRONG')
+  it('a manager unlocks a locked operator without changing the PIN', async () => {
+    for (let i = 1; i <= MAX_WRONG_PINS; i++) await refusal(operators.verify({ operatorId: '17', pin: '0000' }))
+    expect(await refusal(operators.verify({ operatorId: '17', pin: '1234' }))).toBe('OPERATOR_LOCKED')
+    expect(operators.unlock('17').lockedUntil).toBeUndefined()
+    expect(await operators.verify({ operatorId: '17', pin: '1234' })).toMatchObject({ id: '17' })
+  })
+
+  it('an unknown number reads exactly as a known one with a wrong PIN: the same words, count and lockout', async () => {
+    const tries = async (operatorId: string) => {
+      const said: string[] = []
+      for (let i = 0; i <= MAX_WRONG_PINS; i++) {
+        try {
+          await operators.verify({ operatorId, pin: '0000' })
+        } catch (error) {
+          said.push(`${(error as { code: string }).code}: ${(error as Error).message}`)
+        }
+      }
+      return said
+    }
+    const known = await tries('17')
+    const unknown = await tries('404')
+    expect(unknown).toEqual(known)
+    expect(known.at(-1)).toMatch(/^OPERATOR_LOCKED/)
+    expect(known.join()).not.toContain('17')
     expect(await refusal(operators.verify(undefined))).toBe('PIN_WRONG')
-    expect(operators.list().every((o) => o.lockedUntil === undefined)).toBe(true)
+    // The unknown number's lockout is not a real operator's.
+    expect(operators.list().find((o) => o.id === '9')?.lockedUntil).toBeUndefined()
+  })
+
+  it('parallel guesses each take one of the five tries: 60 at once check at most five PINs and lock', async () => {
+    const guesses = Array.from({ length: 60 }, (_, i) => String(1000 + i))
+    // The right PIN is the last guess: without the atomic count every guess would be checked.
+    guesses[59] = '1234'
+    const codes = await Promise.all(guesses.map((pin) => refusal(operators.verify({ operatorId: '17', pin }))))
+    expect(codes.filter((c) => c === 'none')).toEqual([])
+    expect(codes.filter((c) => c === 'PIN_WRONG')).toHaveLength(MAX_WRONG_PINS - 1)
+    expect(codes.filter((c) => c === 'OPERATOR_LOCKED')).toHaveLength(60 - (MAX_WRONG_PINS - 1))
+    expect(operators.list().find((o) => o.id === '17')?.lockedUntil).toBe(clock.now + LOCKOUT_MS)
   })
 })

@@ -40,7 +40,7 @@ describe('totals per shift', () => {
     // Ann's turn ends when Bob signs in: her shift ends there, his starts.
     shifts().signedIn('23')
     await sale('23', 2000)
-    shifts().signedOut()
+    shifts().signedOut('23')
     shifts().signedIn('17')
     await sale('17', 700)
 

@@ -2,12 +2,11 @@
  * Contract operations on a real engine: a queued message past its limits raises an alarm and the
  * sale needs attention; a manager's retry forwards it once the host is back.
  */
-import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AgentOperations } from '../../../src-main/api/agent-operations'
+import { COUNTER, testService } from '../../support/service-harness'
 import type { PosEvent } from '../../../src-shared/contract'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
-import { eventually, startEngineHarness, TEST_SALE_LIMITS, type EngineHarness } from '../../support/engine-harness'
+import { eventually, startEngineHarness, type EngineHarness } from '../../support/engine-harness'
 
 let harness: EngineHarness | undefined
 afterEach(async () => harness?.close())
@@ -22,36 +21,18 @@ describe('needs attention', () => {
       maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
     }
     harness = await startEngineHarness(reader, { retry })
-    const ops = new AgentOperations({
-      engine: harness.engine,
-      reader,
-      secrets: harness.secrets,
-      retry,
-      logger: pino({ level: 'silent' }),
-      info: {
-        mode: 'training',
-        currency: 'USD',
-        terminalId: 'T1',
-        merchantId: 'M1',
-        storeAddress: [],
-        restaurantMode: false,
-        tipTolerancePercent: 20,
-        saleLimits: TEST_SALE_LIMITS,
-        trainingCards: [],
-      },
-      settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
-    })
+    const ops = testService(harness, reader, { retry })
     const events: PosEvent[] = []
-    ops.on('event', (e) => events.push(e))
+    ops.on('event', (e: PosEvent) => events.push(e))
     harness.host.setFault('*', 'http-503')
-    const started = await ops.dispatch('startSale', { amountMinor: 3000 })
+    const started = await ops.dispatch(COUNTER, 'startSale', { amountMinor: 3000 })
     expect(started.ok).toBe(true)
     const id = (started as { value: { id: string } }).value.id
     await eventually(() => harness!.engine.txn.get(id)?.state === 'needsAttention', 8_000)
     const alarm = events.find((e) => e.type === 'alarm' && e.alarm.code === 'NEEDS_ATTENTION' && e.alarm.message.includes(id))
     // The alarm is in a manager's words: what, which sale, why; the technical cause is in the log.
     expect(alarm).toMatchObject({ alarm: { message: `The payment of sale ${id} needs a manager. The bank could not be reached.` } })
-    const items = await ops.dispatch('queueItems', {})
+    const items = await ops.dispatch(COUNTER, 'queueItems', {})
     expect(items).toMatchObject({
       ok: true,
       value: [
@@ -64,10 +45,10 @@ describe('needs attention', () => {
         },
       ],
     })
-    expect(await ops.dispatch('queueStatus', {})).toMatchObject({ ok: true, value: { attentionCount: 1, storedCount: 1 } })
+    expect(await ops.dispatch(COUNTER, 'queueStatus', {})).toMatchObject({ ok: true, value: { attentionCount: 1, storedCount: 1 } })
 
     harness.host.clearFaults()
-    expect(await ops.dispatch('retryAttention', { id })).toMatchObject({ ok: true, value: { state: 'storedOffline' } })
+    expect(await ops.dispatch(COUNTER, 'retryAttention', { id })).toMatchObject({ ok: true, value: { state: 'storedOffline' } })
     await eventually(() => harness!.engine.txn.get(id)?.state === 'forwarded', 8_000)
     ops.close()
   })
@@ -77,30 +58,7 @@ describe('a full disk', () => {
   it('refuses a new sale with a clear typed error, and the earlier sales stay intact', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader)
-    const ops = new AgentOperations({
-      engine: harness.engine,
-      reader,
-      secrets: harness.secrets,
-      retry: {
-        baseDelayMs: 10,
-        maxDelayMs: 20,
-        maxAttempts: 5,
-        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
-      },
-      logger: pino({ level: 'silent' }),
-      info: {
-        mode: 'training',
-        currency: 'USD',
-        terminalId: 'T1',
-        merchantId: 'M1',
-        storeAddress: [],
-        restaurantMode: false,
-        tipTolerancePercent: 20,
-        saleLimits: TEST_SALE_LIMITS,
-        trainingCards: [],
-      },
-      settings: { offlineBaseUrl: harness.host.url, aid: 'ENGINE-ACQ', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
-    })
+    const ops = testService(harness, reader)
     const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1500, currency: 'USD' }).id)
     expect(first.state).toBe('approved')
     // the real SQLite file stops growing: its next write fails with SQLITE_FULL
@@ -125,7 +83,7 @@ describe('a full disk', () => {
       }
     }
     expect(full).toBe(true)
-    const refused = await ops.dispatch('startSale', { amountMinor: 2000 })
+    const refused = await ops.dispatch(COUNTER, 'startSale', { amountMinor: 2000 })
     expect(refused).toMatchObject({
       ok: false,
       error: { code: 'JOURNAL_DISK_FULL', message: expect.stringMatching(/disk holding the journal is full/) },

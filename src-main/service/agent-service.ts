@@ -1,0 +1,304 @@
+/**
+ * The application layer: the one door behind every door. The local API, Electron IPC, nexo and the
+ * command line turn their transport into `dispatch(caller, operation, request)` (or the typed
+ * `call`), and nothing else: the request is validated with the contract's schema, access is decided
+ * from the operation's row (access.ts), a manager's approval is checked against this very request
+ * (approvals.ts), what must be is written to the audit trail, and the use-case area's handler runs.
+ * Failures are catalogue errors, as data, mapped once here.
+ */
+import { EventEmitter } from 'node:events'
+import {
+  accessOf,
+  isOperationName,
+  OPERATIONS,
+  type OperationName,
+  type OperationRequest,
+  type OperationResults,
+  type PosEvent,
+  type PosResult,
+  type PosStreamSnapshot,
+  type SaleView,
+} from '../../src-shared/contract'
+import { errorView, failed, PosError } from '../../src-shared/errors'
+import { QUEUE_FAILURE_WORDS, QUEUE_OPERATION_NOUNS, type QueueOperation } from '../../src-shared/sale'
+import { receiptMerchantOf } from '../../src-shared/receipt'
+import { toPosError } from '../errors'
+import { Operators, Shifts } from '../operators'
+import { ReceiptDesk } from '../receipts'
+import type { QueueAttention } from '../txn'
+import { decide, type AccessFacts } from './access'
+import { afterSaleHandlers } from './after-sale'
+import { Approvals } from './approvals'
+import { AuditTrail } from './audit-trail'
+import { fingerprint, pinLimitKey, type Caller } from './caller'
+import { CounterSessions } from './counter-session'
+import { dayHandlers } from './day'
+import { peopleHandlers } from './people'
+import { PinGuard } from './pin-guard'
+import { queueHandlers } from './queue'
+import { receiptsHandlers } from './receipts'
+import { returnsHandlers } from './returns'
+import { SaleEvents } from './sale-events'
+import { salesHandlers } from './sales'
+import { queueStatusOf, type CallContext, type Handler, type Handlers, type ServiceDeps, type ServiceParts } from './service-parts'
+import { terminalHandlers } from './terminal'
+import { WindowSessions, type SessionView, type WindowOpener } from './windows'
+
+/** Builds a window's launch link from its one-time nonce: the door that serves windows gives it. */
+export type WindowLinkBuilder = (view: SessionView, nonce: string) => string
+
+export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed: [string] }> {
+  readonly windows: WindowSessions
+  private readonly parts: ServiceParts
+  private readonly handlers: Handlers<OperationName>
+  private readonly saleEvents: SaleEvents
+  private readonly unsubscribe: Array<() => void> = []
+  private linkBuilder: WindowLinkBuilder | undefined
+
+  constructor(private readonly deps: ServiceDeps) {
+    super()
+    const now = deps.now ?? Date.now
+    const { engine } = deps
+    const operators = new Operators(engine.journal.operators, now)
+    const audit = new AuditTrail(engine.journal.audit, deps.logger)
+    const guard = new PinGuard(now)
+    const sessions = new CounterSessions(new Shifts(engine.journal.shifts, now), now, (deps.idleSignOutMinutes ?? 15) * 60_000)
+    this.windows = new WindowSessions(now, {
+      opened: (session, view, openedBy) =>
+        audit.append({ action: 'windowOpened', door: view === 'customer' ? 'display' : 'counter', via: `window:${fingerprint(session)}`, ok: true, detail: `${view}, opened by ${openerWords(openedBy)}` }),
+      closed: (session, why) => {
+        sessions.forget(session)
+        audit.append({ action: 'windowClosed', door: 'counter', via: `window:${fingerprint(session)}`, ok: true, detail: why })
+        this.emit('windowClosed', session)
+      },
+    })
+    if (deps.tokens) this.unsubscribe.push(deps.tokens.onRevoke((id) => this.windows.tokenRevoked(id)))
+    this.parts = {
+      deps,
+      now,
+      operators,
+      sessions,
+      approvals: new Approvals(operators, guard, now),
+      guard,
+      windows: this.windows,
+      audit,
+      receipts: deps.receipts ?? new ReceiptDesk(receiptMerchantOf(deps.info)),
+      windowLink: (view, caller) => this.windowLink(view, caller),
+      queueStatus: () => queueStatusOf(deps, now()),
+      snapshot: () => this.saleEvents.snapshot(),
+    }
+    this.handlers = {
+      ...salesHandlers(this.parts),
+      ...returnsHandlers(this.parts),
+      ...afterSaleHandlers(this.parts),
+      ...dayHandlers(this.parts),
+      ...queueHandlers(this.parts),
+      ...receiptsHandlers(this.parts),
+      ...terminalHandlers(this.parts),
+      ...peopleHandlers(this.parts),
+    }
+    this.saleEvents = new SaleEvents({
+      journal: engine.journal,
+      txn: engine.txn,
+      reader: deps.reader,
+      alarms: () => engine.alarms,
+      queue: () => this.parts.queueStatus(),
+    })
+    this.forwardEvents()
+  }
+
+  /** Validates, checks access, and runs one operation; never throws: every failure is a catalogue error as data. */
+  async dispatch(caller: Caller, operation: string, request: unknown): Promise<PosResult<unknown>> {
+    if (!isOperationName(operation)) return failed('UNKNOWN_OPERATION', `no operation "${operation}"`)
+    try {
+      return { ok: true, value: await this.run(caller, operation, request) }
+    } catch (thrown) {
+      // A PosError is a refusal the code already explained; anything else is logged with its stack.
+      if (!(thrown instanceof PosError)) this.deps.logger.error({ operation, err: thrown }, 'operation failed')
+      return { ok: false, error: errorView(toPosError(thrown)) }
+    }
+  }
+
+  /** One operation, typed end to end, for a door in this process (nexo); a refusal is thrown as a PosError. */
+  async call<K extends OperationName>(caller: Caller, operation: K, request: OperationRequest<K>): Promise<OperationResults[K]> {
+    try {
+      return await this.run(caller, operation, request)
+    } catch (thrown) {
+      throw toPosError(thrown)
+    }
+  }
+
+  private async run<K extends OperationName>(caller: Caller, operation: K, request: unknown): Promise<OperationResults[K]> {
+    const access = accessOf(operation)
+    // Door and scope before the body is even read: a display or a narrow token learns nothing more.
+    const reach = decide(caller, operation, { operators: false, managerRuleApplies: false })
+    if (!reach.allowed) {
+      if (access.audited) this.parts.audit.record(caller, { action: operation, ok: false, detail: reach.code })
+      throw new PosError(reach.code, reach.reason)
+    }
+    const parsed = OPERATIONS[operation].request.safeParse(request ?? {})
+    if (!parsed.success) throw toPosError(parsed.error)
+    const valid = parsed.data as OperationRequest<K> & Record<string, unknown>
+    let context: CallContext | undefined
+    try {
+      context = await this.authorise(caller, operation, valid)
+      const handler = this.handlers[operation] as Handler<K>
+      const value = await handler(valid, context)
+      if (access.audited) this.parts.audit.record(caller, { action: operation, actor: context.actor, subject: subjectOf(valid), ok: true })
+      return value
+    } catch (thrown) {
+      if (access.audited)
+        this.parts.audit.record(caller, { action: operation, actor: context?.actor, subject: subjectOf(valid), ok: false, detail: toPosError(thrown).code })
+      throw thrown
+    }
+  }
+
+  /** Who acts, once access.ts has decided: the operator signed in at this window, or the manager who approved. */
+  private async authorise(caller: Caller, operation: OperationName, request: Record<string, unknown>): Promise<CallContext> {
+    const { operators, sessions, audit, approvals } = this.parts
+    const signedIn =
+      caller.door === 'counter'
+        ? sessions.operatorAt(caller.session, (left) =>
+            audit.record(caller, { action: 'signOut', actor: left.id, subject: left.id, ok: true, detail: 'idle' }),
+          )
+        : undefined
+    const facts: AccessFacts = {
+      operators: operators.hasManager(),
+      signedIn,
+      managerRuleApplies: this.managerRuleApplies(operation, request),
+    }
+    const decision = decide(caller, operation, facts)
+    if (!decision.allowed) throw new PosError(decision.code, decision.reason)
+    if (decision.manager === 'notNeeded') return { caller, actor: signedIn?.id }
+    if (decision.manager === 'signedIn') {
+      audit.record(caller, { action: 'approval', actor: signedIn!.id, subject: operation, ok: true, detail: 'manager signed in at this window' })
+      return { caller, actor: signedIn!.id }
+    }
+    try {
+      const granted = await approvals.grant(pinLimitKey(caller), operation, request)
+      audit.record(caller, {
+        action: 'approval',
+        actor: granted.manager.id,
+        subject: operation,
+        ok: true,
+        detail: `${granted.how === 'pin' ? 'number and PIN' : 'approval given ahead'}, request ${granted.requestHash.slice(0, 16)}`,
+      })
+      // The manager who approved answers for the step: their number is the one kept on it.
+      return { caller, actor: granted.manager.id }
+    } catch (thrown) {
+      const code = toPosError(thrown).code
+      const approver = typeof request.approval === 'object' ? (request.approval as { operatorId?: string }).operatorId : undefined
+      if (request.approval !== undefined) audit.record(caller, { action: 'approval', actor: approver, subject: operation, ok: false, detail: code })
+      throw thrown
+    }
+  }
+
+  /** Whether the operation's manager rule holds for this request (the rule's name is in its access row). */
+  private managerRuleApplies(operation: OperationName, request: Record<string, unknown>): boolean {
+    switch (accessOf(operation).manager) {
+      case 'never':
+        return false
+      case 'always':
+      case 'notFirstOperator':
+        return true
+      case 'tipOverride':
+        return request.managerOverride === true
+      case 'auditIncluded':
+        return request.audit === true
+      case 'voidAge': {
+        const sale = this.deps.engine.txn.get(String(request.id))
+        const minutes = this.deps.voidWithoutManagerMinutes ?? 30
+        return sale !== undefined && this.parts.now() - sale.createdAt > minutes * 60_000
+      }
+    }
+  }
+
+  /** Lets a door that serves browser windows build their launch links (the local server). */
+  serveWindows(builder: WindowLinkBuilder): void {
+    this.linkBuilder = builder
+  }
+
+  /** A launch link the machine's owner opens (what `serve` prints at start). */
+  ownerLink(view: SessionView = 'cashier'): string {
+    return this.link(view, { kind: 'owner' })
+  }
+
+  private windowLink(view: SessionView, caller: Caller): string {
+    const opener: WindowOpener =
+      caller.door === 'counter' || caller.door === 'display'
+        ? { kind: 'window', session: caller.session }
+        : caller.door === 'cli' || caller.token.id === 'installation'
+          ? { kind: 'owner' }
+          : { kind: 'token', id: caller.token.id }
+    return this.link(view, opener)
+  }
+
+  private link(view: SessionView, opener: WindowOpener): string {
+    if (!this.linkBuilder) throw new PosError('NOT_FOUND', 'this agent serves no browser windows')
+    return this.linkBuilder(view, this.windows.issue(view, opener))
+  }
+
+  /** The caller a window session is, if it is a live one. */
+  windowCaller(session: string | undefined): Caller | undefined {
+    const view = this.windows.sessionView(session)
+    if (view === undefined || session === undefined) return undefined
+    return view === 'customer' ? { door: 'display', session } : { door: 'counter', session }
+  }
+
+  /**
+   * For a (re)connecting event stream: the sale events missed since journal position `afterSeq`
+   * (each sale once, in its current state, oldest first, at most `limit`) and the newest position.
+   */
+  missedSaleEvents(afterSeq: number, limit: number): { events: PosEvent[]; lastSeq: number } {
+    return this.saleEvents.missed(afterSeq, limit)
+  }
+
+  /** The terminal now, with the journal position it reflects: what a (re)connecting stream is sent. */
+  snapshot(): PosStreamSnapshot {
+    return this.saleEvents.snapshot()
+  }
+
+  close(): void {
+    for (const off of this.unsubscribe.splice(0)) off()
+  }
+
+  private forwardEvents(): void {
+    const { engine, logger, reader } = this.deps
+    const onSale = (update: { sale: SaleView }) => this.emit('event', this.saleEvents.sale(update.sale))
+    engine.txn.on('update', onSale)
+    this.unsubscribe.push(() => engine.txn.off('update', onSale))
+    const onQueue = () => this.emit('event', { type: 'queue', queue: this.parts.queueStatus() })
+    engine.forwarder.on('status', onQueue)
+    this.unsubscribe.push(() => engine.forwarder.off('status', onQueue))
+    // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
+    // Its message is in a manager's words; the technical detail goes to the log.
+    const onAttention = (item: { operation: QueueOperation; saleId: string }, why: QueueAttention) => {
+      logger.warn({ sale: item.saleId, operation: item.operation, failure: why.failure, detail: why.detail }, 'queued message needs a manager')
+      const message = `The ${QUEUE_OPERATION_NOUNS[item.operation]} of sale ${item.saleId} needs a manager. ${QUEUE_FAILURE_WORDS[why.failure]}`
+      this.emit('event', this.saleEvents.alarm({ code: 'NEEDS_ATTENTION', message }, item.saleId))
+    }
+    engine.forwarder.on('attention', onAttention)
+    this.unsubscribe.push(() => engine.forwarder.off('attention', onAttention))
+    this.unsubscribe.push(reader.onEvent((prompt) => this.emit('event', this.saleEvents.device(prompt))))
+  }
+}
+
+/** What an audited request is about, for its record: never a PIN or a key. */
+function subjectOf(request: Record<string, unknown>): string | undefined {
+  for (const field of ['operatorId', 'id', 'name', 'operation'] as const) {
+    const value = request[field]
+    if (typeof value === 'string') return value
+  }
+  return undefined
+}
+
+function openerWords(opener: WindowOpener): string {
+  switch (opener.kind) {
+    case 'owner':
+      return "the machine's owner"
+    case 'token':
+      return `token ${opener.id}`
+    case 'window':
+      return `window ${fingerprint(opener.session)}`
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The day: the open batch's running report, the close (a numbered batch), closed batches, and the
+ * export for the books, with the audit trail of the same time when a manager asks for it.
+ */
+import type { AuditTrailView, DayReportView } from '../../src-shared/contract'
+import { dayReportCsv } from '../txn'
+import { auditCsv } from './audit-trail'
+import type { Handlers, ServiceParts } from './service-parts'
+
+export function dayHandlers(parts: ServiceParts): Handlers<'dayReport' | 'closeDay' | 'listBatches' | 'exportDay'> {
+  const { txn } = parts.deps.engine
+  return {
+    dayReport: (r) => txn.dayReport(r.batch),
+    closeDay: async (r, { caller, actor }) => {
+      const report = await txn.closeDay(r.batch, r.managerOverride ?? false, actor)
+      // The close ended the open shift; whoever stays signed in works on into the next batch.
+      if (report.batch.closedAt !== undefined)
+        parts.sessions.continueAfterClose(caller.door === 'counter' ? caller.session : undefined, report.batch.closedAt)
+      return report
+    },
+    listBatches: () => txn.listBatches(),
+    exportDay: (r) => {
+      const report = txn.dayReport(r.batch)
+      const audit = r.audit ? auditOfBatch(parts, report) : undefined
+      const name = `pos-agent-${report.businessDay}-batch-${report.batch.number}${report.batch.closedAt === undefined ? '-open' : ''}`
+      if (r.format === 'csv') {
+        const content = dayReportCsv(report) + (audit ? `\r\n${auditCsv(audit.records)}` : '')
+        return { filename: `${name}.csv`, contentType: 'text/csv; charset=utf-8', content }
+      }
+      return {
+        filename: `${name}.json`,
+        contentType: 'application/json; charset=utf-8',
+        content: JSON.stringify(audit ? { ...report, auditTrail: audit } : report, null, 2),
+      }
+    },
+  }
+}
+
+/** The audit trail of a batch's time: from the close before it (or the start) to its own close (or now). */
+export function auditOfBatch(parts: ServiceParts, report: Pick<DayReportView, 'batch'>, afterSeq = 0, limit = 5000): AuditTrailView {
+  const closed = parts.deps.engine.txn.listBatches()
+  const previous = closed.find((batch) => batch.number === report.batch.number - 1)
+  const from = previous?.closedAt ?? 0
+  const to = report.batch.closedAt !== undefined ? report.batch.closedAt + 1 : Number.MAX_SAFE_INTEGER
+  return { records: parts.audit.between(from, to, afterSeq, limit), intact: parts.audit.intact() }
+}

@@ -1,0 +1,67 @@
+/**
+ * The people at the terminal: operators (added, re-PINned, unlocked, disabled by a manager), signing
+ * in and out at a counter window, and a manager's approval of one request given ahead of it.
+ */
+import { isOperationName, OPERATIONS, type CounterOperatorView } from '../../src-shared/contract'
+import { PosError } from '../../src-shared/errors'
+import { decide } from './access'
+import { pinLimitKey, type Caller } from './caller'
+import type { Handlers, ServiceParts } from './service-parts'
+
+type PeopleOperations =
+  | 'listOperators'
+  | 'addOperator'
+  | 'signIn'
+  | 'signOut'
+  | 'counterOperator'
+  | 'setOperatorPin'
+  | 'disableOperator'
+  | 'unlockOperator'
+  | 'approve'
+
+export function peopleHandlers(parts: ServiceParts): Handlers<PeopleOperations> {
+  const { operators, sessions, guard } = parts
+  const counterView = (caller: Caller): CounterOperatorView => {
+    const operator = caller.door === 'counter' ? sessions.operatorAt(caller.session) : undefined
+    return {
+      required: operators.hasManager(),
+      ...(operator ? { operator } : {}),
+      voidWithoutManagerMinutes: parts.deps.voidWithoutManagerMinutes ?? 30,
+    }
+  }
+  return {
+    listOperators: () => operators.list(),
+    addOperator: (r) => operators.add({ operatorId: r.operatorId, name: r.name, role: r.role, pin: r.pin }),
+    signIn: async (r, { caller }) => {
+      if (caller.door !== 'counter') throw new PosError('FORBIDDEN', 'signing in is at a cashier window')
+      guard.take(pinLimitKey(caller))
+      const operator = await operators.verify(r)
+      // Signing in at this window replaces whoever was signed in here; other windows are theirs.
+      sessions.signIn(caller.session, operator)
+      return operator
+    },
+    signOut: (_r, { caller }) => {
+      if (caller.door === 'counter') sessions.signOut(caller.session)
+      return counterView(caller)
+    },
+    counterOperator: (_r, { caller }) => counterView(caller),
+    setOperatorPin: (r) => operators.setPin(r.operatorId, r.pin),
+    disableOperator: (r) => operators.disable(r.operatorId),
+    unlockOperator: (r) => operators.unlock(r.operatorId),
+    approve: async (r, { caller }) => {
+      const name = r.operation
+      if (!isOperationName(name)) throw new PosError('UNKNOWN_OPERATION', `no operation "${name}"`)
+      if (OPERATIONS[name].access.manager === 'never') throw new PosError('INVALID_REQUEST', `${name} needs no manager's approval`)
+      // Only what this caller could ask for may be approved for it: an approval never widens a door or a scope.
+      const reach = decide(caller, name, { operators: false, managerRuleApplies: false })
+      if (!reach.allowed) throw new PosError(reach.code, reach.reason)
+      const parsed = OPERATIONS[name].request.safeParse(r.request)
+      if (!parsed.success) throw new PosError('INVALID_REQUEST', `the request to approve is not a valid ${name}: ${parsed.error.issues[0]?.message ?? ''}`)
+      const proof = await parts.approvals.issue(pinLimitKey(caller), name, parsed.data as Record<string, unknown>, {
+        operatorId: r.operatorId,
+        pin: r.pin,
+      })
+      return { approval: proof.approval, operation: proof.operation, operatorId: proof.operatorId, expiresAt: proof.expiresAt }
+    },
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * What the service's use-case areas share: the engine and ports the composition root hands in
+ * (src-main/app/agent.ts), and the parts the service builds once from them. A handler receives the
+ * validated request and the call's context; access was decided before it runs (access.ts).
+ */
+import type { Logger } from 'pino'
+import type {
+  AppInfo,
+  OperationName,
+  OperationRequest,
+  OperationResults,
+  PosStreamSnapshot,
+  QueueStatusView,
+  SettingsView,
+} from '../../src-shared/contract'
+import { PosError } from '../../src-shared/errors'
+import type { CardReader } from '../device'
+import type { JournalStore } from '../journal'
+import type { SecretStore } from '../keychain'
+import type { Operators } from '../operators'
+import type { ReceiptDesk } from '../receipts'
+import { timeLeftMs, type Forwarder, type RetryPolicy, type TxnService } from '../txn'
+import type { Approvals } from './approvals'
+import type { AuditTrail } from './audit-trail'
+import type { Caller } from './caller'
+import type { CounterSessions } from './counter-session'
+import type { IntegratorTokens } from './integrator-tokens'
+import type { PinGuard } from './pin-guard'
+import type { WindowSessions } from './windows'
+
+/** What the service uses of the engine the composition root builds (src-main/app/compose.ts). */
+export interface ServiceEngine {
+  alarms: AppInfo['alarms']
+  journal: Pick<JournalStore, 'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators' | 'shifts' | 'audit'>
+  txn: TxnService
+  forwarder: Forwarder
+}
+
+export interface ServiceDeps {
+  engine: ServiceEngine
+  reader: CardReader
+  secrets: SecretStore
+  retry: RetryPolicy
+  /** What the terminal is; its alarms and where receipts can go are added as they stand. */
+  info: Omit<AppInfo, 'alarms' | 'receipts'>
+  settings: Omit<SettingsView, 'signingKey'> & { aid: string }
+  /** Training mode only: makes the simulated PIN pad present a test card next. */
+  presentTestCard?: (name: string) => void
+  /** The integrator tokens a manager manages (absent: this agent keeps none, e.g. in some tests). */
+  tokens?: IntegratorTokens
+  /** Where receipts go besides the screen: the receipt printer and email (absent: neither is set up). */
+  receipts?: ReceiptDesk
+  /** A void of a sale older than this needs a manager (30 minutes unless configured). */
+  voidWithoutManagerMinutes?: number
+  /** A sign-in at a counter ends after this long unused (15 minutes unless configured; 0 never). */
+  idleSignOutMinutes?: number
+  /** The agent's Prometheus metrics (src-main/metrics); absent: this agent keeps none. */
+  metrics?: { contentType: string; scrape(): Promise<string> }
+  logger: Logger
+  /** The clock every rule reads (the void's age, lockouts, approvals' lifetime). */
+  now?: () => number
+}
+
+/** The service's own parts, built once, that handlers use. */
+export interface ServiceParts {
+  deps: ServiceDeps
+  now: () => number
+  operators: Operators
+  sessions: CounterSessions
+  approvals: Approvals
+  guard: PinGuard
+  windows: WindowSessions
+  audit: AuditTrail
+  receipts: ReceiptDesk
+  /** A one-time link for a window of `view`, once a door that serves windows is there. */
+  windowLink(view: 'cashier' | 'customer', caller: Caller): string
+  queueStatus(): QueueStatusView
+  snapshot(): PosStreamSnapshot
+}
+
+/** The call a handler serves: who asked, and the operator who acts (signed in here, or the manager who approved). */
+export interface CallContext {
+  caller: Caller
+  actor?: string | undefined
+}
+
+export type Handler<K extends OperationName> = (
+  request: OperationRequest<K>,
+  context: CallContext,
+) => OperationResults[K] | Promise<OperationResults[K]>
+
+/** The handlers of one area, for the operations it serves. */
+export type Handlers<K extends OperationName> = { [P in K]: Handler<P> }
+
+/** A sale by id, or NO_SUCH_SALE. */
+export function saleOf(parts: ServiceParts, id: string) {
+  const view = parts.deps.engine.txn.get(id)
+  if (!view) throw new PosError('NO_SUCH_SALE', `no sale ${id}`)
+  return view
+}
+
+/** The queue as the screens and integrators read it. */
+export function queueStatusOf(deps: ServiceDeps, now: number): QueueStatusView {
+  const status = deps.engine.forwarder.status()
+  return {
+    count: status.count,
+    storedCount: status.storedCount,
+    storedAmountMinor: status.storedAmountMinor,
+    attentionCount: status.attentionCount,
+    lockedCount: deps.engine.journal.outbox.lockedCount(),
+    ...(status.oldestStoredAt !== undefined
+      ? { oldestStoredAt: status.oldestStoredAt, oldestExpiresInMs: timeLeftMs(deps.retry, 'payment', status.oldestStoredAt, now) }
+      : {}),
+    ...(status.hostReachable !== undefined ? { hostReachable: status.hostReachable } : {}),
+    ...(status.lastAttemptAt !== undefined ? { lastAttemptAt: status.lastAttemptAt } : {}),
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Who may ask the agent for what. Each operation's access is one row of its declaration
+ * (operations.ts); src-main/service/access.ts is the one check that reads those rows. No door
+ * (local API, Electron IPC, nexo, command line) holds a rule of its own.
+ *
+ * - A door is how the call came: the cashier window, the customer display, a POS with an integrator
+ *   token over the local API or nexo, the command line of the machine's owner.
+ * - A token's scopes are chosen when a manager makes it; a token never does more than its scopes.
+ * - At the counter, once the terminal has a manager, an operator signs in first, and what a manager
+ *   approves needs a manager: signed in at that same counter, or their approval for that one request.
+ */
+
+export const DOORS = ['counter', 'display', 'pos', 'nexo', 'cli'] as const
+/** How a call reached the agent (see the file comment). */
+export type Door = (typeof DOORS)[number]
+
+/**
+ * What an integrator token may do:
+ * - `read`: look at sales, the queue, reports, the reader and printer, open a customer display;
+ * - `sell`: ring up, cancel, void and tip sales, print and mail receipts, work the queue, close the day;
+ * - `refund`: returns, with or without the sale;
+ * - `admin`: the signing key, tokens, operators, the audit trail, and opening a cashier window.
+ * `admin` includes the others. The installation token (`<data folder>/api-token`, readable only by the
+ * machine's owner) is `admin`; a token a manager makes is never `admin` unless they choose it.
+ */
+export const TOKEN_SCOPES = ['read', 'sell', 'refund', 'admin'] as const
+export type TokenScope = (typeof TOKEN_SCOPES)[number]
+
+/** A new token's scopes when its maker names none: a POS's everyday work, nothing more. */
+export const DEFAULT_TOKEN_SCOPES: readonly TokenScope[] = ['read', 'sell']
+
+/**
+ * When a manager approves an operation (once the terminal has a manager):
+ * - `never`, `always`;
+ * - `voidAge`: a void of a sale older than the terminal's `voidWithoutManagerMinutes`;
+ * - `tipOverride`: a tip past the tolerance (`managerOverride`);
+ * - `auditIncluded`: a day export that carries the audit trail;
+ * - `notFirstOperator`: adding an operator, except the terminal's first manager.
+ */
+export const MANAGER_RULES = ['never', 'always', 'voidAge', 'tipOverride', 'auditIncluded', 'notFirstOperator'] as const
+export type ManagerRule = (typeof MANAGER_RULES)[number]
+
+export interface OperationAccess {
+  /** The doors it is open at; every other door is refused before anything is read. */
+  readonly doors: readonly Door[]
+  /** The scope a token needs (local API and nexo); `admin` holds every scope. */
+  readonly scope: TokenScope
+  /** At the counter of a terminal with a manager: only with an operator signed in there. */
+  readonly signIn: boolean
+  readonly manager: ManagerRule
+  /** Recorded in the audit trail, whoever asks and whatever the answer. */
+  readonly audited: boolean
+}
+
+const READ_DOORS = ['counter', 'display', 'pos', 'nexo', 'cli'] as const
+const WORK_DOORS = ['counter', 'pos', 'nexo', 'cli'] as const
+const ADMIN_DOORS = ['counter', 'pos', 'cli'] as const
+
+/** A row for a reading operation: every door, `read`, no sign-in, no manager. */
+export function reads(doors: readonly Door[] = READ_DOORS): OperationAccess {
+  return { doors, scope: 'read', signIn: false, manager: 'never', audited: false }
+}
+
+/** A row for an operation that changes something of a sale or the day, done by an operator. */
+export function works(scope: 'sell' | 'refund', manager: ManagerRule = 'never', extra: Partial<OperationAccess> = {}): OperationAccess {
+  return { doors: WORK_DOORS, scope, signIn: true, manager, audited: manager === 'always', ...extra }
+}
+
+/** A row for the terminal's own keys, tokens, operators and windows: `admin`, always audited. */
+export function administers(manager: ManagerRule, extra: Partial<OperationAccess> = {}): OperationAccess {
+  return { doors: ADMIN_DOORS, scope: 'admin', signIn: true, manager, audited: true, ...extra }
+}
+
+/** Whether a token with `scopes` may do what needs `needed`. */
+export function scopeAllows(scopes: readonly TokenScope[], needed: TokenScope): boolean {
+  return scopes.includes('admin') || scopes.includes(needed)
+}
