@@ -44,4 +44,5 @@ export {
 } from './pin-block'
 export { BlockCipherError, tdesDecrypt, tdesEncrypt } from './block-cipher'
 export { DukptError, TdesDukptDevice, tdesIpek, tdesKsnCounter, tdesPinKey, tdesTransactionKey, withTdesCounter } from './dukpt-tdes'
-export { aesInitialKey, aesIntermediateKey, aesKsnCounter, aesPinKey, nextAesCounter } from './dukpt-aes'
+export type { AesKeyType } from './dukpt-aes'
+export { AES_KEY_TYPES, aesInitialKey, aesIntermediateKey, aesKeyTypeOf, aesKsnCounter, aesPinKey, nextAesCounter } from './dukpt-aes'

@@ -5,7 +5,8 @@
  *   marked idempotent (`retriesOnSilence`); 02-40, 60-1x and 62-01 never are (docs/neo2-protocol.md §10);
  * - status 04 (the reader saw a CRC error in our frame, so nothing started) is resent
  *   `retriesOnCrcError` times (default once);
- * - status 0E (UI event) and 0x63/0x81 are intermediate: the command stays outstanding;
+ * - status 0E (UI event) and 0x63 (OK, next command) are intermediate: the command stays outstanding;
+ *   every other status ends it, 80 and 81 included (D2.1);
  * - 62-xx answer twice: an empty ACK, then the result (IDG p.346);
  * - an interrupt (05-01 during 02-40, 62-00 during 62-01) may be sent while a command is outstanding;
  *   after its reply the interrupted command gets `abortGraceMs` for its own late reply, and nothing

@@ -1,9 +1,11 @@
 /**
  * readCard on a NEO 2: 02-40 Activate Transaction until a usable card is read (docs/device-protocol.md
- * §7 D7.1-D7.5, D7.19-D7.21, D5.4):
+ * §7 D7.1-D7.5, D7.19-D7.21, D7.27, D5.4):
  * - 00/23 with card data → by read method: swipe (the chip-card-swiped rule), contactless (done),
  *   contact chip (continue with 60-11, `neo2-emv-flow.ts`);
  * - 08 → no card in time; 0A/80 on a chip → the chip failed: fallback to the stripe when allowed;
+ * - 81 (tap/swipe given up because a card was inserted) or a failure record saying "go to contact"
+ *   → a new 02-40 on the contact interface only;
  * - a chip card swiped → `insertChip` and a new 02-40 on the contact interface only, while the
  *   sale's own timeout lasts (the reader "keeps waiting" from the cashier's point of view).
  */
@@ -20,15 +22,23 @@ import { activateRequest } from './neo2-requests'
 import type { FlowContext, SaleSession } from './neo2-session'
 import { cardContext, finishRead } from './neo2-session'
 import { Neo2StatusError } from './neo2-status'
-import { Neo2TransactionError, parseNeo2ErrorRecord } from './neo2-transaction-error'
+import { findNeo2ErrorRecord, Neo2TransactionError } from './neo2-transaction-error'
 import { ReaderError } from '../reader-error'
-import { findTlv } from '../card-data/tlv'
 import { parseServiceCode } from '../card-data/track'
 
 const ACTIVATE = NEO2_COMMANDS.activateTransaction.command
-const STATUS = { ok: 0x00, timeout: 0x08, failed: 0x0a, onlineAuthorization: 0x23, cannotStartContactEmv: 0x80 } as const
+const STATUS = {
+  ok: 0x00,
+  timeout: 0x08,
+  failed: 0x0a,
+  onlineAuthorization: 0x23,
+  cannotStartContactEmv: 0x80,
+  cancelledByCardInsertion: 0x81,
+} as const
 /** Failure-record codes that mean the chip itself could not be read (docs/neo2-protocol.md §9.2; D7.19). */
-const CHIP_READ_FAILURES: ReadonlySet<number> = new Set([0x20, 0x24, 0x30])
+const CHIP_READ_FAILURES: ReadonlySet<number> = new Set([0x20, 0x24, 0x30, 0x70])
+/** Failure-record codes that send the card to the chip reader: "Go to (Nearby) Contact Interface" (D7.27). */
+const GO_TO_CONTACT: ReadonlySet<number> = new Set([0x02, 0x05])
 
 type Step = { kind: 'done'; result: ReadCardResult } | { kind: 'again'; interfaces: ReaderInterface[]; prompt: string }
 
@@ -81,12 +91,15 @@ async function activated(ctx: FlowContext, session: SaleSession, request: ReadCa
       return { kind: 'done', result: { kind: 'timeout' } }
     case STATUS.cannotStartContactEmv:
       return chipFailed(ctx, session, new Neo2StatusError(frame.status, ACTIVATE))
+    case STATUS.cancelledByCardInsertion:
+      return toChip(ctx, new Neo2StatusError(frame.status, ACTIVATE))
     case STATUS.failed: {
       const data = parseTransactionData(frame.data)
-      const record = parseNeo2ErrorRecord(findTlv(data.tlvs, 'FFEE1F')?.value ?? Buffer.alloc(0))
+      const record = findNeo2ErrorRecord(data.tlvs)
       if (!record) throw new Neo2StatusError(frame.status, ACTIVATE)
       const error = new Neo2TransactionError(record)
       if (captureKindOf(data.attribution) === 'contact' && CHIP_READ_FAILURES.has(record.errorCode)) return chipFailed(ctx, session, error)
+      if (GO_TO_CONTACT.has(record.errorCode)) return toChip(ctx, error)
       throw error
     }
     case STATUS.ok:
@@ -95,6 +108,17 @@ async function activated(ctx: FlowContext, session: SaleSession, request: ReadCa
     default:
       throw new Neo2StatusError(frame.status, ACTIVATE)
   }
+}
+
+/**
+ * The reader wants the chip: a card went into the slot while it listened for a tap or swipe (status 81),
+ * or the card told it to go to contact. The next 02-40 listens to the chip only (D7.27); a reader
+ * without one cannot follow, and the sale fails with the status's advice.
+ */
+function toChip(ctx: FlowContext, error: Error): Step {
+  if (!ctx.capabilities.contact) throw error
+  ctx.emit({ type: 'insertChip', reason: 'readerAskedForChip' })
+  return { kind: 'again', interfaces: ['contact'], prompt: 'Insert the card' }
 }
 
 /** The chip could not be read: swipe next if fallback is allowed (D5.4), else the sale fails. */

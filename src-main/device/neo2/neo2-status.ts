@@ -1,8 +1,11 @@
 /**
  * Protocol-2 status byte (response byte 11), docs/neo2-protocol.md §9.1 (IDG p.28, duplicated p.484; the
- * 0x26-0x91 range as mapped in the iOS SDK, S2 IDTCommon.h). Each status maps to a typed error with
- * a cashier-actionable message; statuses that are not failures (00 OK, 23 Request Online
- * Authorization, 63 OK-and-next-command, ...) are `kind: 'ok'`, 0E and 81 are `kind: 'event'`.
+ * 0x26-0x91 range as named in the iOS SDK's `RETURN_CODE_NEO_*` table, S2 IDTCommon.h). Each status maps
+ * to a typed error with a cashier-actionable message; statuses that are not failures (00 OK, 23 Request
+ * Online Authorization, 63 OK-and-next-command, ...) are `kind: 'ok'`, only 0E is `kind: 'event'`.
+ * 80 and 81 end the command: the SDK names them "cannot start contact EMV transaction" and "CTLS/MSR
+ * cancelled due to card insertion", outcomes whose next step is another card or the inserted chip
+ * (docs/neo2-protocol.md §9.1, docs/device-protocol.md D7.27).
  */
 import type { CashierAction, CashierAdvice } from '../cashier-action'
 
@@ -33,6 +36,8 @@ const REJECTED = advice('error', 'callSupport', false, 'The card reader rejected
 const BUSY = advice('error', 'waitAndRetry', true, 'The card reader is busy. Wait a moment and try again.')
 const KEYS = advice('error', 'callSupport', false, 'Card reader key problem. Call support.')
 const FAULT = advice('error', 'callSupport', false, 'Card reader fault. Call support.')
+const LANGUAGE = advice('error', 'callSupport', false, 'The card reader display messages are not set up. Call support.')
+const SETUP = advice('error', 'callSupport', false, 'The card reader is not set up for this. Call support.')
 
 /** [code, IDG description, advice] by status byte. */
 const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
@@ -84,7 +89,25 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
   [0x23, ['requestOnlineAuthorization', 'Request Online Authorization', OK]],
   [0x24, ['rawReadOk', 'ViVOCard3 raw read OK', OK]],
   [0x25, ['messageIndexNotAvailable', 'Message index not available', REJECTED]],
+  [0x26, ['versionInformationMismatch', 'Version Information Mismatch (ILM)', LANGUAGE]],
+  [0x27, ['messageIndexOutOfOrder', 'Not sending commands in correct message index (ILM)', LANGUAGE]],
+  [0x28, ['ilmTimeout', 'Time out or next expected message not received (ILM)', LANGUAGE]],
+  [0x29, ['ilmLanguagesNotAvailable', 'ILM languages not available for viewing (ILM)', LANGUAGE]],
+  [0x2a, ['otherLanguageNotSupported', 'Other language not supported (ILM)', LANGUAGE]],
+  [0x41, ['samUnknownError', 'Unknown error from SAM', KEYS]],
+  [0x42, ['samInvalidData', 'Invalid data detected by SAM', KEYS]],
+  [0x43, ['samIncompleteData', 'Incomplete data detected by SAM', KEYS]],
+  [0x44, ['samReserved', 'Reserved (SAM)', KEYS]],
+  [0x45, ['invalidKeyHashAlgorithm', 'Invalid key hash algorithm', KEYS]],
+  [0x46, ['invalidKeyEncryptionAlgorithm', 'Invalid key encryption algorithm', KEYS]],
+  [0x47, ['invalidModulusLength', 'Invalid modulus length', KEYS]],
+  [0x48, ['invalidExponent', 'Invalid exponent', KEYS]],
+  [0x49, ['keyAlreadyExists', 'Key already exists', KEYS]],
+  [0x4a, ['noSpaceForNewRid', 'No space for new RID', KEYS]],
   [0x4b, ['keyNotFound', 'Key not found', KEYS]],
+  [0x4c, ['cryptoNotResponding', 'Crypto not responding', FAULT]],
+  [0x4d, ['cryptoCommunicationError', 'Crypto communication error', FAULT]],
+  [0x4e, ['keyManagerError', 'Module-specific error for Key Manager', KEYS]],
   [0x4f, ['keySlotsFull', 'All key slots full', KEYS]],
   [0x50, ['autoSwitchOk', 'Auto-switch OK', OK]],
   [0x51, ['autoSwitchFailed', 'Auto-switch failed', FAULT]],
@@ -92,15 +115,34 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
   [0x61, ['dataFull', 'Data full', FAULT]],
   [0x62, ['writeFlashError', 'Write flash error', FAULT]],
   [0x63, ['okNextCommand', 'OK and have next command', OK]],
+  [0x64, ['kernelAbsent', 'Kernel is absent', SETUP]],
+  [0x65, ['unexpectedCommandSequence', 'Unexpected command sequence', LINK]],
+  [0x66, ['unexpectedIndex', 'Unexpected index', REJECTED]],
+  [0x67, ['fileSizeMismatch', 'File size does not match', REJECTED]],
+  [
+    0x68,
+    [
+      'plugInChargingCable',
+      'Plug in charging cable',
+      advice('error', 'waitAndRetry', true, 'The card reader battery is low. Plug in its charging cable, then try again.'),
+    ],
+  ],
   [
     0x80,
     [
       'cannotStartContactEmv',
-      'Cannot start contact EMV',
-      advice('error', 'insertCard', true, 'The chip could not be read. Insert the card again.'),
+      'Cannot start contact EMV transaction',
+      advice('error', 'useAnotherCard', false, 'The chip on this card cannot be used. Use another card.'),
     ],
   ],
-  [0x81, ['cancelledByCardInsertion', 'CTLS/MSR cancelled due to card insertion', advice('event', 'none', false, '')]],
+  [
+    0x81,
+    [
+      'cancelledByCardInsertion',
+      'CTLS/MSR cancelled due to card insertion',
+      advice('error', 'insertCard', true, 'A card was inserted. Leave it in the reader and start the payment again.'),
+    ],
+  ],
   [
     0x90,
     [
@@ -125,7 +167,7 @@ const hex = (byte: number): string => `0x${byte.toString(16).padStart(2, '0').to
 export function describeNeo2Status(status: number): Neo2StatusInfo {
   const entry = TABLE.get(status)
   if (entry) return { status, code: entry[0], description: entry[1], ...entry[2] }
-  // 26-2A (ILM) and 41-4F (SAM) are listed only as ranges (docs/neo2-protocol.md §9.1): no safe advice.
+  // Not in the IDG table nor the SDK's: no safe advice, the raw byte goes to the log.
   return { status, code: 'unknownStatus', description: `Status ${hex(status)} not in the IDG table`, ...REJECTED }
 }
 

@@ -9,7 +9,17 @@ import type { ActivationParams } from './sim-card-data'
 import type { SimCard, SimStep } from './test-cards'
 
 /** DFEF37 bit each customer action needs (docs/neo2-protocol.md §2.2): contact, contactless, stripe. */
-const STEP_INTERFACE: Readonly<Record<SimStep, number>> = { chip: 0x04, chipFail: 0x04, contactless: 0x02, swipe: 0x01 }
+const STEP_INTERFACE: Readonly<Record<SimStep, number>> = {
+  chip: 0x04,
+  chipFail: 0x04,
+  chipError: 0x04,
+  chipCannotStart: 0x04,
+  contactless: 0x02,
+  swipe: 0x01,
+  insertWhileTapping: 0x03,
+}
+/** Steps after which a swipe is a fallback: the chip was tried and failed. */
+const CHIP_FAILURES: ReadonlySet<SimStep> = new Set(['chipFail', 'chipError', 'chipCannotStart'])
 
 export interface CardRead {
   card: SimCard
@@ -122,7 +132,7 @@ export class CardSlot {
       this.activation = undefined
       const chipFailedBefore = holder.chipFailed
       holder.step += 1
-      if (step === 'chipFail') holder.chipFailed = true
+      if (CHIP_FAILURES.has(step)) holder.chipFailed = true
       if (holder.step >= holder.card.steps.length && this.current === holder) this.current = undefined
       this.onRead({ card: holder.card, step, params: activation.params, chipFailedBefore })
     })

@@ -4,7 +4,8 @@
  * answers the protocol the driver speaks (§7): 18-01, 02-40 (+ 0E card-detected events), 05-01,
  * 60-11, 60-12, 62-01 (ACK, then KSN + EPB from a real DUKPT) and 62-00. Other commands during 02-40
  * count as a cancel, during 62-01 they get 0A (IDG p.208, p.346). Cards come from `present(name)`
- * or, in training mode, from `defaultCard` after `autoPresentMs`.
+ * or, in training mode, from `defaultCard` after `autoPresentMs`; `scriptActivation` makes the next
+ * 02-40 end with any status or failure record (docs/device-protocol.md D7.25).
  */
 import { Neo2Framer } from '../../device/neo2'
 import type { Neo2CommandFrame, Neo2ReceivedFrame } from '../../device/neo2'
@@ -16,13 +17,13 @@ import { SimPinEncryptor } from './pin-encryptor'
 import {
   ATTRIBUTION,
   authenticateAnswer,
+  failureAnswer,
   completionAnswer,
   contactlessAnswer,
   contactSelectAnswer,
-  failureAnswer,
   swipeAnswer,
 } from './sim-card-data'
-import type { ActivationParams } from './sim-card-data'
+import type { ActivationParams, FailureRecord, FailureRecordLayout } from './sim-card-data'
 import { parseActivation, parseHostResponse } from './sim-requests'
 import { isTestCardName, TEST_CARDS } from './test-cards'
 import type { SimCard } from './test-cards'
@@ -42,10 +43,20 @@ export interface EmulatorOptions {
   cancelReplies?: 'cancelFirst' | 'activateFirst' | 'cancelOnly'
   /** Send the 14-01 boot frame whenever a link attaches (IDG p.150). */
   bootNotification?: boolean
+  /** Where failure records go (docs/neo2-protocol.md §3.2); default `FFEE1F`, the IDG's table. */
+  failureRecord?: FailureRecordLayout
   now?: () => Date
 }
 
-const ERROR_CARD_DID_NOT_RESPOND = 0x30
+/** The chip failures the card steps produce (docs/neo2-protocol.md §9.2, §3.2). */
+const CARD_DID_NOT_RESPOND: FailureRecord = { errorCode: 0x30 }
+const CARD_RETURNED_ERROR_STATUS: FailureRecord = { errorCode: 0x20, sw: 0x9000, rfState: 0x03 }
+const STATUS_CANNOT_START_CONTACT_EMV = 0x80
+const STATUS_CANCELLED_BY_CARD_INSERTION = 0x81
+
+/** How the next 02-40 ends, whatever the customer does: a bare status, or 0A with a failure record. */
+export type ScriptedActivation =
+  { kind: 'status'; status: number } | ({ kind: 'failure'; attribution?: number; layout?: FailureRecordLayout } & FailureRecord)
 
 export interface ReceivedCommand {
   command: number
@@ -67,6 +78,7 @@ export class Neo2Emulator {
   private pinTimer: Timer | undefined
   private lastCard: SimCard | undefined
   private atc = 0
+  private readonly scripted: ScriptedActivation[] = []
 
   constructor(private readonly options: EmulatorOptions = {}) {
     this.cards = options.cards ?? TEST_CARDS
@@ -113,6 +125,11 @@ export class Neo2Emulator {
 
   fault(fault: PinpadFault, times?: number): void {
     this.faults.add(fault, times)
+  }
+
+  /** The next 02-40 (one per call, in order) ends at once with this answer instead of reading a card. */
+  scriptActivation(answer: ScriptedActivation): void {
+    this.scripted.push(answer)
   }
 
   /** Power cycle on a live link: the transaction is forgotten and the 14-01 boot frame goes out (IDG p.150). */
@@ -169,7 +186,14 @@ export class Neo2Emulator {
     const params = parseActivation(data)
     if (!params) return this.io.reply(0x02, 0x05)
     this.emv = undefined
-    this.slot.activate(params)
+    const scripted = this.scripted.shift()
+    if (!scripted) return this.slot.activate(params)
+    if (scripted.kind === 'status') return this.io.reply(0x02, scripted.status)
+    this.io.reply(0x02, 0x0a, failureAnswer(scripted.attribution ?? ATTRIBUTION.contact, scripted, scripted.layout ?? this.layout))
+  }
+
+  private get layout(): FailureRecordLayout {
+    return this.options.failureRecord ?? 'FFEE1F'
   }
 
   private answerRead({ card, step, params, chipFailedBefore }: CardRead): void {
@@ -178,7 +202,13 @@ export class Neo2Emulator {
       case 'swipe':
         return this.io.reply(0x02, 0x00, swipeAnswer(card, params.fallback && chipFailedBefore))
       case 'chipFail':
-        return this.io.reply(0x02, 0x0a, failureAnswer(ATTRIBUTION.contact, ERROR_CARD_DID_NOT_RESPOND))
+        return this.io.reply(0x02, 0x0a, failureAnswer(ATTRIBUTION.contact, CARD_DID_NOT_RESPOND, this.layout))
+      case 'chipError':
+        return this.io.reply(0x02, 0x0a, failureAnswer(ATTRIBUTION.contact, CARD_RETURNED_ERROR_STATUS, this.layout))
+      case 'chipCannotStart':
+        return this.io.reply(0x02, STATUS_CANNOT_START_CONTACT_EMV)
+      case 'insertWhileTapping':
+        return this.io.reply(0x02, STATUS_CANCELLED_BY_CARD_INSERTION)
       case 'chip':
         this.emv = { card, params, online: false }
         return this.io.reply(0x02, 0x00, contactSelectAnswer(card))

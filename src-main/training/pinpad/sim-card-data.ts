@@ -64,7 +64,8 @@ export function swipeAnswer(card: SimCard, fallback: boolean): Buffer {
     tlv('DFEF17', ascii(track1Text(card))),
     tlv('DFEF18', ascii(track2Text(card))),
     tlv('9F39', Buffer.from([fallback ? ENTRY_MODE.fallback : ENTRY_MODE.swipe])),
-    { tag: 'FFEE01', children: [tlv('DF30', '0C')] },
+    // Track data source in the ViVOpay group: DFEE30 as ID TECH's QA scripts read it (docs/neo2-protocol.md §3.4).
+    { tag: 'FFEE01', children: [tlv('DFEE30', '0C')] },
   ])
 }
 
@@ -162,7 +163,29 @@ export function completionAnswer(card: SimCard, approved: boolean, authorization
   ])
 }
 
-/** 0A failure record: `FFEE1F` = error code, SW1, SW2, RF state (IDG p.232). */
-export function failureAnswer(attribution: number, errorCode: number): Buffer {
-  return withAttribution(attribution, [{ tag: 'FFEE1F', value: Buffer.from([errorCode, 0x00, 0x00, 0x00]) }])
+/**
+ * Where a failure record goes (docs/neo2-protocol.md §3.2): `FFEE1F` holding the 4 bytes (the IDG's
+ * table, p.232), `DFEE02` at the top level (ID TECH's QA scripts), or `DFEE02` inside `FFEE1F`.
+ */
+export const FAILURE_RECORD_LAYOUTS = ['FFEE1F', 'DFEE02', 'DFEE02inFFEE1F'] as const
+export type FailureRecordLayout = (typeof FAILURE_RECORD_LAYOUTS)[number]
+
+export interface FailureRecord {
+  errorCode: number
+  /** SW1 SW2 the card returned, 0000 when there was none. */
+  sw?: number
+  rfState?: number
+}
+
+/** 0A answer: Attribution + the error record (error code, SW1, SW2, RF state) in `layout`. */
+export function failureAnswer(attribution: number, record: FailureRecord, layout: FailureRecordLayout = 'FFEE1F'): Buffer {
+  const sw = record.sw ?? 0
+  const bytes = Buffer.from([record.errorCode, (sw >> 8) & 0xff, sw & 0xff, record.rfState ?? 0])
+  const item: TlvInput =
+    layout === 'FFEE1F'
+      ? { tag: 'FFEE1F', value: bytes }
+      : layout === 'DFEE02'
+        ? { tag: 'DFEE02', value: bytes }
+        : { tag: 'FFEE1F', value: encodeTlv([{ tag: 'DFEE02', value: bytes }]) }
+  return withAttribution(attribution, [item])
 }

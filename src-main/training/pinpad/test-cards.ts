@@ -6,8 +6,16 @@
  * fallback.
  */
 
-/** What the customer does when the reader waits for a card. */
-export const SIM_STEPS = ['chip', 'contactless', 'swipe', 'chipFail'] as const
+/**
+ * What the customer does when the reader waits for a card, and how the reader answers it:
+ * - `chipFail`: the chip does not answer (0A, error 30 "Card did not respond");
+ * - `chipError`: the chip answers with an error status (0A, error 20 "Card returned error status",
+ *   SW 9000, RF state 03, the record of ID TECH's QA scripts, docs/neo2-protocol.md §3.2);
+ * - `chipCannotStart`: the reader cannot start the chip (status 80, docs/neo2-protocol.md §9.1);
+ * - `insertWhileTapping`: the card goes into the slot while the reader listens for a tap or swipe
+ *   (status 81, "CTLS/MSR cancelled due to card insertion"; only when it listens to those).
+ */
+export const SIM_STEPS = ['chip', 'contactless', 'swipe', 'chipFail', 'chipError', 'chipCannotStart', 'insertWhileTapping'] as const
 export type SimStep = (typeof SIM_STEPS)[number]
 
 export interface SimCard {

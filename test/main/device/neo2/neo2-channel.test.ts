@@ -55,16 +55,25 @@ describe('Neo2Channel: one command outstanding', () => {
     await expect(second).resolves.toMatchObject({ status: 0x23 })
   })
 
-  it('keeps a command outstanding through 0E, 63 and 81, passing 0E to the UI', async () => {
+  it('keeps a command outstanding through 0E and 63, passing 0E to the UI', async () => {
     const h = harness()
     const pending = h.channel.send(activate())
     await sleep(1)
     h.answer(0x02, 0x0e, Buffer.from([0x01]))
     h.answer(0x02, 0x63)
-    h.answer(0x02, 0x81)
     h.answer(0x02, 0x00, Buffer.from([0x08]))
     await expect(pending).resolves.toMatchObject({ status: 0x00 })
     expect(h.ui).toEqual([0x01])
+  })
+
+  // S2 IDTCommon.h names 80 "Cannot start Contact EMV transaction" and 81 "CTLS/MSR cancelled due to
+  // card insertion" (docs/neo2-protocol.md §9.1): outcomes, so they end the wait (D2.1).
+  it.each([0x80, 0x81])('ends an outstanding 02-40 at once on the final status 0x%s', async (status) => {
+    const h = harness()
+    const pending = h.channel.send(activate())
+    await sleep(1)
+    h.answer(0x02, status)
+    await expect(pending).resolves.toMatchObject({ status })
   })
 
   it('resends once on status 04 (our frame was corrupted), then gives the answer as it is', async () => {

@@ -51,6 +51,27 @@ export const FRAME_VECTORS: readonly FrameVector[] = [
     hex: hex(H, '02 0A 00 09 01 FF EE 1F 04 27 00 00 00 04 84'),
     source: 'computed',
   },
+  // The failure record as ID TECH's QA scripts read it: DFEE02 = error 20, SW 9000, RF state 03 (§3.2).
+  {
+    name: '02-40 response 0A, DFEE02 record, contactless',
+    kind: 'response',
+    hex: hex(H, '02 0A 00 09 01 DF EE 02 04 20 90 00 03 32 5C'),
+    source: 'computed',
+  },
+  {
+    name: '02-40 response 0A, DFEE02 record, contact',
+    kind: 'response',
+    hex: hex(H, '02 0A 00 09 00 DF EE 02 04 20 90 00 03 D9 7F'),
+    source: 'computed',
+  },
+  {
+    name: '02-40 response 0A, DFEE02 inside FFEE1F, contact',
+    kind: 'response',
+    hex: hex(H, '02 0A 00 0D 00 FF EE 1F 08 DF EE 02 04 20 90 00 03 24 D3'),
+    source: 'computed',
+  },
+  { name: '02-40 response 80 cannot start contact EMV', kind: 'response', hex: hex(H, '02 80 00 00 B2 D5'), source: 'computed' },
+  { name: '02-40 response 81 cancelled by card insertion', kind: 'response', hex: hex(H, '02 81 00 00 85 E5'), source: 'computed' },
   { name: '62-00 cancel PIN', kind: 'command', hex: hex(H, '62 00 00 00 5D D0'), source: 'computed' },
   { name: '62 ACK response', kind: 'response', hex: hex(H, '62 00 00 00 D0 5D'), source: 'computed' },
   { name: '62-01 tentative', kind: 'command', hex: hex(H, '62 01 00 0E 01 00 0C 04 09', ascii('ENTER PIN'), 'A5 21'), source: 'computed' },

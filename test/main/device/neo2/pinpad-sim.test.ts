@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { encodeNeo2Frame, Neo2CardReader, Neo2Framer, SerialReaderTransport } from '../../../../src-main/device/neo2'
 import type { Neo2ReceivedFrame, Neo2ResponseFrame } from '../../../../src-main/device/neo2'
 import { createPtyPair, Neo2Emulator, PtyPairError } from '../../../../src-main/training/pinpad'
+import { parseTransactionData } from '../../../../src-main/device/neo2/neo2-responses'
+import { findTlv } from '../../../../src-main/device/card-data'
 import { commandAvailable, INSTALL, requireComponent } from '../../../support/system'
 import { FAST_READER, sale } from './reader-harness'
 
@@ -83,6 +85,29 @@ describe('Neo2Emulator', () => {
     b.send(0x02, 0x40, Buffer.from('01', 'hex'))
     await sleep(1_100)
     expect(b.seen()).toEqual(['2:e', '2:0', '2:8'])
+  })
+
+  // ID TECH's QA scripts (docs/neo2-protocol.md §3.4, S10) expect the track source as FFEE01 = DFEE30 01 xx.
+  it('puts the track data source in the ViVOpay group as DFEE30, 0C for a swipe', async () => {
+    const b = bench()
+    b.emulator.present('swipe-magstripe')
+    b.send(0x02, 0x40, Buffer.from('01', 'hex'))
+    await sleep(20)
+    const { tlvs } = parseTransactionData(b.answers.at(-1)?.data ?? Buffer.alloc(0))
+    expect(findTlv(tlvs, 'FFEE01')?.value.toString('hex').toUpperCase()).toBe('DFEE30010C')
+    expect(findTlv(tlvs, 'DF30')).toBeUndefined()
+  })
+
+  it('ends the next 02-40 with a scripted status or failure record, in each record layout (D7.25)', async () => {
+    const b = bench({ failureRecord: 'DFEE02inFFEE1F' })
+    b.emulator.scriptActivation({ kind: 'status', status: 0x81 })
+    b.emulator.scriptActivation({ kind: 'failure', errorCode: 0x20, sw: 0x9000, rfState: 0x03, layout: 'DFEE02' })
+    b.emulator.scriptActivation({ kind: 'failure', errorCode: 0x57 })
+    for (let i = 0; i < 3; i++) b.send(0x02, 0x40, Buffer.from('01', 'hex'))
+    await sleep(10)
+    expect(b.seen()).toEqual(['2:81', '2:a', '2:a'])
+    const data = b.answers.map((a) => a.data.toString('hex').toUpperCase())
+    expect(data).toEqual(['', '00DFEE020420900003', '00FFEE1F08DFEE020457000000'])
   })
 
   it('presents its default card in training mode, and refuses unknown card names', async () => {
