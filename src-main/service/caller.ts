@@ -4,7 +4,7 @@
  * its transport and nothing more; what a Caller may do is access.ts.
  */
 import { createHash } from 'node:crypto'
-import type { Door, TokenScope } from '../../src-shared/contract'
+import type { TokenScope } from '../../src-shared/contract'
 import type { SaleOrigin } from '../../src-shared/sale'
 
 /** An integrator token as the service knows it once a door has checked it: never the token itself. */
