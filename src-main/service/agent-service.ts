@@ -47,6 +47,21 @@ import { WindowSessions, type SessionView, type WindowOpener } from './windows'
 /** Builds a window's launch link from its one-time nonce: the door that serves windows gives it. */
 export type WindowLinkBuilder = (view: SessionView, nonce: string) => string
 
+/** Every operation's handler, area by area: what the service runs once access is decided. */
+export type ServiceAreas = (parts: ServiceParts) => Handlers<OperationName>
+
+/** The agent's use-case areas, one file each. */
+export const USE_CASE_AREAS: ServiceAreas = (parts) => ({
+  ...salesHandlers(parts),
+  ...returnsHandlers(parts),
+  ...afterSaleHandlers(parts),
+  ...dayHandlers(parts),
+  ...queueHandlers(parts),
+  ...receiptsHandlers(parts),
+  ...terminalHandlers(parts),
+  ...peopleHandlers(parts),
+})
+
 export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed: [string] }> {
   readonly windows: WindowSessions
   private readonly parts: ServiceParts
@@ -55,7 +70,10 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
   private readonly unsubscribe: Array<() => void> = []
   private linkBuilder: WindowLinkBuilder | undefined
 
-  constructor(private readonly deps: ServiceDeps) {
+  constructor(
+    private readonly deps: ServiceDeps,
+    areas: ServiceAreas = USE_CASE_AREAS,
+  ) {
     super()
     const now = deps.now ?? Date.now
     const { engine } = deps
@@ -87,16 +105,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
       queueStatus: () => queueStatusOf(deps, now()),
       snapshot: () => this.saleEvents.snapshot(),
     }
-    this.handlers = {
-      ...salesHandlers(this.parts),
-      ...returnsHandlers(this.parts),
-      ...afterSaleHandlers(this.parts),
-      ...dayHandlers(this.parts),
-      ...queueHandlers(this.parts),
-      ...receiptsHandlers(this.parts),
-      ...terminalHandlers(this.parts),
-      ...peopleHandlers(this.parts),
-    }
+    this.handlers = areas(this.parts)
     this.saleEvents = new SaleEvents({
       journal: engine.journal,
       txn: engine.txn,

@@ -2,8 +2,9 @@
  * The application layer's door (docs/architecture.md): every other door (the local API, Electron
  * IPC, nexo, the command line) reaches the agent through AgentService, as a Caller.
  */
-export { AgentService, type WindowLinkBuilder } from './agent-service'
-export type { ServiceDeps, ServiceEngine } from './service-parts'
+export { AgentService, USE_CASE_AREAS, type ServiceAreas, type WindowLinkBuilder } from './agent-service'
+export { peopleHandlers } from './people'
+export type { CallContext, Handler, Handlers, ServiceDeps, ServiceEngine, ServiceParts } from './service-parts'
 export { INSTALLATION_GRANT, fingerprint, type Caller, type TokenGrant } from './caller'
 export { decide, type AccessDecision, type AccessFacts } from './access'
 export { API_TOKEN_FILE, loadOrCreateApiToken } from './api-token'
