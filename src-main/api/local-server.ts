@@ -36,6 +36,8 @@ export interface LocalServerOptions {
   health: () => Record<string, unknown>
   /** How often an idle event stream gets a `heartbeat` event, in ms (15 s by default). */
   heartbeatMs?: number
+  /** The server's edges, when not SERVER_LIMITS (a test's shorter time limits). */
+  limits?: Partial<ServerLimits>
 }
 
 /** What /metrics serves: one scrape in the Prometheus text format. */
@@ -56,21 +58,37 @@ export interface LocalServer {
  * event stream, a POS or two, Prometheus) needs a handful of connections; a request's headers come
  * in milliseconds on loopback.
  */
-export const SERVER_LIMITS = { maxConnections: 256, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 }
+export const SERVER_LIMITS = {
+  maxConnections: 256,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  /** How often Node looks for requests past their time limits (its default, 30 s, would let one hold 40 s). */
+  checkIntervalMs: 1_000,
+}
+export type ServerLimits = typeof SERVER_LIMITS
+
+/** Node's server options for these limits (the local API's and nexo's). */
+export function serverTimeouts(limits: ServerLimits) {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  }
+}
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const { service } = options
   const streams = new EventStreams(service, options.heartbeatMs ?? 15_000)
   let origin = ''
-  const server: Server = createServer(
-    { headersTimeout: SERVER_LIMITS.headersTimeoutMs, requestTimeout: SERVER_LIMITS.requestTimeoutMs, keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs },
-    (request, response) => {
-      void handle(request, response).catch(() => {
-        if (!response.headersSent) response.writeHead(500).end()
-      })
-    },
-  )
-  server.maxConnections = SERVER_LIMITS.maxConnections
+  const limits = { ...SERVER_LIMITS, ...options.limits }
+  const server: Server = createServer(serverTimeouts(limits), (request, response) => {
+    void handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end()
+    })
+  })
+  server.maxConnections = limits.maxConnections
   service.serveWindows((view, nonce) => `${origin}${view === 'customer' ? '/customer' : '/'}?launch=${nonce}`)
   const onWindowClosed = (session: string): void => streams.closeSession(session)
   service.on('windowClosed', onWindowClosed)

@@ -40,7 +40,7 @@ export async function startApiHarness(
   options: {
     reader?: ScriptedCardReader
     engine?: Partial<EngineSettings>
-    server?: Partial<Pick<LocalServerOptions, 'heartbeatMs'>>
+    server?: Partial<Pick<LocalServerOptions, 'heartbeatMs' | 'limits'>>
     metrics?: MetricsEndpoint
     /** Where receipts go besides the screen (none unless given). */
     receipts?: ReceiptDesk

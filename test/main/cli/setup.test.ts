@@ -115,6 +115,11 @@ describe.runIf(keychain)('first-run setup', () => {
       expect(JSON.stringify(good) + page).not.toContain(KEY)
 
       expect(statSync(configFile).mode & 0o777).toBe(0o600)
+      // The data folder and the logs are the owner's only (the journal holds the operators, the logs who did what).
+      expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700)
+      expect(statSync(join(dir, 'data', 'logs')).mode & 0o777).toBe(0o700)
+      for (const name of readdirSync(join(dir, 'data', 'logs')).filter((n) => n.endsWith('.log')))
+        expect(statSync(join(dir, 'data', 'logs', name)).mode & 0o777).toBe(0o600)
       expect(readFileSync(configFile, 'utf8')).not.toContain(KEY)
       const loaded = loadConfig({ flag: configFile })!
       expect(loaded.config).toMatchObject({ mode: 'production', currency: 'USD', host: { aid: AID, caFile: host.caFile } })
