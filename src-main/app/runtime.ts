@@ -4,7 +4,15 @@
  * shell start the agent the same way.
  */
 import { join } from 'node:path'
-import { loadConfig, MissingConfigurationError, preparePrivateFolder, TRAINING_IDENTITY, userDataDir, type ConfigError, type LoadedConfig } from '../config'
+import {
+  loadConfig,
+  MissingConfigurationError,
+  preparePrivateFolder,
+  TRAINING_IDENTITY,
+  userDataDir,
+  type ConfigError,
+  type LoadedConfig,
+} from '../config'
 import { createLogger, type Logger } from '../log'
 import { JOURNAL_FILE, probeJournal } from '../journal'
 import { openSecretStore, type SecretStore } from '../keychain'

@@ -128,5 +128,3 @@ export async function startNexoServer(options: NexoServerOptions): Promise<NexoS
 function refuse(response: ServerResponse, status: number, errorCode: string, message: string): void {
   json(response, status, { status, errorCode, message })
 }
-
-

@@ -83,7 +83,13 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
     const sessions = new CounterSessions(new Shifts(engine.journal.shifts, now), now, (deps.idleSignOutMinutes ?? 15) * 60_000)
     this.windows = new WindowSessions(now, {
       opened: (session, view, openedBy) =>
-        audit.append({ action: 'windowOpened', door: view === 'customer' ? 'display' : 'counter', via: `window:${fingerprint(session)}`, ok: true, detail: `${view}, opened by ${openerWords(openedBy)}` }),
+        audit.append({
+          action: 'windowOpened',
+          door: view === 'customer' ? 'display' : 'counter',
+          via: `window:${fingerprint(session)}`,
+          ok: true,
+          detail: `${view}, opened by ${openerWords(openedBy)}`,
+        }),
       closed: (session, why) => {
         sessions.forget(session)
         audit.append({ action: 'windowClosed', door: 'counter', via: `window:${fingerprint(session)}`, ok: true, detail: why })
@@ -157,7 +163,13 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
       return value
     } catch (thrown) {
       if (access.audited)
-        this.parts.audit.record(caller, { action: operation, actor: context?.actor, subject: subjectOf(valid), ok: false, detail: toPosError(thrown).code })
+        this.parts.audit.record(caller, {
+          action: operation,
+          actor: context?.actor,
+          subject: subjectOf(valid),
+          ok: false,
+          detail: toPosError(thrown).code,
+        })
       throw thrown
     }
   }
@@ -180,7 +192,13 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
     if (!decision.allowed) throw new PosError(decision.code, decision.reason)
     if (decision.manager === 'notNeeded') return { caller, actor: signedIn?.id }
     if (decision.manager === 'signedIn') {
-      audit.record(caller, { action: 'approval', actor: signedIn!.id, subject: operation, ok: true, detail: 'manager signed in at this window' })
+      audit.record(caller, {
+        action: 'approval',
+        actor: signedIn!.id,
+        subject: operation,
+        ok: true,
+        detail: 'manager signed in at this window',
+      })
       return { caller, actor: signedIn!.id }
     }
     try {
@@ -197,7 +215,8 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
     } catch (thrown) {
       const code = toPosError(thrown).code
       const approver = typeof request.approval === 'object' ? (request.approval as { operatorId?: string }).operatorId : undefined
-      if (request.approval !== undefined) audit.record(caller, { action: 'approval', actor: approver, subject: operation, ok: false, detail: code })
+      if (request.approval !== undefined)
+        audit.record(caller, { action: 'approval', actor: approver, subject: operation, ok: false, detail: code })
       throw thrown
     }
   }
@@ -282,7 +301,10 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
     // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
     // Its message is in a manager's words; the technical detail goes to the log.
     const onAttention = (item: { operation: QueueOperation; saleId: string }, why: QueueAttention) => {
-      logger.warn({ sale: item.saleId, operation: item.operation, failure: why.failure, detail: why.detail }, 'queued message needs a manager')
+      logger.warn(
+        { sale: item.saleId, operation: item.operation, failure: why.failure, detail: why.detail },
+        'queued message needs a manager',
+      )
       const message = `The ${QUEUE_OPERATION_NOUNS[item.operation]} of sale ${item.saleId} needs a manager. ${QUEUE_FAILURE_WORDS[why.failure]}`
       this.emit('event', this.saleEvents.alarm({ code: 'NEEDS_ATTENTION', message }, item.saleId))
     }

@@ -56,7 +56,8 @@ export function peopleHandlers(parts: ServiceParts): Handlers<PeopleOperations> 
       const reach = decide(caller, name, { operators: false, managerRuleApplies: false })
       if (!reach.allowed) throw new PosError(reach.code, reach.reason)
       const parsed = OPERATIONS[name].request.safeParse(r.request)
-      if (!parsed.success) throw new PosError('INVALID_REQUEST', `the request to approve is not a valid ${name}: ${parsed.error.issues[0]?.message ?? ''}`)
+      if (!parsed.success)
+        throw new PosError('INVALID_REQUEST', `the request to approve is not a valid ${name}: ${parsed.error.issues[0]?.message ?? ''}`)
       const proof = await parts.approvals.issue(pinLimitKey(caller), name, parsed.data as Record<string, unknown>, {
         operatorId: r.operatorId,
         pin: r.pin,
