@@ -26,8 +26,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
     tokens: agent.tokenCheck,
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
-  const nexo =
-    flags.nexo || agent.config.nexo.enabled ? await startNexoEndpoint(runtime, agent, { port: flags.nexoPort }) : undefined
+  const nexo = flags.nexo || agent.config.nexo.enabled ? await startNexoEndpoint(runtime, agent, { port: flags.nexoPort }) : undefined
   if (runtime.mode === 'training')
     console.log(
       `TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`,

@@ -5,7 +5,7 @@
 import { join, resolve } from 'node:path'
 import { checkHost, checkReader, checkSignature, resolveDataDir, type Finding } from '../../app'
 import { loadConfig, preparePrivateFolder, userConfigDir, type AgentConfig, type LoadedConfig } from '../../config'
-import { JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase, OperatorStore } from '../../journal'
+import { AuditStore, JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase, OperatorStore } from '../../journal'
 import { openSecretStore } from '../../keychain'
 import { createLogger } from '../../log'
 import { Operators } from '../../operators'
@@ -45,6 +45,7 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
     configFile,
     secrets,
     operators: new Operators(new OperatorStore(db)),
+    audit: new AuditStore(db),
     logger,
     checks: runChecks,
     startCommand: ['pos-agent', ...(flags.configFlag ? ['--config', configFile] : []), 'serve'].join(' '),

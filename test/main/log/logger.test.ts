@@ -81,7 +81,7 @@ describe('log redaction', () => {
 })
 
 describe('log files at rest', () => {
-  it.runIf(process.platform !== 'win32')('are the owner\'s only: the folder 0700 (narrowed if it was wider), each file 0600', async () => {
+  it.runIf(process.platform !== 'win32')("are the owner's only: the folder 0700 (narrowed if it was wider), each file 0600", async () => {
     const logDir = join(tempDir(), 'logs')
     mkdirSync(logDir, { mode: 0o755 })
     chmodSync(logDir, 0o755)

@@ -41,7 +41,13 @@ async function listen(host?: string): Promise<{ server: NexoServer; port: number
     version: '0',
     logger: pino({ level: 'silent' }),
   })
-  const server = await startNexoServer({ terminal, tokens: new TokenCheck('a-token-of-this-terminal-0123456789'), stateDir: dir, port: 0, ...(host ? { host } : {}) })
+  const server = await startNexoServer({
+    terminal,
+    tokens: new TokenCheck('a-token-of-this-terminal-0123456789'),
+    stateDir: dir,
+    port: 0,
+    ...(host ? { host } : {}),
+  })
   servers.push(server)
   return { server, port: Number(new URL(server.url).port) }
 }
