@@ -25,7 +25,7 @@ import { BodyTooLargeError, json, readBody, sendBodyTooLarge } from './http-body
 import { serveStatic } from './static-files'
 import { contentSecurityPolicy } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
-import type { AgentService, Caller, SessionView, TokenCheck } from '../service'
+import { WINDOW_IDLE_MS, type AgentService, type Caller, type SessionView, type TokenCheck } from '../service'
 
 export interface LocalServerOptions {
   port: number
@@ -122,11 +122,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const nonce = url.searchParams.get('launch')
     if (nonce !== null) {
       const session = service.windows.redeem(nonce)
-      if (session) response.setHeader('set-cookie', `pos_session=${session.id}; HttpOnly; SameSite=Strict; Path=/`)
+      if (session) response.setHeader('set-cookie', sessionCookie(session.id))
       url.searchParams.delete('launch')
       response.writeHead(303, { location: `${url.pathname}${url.search}`, 'cache-control': 'no-store' }).end()
       return
     }
+    // A paired window loading its page keeps its cookie another while (the session's own idle limit is the service's).
+    const cookieSession = cookieOf(request)
+    if (cookieSession !== undefined && service.windowCaller(cookieSession)) response.setHeader('set-cookie', sessionCookie(cookieSession))
     // The page's CSP names the Electron origin; in the browser it is this server, which it also calls.
     const csp = contentSecurityPolicy(origin, true)
     response.setHeader('content-security-policy', `${csp}; frame-ancestors 'none'`)
@@ -191,6 +194,19 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   }
 }
 
+/**
+ * A paired window's cookie: HttpOnly and SameSite=Strict, never a token; kept by the browser across
+ * the agent's restarts (and its own) for as long as a window may stay unused, so the window
+ * reconnects by itself.
+ */
+function sessionCookie(id: string): string {
+  return `pos_session=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor(WINDOW_IDLE_MS / 1000)}`
+}
+
+function cookieOf(request: IncomingMessage): string | undefined {
+  return /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
+}
+
 function hostAllowed(host: string | undefined, origin: string): boolean {
   const port = origin.slice(origin.lastIndexOf(':') + 1)
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`
@@ -208,7 +224,7 @@ function callerOf(request: IncomingMessage, tokens: TokenCheck, service: AgentSe
     const token = tokens.grantOf(bearer)
     return token ? { door: 'pos', token } : 'wrong'
   }
-  const session = /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
+  const session = cookieOf(request)
   const caller = service.windowCaller(session)
   if (caller) return caller
   if (request.headers['sec-fetch-site'] !== undefined) return 'noSession'

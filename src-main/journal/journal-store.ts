@@ -25,6 +25,7 @@ import { BatchStore } from './batch-store'
 import { OperatorStore } from './operator-store'
 import { ShiftStore } from './shift-store'
 import { AuditStore } from './audit-store'
+import { WindowStore } from './window-store'
 
 /** A sale as stored. The states are the shared vocabulary (src-shared/sale). */
 export interface SaleRecord {
@@ -222,6 +223,8 @@ export class JournalStore {
   readonly shifts: ShiftStore
   /** Who did what to the terminal's people, keys, tokens and windows (append-only, hash-chained). */
   readonly audit: AuditStore
+  /** The browser windows launch links opened (paired windows), by the hash of their secret. */
+  readonly windows: WindowStore
   private readonly statements
   private readonly keys: SaleKeys
   private readonly now: () => number
@@ -240,6 +243,7 @@ export class JournalStore {
     this.operators = new OperatorStore(db)
     this.shifts = new ShiftStore(db)
     this.audit = new AuditStore(db, this.now)
+    this.windows = new WindowStore(db)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
       bumpCounter: db.prepare(

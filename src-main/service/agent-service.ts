@@ -81,21 +81,26 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
     const audit = new AuditTrail(engine.journal.audit, deps.logger)
     const guard = new PinGuard(now)
     const sessions = new CounterSessions(new Shifts(engine.journal.shifts, now), now, (deps.idleSignOutMinutes ?? 15) * 60_000)
-    this.windows = new WindowSessions(now, {
-      opened: (session, view, openedBy) =>
-        audit.append({
-          action: 'windowOpened',
-          door: view === 'customer' ? 'display' : 'counter',
-          via: `window:${fingerprint(session)}`,
-          ok: true,
-          detail: `${view}, opened by ${openerWords(openedBy)}`,
-        }),
-      closed: (session, why) => {
-        sessions.forget(session)
-        audit.append({ action: 'windowClosed', door: 'counter', via: `window:${fingerprint(session)}`, ok: true, detail: why })
-        this.emit('windowClosed', session)
+    this.windows = new WindowSessions(
+      now,
+      {
+        opened: (session, view, openedBy) =>
+          audit.append({
+            action: 'windowOpened',
+            door: view === 'customer' ? 'display' : 'counter',
+            via: `window:${fingerprint(session)}`,
+            ok: true,
+            detail: `${view}, opened by ${openerWords(openedBy)}`,
+          }),
+        closed: (id, session, why) => {
+          if (session !== undefined) sessions.forget(session)
+          audit.append({ action: 'windowClosed', door: 'counter', via: `window:${id}`, ok: true, detail: why })
+          if (session !== undefined) this.emit('windowClosed', session)
+        },
       },
-    })
+      engine.journal.windows,
+      (opener) => opener.kind !== 'token' || (deps.tokens?.active(opener.id) ?? false),
+    )
     if (deps.tokens) this.unsubscribe.push(deps.tokens.onRevoke((id) => this.windows.tokenRevoked(id)))
     this.parts = {
       deps,
@@ -330,6 +335,6 @@ function openerWords(opener: WindowOpener): string {
     case 'token':
       return `token ${opener.id}`
     case 'window':
-      return `window ${fingerprint(opener.session)}`
+      return `window ${opener.session.slice(0, 12)}`
   }
 }

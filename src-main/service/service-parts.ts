@@ -31,7 +31,10 @@ import type { WindowSessions } from './windows'
 /** What the service uses of the engine the composition root builds (src-main/app/compose.ts). */
 export interface ServiceEngine {
   alarms: AppInfo['alarms']
-  journal: Pick<JournalStore, 'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators' | 'shifts' | 'audit'>
+  journal: Pick<
+    JournalStore,
+    'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators' | 'shifts' | 'audit' | 'windows'
+  >
   txn: TxnService
   forwarder: Forwarder
 }

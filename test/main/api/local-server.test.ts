@@ -136,7 +136,7 @@ describe('security of the local API', () => {
     expect(opened.status).toBe(303)
     expect(opened.headers.location).toBe('/')
     const cookie = String(opened.headers['set-cookie'])
-    expect(cookie).toMatch(/^pos_session=[\w-]{40,}; HttpOnly; SameSite=Strict; Path=\/$/)
+    expect(cookie).toMatch(/^pos_session=[\w-]{40,}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=604800$/)
     // The session is not the API token.
     expect(cookie).not.toContain(token)
     const session = cookie.split(';')[0]!
