@@ -6,6 +6,7 @@ import { QueueScreen } from './features/queue/QueueScreen'
 import { ReceiptView } from './features/receipt/ReceiptView'
 import { SaleScreen } from './features/sale/SaleScreen'
 import { SettingsScreen } from './features/settings/SettingsScreen'
+import { StaffScreen } from './features/operators/StaffScreen'
 import { AlarmsBanner, TrainingBanner } from './features/shell/Banners'
 import { NavBar } from './features/shell/NavBar'
 import { StatusBar } from './features/shell/StatusBar'
@@ -23,6 +24,7 @@ const SCREENS: Readonly<Record<Screen, () => ReactNode>> = {
   queue: () => <QueueScreen />,
   device: () => <DeviceScreen />,
   settings: () => <SettingsScreen />,
+  staff: () => <StaffScreen />,
 }
 
 function Shell() {

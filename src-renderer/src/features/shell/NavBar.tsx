@@ -15,6 +15,7 @@ export const NAV_ITEMS: ReadonlyArray<{ screen: Screen; label: string; testId: s
   { screen: 'queue', label: 'Queue', testId: 'nav-queue' },
   { screen: 'device', label: 'Device', testId: 'nav-device' },
   { screen: 'settings', label: 'Settings', testId: 'nav-settings' },
+  { screen: 'staff', label: 'Staff', testId: 'nav-staff' },
 ]
 
 export const LOCKED_WORDS = 'The other screens open once the sale or void at the counter has finished.'
