@@ -25,7 +25,7 @@ import { BodyTooLargeError, json, readBody, sendBodyTooLarge } from './http-body
 import { serveStatic } from './static-files'
 import { contentSecurityPolicy } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
-import { WINDOW_IDLE_MS, type AgentService, type Caller, type SessionView, type TokenCheck } from '../service'
+import { callerKey, WINDOW_IDLE_MS, type AgentService, type Caller, type SessionView, type TokenCheck } from '../service'
 
 export interface LocalServerOptions {
   port: number
@@ -59,8 +59,14 @@ export interface LocalServer {
  * in milliseconds on loopback.
  */
 export const SERVER_LIMITS = {
-  maxConnections: 256,
-  headersTimeoutMs: 10_000,
+  /**
+   * Above the 1,024 open files a process gets by default: one local program alone cannot hold them
+   * all, and each caller's own event streams are capped below (the way to hold many of them).
+   */
+  maxConnections: 2_048,
+  /** Event streams one window or token may hold open at once (a window needs one, a POS one or two). */
+  streamsPerCaller: 4,
+  headersTimeoutMs: 5_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   /** How often Node looks for requests past their time limits (its default, 30 s, would let one hold 40 s). */
@@ -90,8 +96,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   })
   server.maxConnections = limits.maxConnections
   service.serveWindows((view, nonce) => `${origin}${view === 'customer' ? '/customer' : '/'}?launch=${nonce}`)
-  const onWindowClosed = (session: string): void => streams.closeSession(session)
-  service.on('windowClosed', onWindowClosed)
+  // A window or token whose access ended loses its open event streams too.
+  const onCallerEnded = (key: string): void => streams.closeFor(key)
+  service.on('callerEnded', onCallerEnded)
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin)
@@ -110,7 +117,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         if (resume === 'invalid') return refuse(response, 'INVALID_REQUEST', 'Last-Event-ID must be an event id this stream sent')
         const allowed = await service.dispatch(caller, 'snapshot', {})
         if (!allowed.ok) return json(response, httpStatusOf(allowed.error.code), allowed)
-        return streams.open(response, resume, 'session' in caller ? caller.session : undefined)
+        const key = callerKey(caller)
+        if (streams.countFor(key) >= limits.streamsPerCaller)
+          return refuse(response, 'TOO_MANY_STREAMS', `this caller has ${limits.streamsPerCaller} event streams open already`)
+        return streams.open(response, resume, key)
       }
       const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
       if (op && request.method === 'POST') return operation(op[1]!, request, response, caller)
@@ -121,6 +131,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     // address bar loses the nonce. A page loaded without one gets no session (it says how to open it).
     const nonce = url.searchParams.get('launch')
     if (nonce !== null) {
+      // A page of another site (another port of this machine) navigating here with a link of its own
+      // must not swap a working window's session for one it holds: such a link opens nothing.
+      const site = request.headers['sec-fetch-site']
+      const fromElsewhere = site !== undefined && site !== 'none' && site !== 'same-origin'
+      if (fromElsewhere && service.windowCaller(cookieOf(request))) {
+        response.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end()
+        return
+      }
       const session = service.windows.redeem(nonce)
       if (session) response.setHeader('set-cookie', sessionCookie(session.id))
       url.searchParams.delete('launch')
@@ -186,7 +204,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     launchUrl: (view: SessionView = 'cashier') => service.ownerLink(view),
     close: () =>
       new Promise((resolve) => {
-        service.off('windowClosed', onWindowClosed)
+        service.off('callerEnded', onCallerEnded)
         streams.close()
         server.closeAllConnections()
         server.close(() => resolve())

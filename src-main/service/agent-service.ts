@@ -29,7 +29,7 @@ import { feedEvents } from './event-feed'
 import { afterSaleHandlers } from './after-sale'
 import { Approvals } from './approvals'
 import { AuditTrail } from './audit-trail'
-import { fingerprint, type Caller } from './caller'
+import { callerKey, fingerprint, pinLimitKey, type Caller } from './caller'
 import { CounterSessions } from './counter-session'
 import { dayHandlers } from './day'
 import { peopleHandlers } from './people'
@@ -61,7 +61,12 @@ export const USE_CASE_AREAS: ServiceAreas = (parts) => ({
   ...peopleHandlers(parts),
 })
 
-export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed: [string] }> {
+/**
+ * Events of the service besides its PosEvents: `callerEnded` names a caller whose access just ended,
+ * so a door closes what it holds open for it (an event stream): a window by its session, a token as
+ * `token:<id>` (callerKey).
+ */
+export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded: [string] }> {
   readonly windows: WindowSessions
   private readonly parts: ServiceParts
   private readonly handlers: Handlers<OperationName>
@@ -91,16 +96,28 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
             ok: true,
             detail: `${view}, opened by ${openerWords(openedBy)}`,
           }),
-        closed: (id, session, why) => {
+        closed: (id, session, why, view) => {
           if (session !== undefined) sessions.forget(session)
-          audit.append({ action: 'windowClosed', door: 'counter', via: `window:${id}`, ok: true, detail: why })
-          if (session !== undefined) this.emit('windowClosed', session)
+          audit.append({
+            action: 'windowClosed',
+            door: view === 'customer' ? 'display' : 'counter',
+            via: `window:${id}`,
+            ok: true,
+            detail: why,
+          })
+          if (session !== undefined) this.emit('callerEnded', session)
         },
       },
       engine.journal.windows,
       (opener) => opener.kind !== 'token' || (deps.tokens?.active(opener.id) ?? false),
     )
-    if (deps.tokens) this.unsubscribe.push(deps.tokens.onRevoke((id) => this.windows.tokenRevoked(id)))
+    if (deps.tokens)
+      this.unsubscribe.push(
+        deps.tokens.onRevoke((id) => {
+          this.windows.tokenRevoked(id)
+          this.emit('callerEnded', callerKey({ door: 'pos', token: { id, name: '', scopes: [] } }))
+        }),
+      )
     this.parts = {
       deps,
       now,
@@ -114,6 +131,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
       windowLink: (view, caller) => this.windowLink(view, caller),
       queueStatus: () => queueStatusOf(deps, now()),
       snapshot: () => this.saleEvents.snapshot(),
+      pinKey: (caller) => pinLimitKey(caller, (session) => this.windows.rootOf(session)),
     }
     this.handlers = areas(this.parts)
     this.saleEvents = new SaleEvents({
@@ -163,7 +181,12 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
       throw new PosError(reach.code, reach.reason)
     }
     const parsed = OPERATIONS[operation].request.safeParse(request ?? {})
-    if (!parsed.success) throw toPosError(parsed.error)
+    if (!parsed.success) {
+      // A malformed try at an audited operation is a try all the same: it is kept, with what it named.
+      const named = request !== null && typeof request === 'object' ? subjectOf(request as Record<string, unknown>) : undefined
+      if (access.audited) this.parts.audit.record(caller, { action: operation, subject: named, ok: false, detail: 'INVALID_REQUEST' })
+      throw toPosError(parsed.error)
+    }
     const valid = parsed.data as OperationRequest<K> & Record<string, unknown>
     let context: CallContext | undefined
     try {

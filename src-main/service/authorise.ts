@@ -8,7 +8,7 @@ import { accessOf, type OperationName } from '../../src-shared/contract'
 import { PosError } from '../../src-shared/errors'
 import { toPosError } from '../errors'
 import { decide, type AccessFacts } from './access'
-import { pinLimitKey, type Caller } from './caller'
+import type { Caller } from './caller'
 import type { CallContext, ServiceParts } from './service-parts'
 
 /** Who acts, once access.ts has decided: the operator signed in at this window, or the manager who approved. */
@@ -21,7 +21,7 @@ export async function authorise(
   const { operators, sessions, audit, approvals } = parts
   const signedIn =
     caller.door === 'counter'
-      ? sessions.operatorAt(caller.session, (left) =>
+      ? sessions.operatorAt(caller.session, acts(operation), (left) =>
           audit.record(caller, { action: 'signOut', actor: left.id, subject: left.id, ok: true, detail: 'idle' }),
         )
       : undefined
@@ -29,6 +29,7 @@ export async function authorise(
     operators: operators.hasManager(),
     signedIn,
     managerRuleApplies: managerRuleApplies(parts, operation, request),
+    request,
   }
   const decision = decide(caller, operation, facts)
   if (!decision.allowed) throw new PosError(decision.code, decision.reason)
@@ -44,7 +45,7 @@ export async function authorise(
     return { caller, actor: signedIn!.id }
   }
   try {
-    const granted = await approvals.grant(pinLimitKey(caller), operation, request)
+    const granted = await approvals.grant(parts.pinKey(caller), operation, request)
     audit.record(caller, {
       action: 'approval',
       actor: granted.manager.id,
@@ -61,6 +62,15 @@ export async function authorise(
       audit.record(caller, { action: 'approval', actor: approver, subject: operation, ok: false, detail: code })
     throw thrown
   }
+}
+
+/**
+ * Whether a call is someone working at the window (it keeps their sign-in alive): what needs a sign-in
+ * or a manager; the reads a screen makes by itself (a list refreshed after an event) do not.
+ */
+function acts(operation: OperationName): boolean {
+  const access = accessOf(operation)
+  return access.signIn || access.manager !== 'never'
 }
 
 /** Whether the operation's manager rule holds for this request (the rule's name is in its access row). */

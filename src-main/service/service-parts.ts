@@ -79,6 +79,8 @@ export interface ServiceParts {
   windowLink(view: 'cashier' | 'customer', caller: Caller): string
   queueStatus(): QueueStatusView
   snapshot(): PosStreamSnapshot
+  /** The key a caller's PIN tries are counted under (caller.ts pinLimitKey). */
+  pinKey(caller: Caller): string
 }
 
 /** The call a handler serves: who asked, and the operator who acts (signed in here, or the manager who approved). */

@@ -69,7 +69,7 @@ export interface WindowEvents {
    * A session ended: revoked with what opened it or by a manager, or idle too long. `id` is its listed
    * id; `session` its secret, when this process saw it (the door's streams are keyed by it).
    */
-  closed?(id: string, session: string | undefined, why: EndReason): void
+  closed?(id: string, session: string | undefined, why: EndReason, view: SessionView): void
 }
 
 export class WindowSessions {
@@ -150,6 +150,17 @@ export class WindowSessions {
     return session.view
   }
 
+  /**
+   * What first opened the chain of windows `id` belongs to: the machine's owner, or a token. Windows
+   * opened from windows share their root's limits (a window cannot mint fresh PIN tries).
+   */
+  rootOf(id: string): string {
+    let session = this.sessions.get(hashOf(id))
+    for (let depth = 0; session?.openedBy.kind === 'window' && depth < 64; depth++) session = this.sessions.get(session.openedBy.session)
+    if (session?.openedBy.kind === 'token') return `token:${session.openedBy.id}`
+    return 'owner'
+  }
+
   /** The live windows, oldest first (Settings, for a manager). */
   list(): WindowView[] {
     return [...this.sessions].map(([hash, s]) => ({
@@ -178,9 +189,10 @@ export class WindowSessions {
   }
 
   private endHash(hash: string, why: EndReason): void {
-    if (!this.sessions.delete(hash)) return
+    const ended = this.sessions.get(hash)
+    if (!ended || !this.sessions.delete(hash)) return
     this.store?.end(hash, this.now(), why)
-    this.events.closed?.(idOf(hash), this.secrets.get(hash), why)
+    this.events.closed?.(idOf(hash), this.secrets.get(hash), why, ended.view)
     this.secrets.delete(hash)
     for (const [child, session] of [...this.sessions])
       if (session.openedBy.kind === 'window' && session.openedBy.session === hash)

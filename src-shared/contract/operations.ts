@@ -172,7 +172,7 @@ export const OPERATIONS = {
       audit: z.boolean().optional(),
       approval: approval.optional(),
     }),
-    { ...works('sell', 'auditIncluded'), scope: 'read' },
+    { ...works('sell', 'auditIncluded'), scope: 'read', scopeWhen: { field: 'audit', scope: 'admin' } },
   ),
   deviceStatus: declare(noRequest, reads()),
   presentTestCard: declare(z.strictObject({ name: z.string().min(1).max(64) }), works('sell')),

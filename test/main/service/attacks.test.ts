@@ -289,3 +289,77 @@ describe('item 6: the edges', () => {
     expect(api.engine.engine.txn.get(waiting()!.id)?.state).toBe('abandoned')
   })
 })
+
+describe('holes an attack review found, closed', () => {
+  it("a revoked token's event streams end with it, and no caller holds more than four streams", async () => {
+    const made = await as({ cookie: counter }, 'createToken', { name: 'Stream holder' })
+    const bearer = made.json.value.token as string
+    const id = (made.json.value.integrator as { id: string }).id
+    const streams = await Promise.all(
+      [1, 2, 3, 4].map(() => SseClient.open(`${api.server.url}/v1/events`, { authorization: `Bearer ${bearer}` })),
+    )
+    for (const stream of streams) await stream.waitFor((client) => client.named('snapshot').length > 0)
+    const fifth = await api.call('GET', '/v1/events', { headers: { authorization: `Bearer ${bearer}` } })
+    expect(fifth.status).toBe(429)
+    expect(JSON.parse(fifth.body).error.code).toBe('TOO_MANY_STREAMS')
+    expect((await as({ cookie: counter }, 'revokeToken', { id })).json.ok).toBe(true)
+    await Promise.all(
+      streams.map(
+        (stream) => new Promise<void>((resolve) => (stream.response.complete ? resolve() : stream.response.once('end', () => resolve()))),
+      ),
+    )
+  })
+
+  it('windows opened from windows share their PIN allowance; a token gets ten tries in fifteen minutes', async () => {
+    const root = await api.cashierSession()
+    expect((await as({ cookie: root }, 'signIn', MANAGER)).json.ok).toBe(true)
+    const child = await openWindow(await api.call('POST', '/v1/ops/openCashierWindow', { body: '{}', headers: { cookie: root } }))
+    const guess = (cookie: string, i: number) =>
+      as({ cookie }, 'approve', { operation: 'closeDay', request: {}, operatorId: `X${i}`, pin: '0000' })
+    // Other tests' windows of the owner already took some of the minute's tries: spend the rest.
+    let refusedAt = -1
+    for (let i = 0; i < 40 && refusedAt < 0; i++) if ((await guess(root, i)).json.error?.code === 'TOO_MANY_TRIES') refusedAt = i
+    expect(refusedAt).toBeGreaterThanOrEqual(0)
+    expect((await guess(child, 99)).json.error?.code).toBe('TOO_MANY_TRIES')
+
+    const pos = { bearer: (await as({ cookie: counter }, 'createToken', { name: 'Slow guesser' })).json.value.token as string }
+    const codes: string[] = []
+    for (let i = 0; i < 12; i++)
+      codes.push((await as(pos, 'approve', { operation: 'closeDay', request: {}, operatorId: `Y${i}`, pin: '0000' })).json.error!.code)
+    expect(codes.slice(0, 10).every((c) => c !== 'TOO_MANY_TRIES')).toBe(true)
+    expect(codes.slice(10)).toEqual(['TOO_MANY_TRIES', 'TOO_MANY_TRIES'])
+  })
+
+  it("a read-only token can neither read the audit trail in an export nor ask a manager's approval for it", async () => {
+    const read = {
+      bearer: (await as({ cookie: counter }, 'createToken', { name: 'Reports', scopes: ['read'] })).json.value.token as string,
+    }
+    expect((await as(read, 'exportDay', { format: 'csv' })).status).toBe(200)
+    const withAudit = await as(read, 'exportDay', { format: 'csv', audit: true, approval: MANAGER })
+    expect(withAudit.json.error?.code, JSON.stringify(withAudit.json).slice(0, 300)).toBe('FORBIDDEN')
+    const asked = await as(read, 'approve', { operation: 'exportDay', request: { format: 'csv', audit: true }, ...MANAGER })
+    expect(asked.json.error?.code).toBe('FORBIDDEN')
+  })
+
+  it('a malformed try at an audited operation is kept; a customer display closing is recorded as the display', async () => {
+    expect((await as({ bearer: api.token }, 'setOperatorPin', { operatorId: CASHIER.operatorId, pin: '12' })).json.error?.code).toBe(
+      'INVALID_REQUEST',
+    )
+    const made = await as({ cookie: counter }, 'createToken', { name: 'Display maker', scopes: ['read'] })
+    await openWindow(await launch(made.json.value.token as string, 'customer'))
+    expect((await as({ cookie: counter }, 'revokeToken', { id: (made.json.value.integrator as { id: string }).id })).json.ok).toBe(true)
+    const records = api.engine.engine.journal.audit.between(0, Number.MAX_SAFE_INTEGER)
+    expect(records).toContainEqual(
+      expect.objectContaining({ action: 'setOperatorPin', door: 'pos', subject: CASHIER.operatorId, ok: false, detail: 'INVALID_REQUEST' }),
+    )
+    expect(records.filter((r) => r.action === 'windowClosed').at(-1)).toMatchObject({ door: 'display', detail: 'openerRevoked' })
+  })
+
+  it("a link from another site opens nothing over a window's working session", async () => {
+    const window = await api.cashierSession()
+    const nonce = new URL(api.server.launchUrl()).searchParams.get('launch')!
+    const fromElsewhere = await api.call('GET', `/?launch=${nonce}`, { headers: { cookie: window, 'sec-fetch-site': 'same-site' } })
+    expect(fromElsewhere.headers['set-cookie']).toBeUndefined()
+    expect((await as({ cookie: window }, 'appInfo')).status).toBe(200)
+  })
+})
