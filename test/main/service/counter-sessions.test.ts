@@ -53,6 +53,20 @@ describe('sign-ins at a counter window', () => {
     )
   })
 
+  it('the reads a screen makes by itself do not keep a sign-in alive; work does', async () => {
+    const { clock, service } = await start()
+    expect((await service.dispatch(WINDOW, 'signIn', MANAGER)).ok).toBe(true)
+    for (let minute = 0; minute < 16; minute++) {
+      clock.now += MINUTE
+      expect((await service.dispatch(WINDOW, 'listSales', {})).ok).toBe(true)
+      expect((await service.dispatch(WINDOW, 'queueStatus', {})).ok).toBe(true)
+    }
+    expect(await service.dispatch(WINDOW, 'setSigningKey', { key: 'k'.repeat(32) })).toMatchObject({
+      ok: false,
+      error: { code: 'SIGN_IN_REQUIRED' },
+    })
+  })
+
   it("a sign-in at one window is not another window's, and 0 minutes keeps a sign-in until signed out", async () => {
     const { clock, service } = await start(0)
     expect((await service.dispatch(WINDOW, 'signIn', MANAGER)).ok).toBe(true)
