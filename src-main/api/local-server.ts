@@ -38,6 +38,12 @@ export interface LocalServerOptions {
   heartbeatMs?: number
   /** The server's edges, when not SERVER_LIMITS (a test's shorter time limits). */
   limits?: Partial<ServerLimits>
+  /**
+   * A listening socket handed over by the service manager (systemd socket activation, fd 3): the
+   * port then stays the agent's while it restarts, so no other program can take it meanwhile and be
+   * sent the windows' cookies (docs/local-api.md "Running as a service").
+   */
+  listenFd?: number
 }
 
 /** What /metrics serves: one scrape in the Prometheus text format. */
@@ -195,9 +201,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port, '127.0.0.1', resolve)
+    if (options.listenFd !== undefined) server.listen({ fd: options.listenFd }, resolve)
+    else server.listen(options.port, '127.0.0.1', resolve)
   })
-  const { port } = server.address() as AddressInfo
+  const address = server.address() as AddressInfo
+  // A handed-over socket must be loopback too: the API is for this machine only.
+  if (address.address !== '127.0.0.1') {
+    server.close()
+    throw new Error(`the socket handed over listens on ${address.address}, not 127.0.0.1: the local API stays on this machine`)
+  }
+  const { port } = address
   origin = `http://127.0.0.1:${port}`
   return {
     url: origin,

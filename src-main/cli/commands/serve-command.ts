@@ -21,6 +21,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   const { file } = agent.apiToken
   const server = await startLocalServer({
     port: flags.port,
+    ...socketActivation(process.env),
     rendererRoot: flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer'),
     service: agent.service,
     tokens: agent.tokenCheck,
@@ -49,4 +50,12 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   await server.close()
   await agent.close()
   return EXIT.ok
+}
+
+/**
+ * systemd socket activation (sd_listen_fds(3)): when the service manager passed exactly one listening
+ * socket to this process, the local API serves on it (fd 3) instead of binding its port itself.
+ */
+export function socketActivation(env: NodeJS.ProcessEnv, pid = process.pid): { listenFd?: number } {
+  return env.LISTEN_FDS === '1' && env.LISTEN_PID === String(pid) ? { listenFd: 3 } : {}
 }
