@@ -11,7 +11,7 @@ import type { Notice, SliceCreator } from './store-types'
 export interface TokensSlice {
   integratorTokens: IntegratorTokenView[]
   /** The token just created, in full: shown once, forgotten when dismissed. */
-  newToken: { name: string; token: string } | null
+  newToken: { id: string; name: string; token: string } | null
   tokenBusy: boolean
   tokenNotice: Notice | null
   refreshTokens(): Promise<void>
@@ -45,7 +45,10 @@ export const createTokensSlice: SliceCreator<TokensSlice> =
         set({ tokenBusy: false, tokenNotice: { tone: 'error', text: `No token was made: ${describeError(result.error)}` } })
         return false
       }
-      set({ tokenBusy: false, newToken: { name: result.value.integrator.name, token: result.value.token } })
+      set({
+        tokenBusy: false,
+        newToken: { id: result.value.integrator.id, name: result.value.integrator.name, token: result.value.token },
+      })
       await get().refreshTokens()
       return true
     },

@@ -47,13 +47,23 @@ export function IntegratorTokens() {
     <section className="tokens" aria-labelledby={`${fieldId}-title`} data-testid="integrator-tokens">
       <h3 id={`${fieldId}-title`}>Integrator tokens</h3>
       <p className="field-message">Each POS connected to this terminal gets its own token. Revoke one to cut that POS off.</p>
-      {newToken && <NewTokenDialog name={newToken.name} token={newToken.token} onDone={() => store.getState().dismissNewToken()} />}
+      {newToken && (
+        <NewTokenDialog
+          name={newToken.name}
+          token={newToken.token}
+          onDone={() => {
+            store.getState().dismissNewToken()
+            // Back on the list, the manager sees the token just made (the form may have scrolled it away).
+            requestAnimationFrame(() => document.getElementById(`${fieldId}-row-${newToken.id}`)?.scrollIntoView({ block: 'nearest' }))
+          }}
+        />
+      )}
       {inForce.length === 0 ? (
         <p data-testid="no-tokens">No integrator token yet.</p>
       ) : (
         <ul className="token-list" data-testid="token-list">
           {inForce.map((token) => (
-            <li key={token.id} className="token-row" data-testid={`token-${token.name}`}>
+            <li key={token.id} id={`${fieldId}-row-${token.id}`} className="token-row" data-testid={`token-${token.name}`}>
               <span className="token-name">{token.name}</span>
               <span className="token-when">
                 Made {dateTimeText(token.createdAt)} ·{' '}
