@@ -75,7 +75,9 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, initial?: 
     const held = holdInert(node)
     openDialogs.push(node)
     const first = initial?.current ?? focusables(node)[0] ?? node
-    first.focus()
+    // The dialog opens at its top (a receipt is read from its head), whichever control holds the keys.
+    first.focus({ preventScroll: true })
+    node.scrollTop = 0
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Tab') return
