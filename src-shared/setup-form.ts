@@ -50,6 +50,11 @@ export interface SetupState {
   /** What the current configuration file holds (never the key). */
   values: SetupForm
   configFile: string
+  /**
+   * The keychain the signing key goes into, checked before anything is typed: whether it answers, and
+   * if not what is wrong and the fix for this computer (the same words as `pos-agent doctor`).
+   */
+  keychain: { ok: boolean; text: string; fix?: string }
 }
 
 export type SetupAnswer =

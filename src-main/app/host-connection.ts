@@ -52,7 +52,7 @@ export async function startEmbeddedTrainingHost(
     signingKeys: { [runtime.aid]: signingKey },
     log: (line) => runtime.logger.debug(line),
   })
-  return { host, config: trainingConfig(host.url, host.caFile, runtime.dataDir).config, signingKey }
+  return { host, config: trainingConfig(host.url, host.caFile, runtime.dataDir, runtime.tried?.settings).config, signingKey }
 }
 
 export async function openHostClient(runtime: Runtime): Promise<HostConnection> {

@@ -3,6 +3,7 @@
  * folder, a logger and the keychain. Built here once so the CLI, the local API and the Electron
  * shell start the agent the same way.
  */
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   loadConfig,
@@ -29,6 +30,12 @@ export interface RuntimeOptions {
    * is reported in `refusal`.
    */
   report?: boolean
+  /**
+   * Try the configuration in training mode (`serve --training`): its settings with the embedded
+   * training host and the simulated PIN pad, in a journal of its own, keys in process memory when
+   * there is no OS keychain. Nothing reaches the configured host.
+   */
+  tryInTraining?: boolean
 }
 
 export interface Runtime {
@@ -41,6 +48,8 @@ export interface Runtime {
   secrets: SecretStore
   /** Only with `report`: why this runtime would have refused to start. */
   refusal?: ConfigError
+  /** With `tryInTraining`: the configuration file's settings, tried against the training host. */
+  tried?: { file: string; settings: Record<string, unknown> }
 }
 
 export function resolveDataDir(loaded: LoadedConfig | undefined, flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -54,9 +63,15 @@ function checkTrainingMayStart(dataDir: string): void {
 
 export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const env = options.env ?? process.env
-  const loaded = loadConfig({ flag: options.configFlag, env })
+  const configured = loadConfig({ flag: options.configFlag, env })
+  // Tried in training, the configuration gives its settings but not its host, key or journal.
+  const tried =
+    options.tryInTraining && configured?.file !== undefined ? { file: configured.file, settings: readSettings(configured.file) } : undefined
+  const loaded = tried ? undefined : configured
   const mode = loaded?.config.mode ?? 'training'
-  const dataDir = resolveDataDir(loaded, options.dataDirFlag, env)
+  const dataDir = tried
+    ? join(resolveDataDir(configured, options.dataDirFlag, env), 'training')
+    : resolveDataDir(loaded, options.dataDirFlag, env)
   let refusal: ConfigError | undefined
   if (loaded === undefined) {
     try {
@@ -76,5 +91,19 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     pretty: options.pretty ?? false,
   })
   const secrets = await openSecretStore(mode, logger, options.report ?? false)
-  return { loaded, mode, dataDir, aid: loaded?.config.host.aid ?? TRAINING_IDENTITY.aid, logger, secrets, ...(refusal ? { refusal } : {}) }
+  return {
+    loaded,
+    mode,
+    dataDir,
+    aid: loaded?.config.host.aid ?? TRAINING_IDENTITY.aid,
+    logger,
+    secrets,
+    ...(refusal ? { refusal } : {}),
+    ...(tried ? { tried } : {}),
+  }
+}
+
+/** The configuration file as written (loadConfig has already checked it is valid). */
+function readSettings(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
 }

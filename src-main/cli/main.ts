@@ -35,8 +35,8 @@ const runtimeOptions = (): RuntimeOptions => {
  * Runs a command body with the runtime open, and always releases what it holds. `report` (the
  * doctor) opens it even where starting would be refused, so the refusal can be described.
  */
-async function withRuntime(body: (runtime: Runtime) => Promise<number>, report = false): Promise<number> {
-  const runtime = await openRuntime({ ...runtimeOptions(), report })
+async function withRuntime(body: (runtime: Runtime) => Promise<number>, report = false, tryInTraining = false): Promise<number> {
+  const runtime = await openRuntime({ ...runtimeOptions(), report, tryInTraining })
   try {
     return await body(runtime)
   } finally {
@@ -165,21 +165,28 @@ program
   .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
   .option('--nexo', 'also serve the nexo Terminal API over HTTPS (docs/nexo.md)')
   .option('--nexo-port <port>', 'port of the nexo endpoint (default 8443, or the configuration)')
-  .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string }) => {
+  .option(
+    '--training',
+    "try the configuration in training mode: its settings (restaurant mode, limits, tips, receipts) with the training host and the simulated PIN pad, in a journal of its own under the data folder's training/ (no OS keychain needed)",
+  )
+  .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string; training?: boolean }) => {
     const { configFlag, dataDirFlag } = runtimeOptions()
-    if (needsFirstRunSetup(setupConfigFile(configFlag, process.env))) {
+    if (!o.training && needsFirstRunSetup(setupConfigFile(configFlag, process.env))) {
       // A production terminal not set up yet: the manager gets the setup page, not a refusal to start.
       console.log('This terminal is not set up yet (no host or store settings): opening first-run setup.')
       return finish(await setupCommand({ port: 0, configFlag, dataDirFlag, rendererRoot: o.renderer }))
     }
     finish(
-      await withRuntime((rt) =>
-        serveCommand(rt, {
-          port: Number(o.port),
-          rendererRoot: o.renderer,
-          nexo: o.nexo,
-          nexoPort: o.nexoPort === undefined ? undefined : Number(o.nexoPort),
-        }),
+      await withRuntime(
+        (rt) =>
+          serveCommand(rt, {
+            port: Number(o.port),
+            rendererRoot: o.renderer,
+            nexo: o.nexo,
+            nexoPort: o.nexoPort === undefined ? undefined : Number(o.nexoPort),
+          }),
+        false,
+        o.training === true,
       ),
     )
   })

@@ -249,19 +249,25 @@ export const TRAINING_IDENTITY = {
   merchantId: 'TRAIN-MERCHANT',
 } as const
 
-export function trainingConfig(hostUrl: string, caFile: string, dataDir: string): LoadedConfig {
+export function trainingConfig(hostUrl: string, caFile: string, dataDir: string, tried?: Record<string, unknown>): LoadedConfig {
+  const merchant = (tried?.merchant ?? {}) as Record<string, unknown>
   const config = configSchema.parse({
+    // A configuration tried in training (serve --training): everything it sets (restaurant mode,
+    // limits, tips, receipts, the store's name) but the host, the reader and the ids, which stay the
+    // training host's, so nothing it does can reach a real host or mix with the terminal's journal.
+    ...(tried ?? {}),
     mode: 'training',
     // The training host answers in milliseconds; 8 s (not the gateway's 45 s) lets a trainer show a
     // timeout and its reversal without a long wait.
     host: { offlineBaseUrl: hostUrl, baseUrl: hostUrl, aid: TRAINING_IDENTITY.aid, caFile, responseTimeoutMs: 8_000 },
     merchant: {
+      pspInfo: { merchantName: 'TRAINING STORE', mcc: '5812' },
+      storeName: 'Training Store',
+      storeAddress: ['1 Training Street', 'Sample City'],
+      ...merchant,
       storeId: TRAINING_IDENTITY.storeId,
       terminalId: TRAINING_IDENTITY.terminalId,
       merchantId: TRAINING_IDENTITY.merchantId,
-      storeName: 'Training Store',
-      storeAddress: ['1 Training Street', 'Sample City'],
-      pspInfo: { merchantName: 'TRAINING STORE', mcc: '5812' },
     },
   })
   return { config, file: undefined, dataDir }

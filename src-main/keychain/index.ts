@@ -27,3 +27,4 @@ export async function openSecretStore(mode: 'production' | 'training', logger?: 
 
 export const TRAINING_WITHOUT_KEYCHAIN =
   'TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only and vanish when the agent stops'
+export { keychainWords, type KeychainWords } from './keychain-words'

@@ -5,7 +5,7 @@
  */
 import { configSchema, type AgentConfig } from '../config'
 import { storeSigningKey } from '../gateway'
-import type { SecretStore } from '../keychain'
+import { keychainWords, type SecretStore } from '../keychain'
 import type { Logger } from '../log'
 import type { AuditEntry } from '../journal'
 import type { Operators } from '../operators'
@@ -18,6 +18,8 @@ import { checkForm, configFromForm } from './setup-form'
 export interface FirstRunSetupDeps {
   configFile: string
   secrets: SecretStore
+  /** Asks the OS keychain again (after the fix was applied), for "Check again" on the setup page. */
+  reopenSecrets?: () => Promise<SecretStore>
   operators: Operators
   logger: Logger
   /** The doctor's checks for a configuration and its key, in the doctor's words. */
@@ -29,7 +31,17 @@ export interface FirstRunSetupDeps {
 }
 
 export class FirstRunSetup {
-  constructor(private readonly deps: FirstRunSetupDeps) {}
+  private secrets: SecretStore
+
+  constructor(private readonly deps: FirstRunSetupDeps) {
+    this.secrets = deps.secrets
+  }
+
+  /** The state, with the keychain asked again when it did not answer before (its fix may be applied now). */
+  async freshState(): Promise<SetupState> {
+    if (this.secrets.kind !== 'os-keychain' && this.deps.reopenSecrets) this.secrets = await this.deps.reopenSecrets()
+    return this.state()
+  }
 
   private record(entry: Omit<AuditEntry, 'door'>): void {
     this.deps.audit?.append({ ...entry, door: 'setup' })
@@ -61,6 +73,7 @@ export class FirstRunSetup {
       needsApproval: isCompleteProduction(this.deps.configFile),
       values,
       configFile: this.deps.configFile,
+      keychain: keychainState(this.secrets),
     }
   }
 
@@ -88,14 +101,18 @@ export class FirstRunSetup {
         }
       }
     }
-    if (this.deps.secrets.kind !== 'os-keychain')
+    if (this.secrets.kind !== 'os-keychain') {
+      const keychain = keychainState(this.secrets)
       return {
         ok: false,
-        problems: { form: 'This computer has no working keychain to keep the signing key in. Nothing was changed. Ask your IT support.' },
+        problems: {
+          form: `This computer has no working keychain to keep the signing key in (${keychain.text}). Nothing was changed.${keychain.fix ? ` To fix it: ${keychain.fix}` : ''}`,
+        },
       }
+    }
     const config = configSchema.parse(raw)
     const signingKey = form.signingKey ?? ''
-    const keyCheckValue = await storeSigningKey(this.deps.secrets, config.host.aid, signingKey)
+    const keyCheckValue = await storeSigningKey(this.secrets, config.host.aid, signingKey)
     writeConfigFile(configFile, raw)
     const firstManager = (form.managerId ?? '').trim()
     if (state.needsFirstManager)
@@ -116,4 +133,10 @@ export class FirstRunSetup {
       startCommand: this.deps.startCommand,
     }
   }
+}
+
+/** The keychain for a production terminal, in the doctor's words. */
+function keychainState(secrets: SecretStore): SetupState['keychain'] {
+  const words = keychainWords(secrets, 'production')
+  return { ok: words.ok, text: words.text, ...(!words.ok && words.fix ? { fix: words.fix } : {}) }
 }

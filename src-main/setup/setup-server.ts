@@ -39,7 +39,7 @@ export async function startSetupServer(options: { port: number; rendererRoot: st
     const open = sessions.sessionView(session) !== undefined
     if (url.pathname === '/setup/state' || url.pathname === '/setup/submit') {
       if (!open) return json(response, 401, { ok: false, problems: { form: 'Open this page from the link that setup printed.' } })
-      if (url.pathname === '/setup/state' && request.method === 'GET') return json(response, 200, options.setup.state())
+      if (url.pathname === '/setup/state' && request.method === 'GET') return json(response, 200, await options.setup.freshState())
       if (url.pathname === '/setup/submit' && request.method === 'POST') {
         let form: SetupForm
         try {

@@ -67,11 +67,11 @@ export function openBatchReport(reported: ReportedBatch, sales: readonly SaleVie
         ? 'there are no sales to close yet'
         : `there are no sales since the last close (batch ${reported.batch.number - 1})`
       : reversalsPending > 0
-        ? `${reversalsPending} reversal(s) are still waiting for the bank: the day closes once they are acknowledged`
+        ? `${reversalsPending === 1 ? '1 reversal is' : `${reversalsPending} reversals are`} still waiting for the bank: the day closes once the bank has them`
         : atCounter > 0
           ? 'a sale is still running at the counter'
           : needsAttention > 0
-            ? `${needsAttention} sale(s) need a manager (see the queue): a manager resolves them, or closes the day anyway`
+            ? `${needsAttention === 1 ? '1 sale needs' : `${needsAttention} sales need`} a manager (see the Queue screen): a manager resolves ${needsAttention === 1 ? 'it' : 'them'}, or closes the day anyway with "Close anyway"`
             : undefined
   return {
     ...reported,

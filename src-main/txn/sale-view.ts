@@ -44,7 +44,10 @@ export function toSaleView(record: SaleRecord): SaleView {
   if (record.kind === 'return') {
     view.kind = 'return'
     if (record.originalId !== undefined) view.originalId = record.originalId
-  } else if (RETURNABLE.has(record.state)) view.returnableMinor = returnableMinor(record)
+  } else {
+    if (RETURNABLE.has(record.state)) view.returnableMinor = returnableMinor(record)
+    if ((record.returnedMinor ?? 0) > 0) view.returnedMinor = record.returnedMinor
+  }
   if (record.startedBy !== undefined) view.startedBy = record.startedBy
   if (record.cvm !== undefined) view.cvm = record.cvm
   const orderReference = orderReferenceOf(record.options)

@@ -8,6 +8,7 @@ import { SaleScreen } from './features/sale/SaleScreen'
 import { SettingsScreen } from './features/settings/SettingsScreen'
 import { StaffScreen } from './features/operators/StaffScreen'
 import { Header } from './features/shell/Header'
+import { firstControl, useKeypadNavigation } from './features/shell/use-keypad-navigation'
 import { TipsScreen } from './features/tips/TipsScreen'
 import { TransactionsScreen } from './features/transactions/TransactionsScreen'
 import { ApprovalDialog } from './features/operators/ApprovalDialog'
@@ -33,9 +34,17 @@ function Shell() {
   const load = usePos((s) => s.load)
   const mustSignIn = usePos(signInNeeded)
   const mainRef = useRef<HTMLElement>(null)
-  // Each screen opens at its top, not where the last one was scrolled to.
+  useKeypadNavigation()
+  // Each screen opens at its top, not where the last one was scrolled to, with the focus where the
+  // next key goes: the screen's first control (the sale screen's amount field), else the screen.
   useEffect(() => {
-    mainRef.current?.scrollTo?.(0, 0)
+    const main = mainRef.current
+    if (!main) return
+    main.scrollTo?.(0, 0)
+    const active = document.activeElement
+    if (active instanceof HTMLElement && main.contains(active) && active !== main) return
+    const first = main.querySelector<HTMLElement>('[data-amount-field], [autofocus]') ?? firstControl(main)
+    ;(first ?? main).focus({ preventScroll: true })
   }, [screen])
 
   if (!hasInfo) {

@@ -49,6 +49,8 @@ export interface SaleView {
   originalId?: string
   /** A sale that may be returned: what is left to return (amount plus tip, less its returns), in minor units. */
   returnableMinor?: number
+  /** A sale: what its returns credited or are crediting, in minor units; absent when none (a sale with returns cannot be voided). */
+  returnedMinor?: number
   createdAt: number
   updatedAt: number
   businessDay: string

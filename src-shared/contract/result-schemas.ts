@@ -41,6 +41,7 @@ export const saleViewSchema = z.object({
   kind: z.literal('return').optional(),
   originalId: z.string().optional(),
   returnableMinor: z.number().optional(),
+  returnedMinor: z.number().optional(),
   createdAt: epochMs,
   updatedAt: epochMs,
   businessDay: z.string(),

@@ -103,7 +103,7 @@ export function buildReceipt(
   }
   add({ kind: 'rule' })
 
-  const { outcome, detail } = outcomeWords(sale, kind)
+  const { outcome, detail } = outcomeWords(sale, kind, copy)
   add({ kind: 'text', text: outcome, strong: true })
   if (detail) add({ kind: 'text', text: detail })
   add(field('Auth code', showsAuthCode(sale) || kind === 'VOID' ? sale.authCode : undefined))
@@ -118,8 +118,34 @@ export function buildReceipt(
   return { copy, kind, lines }
 }
 
+/**
+ * What a copy says about a payment that did not go through, to whom it is for: the customer's copy
+ * speaks to the customer ("you"), the store's copy says what happened to the money. Instructions to the
+ * cashier (charge again) are for the screen, never the slip.
+ */
+const NOT_PAID_WORDS: Partial<Record<SaleView['state'], Readonly<Record<ReceiptCopy, string>>>> = {
+  reversalPending: {
+    merchant: 'Not paid: the charge is being reversed.',
+    customer: 'This payment did not go through. Its charge is being reversed: you do not pay for it.',
+  },
+  reversed: {
+    merchant: 'Not paid: the charge was reversed.',
+    customer: 'This payment did not go through and its charge was reversed: you do not pay for it.',
+  },
+  abandoned: {
+    merchant: 'Stopped before reaching the bank. Nothing was charged.',
+    customer: 'This payment did not go through. You were not charged.',
+  },
+  cancelled: { merchant: 'The customer does not pay for this sale.', customer: 'You do not pay for this sale.' },
+  // Reached only for a sale refused because the bank could not be reached (a decline returns earlier).
+  declined: {
+    merchant: 'The bank could not be reached. Nothing was charged.',
+    customer: 'The bank could not be reached. You were not charged.',
+  },
+}
+
 /** The outcome in capitals, as receipts print it, and a plain sentence when there is more to say. */
-function outcomeWords(sale: SaleView, kind: ReceiptKind): { outcome: string; detail?: string } {
+function outcomeWords(sale: SaleView, kind: ReceiptKind, copy: ReceiptCopy): { outcome: string; detail?: string } {
   if (kind === 'RETURN') {
     if (sale.state === 'credited') return { outcome: 'CREDITED', detail: 'The amount is credited back to the card.' }
     if (sale.state === 'creditPending')
@@ -127,7 +153,7 @@ function outcomeWords(sale: SaleView, kind: ReceiptKind): { outcome: string; det
   }
   if (kind === 'VOID') {
     return sale.state === 'cancelled'
-      ? { outcome: 'VOIDED', detail: 'The customer does not pay for this sale.' }
+      ? { outcome: 'VOIDED', detail: NOT_PAID_WORDS.cancelled![copy] }
       : { outcome: 'VOID PENDING', detail: 'The void is stored and will be sent to the bank.' }
   }
   if (sale.state === 'storedOffline') return { outcome: 'APPROVED OFFLINE', detail: 'Stored on this terminal, sent to the bank later.' }
@@ -136,7 +162,8 @@ function outcomeWords(sale: SaleView, kind: ReceiptKind): { outcome: string; det
     return { outcome: 'DECLINED', ...(sale.reason ? { detail: plainReason(sale.reason) } : {}) }
   }
   const words = saleWords(sale)
-  return { outcome: words.title.toUpperCase(), detail: words.detail }
+  const notPaid = NOT_PAID_WORDS[sale.state]?.[copy]
+  return { outcome: words.title.toUpperCase(), detail: notPaid ?? words.detail }
 }
 
 /**

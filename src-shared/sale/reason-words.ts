@@ -61,6 +61,8 @@ export function plainReason(reason: string): string {
     .replace(/\bHTTP \d{3}\b/g, 'no answer')
     .replace(/\b(the )?hosts?\b/gi, (match) => (match[0] === 'T' ? 'The bank' : match[0] === 'H' ? 'Bank' : 'the bank'))
     .replace(/\bthe the bank\b/gi, 'the bank')
+    // "the issuer" is the card's bank, wherever it comes in a sentence.
+    .replace(/\b(the )?issuer\b/gi, (match) => (match[0] === 'T' || match[0] === 'I' ? 'The card’s bank' : 'the card’s bank'))
     .replace(/\s+/g, ' ')
     .trim()
   return capitalise(text.replace(/:\s*$/, '.'))

@@ -31,12 +31,12 @@ export const SALE_WORDS: Readonly<Record<SaleState, SaleWords>> = {
   forwarded: { title: 'Approved offline, sent to the bank', detail: 'The stored payment has reached the bank.', tone: 'ok' },
   reversalPending: {
     title: 'Not completed (being reversed)',
-    detail: 'The sale did not go through. The charge is being reversed, so the customer will not pay for it.',
+    detail: 'The first charge is being reversed: the customer does not pay for it. Charge again to take the payment.',
     tone: 'error',
   },
   reversed: {
     title: 'Not completed (reversed)',
-    detail: 'The sale did not go through and was reversed. The customer does not pay for it.',
+    detail: 'The first charge was reversed: the customer does not pay for it. Charge again to take the payment.',
     tone: 'error',
   },
   voidReadingCard: { title: 'Voiding: present the card again', detail: 'Ask the customer to present the same card again.', tone: 'info' },

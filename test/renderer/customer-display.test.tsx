@@ -82,7 +82,13 @@ describe('what the customer sees', () => {
     expect(screen.getByTestId('customer-message').textContent).toContain('Approved')
     const text = document.body.textContent ?? ''
     expect(text).not.toMatch(/0010|\*\*\*|S1|A1|Receipt/)
-    expect(document.querySelector('nav, input, button')).toBeNull()
+    expect(document.querySelector('nav, input')).toBeNull()
+    // Its only controls are the customer's own: high contrast (and spoken help where the platform speaks).
+    expect([...document.querySelectorAll('button')].map((b) => b.getAttribute('data-testid'))).toEqual(
+      expect.arrayContaining(['customer-contrast']),
+    )
+    for (const button of document.querySelectorAll('button'))
+      expect(['customer-speech', 'customer-contrast']).toContain(button.getAttribute('data-testid'))
     expect(screen.getByTestId('customer-training').textContent).toMatch(/Training/)
   })
 })

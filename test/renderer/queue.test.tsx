@@ -51,7 +51,7 @@ describe('queue panel', () => {
     expect(screen.getByTestId('queue-count').textContent).toBe('2')
     expect(screen.getByTestId('queue-stored-amount').textContent).toBe('JPY 500, USD 42.00')
     expect(screen.getByTestId('queue-oldest').textContent).toContain('5 min old')
-    expect(screen.getByTestId('queue-expires-in').textContent).toBe('Expires in 2 h 00 min')
+    expect(screen.getByTestId('queue-expires-in').textContent).toBe('Must reach the bank within 2 h 00 min')
     expect(screen.getByTestId('queue-host').textContent).toBe('Bank not reachable')
     // The countdown follows the clock without a new status.
     clock.now += 61 * 60_000
@@ -59,7 +59,7 @@ describe('queue panel', () => {
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 1100))
     })
-    expect(screen.getByTestId('queue-expires-in').textContent).toBe('Expires in 59 min')
+    expect(screen.getByTestId('queue-expires-in').textContent).toBe('Must reach the bank within 59 min')
     emit({ type: 'queue', queue: makeQueue({ count: 0, hostReachable: true }) })
     expect(screen.getByTestId('queue-host').textContent).toBe('Bank reachable')
     expect(screen.getByTestId('queue-oldest').textContent).toBe('None')

@@ -15,6 +15,7 @@ const paid = makeSale({
   amountMinor: 2500,
   tipMinor: 500,
   returnableMinor: 2000,
+  returnedMinor: 1000,
   maskedPan: '476173******0010',
   brand: 'VISA',
   createdAt: 1_700_000_000_000,
@@ -37,11 +38,14 @@ describe('a return from the transactions list', () => {
     )
     expect(within(screen.getByTestId('sale-row-S1')).queryByRole('button', { name: /^Return/ })).not.toBeNull()
     expect(within(screen.getByTestId('sale-row-S2')).queryByRole('button', { name: /^Return/ })).toBeNull()
+    // Part of it was returned: the agent would refuse a void, so none is offered.
+    expect(screen.queryByTestId('void-S1')).toBeNull()
   })
 
   it('defaults to what is left, asks a manager, asks for the same card, and shows the return in plain words', async () => {
     const bridge = new FakeBridge()
       .on('listSales', () => ok([paid]))
+      .on('getSale', () => ok({ ...paid, returnableMinor: 500, returnedMinor: 2500 }))
       .on('startReturn', (r) => {
         if (!r.approval || typeof r.approval === 'string') return err('MANAGER_REQUIRED', 'needs a manager')
         return ok(credit({ state: 'returnReadingCard', amountMinor: r.amountMinor, operatorId: r.approval.operatorId }))
@@ -56,7 +60,9 @@ describe('a return from the transactions list', () => {
     expect(within(panel).getByRole('alert').textContent).toContain('USD 20.00')
     expect(bridge.callsOf('startReturn')).toEqual([])
 
-    type('return-amount', '15')
+    // Keyed the sale's way: 1 5 0 0 is 15.00.
+    type('return-amount', '1500')
+    expect((screen.getByTestId('return-amount') as HTMLInputElement).value).toBe('15.00')
     await act(async () => {
       fireEvent.click(within(panel).getByTestId('return-start-button'))
     })
@@ -76,8 +82,13 @@ describe('a return from the transactions list', () => {
     expect(screen.getByTestId('nav-sale')).toHaveProperty('disabled', true)
     emit({ type: 'sale', sale: credit({ state: 'creditPending', updatedAt: 31 }) })
     expect(prompt.textContent).toContain('Return being sent')
-    emit({ type: 'sale', sale: credit({ state: 'credited', updatedAt: 32 }) })
-    expect(prompt.textContent).toContain('Returned')
+    await act(async () => {
+      emit({ type: 'sale', sale: credit({ state: 'credited', updatedAt: 32 }) })
+    })
+    // How much went back, and what the sale has left now (its view asked again after the return's event).
+    expect(prompt.textContent).toContain('Returned: USD 15.00')
+    expect(prompt.textContent).toContain('USD 5.00 is left to return on the sale.')
+    expect(bridge.callsOf('getSale')).toContainEqual({ id: 'S1' })
     expect(screen.getByTestId('sale-row-R1').textContent).toContain('Return USD 15.00')
     for (const word of ['creditPending', 'returnReadingCard', 'merchandiseCredit', 'MANAGER_REQUIRED'])
       expect(document.body.textContent).not.toContain(word)

@@ -196,6 +196,25 @@ describe('results', () => {
     expect(prompt().textContent).toContain('Declined')
   })
 
+  it('a refused card: Charge takes the same amount again, without keying it again; an approval does not offer it', async () => {
+    const { bridge } = await resultFor({ state: 'declined', amountMinor: 1234, reason: '51 insufficient funds' })
+    const charge = screen.getByTestId<HTMLButtonElement>('charge-button')
+    expect(charge.disabled).toBe(false)
+    expect(charge.textContent).toBe('Charge USD 12.34 again')
+    await act(async () => {
+      fireEvent.click(charge)
+    })
+    expect(bridge.callsOf('startSale')).toEqual([
+      { amountMinor: 1234, currency: 'USD' },
+      { amountMinor: 1234, currency: 'USD' },
+    ])
+  })
+
+  it('after an approval Charge waits for the next amount', async () => {
+    await resultFor({ state: 'approved', amountMinor: 1234 })
+    expect(screen.getByTestId<HTMLButtonElement>('charge-button').disabled).toBe(true)
+  })
+
   it('approved offline: clearly marked as stored, to be sent to the bank', async () => {
     await resultFor({ state: 'storedOffline', offline: true })
     expect(screen.getByTestId('result-heading').textContent).toBe('Approved offline (stored)')
@@ -205,7 +224,10 @@ describe('results', () => {
   it('reversal: being reversed, then reversed; the customer does not pay', async () => {
     const { emit } = await resultFor({ state: 'reversalPending', reason: 'no answer from the host' })
     expect(screen.getByTestId('result-heading').textContent).toBe('Not completed (being reversed)')
-    expect(screen.getByTestId('sale-result').textContent).toContain('did not go through')
+    // The right words after a reversal: the first charge is taken back, and the cashier charges again.
+    expect(screen.getByTestId('sale-result').textContent).toContain('The first charge is being reversed: the customer does not pay for it.')
+    expect(screen.getByTestId('sale-result').textContent).toContain('Charge again to take the payment.')
+    expect(screen.getByTestId('charge-button').textContent).toMatch(/again$/)
     emit({ type: 'sale', sale: makeSale({ id: 'S1', state: 'reversed', updatedAt: 10 }) })
     expect(screen.getByTestId('result-heading').textContent).toBe('Not completed (reversed)')
   })
@@ -331,7 +353,10 @@ describe('a large amount is confirmed before the card', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull()
     expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 999_999_999, currency: 'USD' }])
     expect(prompt().textContent).toContain('The sale did not start')
-    expect(prompt().textContent).toContain(ERROR_CATALOGUE.AMOUNT_ABOVE_LIMIT.words)
+    // It says the limit (appInfo.saleLimits), not only that there is one.
+    expect(prompt().textContent).toContain(
+      'This terminal charges at most USD 10,000.00 in one sale. Nothing was charged; check the amount.',
+    )
     expect(prompt().textContent).not.toContain('not started')
   })
 })
@@ -346,13 +371,18 @@ describe('training mode', () => {
     const select = within(picker).getByRole<HTMLSelectElement>('combobox', { name: 'Test card' })
     // Each card in words, with what it does.
     expect([...select.options].map((o) => o.textContent)).toEqual(['Visa chip card', 'Mastercard chip card with PIN'])
-    fireEvent.change(select, { target: { value: 'pin-aes' } })
+    await act(async () => {
+      fireEvent.change(select, { target: { value: 'pin-aes' } })
+    })
     expect(picker.textContent).toContain('Asks for the PIN 1234')
+    // Picked before Charge: held out for the next card request at once, so it is the card read, never
+    // the simulated PIN pad's own default.
+    expect(bridge.callsOf('presentTestCard')).toEqual([{ name: 'pin-aes' }])
     typeChars(amountInput(), '500')
     await act(async () => {
       fireEvent.click(within(picker).getByRole('button', { name: 'Present' }))
     })
-    expect(bridge.callsOf('presentTestCard')).toEqual([{ name: 'pin-aes' }])
+    expect(bridge.callsOf('presentTestCard')).toEqual([{ name: 'pin-aes' }, { name: 'pin-aes' }])
     expect(within(picker).getByTestId('test-card-notice').textContent).toBe('The customer holds out: Mastercard chip card with PIN.')
     // The focus is back on the amount, so Enter charges rather than presenting the card again.
     expect(document.activeElement).toBe(amountInput())
@@ -360,7 +390,7 @@ describe('training mode', () => {
       fireEvent.keyDown(amountInput(), { key: 'Enter' })
     })
     expect(bridge.callsOf('startSale')).toEqual([{ amountMinor: 500, currency: 'USD' }])
-    expect(bridge.callsOf('presentTestCard')).toHaveLength(1)
+    expect(bridge.callsOf('presentTestCard')).toHaveLength(2)
   })
 
   it('production mode has neither', async () => {

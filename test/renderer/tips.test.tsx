@@ -40,7 +40,8 @@ describe('tip adjustment', () => {
     fireEvent.click(screen.getByTestId('tip-override-A'))
     expect(screen.getByTestId('tip-warning-A').textContent).toMatch(/Manager override ticked/)
     expect(submit().disabled).toBe(false)
-    fireEvent.change(input('B'), { target: { value: '5' } })
+    fireEvent.change(input('B'), { target: { value: '500' } })
+    expect(input('B').value).toBe('5.00')
     expect(screen.getByTestId('tip-total-USD').textContent).toContain('Tips USD 7.01')
     expect(screen.getByTestId('tip-total-USD').textContent).toContain('With tips USD 67.01')
     await act(async () => {
@@ -51,16 +52,32 @@ describe('tip adjustment', () => {
       { id: 'B', tipMinor: 500 },
     ])
     expect(screen.getByTestId('tip-row-A').textContent).toContain('Tip saved')
+    // Saved above the limit with a manager's override: nothing asks for the override again.
+    expect(screen.getByTestId('tip-warning-A').textContent).toMatch(/Saved with a manager override/)
+    expect(screen.getByTestId('tip-warning-A').className).not.toContain('field-error')
+    expect(input('A').getAttribute('aria-invalid')).toBe('false')
+    expect(screen.getByTestId('tips-submit-why').textContent).toBe('Type a tip first.')
   })
 
-  it('refuses text that is not an amount', async () => {
+  it("keys a tip the sale's way: digits shift in as cents, a point writes the amount, anything else is not taken", async () => {
     const { bridge } = await renderApp(bridgeWithSales(), { screen: 'tips' })
+    const key = (id: string, char: string) => fireEvent.change(input(id), { target: { value: input(id).value + char } })
+    for (const char of '200') key('B', char)
+    expect(input('B').value).toBe('2.00')
+    key('B', 'x')
+    expect(input('B').value).toBe('2.00')
+    fireEvent.change(input('B'), { target: { value: '2.0' } })
+    expect(input('B').value).toBe('0.20')
+    // Typed as written: the point switches to decimals, never more than the currency has.
     fireEvent.change(input('A'), { target: { value: '1.234' } })
-    expect(screen.getByTestId('tip-warning-A').textContent).toMatch(/at most 2 decimals/)
-    fireEvent.change(input('B'), { target: { value: '1' } })
-    expect(submit().disabled).toBe(true)
-    fireEvent.submit(submit().closest('form') as HTMLFormElement)
-    expect(bridge.callsOf('adjustTip')).toEqual([])
+    expect(input('A').value).toBe('1.23')
+    await act(async () => {
+      fireEvent.click(submit())
+    })
+    expect(bridge.callsOf('adjustTip')).toEqual([
+      { id: 'A', tipMinor: 123 },
+      { id: 'B', tipMinor: 20 },
+    ])
   })
 
   it('a row the agent refuses keeps its text and shows why', async () => {
@@ -70,7 +87,7 @@ describe('tip adjustment', () => {
     await act(async () => {
       fireEvent.click(submit())
     })
-    expect(input('A').value).toBe('1')
+    expect(input('A').value).toBe('0.01')
     expect(screen.getByTestId('tip-row-A').textContent).toContain(ERROR_CATALOGUE.TIP_INVALID.words)
   })
 })

@@ -86,6 +86,21 @@ describe('a card-present receipt', () => {
     expect(fields(declined)['Auth code']).toBeUndefined()
   })
 
+  it('the customer copy of a payment that did not go through speaks to the customer; no copy tells the cashier what to do', () => {
+    for (const state of ['reversalPending', 'reversed', 'abandoned'] as const) {
+      const customer = texts(buildReceipt({ ...chipSale, state }, merchant, 'customer'))
+      const store = texts(buildReceipt({ ...chipSale, state }, merchant, 'merchant'))
+      expect(customer.join(' ')).toMatch(/\byou\b/i)
+      expect(customer.join(' ')).not.toMatch(/the customer|charge again/i)
+      expect(store.join(' ')).not.toMatch(/charge again/i)
+    }
+    expect(texts(buildReceipt({ ...chipSale, state: 'reversed' }, merchant, 'customer'))).toContain(
+      'This payment did not go through and its charge was reversed: you do not pay for it.',
+    )
+    const unreachable = texts(buildReceipt({ ...chipSale, state: 'declined', offline: true }, merchant, 'customer'))
+    expect(unreachable).toContain('The bank could not be reached. You were not charged.')
+  })
+
   it('a sale refused for want of the bank is not a decline', () => {
     const unreachable = buildReceipt({ ...chipSale, state: 'declined', offline: true }, merchant, 'customer')
     expect(texts(unreachable)).toContain('COULD NOT REACH THE BANK')

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { checkHost, checkReader, type AddFinding, type Finding, type Runtime } from '../../app'
 import { keyCheckValue } from '../../gateway'
 import { JOURNAL_FILE, probeQueue } from '../../journal'
-import { dataKeyAccount, MemorySecretStore, signingKeyAccount } from '../../keychain'
+import { dataKeyAccount, keychainWords, signingKeyAccount } from '../../keychain'
 import { EXIT } from '../exit-codes'
 
 const MIN_FREE_BYTES = 500 * 1024 * 1024
@@ -77,14 +77,11 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
   return worst === 'fail' ? EXIT.failure : EXIT.ok
 }
 
-/** The same words the agent says when it refuses to start (production) or falls back (training). */
+/** The same words the agent says when it refuses to start (production) or falls back (training), and setup shows first. */
 function checkKeychain(runtime: Runtime, add: AddFinding): void {
-  const secrets = runtime.secrets
-  if (secrets.kind === 'os-keychain') return add('ok', 'keychain', 'OS keychain answers')
-  const reason = secrets instanceof MemorySecretStore ? secrets.unavailable : undefined
-  const what = reason?.what ?? 'no OS keychain'
-  if (runtime.mode === 'production') add('fail', 'keychain', `${what}: production will not start without it`, reason?.fix)
-  else add('warn', 'keychain', `${what}: training keys live in process memory and vanish when the agent stops`, reason?.fix)
+  const words = keychainWords(runtime.secrets, runtime.mode)
+  if (words.ok) return add('ok', 'keychain', words.text)
+  add(runtime.mode === 'production' ? 'fail' : 'warn', 'keychain', words.text, words.fix)
 }
 
 function checkQueue(runtime: Runtime, add: AddFinding): void {

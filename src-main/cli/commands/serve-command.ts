@@ -32,6 +32,10 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
     console.log(
       `TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`,
     )
+  if (runtime.tried)
+    console.log(
+      `trying the settings of ${runtime.tried.file} in training (restaurant mode ${agent.config.restaurantMode ? 'on' : 'off'}), in a journal of its own in ${runtime.dataDir}; its host is never called`,
+    )
   if (runtime.secrets instanceof MemorySecretStore) {
     console.log(
       `TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only (${runtime.secrets.unavailable?.message ?? 'no keychain'})`,

@@ -44,6 +44,7 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
   const setup = new FirstRunSetup({
     configFile,
     secrets,
+    reopenSecrets: () => openSecretStore('production', logger, true),
     operators: new Operators(new OperatorStore(db)),
     audit: new AuditStore(db),
     logger,

@@ -1,6 +1,6 @@
 /** A one-line outcome after an action. Errors are announced at once (role=alert), successes politely. */
 export interface NoticeProps {
-  notice: { tone: 'ok' | 'error'; text: string } | null
+  notice: { tone: 'ok' | 'info' | 'warn' | 'error'; text: string } | null
   testId?: string
 }
 

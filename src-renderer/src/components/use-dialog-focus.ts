@@ -75,7 +75,9 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, initial?: 
     const held = holdInert(node)
     openDialogs.push(node)
     const first = initial?.current ?? focusables(node)[0] ?? node
-    first.focus()
+    // The dialog opens at its top (a receipt is read from its head), whichever control holds the keys.
+    first.focus({ preventScroll: true })
+    node.scrollTop = 0
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Tab') return
@@ -96,7 +98,17 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, initial?: 
     }
     node.addEventListener('keydown', onKeyDown)
     doc.addEventListener('focusin', onFocusIn)
+    // The focused control went away as the dialog moved on (the form gave way to the card prompt, Stop
+    // to Done): the focus goes to what the dialog offers now, never left on the page behind it.
+    const regained = new MutationObserver(() => {
+      if (openDialogs.at(-1) !== node) return
+      const active = doc.activeElement
+      if (active && active !== doc.body && node.contains(active)) return
+      ;(focusables(node)[0] ?? node).focus({ preventScroll: true })
+    })
+    regained.observe(node, { childList: true, subtree: true })
     return () => {
+      regained.disconnect()
       node.removeEventListener('keydown', onKeyDown)
       doc.removeEventListener('focusin', onFocusIn)
       openDialogs.splice(openDialogs.indexOf(node), 1)

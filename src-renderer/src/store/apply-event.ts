@@ -2,8 +2,10 @@
  * A live PosEvent → the state change it causes. Pure: the store's `receive` applies it, and tests
  * call it directly.
  */
-import type { PosEvent } from '../../../src-shared/contract'
+import type { PosEvent, QueueStatusView, SaleView } from '../../../src-shared/contract'
+import { bankUnreachable } from '../../../src-shared/sale'
 import { upsertAlarm } from './app-slice'
+import { alarmsWithQueue } from './queue-words'
 import { adoptRunningSale } from './counter-sale'
 import { upsertSale } from './sale-records'
 import type { PosState } from './store-types'
@@ -13,10 +15,13 @@ export function applyEvent(state: PosState, event: PosEvent, now: number): Parti
     case 'sale': {
       const sales = upsertSale(state.sales, event.sale)
       if (sales === state.sales) return {}
-      return { sales, ...adoptRunningSale({ ...state, sales }, event.sale) }
+      const queue = queueAfterSale(state.queue, event.sale)
+      return { sales, ...adoptRunningSale({ ...state, sales }, event.sale), ...(queue !== state.queue ? { queue } : {}) }
     }
-    case 'queue':
-      return { queue: event.queue, queueAt: now }
+    case 'queue': {
+      const alarms = alarmsWithQueue(state.alarms, event.queue)
+      return { queue: event.queue, queueAt: now, ...(alarms !== state.alarms ? { alarms } : {}) }
+    }
     case 'alarm':
       return { alarms: upsertAlarm(state.alarms, event.alarm) }
     case 'device': {
@@ -31,6 +36,20 @@ export function applyEvent(state: PosState, event: PosEvent, now: number): Parti
       }
     }
   }
+}
+
+/**
+ * What a sale's outcome says about the bank, newer than the queue's last attempt: an online answer
+ * (approved, or declined by the bank) means it was reached just now; a payment stored offline means it
+ * was not. The header's bank badge must not say "offline" beside an online approval.
+ */
+export function queueAfterSale(queue: QueueStatusView | null, sale: SaleView): QueueStatusView | null {
+  if (!queue || sale.kind === 'return') return queue
+  const answered = sale.state === 'approved' || sale.state === 'declined'
+  // A sale "declined" offline was refused because the bank could not be reached (sale-words: bankUnreachable).
+  const reachable = answered && !sale.offline ? true : sale.state === 'storedOffline' || bankUnreachable(sale) ? false : undefined
+  if (reachable === undefined || queue.hostReachable === reachable) return queue
+  return { ...queue, hostReachable: reachable }
 }
 
 /** The queue changed in a way the item list shows: fetch the items again. */

@@ -59,6 +59,9 @@ export function createPosStore(deps: StoreDeps): PosStore {
     if (Object.keys(change).length === 0) return
     store.setState(change)
     if (queueItemsStale(before, store.getState())) void store.getState().refreshQueueItems()
+    // A return moves on: what is left to return on its sale (and whether it may be voided) changed with it.
+    if (event.type === 'sale' && event.sale.kind === 'return' && event.sale.originalId !== undefined)
+      void store.getState().refreshSale(event.sale.originalId)
   }
   return Object.assign(store, { receive, deps })
 }

@@ -5,6 +5,7 @@
  */
 import type { QueueItemView, QueueStatusView } from '../../../src-shared/contract'
 import { describeError } from './error-words'
+import { alarmsWithQueue, forwardingNotice } from './queue-words'
 import { upsertSale } from './sale-records'
 import type { Notice, SliceCreator } from './store-types'
 
@@ -57,7 +58,7 @@ export const createQueueSlice: SliceCreator<QueueSlice> =
 
       async refreshQueue() {
         const result = await bridge.call('queueStatus', {})
-        if (result.ok) set({ queue: result.value, queueAt: now() })
+        if (result.ok) set((s) => ({ queue: result.value, queueAt: now(), alarms: alarmsWithQueue(s.alarms, result.value) }))
       },
 
       async refreshQueueItems() {
@@ -69,14 +70,16 @@ export const createQueueSlice: SliceCreator<QueueSlice> =
       async forwardNow() {
         if (get().forwarding) return
         set({ forwarding: true, queueNotice: null })
+        const before = get().queue
         const result = await bridge.call('forwardNow', {})
         if (result.ok) {
-          set({
+          set((s) => ({
             forwarding: false,
             queue: result.value,
             queueAt: now(),
-            queueNotice: { tone: 'ok', text: `Forwarding done. ${result.value.count} left in the queue.` },
-          })
+            alarms: alarmsWithQueue(s.alarms, result.value),
+            queueNotice: forwardingNotice(before, result.value),
+          }))
         } else {
           set({ forwarding: false, queueNotice: { tone: 'error', text: `Forwarding failed: ${describeError(result.error)}` } })
         }

@@ -13,6 +13,7 @@ import {
   canCancelSale,
   canEditEntry,
   canStartSale,
+  chargedNothing,
   currentSale,
   entryAmountMinor,
   entryFractionDigits,
@@ -36,6 +37,13 @@ export interface SaleSlice {
   /** A large amount waiting for the cashier's "yes" before the sale starts (null: no question open). */
   amountToConfirm: number | null
   testCardNotice: Notice | null
+  /** Training: the test card picked in the picker, kept while the screens change under it. */
+  testCardPick: string | null
+  /**
+   * Training: pick a test card. `present`: no card request is waiting, so the customer holds it out for
+   * the next one now (the simulated PIN pad would otherwise present its own default card).
+   */
+  pickTestCard(name: string, present: boolean): Promise<void>
   typeDigits(digits: string): void
   /** The decimal point: the digits keyed so far become the whole part. */
   typePoint(): void
@@ -57,6 +65,8 @@ export interface SaleSlice {
   confirmDuplicate(charge: boolean): Promise<void>
   /** Put the finished sale away and start keying the next amount. */
   newSale(): void
+  /** A sale that charged nothing (declined, not completed, reversed): the same amount, charged again. */
+  chargeAgain(): Promise<void>
   presentTestCard(name: string): Promise<void>
 }
 
@@ -105,6 +115,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
       saleError: null,
       amountToConfirm: null,
       testCardNotice: null,
+      testCardPick: null,
 
       typeDigits: (digits) => editEntry((entry) => appendDigits(entry, digits, entryFractionDigits(get()))),
       typePoint: () => editEntry((entry) => appendPoint(entry, entryFractionDigits(get()))),
@@ -178,6 +189,20 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         if (salePhase(get()) !== 'result') return
         // the test card offered for the last sale has been used: its notice goes with it
         set({ currentSaleId: null, prompt: null, entryDigits: '', saleError: null, testCardNotice: null })
+      },
+
+      async chargeAgain() {
+        const s = get()
+        const sale = currentSale(s)
+        if (salePhase(s) !== 'result' || !sale || !chargedNothing(sale)) return
+        // The field shows the ended sale's amount; keyed again as digits, it is the next sale's.
+        set({ currentSaleId: null, prompt: null, saleError: null, entryDigits: String(sale.amountMinor) })
+        await get().startSale()
+      },
+
+      async pickTestCard(name, present) {
+        set({ testCardPick: name })
+        if (present) await get().presentTestCard(name)
       },
 
       async presentTestCard(name) {

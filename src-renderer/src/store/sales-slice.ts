@@ -9,6 +9,7 @@ import type {
   SaleView,
 } from '../../../src-shared/contract'
 import { describeError } from './error-words'
+import { plainReason } from './reason-words'
 import { salesFromList, upsertSale, type SalesById } from './sale-records'
 import { canVoid } from './selectors/day-selectors'
 import type { Notice, SliceCreator } from './store-types'
@@ -78,6 +79,8 @@ export interface SalesSlice {
   searchSales(search: SalesSearch | null): Promise<void>
   loadSearchOperators(): Promise<void>
   refreshSales(): Promise<void>
+  /** One sale again (a return changed what is left to return on it, which no event of its own says). */
+  refreshSale(saleId: string): Promise<void>
   refreshReport(): Promise<void>
   refreshBatches(): Promise<void>
   /** Show the report of closed batch `batch`, or of the open batch (null). */
@@ -86,7 +89,8 @@ export interface SalesSlice {
   /** Stop waiting for the card during a void; the payment stands. */
   stopVoid(): Promise<void>
   dismissVoid(): void
-  closeDay(): Promise<void>
+  /** `managerOverride`: close a batch held only by sales that need a manager (a manager approves). */
+  closeDay(managerOverride?: boolean): Promise<void>
   exportDay(format: 'csv' | 'json'): Promise<DayExport | null>
 }
 
@@ -139,6 +143,15 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
           ? { salesError: null, sales: salesFromList(result.value, s.sales, [s.currentSaleId, s.voidingSaleId]) }
           : { salesError: result.error },
       )
+    },
+
+    async refreshSale(saleId) {
+      const result = await bridge.call('getSale', { id: saleId })
+      if (!result.ok) return
+      set((s) => ({
+        sales: upsertSale(s.sales, result.value),
+        ...(s.foundSales ? { foundSales: s.foundSales.map((found) => (found.id === saleId ? result.value : found)) } : {}),
+      }))
     },
 
     async refreshReport() {
@@ -201,12 +214,12 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
       set({ voidingSaleId: null, voidError: null, prompt: null, testCardNotice: null })
     },
 
-    async closeDay() {
+    async closeDay(managerOverride = false) {
       const s = get()
-      if (s.closing || !s.report?.closable) return
+      if (s.closing || !s.report || !(managerOverride ? s.report.overridable : s.report.closable)) return
       set({ closing: true, closeNotice: null })
       // Names the batch on screen: a repeat after it closed returns it and closes nothing else.
-      const result = await bridge.call('closeDay', { batch: s.report.batch.number })
+      const result = await bridge.call('closeDay', { batch: s.report.batch.number, ...(managerOverride ? { managerOverride } : {}) })
       set((state) =>
         result.ok
           ? {
@@ -216,7 +229,10 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
               closeNotice:
                 result.value.batch.closedAt !== undefined
                   ? { tone: 'ok', text: `Batch ${result.value.batch.number} closed.` }
-                  : { tone: 'error', text: `The day was not closed: ${result.value.blockedReason ?? 'it cannot be closed yet'}.` },
+                  : {
+                      tone: 'error',
+                      text: `The day was not closed: ${plainReason(result.value.blockedReason ?? 'it cannot be closed yet')}.`,
+                    },
             }
           : { closing: false, closeNotice: { tone: 'error', text: `The day was not closed: ${describeError(result.error)}` } },
       )

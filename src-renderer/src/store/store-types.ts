@@ -24,7 +24,8 @@ export interface StoreDeps {
 
 /** A one-line message after an action, shown next to the control that caused it. */
 export interface Notice {
-  tone: 'ok' | 'error'
+  /** ok: done as asked; info: nothing to do; warn: not done yet, nothing lost; error: needs someone. */
+  tone: 'ok' | 'info' | 'warn' | 'error'
   text: string
 }
 

@@ -155,7 +155,7 @@ describe('a stored payment the bank declines later is never a silent loss', () =
     expect(harness.engine.forwarder.status().attentionCount).toBe(1)
 
     const blocked = harness.engine.txn.dayReport()
-    expect(blocked).toMatchObject({ closable: false, overridable: true, blockedReason: expect.stringMatching(/need a manager/) })
+    expect(blocked).toMatchObject({ closable: false, overridable: true, blockedReason: expect.stringMatching(/needs a manager/) })
     expect((await harness.engine.txn.closeDay()).batch.closedAt).toBeUndefined()
     await expect(harness.engine.txn.managerRetry(started.id)).rejects.toThrow()
 

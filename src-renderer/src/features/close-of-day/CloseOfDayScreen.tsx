@@ -8,9 +8,9 @@ import { NoticeLine } from '../../components/Notice'
 import { canCloseDay, closeBlockedReason, describeError, plainReason, usePos, usePosStore } from '../../store'
 import { dateTimeText } from '../../components/time-text'
 import { saveFile } from './save-file'
+import { DayCounts, DayMoney } from './DaySummary'
 import { ShiftTotals } from './ShiftTotals'
 import type { DayReportView } from '../../../../src-shared/contract'
-import { DAY_COUNT_WORDS } from '../../../../src-shared/receipt'
 
 /** "Batch 4 (open)", "Batch 3, closed at 2026-01-15 22:04" (local time); an agent without batches: the day. */
 export function batchTitle(report: DayReportView): string {
@@ -35,7 +35,7 @@ export function CloseOfDayScreen() {
   const canClose = usePos(canCloseDay)
   const { closing, exporting, notice } = usePos(useShallow((s) => ({ closing: s.closing, exporting: s.exporting, notice: s.closeNotice })))
   const restaurantMode = usePos((s) => s.appInfo?.restaurantMode ?? false)
-  const [confirming, setConfirming] = useState(false)
+  const [confirming, setConfirming] = useState<false | 'close' | 'override'>(false)
   const batches = usePos((s) => s.batches)
   const reportBatch = usePos((s) => s.reportBatch)
   const closedAt = usePos((s) => (s.report?.batch as DayReportView['batch'] | undefined)?.closedAt)
@@ -96,15 +96,10 @@ export function CloseOfDayScreen() {
               The day cannot be closed yet: {plainReason(blockedReason)}
             </p>
           )}
+          <h3>Money</h3>
+          <DayMoney report={report} />
           <h3>Counts</h3>
-          <dl className="counts" data-testid="day-counts">
-            {DAY_COUNT_WORDS.map(([key, label]) => (
-              <div key={key} className="count">
-                <dt>{label}</dt>
-                <dd>{report.counts[key]}</dd>
-              </div>
-            ))}
-          </dl>
+          <DayCounts report={report} />
           <h3>Totals by card brand</h3>
           {report.totals.length === 0 ? (
             <p className="empty">No payments.</p>
@@ -148,10 +143,21 @@ export function CloseOfDayScreen() {
               data-testid="close-day-button"
               disabled={!canClose}
               aria-describedby={!canClose && blockedReason ? 'close-blocked-reason' : undefined}
-              onClick={() => setConfirming(true)}
+              onClick={() => setConfirming('close')}
             >
               {closing ? 'Closing…' : 'Close the day'}
             </button>
+            {report.overridable && report.batch.closedAt === undefined && (
+              <button
+                type="button"
+                className="button button-large button-danger"
+                data-testid="close-anyway-button"
+                disabled={closing}
+                onClick={() => setConfirming('override')}
+              >
+                Close anyway (manager)
+              </button>
+            )}
             <button
               type="button"
               className="button button-large"
@@ -196,14 +202,20 @@ export function CloseOfDayScreen() {
               ? `Close batch ${report.batch.number}?`
               : `Close business day ${report.businessDay}?`
           }
-          confirmLabel="Close the day"
+          confirmLabel={confirming === 'override' ? 'Close anyway' : 'Close the day'}
           cancelLabel="Not yet"
           onConfirm={() => {
+            const override = confirming === 'override'
             setConfirming(false)
-            void store.getState().closeDay()
+            void store.getState().closeDay(override)
           }}
           onCancel={() => setConfirming(false)}
         >
+          {confirming === 'override' && (
+            <p>
+              The sales that need a manager stay as they are and are marked as closed by a manager&apos;s decision. A manager approves this.
+            </p>
+          )}
           <p>
             {restaurantMode
               ? 'Each sale is sent to the bank with its tip. Enter all tips on the Tips screen first.'

@@ -4,10 +4,17 @@
  * the amount, what the customer is asked to do, the result and a thank-you, then a welcome. Nothing
  * else: no menu, no card number, no sale number, no cashier's reason.
  */
-import { useEffect, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { moneyText } from '../../components/money-text'
 import { counterSale, customerView, isTraining, useNow, usePos } from '../../store'
+import { platformSpeech, useSpokenPrompts } from './use-spoken-prompts'
+
+/** What the display says, as one line to speak: the amount, then the instruction or the outcome. */
+export function spokenLine(view: { amountMinor: number | null; currency: string | null; title: string; detail: string }): string {
+  const amount = view.amountMinor !== null && view.currency !== null ? `Total ${moneyText(view.amountMinor, view.currency)}. ` : ''
+  return `${amount}${view.title}.${view.detail ? ` ${view.detail}` : ''}`.replace(/\.\./g, '.').replace(/!\./g, '!')
+}
 
 export function CustomerDisplay() {
   const now = useNow(1000)
@@ -19,9 +26,18 @@ export function CustomerDisplay() {
     if (busyId !== null) setFollowedId(busyId)
   }, [busyId])
   const view = usePos(useShallow((s) => customerView(s, now, busyId ?? followedId)))
+  // Switched on by the customer, with one large control that needs no speech to find; and high contrast.
+  const [speaking, setSpeaking] = useState(false)
+  const [contrast, setContrast] = useState(false)
+  const speech = useMemo(platformSpeech, [])
+  useSpokenPrompts(spokenLine(view), speaking, speech)
 
   return (
-    <main className={`customer-display tone-${view.tone}`} data-testid="customer-display" data-kind={view.kind}>
+    <main
+      className={`customer-display tone-${view.tone}${contrast ? ' customer-contrast' : ''}`}
+      data-testid="customer-display"
+      data-kind={view.kind}
+    >
       {training && (
         <p className="customer-training" data-testid="customer-training">
           Training: no real card is charged
@@ -35,6 +51,28 @@ export function CustomerDisplay() {
       <div className="customer-message" role="status" aria-live="polite" aria-atomic="true" data-testid="customer-message">
         <h1 className="customer-title">{loaded ? view.title : 'Welcome'}</h1>
         {view.detail && <p className="customer-detail">{view.detail}</p>}
+      </div>
+      <div className="customer-access">
+        {speech && (
+          <button
+            type="button"
+            className="customer-access-button"
+            data-testid="customer-speech"
+            aria-pressed={speaking}
+            onClick={() => setSpeaking((on) => !on)}
+          >
+            {speaking ? 'Spoken help is on' : 'Spoken help'}
+          </button>
+        )}
+        <button
+          type="button"
+          className="customer-access-button"
+          data-testid="customer-contrast"
+          aria-pressed={contrast}
+          onClick={() => setContrast((on) => !on)}
+        >
+          High contrast
+        </button>
       </div>
     </main>
   )

@@ -2,7 +2,7 @@
  * The counter's first screen once the terminal has operators: operator number and PIN. Nothing of
  * the last operator's work is on screen until someone signs in.
  */
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { DisabledReason } from '../../components/DisabledReason'
 import { usePos, usePosStore } from '../../store'
 
@@ -13,6 +13,7 @@ export function SignInScreen() {
   const problem = usePos((s) => s.signInProblem)
   const [operatorId, setOperatorId] = useState('')
   const [pin, setPin] = useState('')
+  const pinRef = useRef<HTMLInputElement>(null)
   const missing = operatorId.trim() === '' ? 'Type your operator number.' : pin === '' ? 'Type your PIN.' : null
 
   const submit = (event: FormEvent) => {
@@ -40,10 +41,17 @@ export function SignInScreen() {
           maxLength={16}
           value={operatorId}
           onChange={(event) => setOperatorId(event.target.value)}
+          onKeyDown={(event) => {
+            // On a keypad Enter after the number goes on to the PIN (there is no Tab).
+            if (event.key !== 'Enter' || operatorId.trim() === '' || pin !== '') return
+            event.preventDefault()
+            pinRef.current?.focus()
+          }}
         />
         <label htmlFor={`${id}-pin`}>PIN</label>
         <input
           id={`${id}-pin`}
+          ref={pinRef}
           data-testid="operator-pin-input"
           type="password"
           inputMode="numeric"

@@ -99,7 +99,7 @@ export function QueueScreen() {
                     <Badge
                       tone={expirySoon(expiry) ? 'warn' : 'info'}
                       testId="queue-expires-in"
-                    >{`Expires in ${durationText(expiry.timeLeftMs)}`}</Badge>
+                    >{`Must reach the bank within ${durationText(expiry.timeLeftMs)}`}</Badge>
                   )}
                 </>
               )}

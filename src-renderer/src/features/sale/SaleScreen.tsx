@@ -13,6 +13,7 @@ import { amountText, moneyText } from '../../components/money-text'
 import { PromptArea } from '../../components/PromptArea'
 import {
   amountFieldText,
+  chargedNothing,
   cancelDisabledReason,
   canCancelSale,
   canEditEntry,
@@ -47,6 +48,8 @@ export function SaleScreen() {
   const amountMinor = usePos(entryAmountMinor)
   const decimals = usePos(entryFractionDigits) > 0
   const chargeReason = usePos(chargeDisabledReason)
+  // A sale that charged nothing (a refused card, a reversed try): Charge takes the same amount again.
+  const again = usePos((s) => salePhase(s) === 'result' && currentSale(s) !== null && chargedNothing(currentSale(s)!))
   const canEdit = usePos(canEditEntry)
   const canCancel = usePos(canCancelSale)
   const cancelReason = usePos(cancelDisabledReason)
@@ -54,7 +57,7 @@ export function SaleScreen() {
   const training = usePos(isTraining)
   const prompt = usePos(useShallow(salePrompt))
   const amountToConfirm = usePos((s) => s.amountToConfirm)
-  const { typeDigits, typePoint, eraseDigit, clearEntry, setEntryText, editEntryText, startSale, cancelSale } = usePos(
+  const { typeDigits, typePoint, eraseDigit, clearEntry, setEntryText, editEntryText, startSale, cancelSale, chargeAgain } = usePos(
     useShallow((s) => ({
       typeDigits: s.typeDigits,
       typePoint: s.typePoint,
@@ -64,6 +67,7 @@ export function SaleScreen() {
       editEntryText: s.editEntryText,
       startSale: s.startSale,
       cancelSale: s.cancelSale,
+      chargeAgain: s.chargeAgain,
     })),
   )
   const statusRef = useRef<HTMLDivElement>(null)
@@ -89,6 +93,7 @@ export function SaleScreen() {
             id={fieldId}
             className="amount-input"
             data-amount-field=""
+            data-keyed-amount=""
             data-testid="amount-input"
             type="text"
             inputMode="decimal"
@@ -121,13 +126,19 @@ export function SaleScreen() {
             className="button button-charge"
             data-testid="charge-button"
             aria-keyshortcuts="Enter"
-            disabled={chargeReason !== null}
-            aria-describedby={chargeReason ? `${fieldId}-charge-why` : undefined}
-            onClick={() => void startSale()}
+            disabled={!again && chargeReason !== null}
+            aria-describedby={!again && chargeReason ? `${fieldId}-charge-why` : undefined}
+            onClick={() => void (again ? chargeAgain() : startSale())}
           >
-            <span className="charge-label">{amountMinor > 0 ? `Charge ${moneyText(amountMinor, currency)}` : 'Charge'}</span>
+            <span className="charge-label">
+              {again && sale
+                ? `Charge ${moneyText(sale.amountMinor, sale.currency)} again`
+                : amountMinor > 0
+                  ? `Charge ${moneyText(amountMinor, currency)}`
+                  : 'Charge'}
+            </span>
             {/* Why it is greyed out, inside the button: no extra line to find room for on a small screen. */}
-            {chargeReason && (
+            {!again && chargeReason && (
               <span id={`${fieldId}-charge-why`} className="charge-why" data-testid="charge-disabled-reason">
                 {chargeReason}
               </span>
@@ -171,7 +182,9 @@ export function SaleScreen() {
           {running && <DisabledReason id={`${fieldId}-cancel-why`} reason={cancelReason} testId="cancel-disabled-reason" />}
           <div className="status-more">
             {phase === 'result' && sale && <SaleFacts sale={sale} />}
-            {training && askingForCard && <TestCardPicker {...(phase === 'idle' ? { afterPresent: focusAmountField } : {})} />}
+            {training && askingForCard && (
+              <TestCardPicker {...(phase === 'idle' ? { afterPresent: focusAmountField, presentOnPick: true } : {})} />
+            )}
           </div>
         </div>
       </div>

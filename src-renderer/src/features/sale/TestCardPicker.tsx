@@ -1,21 +1,30 @@
 /**
  * Training mode only: the test card the "customer" holds out to the simulated PIN pad, with what each
  * card does. Offered wherever a card is asked for (the sale, the void); a pick is for the card request
- * at hand, or the next one if none is waiting. `afterPresent` lets the screen take the focus back, so
+ * at hand, or the next one if none is waiting. Picked before Charge, it is held out at once: the card
+ * the trainee chose is the card read, never the simulator's own default. `afterPresent` lets the screen take the focus back, so
  * Enter then does what that screen says (charge) rather than presenting the card again.
  */
-import { useId, useState } from 'react'
+import { useId } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { NoticeLine } from '../../components/Notice'
 import { trainingCards, usePos } from '../../store'
 
-export function TestCardPicker({ afterPresent }: { afterPresent?: () => void }) {
+export interface TestCardPickerProps {
+  afterPresent?: () => void
+  /** No card request is waiting: a pick is held out for the next one at once, so it is the card read. */
+  presentOnPick?: boolean
+}
+
+export function TestCardPicker({ afterPresent, presentOnPick = false }: TestCardPickerProps) {
   const id = useId()
   // The cards and their words come from the agent that simulates them (appInfo.trainingCards).
   const cards = usePos(useShallow(trainingCards))
   const notice = usePos((s) => s.testCardNotice)
   const presentTestCard = usePos((s) => s.presentTestCard)
-  const [picked, setPicked] = useState<string | null>(null)
+  // In the store, not here: the pick outlives the picker, which leaves the screen while a sale starts.
+  const picked = usePos((s) => s.testCardPick)
+  const pickTestCard = usePos((s) => s.pickTestCard)
   if (cards.length === 0) return null
   const card = cards.find((c) => c.name === picked) ?? cards[0]!
   const name = card.name
@@ -34,7 +43,7 @@ export function TestCardPicker({ afterPresent }: { afterPresent?: () => void }) 
           data-testid="test-card-select"
           value={name}
           aria-describedby={`${id}-description`}
-          onChange={(event) => setPicked(event.target.value)}
+          onChange={(event) => void pickTestCard(event.target.value, presentOnPick)}
         >
           {cards.map((option) => (
             <option key={option.name} value={option.name}>

@@ -51,10 +51,44 @@ export function SetupApp() {
       </main>
     )
   const count = Object.keys(problems).length
+  // The keychain first: without it the signing key cannot be kept, so nothing typed could be saved.
+  if (!state.keychain.ok)
+    return (
+      <main className="setup-page">
+        <h1>Set up this terminal</h1>
+        <section className="notice notice-error setup-keychain" role="alert" data-testid="setup-keychain" aria-labelledby="keychain-title">
+          <h2 id="keychain-title">This computer has no working keychain yet</h2>
+          <p>The terminal keeps its signing key in the computer&apos;s keychain. Fix this first; the form comes after.</p>
+          <p data-testid="setup-keychain-what">{state.keychain.text}</p>
+          {state.keychain.fix && (
+            <p data-testid="setup-keychain-fix">
+              <strong>To fix it:</strong> {state.keychain.fix}
+            </p>
+          )}
+          <button
+            type="button"
+            className="button button-primary button-large"
+            data-testid="setup-keychain-again"
+            disabled={busy}
+            onClick={() => {
+              setBusy(true)
+              void loadSetupState().then((loaded) => {
+                setBusy(false)
+                if (loaded) setState(loaded)
+              })
+            }}
+          >
+            {busy ? 'Checking…' : 'Check again'}
+          </button>
+        </section>
+      </main>
+    )
   return (
     <main className="setup-page">
       <h1>Set up this terminal</h1>
-      <p className="hint">The settings are saved in {state.configFile}.</p>
+      <p className="hint" data-testid="setup-keychain-ok">
+        Keychain: {state.keychain.text}. The settings are saved in {state.configFile}.
+      </p>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <FieldGroup title="Acquirer" fields={HOST_FIELDS} form={form} problems={problems} onChange={change} />
         <FieldGroup title="Store and terminal" fields={STORE_FIELDS} form={form} problems={problems} onChange={change} />

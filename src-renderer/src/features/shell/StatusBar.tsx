@@ -41,11 +41,14 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
     })
   const reader = readerBadge(device.link)
   items.push({ key: 'reader', render: () => <Badge tone={reader.tone}>{reader.words}</Badge> })
-  if (reach !== 'unknown')
-    items.push({
-      key: 'bank',
-      render: () => <Badge tone={reach === 'reachable' ? 'ok' : 'error'}>{reach === 'reachable' ? 'Bank online' : 'Bank offline'}</Badge>,
-    })
+  // Before the first sale or queued message nothing has been sent to the bank: said so, not left out.
+  const bank =
+    reach === 'reachable'
+      ? { tone: 'ok' as const, words: 'Bank online' }
+      : reach === 'unreachable'
+        ? { tone: 'error' as const, words: 'Bank offline' }
+        : { tone: 'info' as const, words: 'Bank not tried yet' }
+  items.push({ key: 'bank', render: () => <Badge tone={bank.tone}>{bank.words}</Badge> })
   if (queue)
     items.push({
       key: 'queue',

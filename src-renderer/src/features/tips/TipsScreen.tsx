@@ -4,10 +4,16 @@
  */
 import { useEffect, useMemo } from 'react'
 import { useShallow } from 'zustand/react/shallow'
+import { AmountInput } from '../../components/AmountInput'
 import { DisabledReason } from '../../components/DisabledReason'
-import { moneyText } from '../../components/money-text'
+import { amountText, moneyText } from '../../components/money-text'
 import { timeOfDay } from '../../components/time-text'
 import { canSubmitTips, tipRows, tipStateWords, tipTotals, usePos, usePosStore } from '../../store'
+
+/** "0.00": how an amount in this currency is keyed. */
+function moneyPlaceholder(currency: string): string {
+  return amountText(0, currency)
+}
 
 /** Why Send tips is greyed out, in the order a cashier would fix it. */
 function tipsSubmitReason(rows: ReturnType<typeof tipRows>): string {
@@ -73,7 +79,13 @@ export function TipsScreen() {
                 const message =
                   row.inputError ??
                   (row.overTolerance
-                    ? `More than ${tolerance}% of the sale (limit ${moneyText(row.limitMinor, sale.currency)}).${row.override ? ' Manager override ticked.' : ' A manager must tick the override.'}`
+                    ? `More than ${tolerance}% of the sale (limit ${moneyText(row.limitMinor, sale.currency)}).${
+                        row.saved && sale.tipMinor > 0
+                          ? ' Saved with a manager override.'
+                          : row.override
+                            ? ' Manager override ticked.'
+                            : ' A manager must tick the override.'
+                      }`
                     : null)
                 return (
                   <tr key={sale.id} data-testid={`tip-row-${sale.id}`}>
@@ -85,18 +97,16 @@ export function TipsScreen() {
                       <label className="visually-hidden" htmlFor={`tip-${sale.id}`}>
                         Tip for {name} ({sale.currency})
                       </label>
-                      <input
+                      <AmountInput
                         id={`tip-${sale.id}`}
                         className={`tip-input${row.inputError || row.needsOverride ? ' invalid' : ''}`}
                         data-testid={`tip-input-${sale.id}`}
-                        type="text"
-                        inputMode="decimal"
-                        autoComplete="off"
-                        value={row.text}
-                        placeholder="0"
+                        text={row.text}
+                        currency={sale.currency}
+                        placeholder={moneyPlaceholder(sale.currency)}
                         aria-invalid={row.inputError !== null || row.needsOverride}
                         aria-describedby={message ? messageId : undefined}
-                        onChange={(event) => setTipText(sale.id, event.target.value)}
+                        onText={(text) => setTipText(sale.id, text)}
                       />
                       {message && (
                         <p

@@ -10,6 +10,7 @@ import { moneyText } from '../../components/money-text'
 import { PromptArea } from '../../components/PromptArea'
 import { useDialogFocus } from '../../components/use-dialog-focus'
 import { formatAmount } from '../../../../src-shared/money'
+import { AmountInput } from '../../components/AmountInput'
 import { describeError, isTraining, parseTypedAmount, returnPrompt, usePos } from '../../store'
 import { TestCardPicker } from '../sale/TestCardPicker'
 
@@ -72,14 +73,14 @@ function ReturnDialog({ title }: { title: string }) {
             </p>
             <label className="field">
               <span>Amount to return ({sale.currency})</span>
-              <input
+              <AmountInput
                 className="input"
-                inputMode="decimal"
                 data-testid="return-amount"
-                value={text}
+                text={text}
+                currency={sale.currency}
                 aria-invalid={problem !== null}
                 aria-describedby={problem ? 'return-problem' : undefined}
-                onChange={(event) => setText(event.target.value)}
+                onText={setText}
               />
             </label>
             {(problem ?? error) && (

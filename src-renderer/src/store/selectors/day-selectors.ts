@@ -1,5 +1,6 @@
 /** The day's sales, voids and close of day, derived. */
 import type { SaleView } from '../../../../src-shared/contract'
+import { moneyText } from '../money-words'
 import { COUNTER_WAITS, STANDING_PAYMENT } from '../sale-records'
 import { SALE_WORDS, saleReasonWords, saleWords } from '../sale-words'
 import type { PosState } from '../store-types'
@@ -24,9 +25,13 @@ export function listedSales(s: Pick<PosState, 'sales' | 'foundSales'>): SaleView
     .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
 }
 
-/** A standing payment can be voided when the counter is free (docs/transactions.md: voidRequested). */
+/**
+ * A standing payment can be voided when the counter is free (docs/transactions.md: voidRequested),
+ * unless a return credited or is crediting part of it: the agent refuses that void (what is left is
+ * returned instead), so it is not offered.
+ */
 export function canVoid(s: PosState, sale: SaleView): boolean {
-  return STANDING_PAYMENT.has(sale.state) && !counterBusy(s)
+  return STANDING_PAYMENT.has(sale.state) && (sale.returnedMinor ?? 0) === 0 && !counterBusy(s)
 }
 
 export function voidingSale(s: Pick<PosState, 'voidingSaleId' | 'sales'>): SaleView | null {
@@ -60,9 +65,10 @@ export function voidPrompt(s: PosState): PromptView | null {
   return { text: words.title, detail: words.detail, tone: words.tone }
 }
 
+/** Why the open batch cannot be closed yet; nothing for a closed batch (it is done, not blocked). */
 export function closeBlockedReason(s: Pick<PosState, 'report'>): string | null {
   const report = s.report
-  if (!report || report.closable) return null
+  if (!report || report.closable || report.batch.closedAt !== undefined) return null
   return report.blockedReason ?? 'The day cannot be closed yet.'
 }
 
@@ -108,6 +114,19 @@ export function returnPrompt(s: PosState): PromptView | null {
       : { text: words.title, detail: words.detail, tone: words.tone }
   }
   const words = saleWords(credit)
+  if (credit.state === 'credited' || credit.state === 'creditPending') {
+    // How much went back, and what the sale has left to return now.
+    const original = credit.originalId ? s.sales[credit.originalId] : undefined
+    const left = original?.returnableMinor
+    const amount = moneyText(credit.amountMinor, credit.currency)
+    const rest =
+      left === undefined
+        ? ''
+        : left > 0
+          ? ` ${moneyText(left, credit.currency)} is left to return on the sale.`
+          : ' Nothing is left to return on the sale.'
+    return { text: `${words.title}: ${amount}`, detail: `${words.detail}${rest}`, tone: words.tone }
+  }
   const reason = saleReasonWords(credit)
-  return { text: words.title, detail: reason && credit.state !== 'credited' ? `${words.detail} ${reason}` : words.detail, tone: words.tone }
+  return { text: words.title, detail: reason ? `${words.detail} ${reason}` : words.detail, tone: words.tone }
 }

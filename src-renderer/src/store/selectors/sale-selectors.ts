@@ -2,6 +2,7 @@
  * The sale on the counter, derived: its phase, whether a sale can start or be cancelled, and what
  * the prompt area says. Pure functions of the state (zustand selectors), tested without React.
  */
+import { moneyText } from '../money-words'
 import type { SaleView } from '../../../../src-shared/contract'
 import { wordsOf } from '../../../../src-shared/errors'
 import { isKnownCurrency, minorUnitDigits } from '../../../../src-shared/money'
@@ -214,6 +215,23 @@ export function fittingPrompt(prompt: CardPrompt | null, sale: SaleView, promptS
   return prompt && promptFits(prompt, sale.state) ? cardPromptWords(prompt) : null
 }
 
+const NOTHING_CHARGED = new Set(['declined', 'abandoned', 'reversed', 'reversalPending'])
+
+/** The sale ended without charging the customer (refused, stopped, or its charge taken back): it may be charged again. */
+export function chargedNothing(sale: Pick<SaleView, 'state' | 'kind'>): boolean {
+  return sale.kind !== 'return' && NOTHING_CHARGED.has(sale.state)
+}
+
+/** Why the sale did not start; a refusal over the terminal's limit says the limit. */
+function saleErrorWords(s: PosState): string {
+  const error = s.saleError!
+  const limits = s.appInfo?.saleLimits
+  const currency = saleCurrency(s)
+  if (error.code === 'AMOUNT_ABOVE_LIMIT' && limits && currency)
+    return `This terminal charges at most ${moneyText(limits.maxSaleMinor, currency)} in one sale. Nothing was charged; check the amount.`
+  return describeError(error)
+}
+
 /** The text of the fixed prompt area on the sale screen (role=status). */
 export function salePrompt(s: PosState): PromptView {
   const phase = salePhase(s)
@@ -222,7 +240,7 @@ export function salePrompt(s: PosState): PromptView {
   if (!sale) {
     if (s.amountToConfirm !== null)
       return { text: 'Confirm the amount', detail: 'Check it with the customer before the card.', tone: 'warn' }
-    if (s.saleError) return { text: 'The sale did not start', detail: describeError(s.saleError), tone: 'error' }
+    if (s.saleError) return { text: 'The sale did not start', detail: saleErrorWords(s), tone: 'error' }
     if (counterBusy(s)) return { text: 'A void is in progress', detail: 'Finish it on the Transactions screen first.', tone: 'warn' }
     if (entryAmountMinor(s) > 0) return { text: 'Press Enter or Charge', detail: 'The customer is then asked for the card.', tone: 'info' }
     return { text: 'Enter the amount', detail: 'Type it or use the keypad.', tone: 'info' }

@@ -24,6 +24,8 @@ export interface TipRow {
   needsOverride: boolean
   /** Differs from the tip the sale has. */
   changed: boolean
+  /** The tip shown is the one the sale has (an override it needed was given when it was saved). */
+  saved: boolean
   outcome: Notice | null
 }
 
@@ -63,8 +65,11 @@ export function tipRows(s: Pick<PosState, 'sales' | 'tipDrafts' | 'tipOutcomes' 
       const text = draft?.text ?? tipText(sale)
       const override = draft?.override ?? false
       const check = checkTip(sale.amountMinor, sale.currency, text, tolerance, override)
-      const changed = draft !== undefined && check.tipMinor !== null && check.tipMinor !== sale.tipMinor
-      return { sale, text, override, ...check, changed, outcome: s.tipOutcomes[sale.id] ?? null }
+      const saved = check.tipMinor === sale.tipMinor
+      const changed = draft !== undefined && check.tipMinor !== null && !saved
+      // A tip the agent already took above the limit was approved then: it asks for nothing now.
+      const needsOverride = check.needsOverride && !saved
+      return { sale, text, override, ...check, needsOverride, changed, saved, outcome: s.tipOutcomes[sale.id] ?? null }
     })
 }
 

@@ -1,0 +1,143 @@
+/**
+ * The counter with a keypad alone, in Chromium against `pos-agent serve` in training mode at 800x480:
+ * digits, Enter, Escape and the four arrows, nothing else (no Tab, no Space, no mouse). A sale, a void,
+ * a tip, a return, the close of day and a sign-in, each from start to end; after every key the focus is
+ * on a control on screen, never lost on the page. The simulated customer holds out the default card
+ * whenever the reader asks.
+ */
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { waitForResult } from './cashier'
+import { e2eComponentsPresent, screenshot } from './harness'
+import { useE2E } from './suite'
+
+const KEYPAD = /^(\d|Enter|Escape|ArrowUp|ArrowDown|ArrowLeft|ArrowRight)$/
+
+/** Where the focus is: the control's test id, else its words, else its tag. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(`(() => {
+    const el = document.activeElement
+    if (!el || el === document.body) return 'body'
+    return el.getAttribute('data-testid') || (el.textContent || '').trim() || el.tagName.toLowerCase()
+  })()`)
+}
+
+describe.skipIf(!e2eComponentsPresent())('the counter with a keypad alone', () => {
+  const e2e = useE2E('keypad')
+
+  /** One key of the keypad; the focus must then be somewhere a cashier sees it. */
+  async function key(page: Page, name: string): Promise<void> {
+    if (!KEYPAD.test(name)) throw new Error(`"${name}" is not on a keypad`)
+    await page.keyboard.press(name)
+    expect(await focused(page), `after ${name}`).not.toBe('body')
+  }
+
+  async function keys(page: Page, digits: string): Promise<void> {
+    for (const digit of digits) await key(page, digit)
+  }
+
+  /** Arrows down (right from a list box) until the focus is on `testId` or the control with these words. */
+  async function arrowTo(page: Page, target: string, limit = 60): Promise<void> {
+    for (let i = 0; i < limit; i++) {
+      if ((await focused(page)) === target) return
+      const onList = await page.evaluate('document.activeElement && document.activeElement.tagName === "SELECT"')
+      await key(page, onList ? 'ArrowRight' : 'ArrowDown')
+    }
+    throw new Error(`the arrows never reached "${target}" (focus on "${await focused(page)}")`)
+  }
+
+  /** To a screen through the Menu: up from the screen to the Menu button, Enter, down to the screen's button. */
+  async function toScreen(page: Page, testId: string): Promise<void> {
+    for (let i = 0; i < 30 && (await focused(page)) !== 'nav-menu'; i++) await key(page, 'ArrowUp')
+    expect(await focused(page)).toBe('nav-menu')
+    await key(page, 'Enter')
+    await arrowTo(page, testId)
+    await key(page, 'Enter')
+    await expect.poll(() => page.getByTestId(testId).getAttribute('aria-current')).toBe('page')
+  }
+
+  it('800x480: sale, void, tip, return, close of day and sign-in with digits, Enter, Escape and arrows', async () => {
+    const { page, context } = e2e.cashier
+    await page.setViewportSize({ width: 800, height: 480 })
+    expect(await focused(page)).toBe('amount-input')
+
+    // Three sales: digits, Enter; the customer presents the card; Enter starts the next.
+    const ids: string[] = []
+    for (const amount of ['2500', '3600', '4700']) {
+      await keys(page, amount)
+      await key(page, 'Enter')
+      ids.push(await waitForResult(page, 'approved'))
+      await key(page, 'Enter')
+      await expect.poll(() => page.getByTestId('amount-input').inputValue()).toBe('')
+    }
+    const [voided, tipped, returned] = ids as [string, string, string]
+
+    // The void: to Transactions, down to Void on its row, Enter; the safe answer has the focus, right to Void sale.
+    await toScreen(page, 'nav-transactions')
+    await arrowTo(page, `void-${voided}`)
+    await key(page, 'Enter')
+    await page.getByTestId('void-confirm-dialog').waitFor()
+    expect(await focused(page)).toBe('Keep the sale')
+    await key(page, 'ArrowRight')
+    expect(await focused(page)).toBe('Void sale')
+    await key(page, 'Enter')
+    await page.getByRole('status', { name: 'Void status' }).filter({ hasText: 'Voided' }).waitFor({ timeout: 20_000 })
+    await arrowTo(page, 'void-done-button')
+    await key(page, 'Enter')
+    await page.getByTestId('void-panel').waitFor({ state: 'detached' })
+    await screenshot(page, 'keypad-voided')
+
+    // The return: down to Return on its row; the amount field has the focus, keyed the sale's way.
+    await arrowTo(page, `return-${returned}`)
+    await key(page, 'Enter')
+    const panel = page.getByTestId('return-panel')
+    await panel.waitFor()
+    expect(await focused(page)).toBe('return-amount')
+    await keys(page, '1000')
+    expect(await panel.getByTestId('return-amount').inputValue()).toBe('10.00')
+    await key(page, 'Enter')
+    await panel.getByRole('status', { name: 'Return status' }).filter({ hasText: 'Returned: USD 10.00' }).waitFor({ timeout: 20_000 })
+    await arrowTo(page, 'return-done-button')
+    await key(page, 'Enter')
+    await panel.waitFor({ state: 'detached' })
+
+    // Escape goes back to the sale, with the focus on the amount.
+    await key(page, 'Escape')
+    await expect.poll(() => focused(page)).toBe('amount-input')
+
+    // The tip: to Tips, the focus is on the first tip; down to this sale's, digits, Enter sends.
+    await toScreen(page, 'nav-tips')
+    await arrowTo(page, `tip-input-${tipped}`)
+    await keys(page, '300')
+    expect(await page.getByTestId(`tip-input-${tipped}`).inputValue()).toBe('3.00')
+    await key(page, 'Enter')
+    await page.getByTestId(`tip-row-${tipped}`).filter({ hasText: 'Tip saved' }).waitFor()
+    await screenshot(page, 'keypad-tip-saved')
+
+    // The close: down to Close the day, Enter; the safe answer has the focus, right to close.
+    await toScreen(page, 'nav-close-of-day')
+    await arrowTo(page, 'close-day-button')
+    await key(page, 'Enter')
+    const confirm = page.getByRole('alertdialog')
+    await confirm.waitFor()
+    expect(await focused(page)).toBe('Not yet')
+    await key(page, 'ArrowRight')
+    await key(page, 'Enter')
+    await page.getByTestId('close-notice').filter({ hasText: 'Batch 1 closed.' }).waitFor()
+    await screenshot(page, 'keypad-closed')
+
+    // Sign-in: the number field has the focus; Enter goes on to the PIN, Enter signs in.
+    const asCounter = (operation: string, data: unknown) => context.request.post(`${e2e.serve.uiUrl}/v1/ops/${operation}`, { data })
+    expect((await asCounter('addOperator', { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' })).ok()).toBe(true)
+    await page.reload()
+    await page.getByTestId('sign-in-form').waitFor()
+    expect(await focused(page)).toBe('operator-id-input')
+    await keys(page, '9')
+    await key(page, 'Enter')
+    expect(await focused(page)).toBe('operator-pin-input')
+    await keys(page, '4321')
+    await key(page, 'Enter')
+    await page.getByTestId('signed-in-operator').waitFor({ state: 'attached' })
+    await expect.poll(() => focused(page)).toBe('amount-input')
+  }, 120_000)
+})
