@@ -105,6 +105,7 @@ const MAIN_DOMAINS = [
     'operators',
     'receipts',
     'setup',
+    'store',
     'tls',
     'txn',
   ].map((name) => ({
@@ -145,6 +146,7 @@ const LAYERS = [
       'operators',
       'receipts',
       'setup',
+      'store',
       'tls',
       'training',
       'txn',
