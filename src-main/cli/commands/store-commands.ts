@@ -22,6 +22,7 @@ import {
   type RescueSender,
   type StoreConnectionSettings,
 } from '../../store'
+import { storeSecretAccount } from '../../keychain'
 import { displayAmount } from '../../../src-shared/money'
 import { EXIT } from '../exit-codes'
 
@@ -141,4 +142,26 @@ export async function fleetCommand(
   const lanes = fleetView(beats, Date.now())
   console.log(json ? JSON.stringify(lanes) : fleetTable(lanes))
   return lanes.some((lane) => lane.needsPerson.length > 0) ? EXIT.failure : EXIT.ok
+}
+
+/** The store connection settings a lane's configuration names (its own credentials from the keychain). */
+export async function storeConnectionOf(
+  config: {
+    merchant: { storeId: string }
+    store?: { servers: string[]; domain?: string | undefined; user?: string | undefined; nkey?: string | undefined } | undefined
+  },
+  secrets: { get(account: string): Promise<string | undefined> },
+  maxAgeMs: number,
+): Promise<Omit<StoreConnectionSettings, 'name'> | undefined> {
+  const store = config.store
+  if (!store) return undefined
+  return {
+    servers: store.servers,
+    storeId: config.merchant.storeId,
+    domain: store.domain,
+    user: store.user,
+    password: store.user ? await secrets.get(storeSecretAccount('password', store.user)) : undefined,
+    nkeySeed: store.nkey ? await secrets.get(storeSecretAccount('nkey-seed', store.nkey)) : undefined,
+    maxAgeMs,
+  }
 }
