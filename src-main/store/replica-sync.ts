@@ -59,8 +59,10 @@ export class ReplicaSync implements QueueReplica {
   private queue: OwedQueue | undefined
   private readonly confirming = new Map<string, number>()
   private readonly discarded = new Set<string>()
-  /** Subjects known to hold a copy, as of the last pass or confirmation. */
+  /** Subjects known to hold a copy, as of the last listing, publication or erasure. */
   private readonly known = new Set<string>()
+  private listed = false
+  private lastListing = 0
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private again = false
@@ -194,12 +196,21 @@ export class ReplicaSync implements QueueReplica {
     const queue = this.queue
     if (!queue || this.stopped || this.fenced) return
     const { connection, terminalId, ackTimeoutMs, logger } = this.options
-    const owed = queue.owed()
-    const wanted = new Map(owed.map((item) => [this.subjectOf(item), item]))
+    let wanted = new Map<string, OwedItem>()
     try {
-      const present = new Set(await connection.copySubjects(terminalId, ackTimeoutMs * 2))
-      this.known.clear()
-      present.forEach((subject) => this.known.add(subject))
+      // The store's own listing on the periodic pass and after a failure; in between, what this
+      // terminal knows it published and erased (a listing grows with the queue, a change does not).
+      const full = this.listed === false || Date.now() - this.lastListing >= (this.options.periodMs ?? 30_000)
+      if (full) {
+        const listed = await connection.copySubjects(terminalId, ackTimeoutMs * 2)
+        this.known.clear()
+        listed.forEach((subject) => this.known.add(subject))
+        this.listed = true
+        this.lastListing = Date.now()
+      }
+      const present = new Set(this.known)
+      // Read after the listing: a copy confirmed meanwhile is either journaled by now (owed) or still confirming.
+      wanted = new Map(queue.owed().map((item) => [this.subjectOf(item), item]))
       const missing = [...wanted].filter(([subject]) => !present.has(subject))
       for (const subject of wanted.keys()) this.confirming.delete(subject)
       this.state.uncopied = missing.length
@@ -222,11 +233,13 @@ export class ReplicaSync implements QueueReplica {
       this.state.failingSince = undefined
       this.state.lastError = undefined
     } catch (error) {
+      this.listed = false
       this.failures++
       this.state.failingSince ??= Date.now()
       this.state.lastError = error instanceof Error ? error.message : String(error)
+      if (wanted.size === 0) wanted = new Map(queue.owed().map((item) => [this.subjectOf(item), item]))
       this.state.uncopied = [...wanted.keys()].filter((subject) => !this.known.has(subject)).length
-      logger.warn({ err: error, owed: owed.length, uncopied: this.state.uncopied }, 'the queue copies could not be brought up to date')
+      logger.warn({ err: error, owed: wanted.size, uncopied: this.state.uncopied }, 'the queue copies could not be brought up to date')
     }
   }
 

@@ -78,28 +78,34 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
     timeoutMs,
   )
   const lines: RescueLine[] = []
-  const sales = new Map<string, Array<{ subject: string; copy: QueueCopy }>>()
-  for (const subject of await connection.copySubjects(terminalId, timeoutMs)) {
-    const stored = await connection.readCopy(subject, timeoutMs)
-    if (!stored) continue
-    try {
-      const copy = await opener.open(stored.data, subject)
-      if (copy.terminalId !== terminalId || copy.storeId !== storeId) throw new Error('the copy names another terminal')
-      sales.set(copy.saleId, [...(sales.get(copy.saleId) ?? []), { subject, copy }])
-    } catch (error) {
-      const item = itemOfSubject(subject)
-      lines.push({
-        saleId: '',
-        operation: item.operation,
-        messageId: item.messageId,
-        amountMinor: 0,
-        currency: null,
-        queuedAt: '',
-        result: 'unreadable',
-        bankSaid: `not sent: ${error instanceof Error ? error.message : String(error)}`,
-      })
+  const sales = new Map<string, Array<{ subject: string; seq: number; copy: QueueCopy }>>()
+  const subjects = await connection.copySubjects(terminalId, timeoutMs)
+  let read = 0
+  const reader = async () => {
+    while (read < subjects.length) {
+      const subject = subjects[read++]!
+      const stored = await connection.readCopy(subject, timeoutMs)
+      if (!stored) continue
+      try {
+        const copy = await opener.open(stored.data, subject)
+        if (copy.terminalId !== terminalId || copy.storeId !== storeId) throw new Error('the copy names another terminal')
+        sales.set(copy.saleId, [...(sales.get(copy.saleId) ?? []), { subject, seq: stored.seq, copy }])
+      } catch (error) {
+        const item = itemOfSubject(subject)
+        lines.push({
+          saleId: '',
+          operation: item.operation,
+          messageId: item.messageId,
+          amountMinor: 0,
+          currency: null,
+          queuedAt: '',
+          result: 'unreadable',
+          bankSaid: `not sent: ${error instanceof Error ? error.message : String(error)}`,
+        })
+      }
     }
   }
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 16) }, reader))
   const queue = [...sales.values()].map((items) =>
     items.sort(
       (a, b) =>
@@ -113,7 +119,7 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
     while (next < queue.length) {
       const items = queue[next++]!
       let held: string | undefined
-      for (const { subject, copy } of items) {
+      for (const { subject, seq, copy } of items) {
         if (held !== undefined) {
           lines.push(lineOf(copy, 'not sent', `not sent: it waits behind an earlier message of the same sale (${held})`))
           continue
@@ -125,7 +131,7 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
           continue
         }
         // Answered: the copy's work is done. Erased before the next item, so an interruption resends at most this one.
-        await connection.erase(subject, timeoutMs)
+        await connection.erase(subject, timeoutMs, seq)
         lines.push(
           answer.kind === 'approved'
             ? { ...lineOf(copy, 'approved', 'approved'), authCode: answer.authCode }

@@ -146,11 +146,17 @@ export class StoreConnection {
   }
 
   /** Secure erase (JetStream `STREAM.MSG.DELETE` without `no_erase`): the message is overwritten with random data. */
-  async erase(subject: string, ms: number): Promise<boolean> {
-    const copy = await this.readCopy(subject, ms)
-    if (!copy) return false
+  async erase(subject: string, ms: number, seq?: number): Promise<boolean> {
+    const at = seq ?? (await this.readCopy(subject, ms))?.seq
+    if (at === undefined) return false
     const jsm = await this.manager(ms)
-    return jsm.streams.deleteMessage(this.streamName, copy.seq, true)
+    try {
+      return await jsm.streams.deleteMessage(this.streamName, at, true)
+    } catch (error) {
+      // Already gone (erased by an earlier run, or aged out): nothing left to erase.
+      if (isNotFound(error)) return false
+      throw error
+    }
   }
 
   async bucket(name: typeof FENCE_BUCKET | typeof FLEET_BUCKET, ms: number): Promise<KV> {
