@@ -113,8 +113,23 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
           fence = found
         },
       })
-      // Every change of the queue (a new item, an answer, a withdrawal) brings the copies up to date.
-      engine.txn.on('update', () => link.replica.queueChanged())
+      // Every change of the queue (a new item, an answer, a withdrawal) brings the copies up to date,
+      // and every sale's change is an event on the lane's subject: listed fields only, never card data.
+      engine.txn.on('update', ({ sale }) => {
+        link.replica.queueChanged()
+        link.publishEvent('sale', {
+          id: sale.id,
+          kind: sale.kind ?? 'sale',
+          state: sale.state,
+          amountMinor: sale.amountMinor,
+          currency: sale.currency,
+          offline: sale.offline,
+          ...(sale.reason !== undefined ? { reason: sale.reason } : {}),
+        })
+      })
+      engine.forwarder.on('attention', (item, why) =>
+        link.publishEvent('alarm', { saleId: item.saleId, operation: item.operation, failure: why.failure }),
+      )
       engine.forwarder.on('status', () => link.replica.queueChanged())
     },
   }

@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { connect } from '@nats-io/transport-node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../../src-main/keychain'
 import { CopyOpener, makeRecoveryKeyPair, openRecoveryPrivateKey, StoreConnection } from '../../../src-main/store'
@@ -57,9 +58,26 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
   it('approves offline only once the store holds the sealed copy; the answer erases it', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     lane = await open(reader)
+    // The lane's events, as a back office listening on its subject sees them.
+    const listener = await connect({ servers: nats.url })
+    const events: string[] = []
+    const subscription = listener.subscribe('pos.events.S1.T-0001.>', { callback: (_, msg) => void events.push(msg.string()) })
+    await listener.flush()
     host.setFault('*', 'http-503')
     const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 4200, currency: 'USD' }).id)
     expect(sale.state).toBe('storedOffline')
+    await eventually(() => events.some((e) => e.includes('"storedOffline"')))
+    expect(JSON.parse(events.find((e) => e.includes('"storedOffline"'))!)).toEqual({
+      id: sale.id,
+      kind: 'sale',
+      state: 'storedOffline',
+      amountMinor: 4200,
+      currency: 'USD',
+      offline: true,
+    })
+    expect(events.join('\n')).not.toContain(TEST_CARDS.chipVisa().pan.slice(-4))
+    subscription.unsubscribe()
+    await listener.close()
     const subjects = await copiesAtStore(nats.url, 'T-0001')
     expect(subjects).toEqual([
       `pos.queue.S1.T-0001.payment.${sale.id.replace(/[^A-Za-z0-9_-]/g, (c) => `=${c.charCodeAt(0).toString(16).toUpperCase()}`)}`,
