@@ -106,6 +106,7 @@ const MAIN_DOMAINS = [
     'receipts',
     'service',
     'setup',
+    'store',
     'tls',
     'txn',
   ].map((name) => ({
@@ -147,6 +148,7 @@ const LAYERS = [
       'receipts',
       'service',
       'setup',
+      'store',
       'tls',
       'training',
       'txn',

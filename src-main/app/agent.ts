@@ -15,6 +15,8 @@ import type { Runtime } from './runtime'
 import { openReceiptDesk } from './receipt-desk-factory'
 import { receiptMerchantOf } from '../../src-shared/receipt'
 import type { TrainingCardView } from '../../src-shared/contract'
+import { openStoreWiring } from './store-wiring'
+import { packageVersion } from './nexo-endpoint'
 
 /** The card reader for a runtime, with the training controls when it is the simulated PIN pad. */
 export interface ReaderHandle {
@@ -45,7 +47,7 @@ export interface RunningAgent {
 }
 
 /** The engine's alarm codes (compose.ts), each reported by the metrics whether raised or not. */
-const ENGINE_ALARM_CODES: ReadonlyArray<EngineAlarm['code']> = ['DATA_KEY_MISSING']
+const ENGINE_ALARM_CODES: ReadonlyArray<EngineAlarm['code']> = ['DATA_KEY_MISSING', 'QUEUE_RESCUED', 'QUEUE_COPY_MISSING']
 
 export function engineSettings(config: AgentConfig, dataDir: string): EngineSettings {
   const unit = 10 ** minorUnitDigits(config.currency)
@@ -99,13 +101,18 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       alarmCodes: ENGINE_ALARM_CODES,
     })
     closers.unshift(async () => metrics.close())
+    // The store's server, when configured (docs/store.md): its fence is read before the engine starts.
+    const store = await openStoreWiring(config, runtime.secrets, runtime.logger, packageVersion())
+    if (store) closers.unshift(() => store.link.close())
     const engine = await composeEngine(settings, {
       reader: readerHandle.reader,
       host: new MeasuredHostClient(connection.client, (outcome) => metrics.observeHostCall(outcome)),
       secrets: runtime.secrets,
       logger: runtime.logger,
+      store: store?.engineStore,
     })
     closers.unshift(() => engine.close())
+    store?.start(engine, readerHandle.reader)
     metrics.watch({
       txn: engine.txn,
       forwarder: engine.forwarder,

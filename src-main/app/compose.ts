@@ -20,6 +20,7 @@ import {
 } from '../journal'
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
 import { DEFAULT_RETRY_POLICY, Forwarder, TxnService, type RetryPolicy, type TxnSettings } from '../txn'
+import type { QueueReplica } from '../store'
 
 export interface EnginePorts {
   reader: CardReader
@@ -27,6 +28,16 @@ export interface EnginePorts {
   secrets: SecretStore
   logger: Logger
   now?: () => Date
+  /** The store's server (docs/store.md): the queue's copies, the fence read at start, its alarms. */
+  store?: EngineStore | undefined
+}
+
+/** What the engine takes from the store's server, when the configuration names one. */
+export interface EngineStore {
+  replica: QueueReplica
+  /** Set once a rescue fenced this terminal: its queue is never forwarded from here (plain words why). */
+  fenced(): string | undefined
+  alarms(): EngineAlarm[]
 }
 
 export interface EngineSettings extends TxnSettings {
@@ -37,7 +48,7 @@ export interface EngineSettings extends TxnSettings {
 
 /** A condition a manager must see: shown on the status panel, the local API and `doctor`. */
 export interface EngineAlarm {
-  code: 'DATA_KEY_MISSING'
+  code: 'DATA_KEY_MISSING' | 'QUEUE_RESCUED' | 'QUEUE_COPY_MISSING'
   message: string
 }
 
@@ -84,7 +95,9 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
   const checkpointer = new JournalCheckpointer(db, file)
   try {
     const { sealer, alarms, offlineAllowed } = await openSealer(db, settings, ports)
-    if (!offlineAllowed) settings = { ...settings, offline: { ...settings.offline, enabled: false } }
+    // A fenced terminal's queue belongs to the rescue: nothing new is stored for it to send.
+    const store = ports.store
+    if (!offlineAllowed || store?.fenced() !== undefined) settings = { ...settings, offline: { ...settings.offline, enabled: false } }
     const now = ports.now ?? (() => new Date())
     // The keychain itself, not the stand-in a missing data key falls back to: the epoch must outlive this process.
     const idEpoch = await openIdEpoch(db, ports.secrets, settings.merchant.terminalId, () => now().getTime())
@@ -102,6 +115,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       logger: ports.logger,
       now,
       onEnqueued: () => wakeForwarder.wake(),
+      replica: ports.store?.replica,
     })
     const forwarder = new Forwarder({
       journal,
@@ -111,6 +125,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       logger: ports.logger,
       now: () => now().getTime(),
       concurrency: settings.forwarderConcurrency ?? 16,
+      ...(store ? { halted: () => store.fenced() } : {}),
     })
     wakeForwarder.wake = () => forwarder.wake()
     txn.on('update', () => checkpointer.noteActivity())
@@ -119,7 +134,9 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     if (recovered > 0) ports.logger.warn({ recovered }, 'settled sales that were in flight when the agent stopped')
     forwarder.start()
     return {
-      alarms,
+      get alarms() {
+        return store ? [...alarms, ...store.alarms()] : alarms
+      },
       journal,
       txn,
       forwarder,

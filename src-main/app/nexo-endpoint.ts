@@ -36,7 +36,7 @@ export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, o
 }
 
 /** The agent's version, as nexo's POISoftware reports it. */
-function packageVersion(): string {
+export function packageVersion(): string {
   try {
     return (JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version?: string }).version ?? '0'
   } catch {

@@ -18,6 +18,12 @@ import { needsFirstRunSetup } from '../setup'
 import { signCommand, verifyCommand } from './commands/sign-commands'
 import { trainingHostCommand } from './commands/training-host-command'
 import { EXIT, exitCodeOf } from './exit-codes'
+import { fleetCommand, rescueCommand, storeConnectionOf, storeKeygen } from './commands/store-commands'
+import { readSecret } from './commands/io'
+import { copyMaxAgeMs } from '../app'
+import { storeSecretAccount } from '../keychain'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 const program = new Command('pos-agent')
   .description('Countertop card-terminal agent. With no configuration it runs in training mode.')
@@ -220,6 +226,115 @@ program
   )
   .option('--json', 'machine-readable output')
   .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => doctorCommand(rt, o.json === true), true)))
+
+// ---- the store's server (docs/store.md) ----
+
+const store = program.command('store').description("the store's server: the recovery key, and this terminal's store credentials")
+store
+  .command('keygen')
+  .description("make the store's recovery key pair: the private key into FILE (passphrase from standard input), the public key printed")
+  .requiredOption('--out <file>', 'where to write the passphrase-protected private key (a new file, e.g. on a USB stick)')
+  .action(async (o: { out: string }) => finish(storeKeygen(o.out, await readSecret('passphrase for the recovery key (not echoed): '))))
+store
+  .command('password')
+  .description('read the store server password of store.user from standard input and keep it in the OS keychain')
+  .action(async () =>
+    finish(
+      await withRuntime(async (rt) => {
+        const user = rt.loaded?.config.store?.user
+        if (!user) {
+          console.error('no store.user in the configuration')
+          return EXIT.config
+        }
+        await rt.secrets.set(storeSecretAccount('password', user), await readSecret(`store server password for ${user} (not echoed): `))
+        console.log(`store server password for ${user} stored`)
+        return EXIT.ok
+      }),
+    ),
+  )
+store
+  .command('nkey')
+  .description("read this terminal's NKey seed (SU...) for store.nkey from standard input and keep it in the OS keychain")
+  .action(async () =>
+    finish(
+      await withRuntime(async (rt) => {
+        const nkey = rt.loaded?.config.store?.nkey
+        if (!nkey) {
+          console.error('no store.nkey in the configuration')
+          return EXIT.config
+        }
+        const seed = await readSecret('NKey seed (not echoed): ')
+        if (!/^SU[A-Z2-7]{56}$/.test(seed)) {
+          console.error('this is not a user NKey seed (it starts with SU): nothing was stored')
+          return EXIT.usage
+        }
+        await rt.secrets.set(storeSecretAccount('nkey-seed', nkey), seed)
+        console.log('NKey seed stored')
+        return EXIT.ok
+      }),
+    ),
+  )
+
+program
+  .command('rescue')
+  .description(
+    "send a dead terminal's waiting payments, reversals and credits from the store's copies: fences it first, sends each once, writes a report",
+  )
+  .requiredOption('--terminal <id>', 'the terminal whose queue to rescue, e.g. T-0003')
+  .requiredOption('--recovery-key <file>', "the store's recovery private key (its passphrase is read from standard input)")
+  .option('--report-dir <dir>', 'where the report (CSV) goes (default: rescue-reports in the data folder)')
+  .option('--json', 'print the report as one JSON line')
+  .action(async (o: { terminal: string; recoveryKey: string; reportDir?: string; json?: boolean }) =>
+    finish(
+      await withRuntime(async (rt) => {
+        const config = rt.loaded?.config
+        const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+        if (!config || !connection) {
+          console.error('no store section in the configuration: the rescue needs the store server (docs/store.md)')
+          return EXIT.config
+        }
+        const keyPem = readFileSync(o.recoveryKey, 'utf8')
+        const passphrase = await readSecret('passphrase of the recovery key (not echoed): ')
+        const host = await openHostClient(rt)
+        try {
+          const reportDir = o.reportDir ?? join(rt.dataDir, 'rescue-reports')
+          return (
+            await rescueCommand({
+              connection,
+              terminalId: o.terminal,
+              keyPem,
+              passphrase,
+              host: host.client,
+              reportDir,
+              json: o.json === true,
+            })
+          ).code
+        } finally {
+          await host.close()
+        }
+      }),
+    ),
+  )
+
+program
+  .command('fleet')
+  .description('every lane of this store (or, through a hub, of these stores) and what needs a person; exits 1 when something does')
+  .option('--domain <domain...>', "store servers' JetStream domains, read through the hub this configuration names")
+  .option('--json', 'machine-readable output')
+  .action(async (o: { domain?: string[]; json?: boolean }) =>
+    finish(
+      await withRuntime(async (rt) => {
+        const config = rt.loaded?.config
+        const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+        if (!config || !connection) {
+          console.error('no store section in the configuration (docs/store.md)')
+          return EXIT.config
+        }
+        const connections = o.domain ? o.domain.map((domain) => ({ ...connection, domain })) : [connection]
+        return fleetCommand(connections, o.json === true)
+      }),
+    ),
+  )
 
 function finish(code: number): void {
   process.exitCode = code

@@ -19,6 +19,14 @@ const httpsUrl = z.string().refine((s) => {
   }
 }, 'must be an https:// URL (TLS is required by the gateway specification)')
 
+const natsUrl = z.string().refine((s) => {
+  try {
+    return ['nats:', 'tls:'].includes(new URL(s).protocol)
+  } catch {
+    return false
+  }
+}, 'must be a nats:// or tls:// URL')
+
 const id = (what: string) => z.string().min(1, `${what} must not be empty`).max(64, `${what} must be at most 64 characters`)
 
 export const configSchema = z
@@ -144,6 +152,35 @@ export const configSchema = z
         caFile: z.string().min(1).optional(),
         timeoutMs: z.number().int().min(1_000).max(120_000).default(15_000),
       })
+      .optional(),
+    /**
+     * The store's NATS JetStream server (docs/store.md): a sealed copy of every queued item, the
+     * rescue's fence and the fleet's heartbeats. The password or NKey seed is kept in the OS keychain
+     * (`pos-agent store password`, `pos-agent store nkey`), never in this file.
+     */
+    store: z
+      .strictObject({
+        servers: z.array(natsUrl).min(1, 'name at least one store server'),
+        /** The store server's JetStream domain, when terminals reach it through a chain's hub. */
+        domain: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/)
+          .optional(),
+        user: z.string().min(1).max(128).optional(),
+        /** The public NKey (`U...`) this terminal signs in with; its seed is in the keychain. */
+        nkey: z
+          .string()
+          .regex(/^U[A-Z2-7]{55}$/, 'must be a user NKey: "U" and 55 more capitals and digits')
+          .optional(),
+        /** The store's recovery public key, as `pos-agent store keygen` printed it. */
+        recoveryPublicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the 43 characters `pos-agent store keygen` printed'),
+        /** An offline approval waits for the store's copy (on by default once a store is configured). */
+        requireReplica: z.boolean().default(true),
+        /** How long a sale waits for the copy's acknowledgement before it needs the bank. */
+        ackTimeoutMs: z.number().int().min(50).max(10_000).default(1_500),
+        heartbeatSeconds: z.number().int().min(1).max(600).default(15),
+      })
+      .refine((store) => !(store.user && store.nkey), { message: 'give either user or nkey, not both', path: ['nkey'] })
       .optional(),
     duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
     /**

@@ -131,6 +131,9 @@ export class OutboxStore {
       waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE ${OWED_TO_HOST_SQL} ORDER BY priority, seq LIMIT ?`),
       ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
       bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
+      bodyOf: db.prepare(
+        `SELECT sale_id AS saleId, operation, message_id AS messageId, body, key_id AS keyId, card_free_body AS cardFreeBody FROM outbox WHERE seq = ? AND ${OWED_TO_HOST_SQL}`,
+      ),
     }
   }
 
@@ -249,6 +252,23 @@ export class OutboxStore {
 
   get(seq: number): OutboxItem | undefined {
     return this.sql.bySeq.get(seq) as OutboxItem | undefined
+  }
+
+  /**
+   * An owed item's body, opened, for the store's sealed copy of it (docs/store.md); its card-free
+   * copy when the sealed one waits for a lost data key; undefined once the item is no longer owed.
+   */
+  openBody(seq: number): unknown {
+    type Row = { saleId: string; operation: string; messageId: string; body: Buffer | null; keyId: string; cardFreeBody: string | null }
+    const row = this.sql.bodyOf.get(seq) as Row | undefined
+    if (!row || row.body === null) return undefined
+    if (row.keyId !== this.keys.dataKeyId) return row.cardFreeBody === null ? undefined : (JSON.parse(row.cardFreeBody) as unknown)
+    const plain = this.keys.open(row.saleId, outboxBodyAad(row.saleId, row.operation, row.messageId), row.body)
+    try {
+      return JSON.parse(plain.toString('utf8')) as unknown
+    } finally {
+      wipe(plain)
+    }
   }
 }
 

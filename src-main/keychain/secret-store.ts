@@ -51,3 +51,8 @@ export function smtpPasswordAccount(user: string, host: string): string {
 export function installIdAccount(terminalId: string): string {
   return `install-id/${terminalId}`
 }
+
+/** The store server's password (per user), or the NKey seed of this terminal's user NKey (docs/store.md). */
+export function storeSecretAccount(kind: 'password' | 'nkey-seed', who: string): string {
+  return `store-${kind}/${who}`
+}

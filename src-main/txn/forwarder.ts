@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import { OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
+import { PosError } from '../../src-shared/pos-error'
 import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
 import type { QueueFailure, SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
@@ -61,6 +62,11 @@ export interface ForwarderDeps {
   concurrency?: number
   /** Longest sleep when nothing is due, so new items and clock changes are noticed. */
   idleMs?: number
+  /**
+   * Why this terminal must not forward (a rescue took its queue, docs/store.md), in plain words;
+   * undefined while it may. Asked before every drain.
+   */
+  halted?: () => string | undefined
 }
 
 type Settled = { item: ClaimedItem; outcome: GatewayOutcome }
@@ -121,6 +127,8 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
    * in one transaction: one disk sync per batch, each answer durable before its item counts as done.
    */
   async drainOnce(): Promise<number> {
+    const halted = this.deps.halted?.()
+    if (halted !== undefined) throw new PosError('QUEUE_RESCUED', halted)
     const concurrency = this.deps.concurrency ?? 16
     let total = 0
     this.putBack([])
@@ -172,7 +180,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        const sent = await this.drainOnce()
+        const sent = this.deps.halted?.() === undefined ? await this.drainOnce() : 0
         if (sent > 0) continue
       } catch (error) {
         this.deps.logger.error({ err: error }, 'store-and-forward loop failed; retrying shortly')

@@ -32,6 +32,11 @@ export interface QueueItemDeps {
 export class QueueItems {
   constructor(private readonly deps: QueueItemDeps) {}
 
+  /** Whose queue this is (a copy at the store names its store and terminal). */
+  get merchant(): MerchantIdentity {
+    return this.deps.merchant
+  }
+
   /**
    * The queue item for `operation` of `sale` as it is about to be journaled. `reason` is a reversal's
    * cause; `freshCard` is the card just presented (a void reads it again).

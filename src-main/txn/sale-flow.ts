@@ -22,7 +22,7 @@ import { decideOffline } from './offline-policy'
 import { checkSaleRequest, hashRequest, type SaleRequest, type TxnSettings } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
 import type { IoEffect, OfflinePolicy, PaymentAnswer, TxnEvent } from './txn-types'
-import type { StepInput, WriteAhead } from './write-ahead'
+import type { Committed, StepInput, WriteAhead } from './write-ahead'
 
 /**
  * The authorisation response code the chip is given with the host's answer (EMV 4.4 Book 4, Annex
@@ -222,9 +222,23 @@ export class SaleFlow {
 
   /** Journal the event's transition, then run the reader and host effects it asked for. */
   async step(id: string, event: TxnEvent, input: StepInput = {}): Promise<void> {
-    const committed = this.deps.writeAhead.commit(id, event, input)
+    const { writeAhead } = this.deps
+    const committed = writeAhead.copiesFirst ? await this.commitAfterCopy(id, event, input) : writeAhead.commit(id, event, input)
     if (!committed.ok) throw committed.refusal
     await this.run(id, committed.io)
+  }
+
+  /**
+   * With a store that must copy the queue first (docs/store.md), an offline approval waits for the
+   * copy's acknowledgement; without it in time, the sale is not stored and needs the bank now.
+   */
+  private async commitAfterCopy(id: string, event: TxnEvent, input: StepInput): Promise<Committed> {
+    const committed = await this.deps.writeAhead.commitAfterCopy(id, event, input)
+    if (committed.ok || !('copyMissing' in committed)) return committed
+    this.deps.logger.warn({ sale: id }, 'offline approval refused: the store server did not acknowledge the copy in time')
+    if (event.type === 'cardCompleted') return this.deps.writeAhead.commit(id, { ...event, withoutCopy: true }, input)
+    const offline = { eligible: false as const, reason: 'the store server did not answer in time, so this sale needs the bank now' }
+    return this.deps.writeAhead.commit(id, { type: 'paymentAnswered', answer: { kind: 'notDelivered', offline } }, input)
   }
 
   /** Runs effects after their commit; a sale whose flow fails gives the counter back. */

@@ -58,7 +58,7 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
       return sale.state === 'sending' ? onPaymentAnswer(sale, event.answer) : refuse(sale, event)
 
     case 'cardCompleted':
-      return sale.state === 'completingCard' ? onCardCompleted(sale, event.decision) : refuse(sale, event)
+      return sale.state === 'completingCard' ? onCardCompleted(sale, event.decision, event.withoutCopy === true) : refuse(sale, event)
 
     case 'forwardAnswered':
       return onForwardAnswer(sale, event.operation, event.answer, event)
@@ -184,9 +184,11 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
   }
 }
 
-function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none'): TransitionResult {
+function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none', withoutCopy: boolean): TransitionResult {
   const cardApproved = decision !== 'declined'
   if (sale.offline) {
+    // The card approved offline but the store kept no copy: never sent, so nothing is charged.
+    if (cardApproved && withoutCopy) return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.noStoreCopy })
     if (cardApproved) return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }])
     return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.cardRefusedOffline })
   }

@@ -9,6 +9,7 @@ import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import type { HostClient } from '../gateway'
 import type { JournalStore, SaleRecord, SaleSearch } from '../journal'
+import type { QueueReplica } from '../store'
 import { COUNTER_BUSY, type SaleState } from '../../src-shared/sale'
 import { PosError } from '../../src-shared/pos-error'
 import type { BatchSummaryView } from '../../src-shared/contract'
@@ -38,6 +39,8 @@ export interface TxnServiceDeps {
   now?: () => Date
   /** Wakes the store-and-forward queue after something was enqueued. */
   onEnqueued?: () => void
+  /** The store's copy of the queue (docs/store.md); absent when no store is configured. */
+  replica?: QueueReplica | undefined
 }
 
 export type TxnServiceEvent = { type: 'sale'; sale: SaleView }
@@ -63,6 +66,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
       logger,
       published: (record) => this.published(record),
       onEnqueued: deps.onEnqueued,
+      replica: deps.replica,
     })
     this.flow = new SaleFlow({ ...deps, now, vault, lock: this.lock, writeAhead: this.writeAhead })
     this.afterSale = new AfterSale({ journal, flow: this.flow, writeAhead: this.writeAhead, lock: this.lock, tips: settings.tips, now })

@@ -62,6 +62,8 @@ export type TxnEvent =
       type: 'cardCompleted'
       decision: 'approved' | 'declined' | 'none'
       evidence?: { cid: string; cryptogram: string; atc?: string; responseCode?: string }
+      /** An offline approval the store's server did not copy in time (docs/store.md): the sale needs the bank now. */
+      withoutCopy?: true
     }
   | { type: 'forwardAnswered'; operation: QueuedOperation; answer: ForwardAnswer }
   | { type: 'forwardGaveUp'; operation: QueuedOperation; reason: string }

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino'
 import type { CardData } from '../device'
 import type { JournalStore, NewOutboxItem, SaleChange, SaleRecord } from '../journal'
+import type { QueueCopy, QueueReplica } from '../store'
 import { PosError } from '../../src-shared/pos-error'
 import type { CardVault } from './card-vault'
 import type { QueueItems } from './queue-items'
@@ -45,6 +46,8 @@ export interface WriteAheadDeps {
   published: (record: SaleRecord) => void
   /** Wakes the store-and-forward queue after something was enqueued. */
   onEnqueued?: (() => void) | undefined
+  /** The store's copy of the queue (docs/store.md); absent when no store is configured. */
+  replica?: QueueReplica | undefined
 }
 
 /** One handler per effect written inside the commit: a new effect without one does not compile. */
@@ -53,6 +56,9 @@ export type JournalEffectHandlers = {
 }
 
 export type Committed = { ok: true; io: IoEffect[] } | { ok: false; refusal: PosError }
+
+/** A transition decided and drafted, not yet written. */
+type Prepared = { ok: true; id: string; event: TxnEvent; input: StepInput; before: SaleRecord; draft: ChangeDraft; io: IoEffect[] }
 
 export class WriteAhead {
   /** Effects written inside the transition's own commit, one handler each: a missing one does not compile. */
@@ -69,7 +75,56 @@ export class WriteAhead {
 
   /** Journals what `event` means for sale `id`; a refusal changes nothing and says why in plain words. */
   commit(id: string, event: TxnEvent, input: StepInput = {}): Committed {
-    const { journal, vault } = this.deps
+    const prepared = this.prepare(id, event, input)
+    return prepared.ok ? this.write(prepared) : prepared
+  }
+
+  /** A store whose copy an offline approval waits for (`store.requireReplica`). */
+  get copiesFirst(): boolean {
+    return this.deps.replica?.required === true
+  }
+
+  /**
+   * As `commit`, but a stored payment is journaled only once the store's stream acknowledged its
+   * copy (docs/store.md). `copyMissing` when the store did not answer in time: nothing was written,
+   * and the caller decides the sale another way (it needs the bank now).
+   */
+  async commitAfterCopy(id: string, event: TxnEvent, input: StepInput = {}): Promise<Committed | { ok: false; copyMissing: true }> {
+    const prepared = this.prepare(id, event, input)
+    if (!prepared.ok) return prepared
+    const replica = this.deps.replica
+    const stored = prepared.draft.enqueue.filter((item) => item.operation === 'payment')
+    if (!replica?.required || stored.length === 0) return this.write(prepared)
+    const copies = stored.map((item) => this.copyOf(id, item))
+    if (!(await replica.confirm(copies))) return { ok: false, copyMissing: true }
+    try {
+      const written = this.write(prepared)
+      replica.journaled(copies)
+      return written
+    } catch (error) {
+      replica.discard(copies)
+      throw error
+    }
+  }
+
+  private copyOf(saleId: string, item: NewOutboxItem): QueueCopy {
+    const { terminalId, storeId } = this.deps.queueItems.merchant
+    return {
+      v: 1,
+      storeId,
+      terminalId,
+      saleId,
+      operation: item.operation,
+      messageId: item.messageId,
+      body: item.body,
+      amountMinor: item.amountMinor ?? 0,
+      currency: item.currency ?? null,
+      queuedAt: Date.now(),
+    }
+  }
+
+  private prepare(id: string, event: TxnEvent, input: StepInput): Prepared | { ok: false; refusal: PosError } {
+    const { vault } = this.deps
     const before = this.sale(id)
     const result = transition(toSale(before), event)
     if (!result.ok) {
@@ -96,6 +151,12 @@ export class WriteAhead {
       if (isIoEffect(effect)) io.push(effect)
       else this.apply(draft, effect)
     }
+    return { ok: true, id, event, input, before, draft, io }
+  }
+
+  private write({ id, event, input, before, draft, io }: Prepared): Committed {
+    const { journal, vault } = this.deps
+    const { next, card } = draft
     const sealCard = card ? vault.sealing(card, event.type === 'voidCardRead' ? 'void' : 'purchase') : undefined
     const saved = journal.apply({
       event: { type: event.type, detail: eventDetail(event), operator: input.by },

@@ -18,4 +18,16 @@ export const SETUP_ERRORS = {
   ),
   NO_SIGNING_KEY: entry(500, false, 'The signing key from the bank is not set up on this terminal. A manager must enter it in Settings.'),
   BAD_SIGNING_KEY: entry(422, false, 'This signing key is not valid: it must be exactly the 32 characters the bank gave, without spaces.'),
+  // The store's server (docs/store.md): copies of the waiting payments, fences, the fleet view.
+  STORE_UNAVAILABLE: entry(500, true, 'The store server is not answering. Check that its computer is on and connected, then try again.'),
+  RECOVERY_KEY_INVALID: entry(
+    422,
+    false,
+    "The store's recovery key could not be used: check the key file and its passphrase, or the key in the settings.",
+  ),
+  QUEUE_RESCUED: entry(
+    409,
+    false,
+    "The store rescued this terminal's waiting payments, so it no longer sends them. Its records are kept. Call a manager.",
+  ),
 } as const

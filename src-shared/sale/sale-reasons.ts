@@ -15,6 +15,12 @@ export const SALE_REASONS = {
   stoppedBeforeCard: 'the terminal stopped before the card confirmed the payment',
   /** The bank could not be reached and the chip refused to approve offline (AAC after Z3). */
   cardRefusedOffline: 'the card refused the payment while the bank could not be reached',
+  /**
+   * The bank could not be reached and the store's server did not keep a copy of the payment in time
+   * (docs/store.md): not stored, so not charged; the sale needs the bank.
+   */
+  noStoreCopy:
+    'the bank could not be reached and the store server did not answer in time, so this sale needs the bank now: try again or take another payment',
 } as const
 
 /** How journals written by earlier versions worded the card's refusals. */

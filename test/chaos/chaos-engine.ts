@@ -2,8 +2,10 @@
  * Model-based chaos checker for the transaction engine. fast-check generates sequences of sales
  * (every offline policy, every test card), voids at any moment, tips, returns (of a charged sale,
  * part or whole or more than is left, with its card or another; and without a sale, by a manager),
- * close of day, forward now, host down and up, every fault of the training host, and SIGKILLs of the
- * worker between commands and in the middle of them. After each sequence the system is settled (healthy host, restart,
+ * close of day, forward now, host down and up, every fault of the training host, a store server
+ * (docs/store.md) down, slow and restarted in the runs that draw one, and SIGKILLs of the worker
+ * between commands and in the middle of them. With a store, once it answers again every item the
+ * terminal still owes must have a copy in its stream. After each sequence the system is settled (healthy host, restart,
  * queue drained, manager actions the model allows) and invariants are checked against the training
  * host's ledger and the journal, read from disk once the worker has stopped.
  *
@@ -22,6 +24,10 @@ import { COUNTER_BUSY, CHARGED, OFFLINE_POLICIES, type OfflinePolicy, type SaleS
 import { startTrainingHost, type TrainingHost } from '../../src-main/training/host'
 import type { OperationKind } from '../../src-main/gateway'
 import { AID, KEY } from '../support/engine-harness'
+import { makeRecoveryKeyPair } from '../../src-main/store'
+import { startNatsServer, type NatsServer } from '../support/nats-server'
+import { StoreGate } from './store-gate'
+import { commandAvailable } from '../support/system'
 import {
   CHAOS_CARDS,
   READER_FAULTS,
@@ -84,6 +90,11 @@ export type ChaosCommand =
   /** SIGKILL a moment from now, whatever is running then: in the middle of a command or of forwarding. */
   | { kind: 'killSoon'; afterMs: number }
   | { kind: 'pause'; ms: number }
+  /** The store's server (docs/store.md), in runs that draw one: unreachable, slow, back, restarted. */
+  | { kind: 'storeDown' }
+  | { kind: 'storeSlow'; ms: number }
+  | { kind: 'storeUp' }
+  | { kind: 'storeRestart' }
 
 /** Every fault of the training host; `delay=900` outlasts the worker's 700 ms response timeout. */
 export const CHAOS_FAULTS = [
@@ -182,16 +193,22 @@ export const commandArb: fc.Arbitrary<ChaosCommand> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'kill' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('killSoon' as const), afterMs: fc.integer({ min: 0, max: 600 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('pause' as const), ms: fc.integer({ min: 10, max: 800 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'storeDown' as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('storeSlow' as const), ms: fc.integer({ min: 50, max: 600 }) }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'storeUp' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'storeRestart' as const }) },
 )
 
 export const scenarioArb = fc.record({
   restaurant: fc.boolean(),
+  /** The terminal copies its queue to a store server (a real nats-server behind a gate), where there is one. */
+  store: commandAvailable('nats-server') ? fc.boolean() : fc.constant(false),
   /** The terminal has a manager, who approves a return without a sale; without one such a return is refused. */
   manager: fc.boolean(),
   commands: fc.array(commandArb, { minLength: 6, maxLength: 40, size: 'medium' }),
 })
 /** `manager` absent (a sequence printed before returns): no manager. */
-export type Scenario = { restaurant: boolean; manager?: boolean; commands: ChaosCommand[] }
+export type Scenario = { restaurant: boolean; manager?: boolean; store?: boolean; commands: ChaosCommand[] }
 
 // ---------------------------------------------------------------------------------------------
 // The host behind a gate: "down" refuses connections, as a host that is off or unreachable does
@@ -407,6 +424,27 @@ export interface RunReport {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The store's recovery key of every run (only its public half is used: the checker reads no copy). */
+const STORE_KEYS = makeRecoveryKeyPair('chaos checker recovery passphrase')
+
+/** A real nats-server behind a gate, for a run that draws a store. */
+class StoreUnderTest {
+  private constructor(
+    readonly server: NatsServer,
+    readonly gate: StoreGate,
+  ) {}
+
+  static async start(): Promise<StoreUnderTest> {
+    const server = await startNatsServer()
+    return new StoreUnderTest(server, await StoreGate.open(server.port))
+  }
+
+  async close(): Promise<void> {
+    await this.gate.close()
+    await this.server.close()
+  }
+}
+
 /** The host declines these amounts (docs/gateway.md §D4): a stored one cannot be collected. */
 export const hostDeclines = (amountMinor: number): boolean => amountMinor % 100 === 51 || amountMinor % 100 === 5
 
@@ -457,7 +495,15 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   const sales: ModelSale[] = []
   const returns: ModelReturn[] = []
   const manager = scenario.manager === true
-  const args = [agentDir, gate.url, host.caFile, service, scenario.restaurant ? 'restaurant' : 'retail']
+  const store = scenario.store === true ? await StoreUnderTest.start() : undefined
+  const args = [
+    agentDir,
+    gate.url,
+    host.caFile,
+    service,
+    scenario.restaurant ? 'restaurant' : 'retail',
+    ...(store ? [store.gate.url, STORE_KEYS.publicKey] : []),
+  ]
   let worker: WorkerProcess | undefined
   const timers = new Set<NodeJS.Timeout>()
 
@@ -609,10 +655,31 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
         case 'pause':
           await sleep(command.ms)
           break
+        case 'storeDown':
+          await store?.gate.down()
+          break
+        case 'storeSlow':
+          await store?.gate.up()
+          store?.gate.slow(command.ms)
+          break
+        case 'storeUp':
+          await store?.gate.up()
+          break
+        case 'storeRestart':
+          await store?.server.restart()
+          break
       }
     }
     for (const timer of timers) clearTimeout(timer)
     timers.clear()
+
+    // With a store: once it answers again, every item the terminal still owes has a copy in the stream.
+    if (store) {
+      await store.gate.up()
+      const answer = await send({ op: 'uncopied' }, 30_000)
+      const uncopied = (answer?.uncopied as string[] | undefined) ?? []
+      if (answer?.ok && uncopied.length > 0) report.violations.push(`owed without a copy at the store: ${uncopied.join(', ')}`)
+    }
 
     // Settle: a healthy host, a restart (recovery), the queue drained, what needs a manager handled.
     host.clearFaults()
@@ -653,6 +720,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     await worker?.kill()
     await gate.close()
     await host.close()
+    await store?.close()
     rmSync(dir, { recursive: true, force: true })
   }
   report.sales = sales.length
@@ -897,6 +965,8 @@ function checkReturns(
 export interface ChaosSummary {
   chaos: 'engine'
   runs: number
+  /** Runs whose terminal copied its queue to a store server (docs/store.md). */
+  runsWithStore: number
   kills: number
   commands: number
   workerCommands: number
@@ -937,6 +1007,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
   const tlsDir = mkdtempSync(join(tmpdir(), 'pos-chaos-tls-'))
   const totals = {
     runs: 0,
+    runsWithStore: 0,
     kills: 0,
     commands: 0,
     workerCommands: 0,
@@ -955,6 +1026,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
       fc.asyncProperty(scenarioArb, async (scenario) => {
         const report = await runScenario(scenario, { tlsDir })
         totals.runs++
+        if (scenario.store === true) totals.runsWithStore++
         totals.kills += report.kills
         totals.commands += report.commands
         totals.workerCommands += report.workerCommands
@@ -965,7 +1037,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
         for (const [state, n] of Object.entries(report.states)) totals.states[state] = (totals.states[state] ?? 0) + n
         for (const [state, n] of Object.entries(report.returnStates)) totals.returnStates[state] = (totals.returnStates[state] ?? 0) + n
         options.log?.(
-          `run ${totals.runs}: ${scenario.restaurant ? 'restaurant' : 'retail'}, ${scenario.commands.length} commands, ${report.sales} sales, ${report.returns} returns, ${report.kills} kills, ${report.violations.length} violations`,
+          `run ${totals.runs}: ${scenario.restaurant ? 'restaurant' : 'retail'}${scenario.store === true ? ' with a store server' : ''}, ${scenario.commands.length} commands, ${report.sales} sales, ${report.returns} returns, ${report.kills} kills, ${report.violations.length} violations`,
         )
         if (report.violations.length > 0) {
           lastViolations = report.violations

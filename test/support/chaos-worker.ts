@@ -12,6 +12,10 @@ import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import pino from 'pino'
 import { composeEngine } from '../../src-main/app/compose'
+import { wireStore } from '../../src-main/app/store-wiring'
+import { copySubject, StoreLink } from '../../src-main/store'
+import type { QueueOperation } from '../../src-shared/sale'
+import { copiesAtStore } from './store-lane'
 import type { CardData, CardDecision } from '../../src-main/device'
 import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import { KeytarSecretStore } from '../../src-main/keychain'
@@ -88,6 +92,8 @@ export type WorkerCommand =
   | { op: 'acknowledge'; id: string }
   | { op: 'managerRetry'; id: string }
   | { op: 'status' }
+  /** With a store: the items the journal still owes whose copy is not in the stream (after the copies are brought up to date). */
+  | { op: 'uncopied' }
 
 /** A contactless EMV card: its own PAN, so that the card-data scan covers a third number. */
 export function contactlessVisa(): CardData {
@@ -123,7 +129,7 @@ const isMain = process.argv[1]?.endsWith('chaos-worker.ts') ?? false
 if (isMain) await main()
 
 async function main(): Promise<void> {
-  const [dataDir, hostUrl, caFile, service, mode] = process.argv.slice(2)
+  const [dataDir, hostUrl, caFile, service, mode, storeUrl, recoveryPublicKey] = process.argv.slice(2)
   if (!dataDir || !hostUrl || !caFile || !service)
     throw new Error('usage: chaos-worker <dataDir> <hostUrl> <caFile> <service> <retail|restaurant>')
 
@@ -140,9 +146,32 @@ async function main(): Promise<void> {
     },
     { signingKey: KEY },
   )
+  // A store server when the scenario draws one (docs/store.md): the production wiring, requireReplica on.
+  const settings = testSettings(dataDir)
+  const logger = pino({ level: 'silent' })
+  const store =
+    storeUrl && recoveryPublicKey
+      ? await wireStore(
+          new StoreLink(
+            {
+              servers: [storeUrl],
+              storeId: settings.merchant.storeId,
+              terminalId: settings.merchant.terminalId,
+              recoveryPublicKey,
+              requireReplica: true,
+              ackTimeoutMs: 400,
+              heartbeatMs: 500,
+              maxAgeMs: 96 * 3_600_000,
+              version: 'chaos',
+            },
+            logger,
+          ),
+          settings.merchant,
+        )
+      : undefined
   const engine = await composeEngine(
     {
-      ...testSettings(dataDir),
+      ...settings,
       restaurantMode: mode === 'restaurant',
       limits: { ...TEST_SALE_LIMITS, unreferencedReturnMaxMinor: UNREFERENCED_RETURN_MAX_MINOR },
       cardReadTimeoutSeconds: 5,
@@ -154,8 +183,9 @@ async function main(): Promise<void> {
         maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
       },
     },
-    { reader, host, secrets: await KeytarSecretStore.open(service), logger: pino({ level: 'silent' }) },
+    { reader, host, secrets: await KeytarSecretStore.open(service), logger, store: store?.engineStore },
   )
+  store?.start(engine, reader)
 
   const answer = (n: unknown, body: Record<string, unknown>): void => {
     process.stdout.write(`${JSON.stringify({ n, ...body })}\n`)
@@ -236,6 +266,17 @@ async function main(): Promise<void> {
         return { sale: await engine.txn.managerRetry(command.id) }
       case 'status':
         return { queue: engine.forwarder.status(), sales: engine.txn.dayReport().sales, alarms: engine.alarms }
+      case 'uncopied': {
+        if (!store) return { uncopied: [] }
+        await store.link.replica.syncNow()
+        const present = new Set(await copiesAtStore(storeUrl!, settings.merchant.terminalId, settings.merchant.storeId))
+        const owed = engine.journal.outbox.waiting(Number.MAX_SAFE_INTEGER)
+        const subject = (item: { operation: QueueOperation; messageId: string }) =>
+          copySubject(settings.merchant.storeId, settings.merchant.terminalId, item.operation, item.messageId)
+        return {
+          uncopied: owed.filter((item) => !present.has(subject(item))).map((item) => `${item.saleId} ${item.operation} (${item.state})`),
+        }
+      }
     }
   }
 
@@ -261,6 +302,7 @@ async function main(): Promise<void> {
   lines.on('close', () => {
     void engine
       .close()
+      .then(() => store?.link.close())
       .then(() => host.close())
       .then(() => process.exit(0))
   })

@@ -1,6 +1,6 @@
 /**
  * The chaos checker, bounded: a few generated sequences of sales, voids, tips, closes, host faults,
- * outages and SIGKILLs of a worker running the whole engine, each settled and checked against the
+ * outages (of the bank and of the store's server) and SIGKILLs of a worker running the whole engine, each settled and checked against the
  * training host's ledger and the journal (test/chaos/chaos-engine.ts). `npm run chaos -- --runs N`
  * runs many more. A failure names its seed and path; CHAOS_SEED and CHAOS_PATH replay it here.
  */

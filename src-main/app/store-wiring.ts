@@ -1,0 +1,136 @@
+/**
+ * The store's server in the composition (docs/store.md): the link built from the configuration and
+ * the keychain, the engine's view of it (the queue replica, the fence, the alarms), and the hooks
+ * it reads the journal, the queue and the reader through. Nothing here when `store` is absent.
+ */
+import type { Logger } from 'pino'
+import type { CardReader } from '../device'
+import type { AgentConfig } from '../config'
+import { storeSecretAccount, type SecretStore } from '../keychain'
+import { fencedWords, StoreLink, type FenceRecord, type OwedItem } from '../store'
+import type { Engine, EngineStore } from './compose'
+
+export interface StoreWiring {
+  link: StoreLink
+  engineStore: EngineStore
+  /** Starts the copies and the heartbeat once the engine runs. */
+  start(engine: Engine, reader: CardReader): void
+}
+
+/**
+ * How long a copy may stay in the stream: the longest an item may be owed before a manager must
+ * act (the offline age limit, 72 hours for a reversal) and a day's margin; a copy still owed after
+ * that is published again by the next pass.
+ */
+export function copyMaxAgeMs(config: AgentConfig): number {
+  return (Math.max(config.offline.maxOldestAgeHours, 72) + 24) * 3_600_000
+}
+
+export async function openStoreWiring(
+  config: AgentConfig,
+  secrets: SecretStore,
+  logger: Logger,
+  version: string,
+): Promise<StoreWiring | undefined> {
+  const store = config.store
+  if (!store) return undefined
+  const password = store.user ? await secrets.get(storeSecretAccount('password', store.user)) : undefined
+  const nkeySeed = store.nkey ? await secrets.get(storeSecretAccount('nkey-seed', store.nkey)) : undefined
+  if (store.nkey && !nkeySeed) logger.error('the store NKey seed is not in the keychain: run `pos-agent store nkey`')
+  const link = new StoreLink(
+    {
+      servers: store.servers,
+      domain: store.domain,
+      user: store.user,
+      password,
+      nkeySeed,
+      storeId: config.merchant.storeId,
+      terminalId: config.merchant.terminalId,
+      recoveryPublicKey: store.recoveryPublicKey,
+      requireReplica: store.requireReplica,
+      ackTimeoutMs: store.ackTimeoutMs,
+      heartbeatMs: store.heartbeatSeconds * 1000,
+      maxAgeMs: copyMaxAgeMs(config),
+      version,
+    },
+    logger,
+  )
+  return wireStore(link, config.merchant)
+}
+
+/** The engine's view of a store link, and the hooks that feed it from the running engine. */
+export async function wireStore(link: StoreLink, merchant: { storeId: string; terminalId: string }): Promise<StoreWiring> {
+  const config = { merchant }
+  let fence: FenceRecord | undefined = await link.fenceAtStart()
+  const engineStore: EngineStore = {
+    replica: link.replica,
+    fenced: () => (fence ? fencedWords(fence) : undefined),
+    alarms: () => link.alarms(),
+  }
+  return {
+    link,
+    engineStore,
+    start(engine, reader) {
+      const outbox = engine.journal.outbox
+      link.start({
+        queue: {
+          owed: () =>
+            outbox
+              .waiting(Number.MAX_SAFE_INTEGER)
+              .map((item): OwedItem => ({ seq: item.seq, operation: item.operation, messageId: item.messageId })),
+          copyOf: (item) => {
+            const owed = outbox.get(item.seq)
+            const body = owed ? outbox.openBody(item.seq) : undefined
+            if (!owed || body === undefined) return undefined
+            return {
+              v: 1,
+              storeId: config.merchant.storeId,
+              terminalId: config.merchant.terminalId,
+              saleId: owed.saleId,
+              operation: owed.operation,
+              messageId: owed.messageId,
+              body,
+              amountMinor: owed.amountMinor,
+              currency: owed.currency,
+              queuedAt: owed.createdAt,
+            }
+          },
+        },
+        status: () => {
+          const queue = engine.forwarder.status()
+          const device = reader.status()
+          return {
+            queueDepth: queue.count,
+            storedCount: queue.storedCount,
+            oldestStoredAgeSeconds: queue.oldestStoredAt === undefined ? undefined : Math.round((Date.now() - queue.oldestStoredAt) / 1000),
+            attentionCount: queue.attentionCount,
+            alarms: engine.alarms.map(({ code, message }) => ({ code, message })),
+            reader: !device.connected ? 'not connected' : device.busy ? 'busy' : 'ready',
+            bank: queue.hostReachable === undefined ? 'unknown' : queue.hostReachable ? 'reachable' : 'unreachable',
+          }
+        },
+        onFenced: (found) => {
+          fence = found
+        },
+      })
+      // Every change of the queue (a new item, an answer, a withdrawal) brings the copies up to date,
+      // and every sale's change is an event on the lane's subject: listed fields only, never card data.
+      engine.txn.on('update', ({ sale }) => {
+        link.replica.queueChanged()
+        link.publishEvent('sale', {
+          id: sale.id,
+          kind: sale.kind ?? 'sale',
+          state: sale.state,
+          amountMinor: sale.amountMinor,
+          currency: sale.currency,
+          offline: sale.offline,
+          ...(sale.reason !== undefined ? { reason: sale.reason } : {}),
+        })
+      })
+      engine.forwarder.on('attention', (item, why) =>
+        link.publishEvent('alarm', { saleId: item.saleId, operation: item.operation, failure: why.failure }),
+      )
+      engine.forwarder.on('status', () => link.replica.queueChanged())
+    },
+  }
+}

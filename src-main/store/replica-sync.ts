@@ -1,0 +1,249 @@
+/**
+ * The queue's copies at the store, kept from the journal (the truth). After every change of the
+ * queue, and every half minute, one pass compares what the terminal still owes with the copies the
+ * stream holds: a missing copy is sealed and published, a copy whose item the bank answered (or that
+ * was withdrawn) is erased. A pass that fails is tried again with a growing pause, and while items
+ * are owed without a copy, an alarm says so. Offline approvals do not wait for a pass: they publish
+ * their own copy and wait for its acknowledgement (`confirm`).
+ */
+import type { Logger } from 'pino'
+import type { CopyKey, QueueCopy, QueueReplica } from './queue-replica'
+import type { CopySealer } from './sealed-copy'
+import type { StoreConnection } from './store-connection'
+import { copyMessageId, copySubject } from './store-names'
+
+/** An item the journal still owes the bank, as the sync needs it. */
+export interface OwedItem extends CopyKey {
+  seq: number
+}
+
+/** The journal's side: what is owed, and an item's full copy (its body opened) when it must be published. */
+export interface OwedQueue {
+  owed(): OwedItem[]
+  copyOf(item: OwedItem): QueueCopy | undefined
+}
+
+export interface ReplicaSyncOptions {
+  connection: StoreConnection
+  sealer: CopySealer
+  storeId: string
+  terminalId: string
+  required: boolean
+  ackTimeoutMs: number
+  logger: Logger
+  /** A full pass even when nothing changed, to catch copies the stream aged out. */
+  periodMs?: number
+}
+
+export interface ReplicaState {
+  /** Items owed whose copy is not (known to be) at the store. */
+  uncopied: number
+  /** When the last pass failed, and why; undefined after a pass that succeeded. */
+  failingSince: number | undefined
+  lastError: string | undefined
+  fenced: boolean
+}
+
+function isNoStream(error: unknown): boolean {
+  return (
+    error instanceof Error && /no responders|503|stream not found/i.test(`${error.message} ${(error as { code?: unknown }).code ?? ''}`)
+  )
+}
+
+/** A copy confirmed for a sale still being journaled is not erased by a pass that runs meanwhile. */
+const CONFIRM_GRACE_MS = 30_000
+const MAX_BACKOFF_MS = 30_000
+
+export class ReplicaSync implements QueueReplica {
+  readonly required: boolean
+  private queue: OwedQueue | undefined
+  private readonly confirming = new Map<string, number>()
+  private readonly discarded = new Set<string>()
+  /** Subjects known to hold a copy, as of the last listing, publication or erasure. */
+  private readonly known = new Set<string>()
+  private listed = false
+  private lastListing = 0
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<void> | undefined
+  private again = false
+  private failures = 0
+  private stopped = false
+  private fenced = false
+  private readonly state: ReplicaState = { uncopied: 0, failingSince: undefined, lastError: undefined, fenced: false }
+
+  constructor(private readonly options: ReplicaSyncOptions) {
+    this.required = options.required
+  }
+
+  /** Starts keeping copies of `queue` (the engine's journal). */
+  attach(queue: OwedQueue): void {
+    this.queue = queue
+    this.schedule(0)
+  }
+
+  /** This terminal's queue was rescued: no more copies, no more confirmations. */
+  fence(): void {
+    this.fenced = true
+    this.state.fenced = true
+  }
+
+  status(): ReplicaState {
+    return { ...this.state }
+  }
+
+  async confirm(copies: QueueCopy[]): Promise<boolean> {
+    if (this.fenced || this.stopped) return false
+    const { ackTimeoutMs } = this.options
+    const deadline = Date.now() + ackTimeoutMs
+    const subjects = copies.map((copy) => this.subjectOf(copy))
+    subjects.forEach((subject) => this.confirming.set(subject, Date.now() + CONFIRM_GRACE_MS))
+    try {
+      await Promise.all(copies.map((copy, i) => this.publish(copy, subjects[i]!, deadline)))
+      subjects.forEach((subject) => this.known.add(subject))
+      return true
+    } catch (error) {
+      this.options.logger.warn({ err: error, items: copies.length }, 'the store server did not acknowledge a copy in time')
+      // It may have stored it all the same (an acknowledgement lost): the sale is not approved, so the copy goes.
+      this.discard(copies)
+      return false
+    }
+  }
+
+  /** The confirmed copies' items are in the journal now: the next pass keeps them as owed. */
+  journaled(keys: CopyKey[]): void {
+    for (const key of keys) this.confirming.delete(this.subjectOf(key))
+  }
+
+  /**
+   * Publishes until the stream acknowledges or the deadline passes. A publish sent while the client
+   * reconnects can lose its answer; sending it again is safe, the stream keeps one copy per item
+   * (Nats-Msg-Id within the duplicate window, one message per subject beyond it).
+   */
+  private async publish(copy: QueueCopy, subject: string, deadline: number): Promise<void> {
+    const { connection, sealer, ackTimeoutMs } = this.options
+    const sealed = await sealer.seal(copy, subject)
+    const attemptMs = Math.max(200, Math.floor(ackTimeoutMs / 3))
+    for (;;) {
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error('the store server did not acknowledge the copy in time')
+      try {
+        const js = await connection.jetstream(left)
+        await js.publish(subject, sealed, {
+          msgID: copyMessageId(copy.terminalId, copy.operation, copy.messageId),
+          timeout: Math.min(left, attemptMs),
+          expect: { streamName: connection.streamName },
+        })
+        return
+      } catch (error) {
+        this.options.logger.debug({ err: error, subject }, 'a copy was not acknowledged: sending it again')
+        if (deadline - Date.now() <= 0) throw error
+        // No stream answered: made on first use (the store server may be new, or its store lost).
+        if (isNoStream(error))
+          await connection
+            .ensureStream(Math.max(1, deadline - Date.now()), true)
+            .catch((failed: unknown) => this.options.logger.debug({ err: failed }, 'the queue stream could not be made yet'))
+        else await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(0, deadline - Date.now()))))
+      }
+    }
+  }
+
+  discard(keys: CopyKey[]): void {
+    for (const key of keys) {
+      const subject = this.subjectOf(key)
+      this.confirming.delete(subject)
+      this.discarded.add(subject)
+    }
+    this.queueChanged()
+  }
+
+  queueChanged(): void {
+    this.schedule(20)
+  }
+
+  /** Runs one pass now and resolves when it ended (tests, `rescue` checks, shutdown). */
+  async syncNow(): Promise<ReplicaState> {
+    while (this.running) await this.running
+    await this.pass()
+    return this.status()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    clearTimeout(this.timer)
+    await this.running
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped || !this.queue) return
+    if (this.running) {
+      this.again = true
+      return
+    }
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => {
+      this.running = this.pass().finally(() => {
+        this.running = undefined
+        const retry = this.failures > 0 ? Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1)) : undefined
+        if (this.again) {
+          this.again = false
+          this.schedule(retry ?? 20)
+        } else this.schedule(retry ?? this.options.periodMs ?? 30_000)
+      })
+    }, ms)
+  }
+
+  private async pass(): Promise<void> {
+    const queue = this.queue
+    if (!queue || this.stopped || this.fenced) return
+    const { connection, terminalId, ackTimeoutMs, logger } = this.options
+    let wanted = new Map<string, OwedItem>()
+    try {
+      // The store's own listing on the periodic pass and after a failure; in between, what this
+      // terminal knows it published and erased (a listing grows with the queue, a change does not).
+      const full = this.listed === false || Date.now() - this.lastListing >= (this.options.periodMs ?? 30_000)
+      if (full) {
+        const listed = await connection.copySubjects(terminalId, ackTimeoutMs * 2)
+        this.known.clear()
+        listed.forEach((subject) => this.known.add(subject))
+        this.listed = true
+        this.lastListing = Date.now()
+      }
+      const present = new Set(this.known)
+      // Read after the listing: a copy confirmed meanwhile is either journaled by now (owed) or still confirming.
+      wanted = new Map(queue.owed().map((item) => [this.subjectOf(item), item]))
+      const missing = [...wanted].filter(([subject]) => !present.has(subject))
+      for (const subject of wanted.keys()) this.confirming.delete(subject)
+      this.state.uncopied = missing.length
+      for (const [subject, item] of missing) {
+        const copy = queue.copyOf(item)
+        if (!copy) continue
+        await this.publish(copy, subject, Date.now() + ackTimeoutMs * 2)
+        this.known.add(subject)
+        this.state.uncopied--
+      }
+      const now = Date.now()
+      for (const [subject, until] of this.confirming) if (until < now) this.confirming.delete(subject)
+      for (const subject of present) {
+        if (wanted.has(subject) || (this.confirming.has(subject) && !this.discarded.has(subject))) continue
+        await connection.erase(subject, ackTimeoutMs * 2)
+        this.known.delete(subject)
+        this.discarded.delete(subject)
+      }
+      this.failures = 0
+      this.state.failingSince = undefined
+      this.state.lastError = undefined
+    } catch (error) {
+      this.listed = false
+      this.failures++
+      this.state.failingSince ??= Date.now()
+      this.state.lastError = error instanceof Error ? error.message : String(error)
+      if (wanted.size === 0) wanted = new Map(queue.owed().map((item) => [this.subjectOf(item), item]))
+      this.state.uncopied = [...wanted.keys()].filter((subject) => !this.known.has(subject)).length
+      logger.warn({ err: error, owed: wanted.size, uncopied: this.state.uncopied }, 'the queue copies could not be brought up to date')
+    }
+  }
+
+  private subjectOf(key: CopyKey): string {
+    return copySubject(this.options.storeId, this.options.terminalId, key.operation, key.messageId)
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * The connection to the store's NATS server (the `@nats-io/*` clients): one per process, kept open
+ * and reconnected by the client itself. Every call is bounded by a time: a store server that does
+ * not answer never holds a sale longer than `store.ackTimeoutMs`.
+ */
+import { connect, nkeyAuthenticator, usernamePasswordAuthenticator, type NatsConnection } from '@nats-io/transport-node'
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import { Kvm, type KV } from '@nats-io/kv'
+import { PosError } from '../../src-shared/pos-error'
+import type { FLEET_BUCKET } from './store-names'
+import { FENCE_BUCKET, queueStreamName, queueSubjects, terminalCopies } from './store-names'
+
+export interface StoreConnectionSettings {
+  servers: string[]
+  storeId: string
+  /** The store server's JetStream domain, when it is reached through a chain's hub. */
+  domain?: string | undefined
+  user?: string | undefined
+  password?: string | undefined
+  /** An NKey seed (`SU...`), from the keychain. */
+  nkeySeed?: string | undefined
+  /** A name the server shows for this connection (`pos-agent T-0003`). */
+  name: string
+  /** How long a copy may live in the stream: the longest an item may stay owed, with a margin. */
+  maxAgeMs: number
+}
+
+export class StoreConnection {
+  private readonly connecting: Promise<NatsConnection>
+  private connection: NatsConnection | undefined
+  private streamReady: Promise<void> | undefined
+  private jsm: Promise<JetStreamManager> | undefined
+  private readonly buckets = new Map<string, Promise<KV>>()
+  private closed = false
+
+  constructor(private readonly settings: StoreConnectionSettings) {
+    this.connecting = this.firstConnect()
+    this.connecting.catch(() => undefined)
+  }
+
+  /**
+   * Tries until the server answers or the connection is closed: a terminal starts whether or not the
+   * store server is up. Once connected, the client reconnects by itself, forever.
+   */
+  private async firstConnect(): Promise<NatsConnection> {
+    const { settings } = this
+    const authenticator = settings.nkeySeed
+      ? nkeyAuthenticator(new TextEncoder().encode(settings.nkeySeed))
+      : settings.user
+        ? usernamePasswordAuthenticator(settings.user, settings.password)
+        : undefined
+    for (;;) {
+      if (this.closed) throw new PosError('STORE_UNAVAILABLE', 'the store connection is closed')
+      try {
+        const nc = await connect({
+          servers: settings.servers,
+          name: settings.name,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 500,
+          timeout: 2_000,
+          ...(authenticator ? { authenticator } : {}),
+        })
+        if (this.closed) {
+          await nc.close()
+          continue
+        }
+        this.connection = nc
+        return nc
+      } catch (error) {
+        // Wrong credentials will not get better by retrying sooner; the log says which.
+        this.lastError = error instanceof Error ? error.message : String(error)
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      }
+    }
+  }
+
+  /** Why the last attempt to connect failed, for the log and `doctor`. */
+  lastError: string | undefined
+
+  get streamName(): string {
+    return queueStreamName(this.settings.storeId)
+  }
+
+  /** The connection once it is up, or a timeout error after `ms`. */
+  async nats(ms: number): Promise<NatsConnection> {
+    if (this.closed) throw new PosError('STORE_UNAVAILABLE', 'the store connection is closed')
+    if (this.connection) return this.connection
+    return withTimeout(this.connecting, ms, 'the store server did not answer')
+  }
+
+  async jetstream(ms: number): Promise<JetStreamClient> {
+    return jetstream(await this.nats(ms), { timeout: ms, ...(this.settings.domain ? { domain: this.settings.domain } : {}) })
+  }
+
+  async manager(ms: number): Promise<JetStreamManager> {
+    const nc = await this.nats(ms)
+    this.jsm ??= jetstreamManager(nc, { timeout: Math.max(ms, 1_000), checkAPI: false, ...this.domainOption() })
+    return this.jsm
+  }
+
+  /**
+   * The store's queue stream, made on first use: one message per item (a newer copy replaces an
+   * older). `again`: asked anew, after a publish found no stream (a store server whose store was lost).
+   */
+  async ensureStream(ms: number, again = false): Promise<void> {
+    if (again) this.streamReady = undefined
+    this.streamReady ??= (async () => {
+      const jsm = await this.manager(ms)
+      const config = {
+        name: this.streamName,
+        subjects: [queueSubjects(this.settings.storeId)],
+        max_msgs_per_subject: 1,
+        max_age: this.settings.maxAgeMs * 1_000_000,
+        // Two minutes of de-duplication by Nats-Msg-Id (JetStream's default) covers any retry of a publish.
+        duplicate_window: 120_000_000_000,
+      }
+      try {
+        await jsm.streams.info(this.streamName)
+        await jsm.streams.update(this.streamName, config)
+      } catch (error) {
+        if (!isNotFound(error)) throw error
+        await jsm.streams.add(config)
+      }
+    })()
+    try {
+      await withTimeout(this.streamReady, ms, 'the store server did not answer')
+    } catch (error) {
+      this.streamReady = undefined
+      throw error
+    }
+  }
+
+  /** Subjects holding a copy of one of `terminalId`'s items. */
+  async copySubjects(terminalId: string, ms: number): Promise<string[]> {
+    await this.ensureStream(ms)
+    const jsm = await this.manager(ms)
+    const info = await jsm.streams.info(this.streamName, { subjects_filter: terminalCopies(this.settings.storeId, terminalId) })
+    return Object.keys(info.state.subjects ?? {})
+  }
+
+  /** The copy at `subject`, or undefined when there is none. */
+  async readCopy(subject: string, ms: number): Promise<{ seq: number; data: Uint8Array } | undefined> {
+    const jsm = await this.manager(ms)
+    const message = await jsm.streams.getMessage(this.streamName, { last_by_subj: subject })
+    return message ? { seq: message.seq, data: message.data } : undefined
+  }
+
+  /** Secure erase (JetStream `STREAM.MSG.DELETE` without `no_erase`): the message is overwritten with random data. */
+  async erase(subject: string, ms: number, seq?: number): Promise<boolean> {
+    const at = seq ?? (await this.readCopy(subject, ms))?.seq
+    if (at === undefined) return false
+    const jsm = await this.manager(ms)
+    try {
+      return await jsm.streams.deleteMessage(this.streamName, at, true)
+    } catch (error) {
+      // Already gone (erased by an earlier run, or aged out): nothing left to erase.
+      if (isNotFound(error)) return false
+      throw error
+    }
+  }
+
+  async bucket(name: typeof FENCE_BUCKET | typeof FLEET_BUCKET, ms: number): Promise<KV> {
+    const nc = await this.nats(ms)
+    let bucket = this.buckets.get(name)
+    if (!bucket) {
+      const kvm = new Kvm(jetstream(nc, { timeout: Math.max(ms, 1_000), ...this.domainOption() }))
+      // The fence keeps its history (who rescued, when); a heartbeat only its latest word.
+      bucket = kvm.create(name, name === FENCE_BUCKET ? { history: 10 } : { history: 1 })
+      this.buckets.set(name, bucket)
+      bucket.catch(() => this.buckets.delete(name))
+    }
+    return withTimeout(bucket, ms, 'the store server did not answer')
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    const nc = this.connection
+    if (nc) await nc.drain().catch(() => nc.close())
+  }
+
+  private domainOption(): { domain?: string } {
+    return this.settings.domain ? { domain: this.settings.domain } : {}
+  }
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof Error && /not found/i.test(error.message)
+}
+
+export async function withTimeout<T>(promise: Promise<T>, ms: number, words: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new PosError('STORE_UNAVAILABLE', words)), ms)
+      }),
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * A terminal's link to its store server: the queue's copies (replica-sync.ts), its fence, its
+ * heartbeat and its events. Built by the composition root when the configuration has a `store`
+ * section; the engine sees only the `QueueReplica` port and the alarms.
+ */
+import type { Logger } from 'pino'
+import { fencedWords, readFence, type FenceRecord } from './fence'
+import type { Heartbeat } from './fleet'
+import { recoveryPublicJwk } from './recovery-key'
+import { ReplicaSync, type OwedQueue, type ReplicaState } from './replica-sync'
+import { CopySealer } from './sealed-copy'
+import { StoreConnection, type StoreConnectionSettings } from './store-connection'
+import { eventSubject, FLEET_BUCKET, terminalKey } from './store-names'
+
+export interface StoreLinkSettings extends Omit<StoreConnectionSettings, 'name'> {
+  terminalId: string
+  recoveryPublicKey: string
+  requireReplica: boolean
+  ackTimeoutMs: number
+  heartbeatMs: number
+  version: string
+}
+
+/** What the terminal says about itself in its heartbeat (never card data). */
+export type TerminalStatus = Pick<
+  Heartbeat,
+  'queueDepth' | 'storedCount' | 'oldestStoredAgeSeconds' | 'attentionCount' | 'alarms' | 'reader' | 'bank'
+>
+
+export interface StoreAlarm {
+  code: 'QUEUE_COPY_MISSING' | 'QUEUE_RESCUED'
+  message: string
+}
+
+export interface StoreLinkHooks {
+  queue: OwedQueue
+  status: () => TerminalStatus
+  /** The fence appeared while the terminal runs: stop forwarding. */
+  onFenced: (fence: FenceRecord) => void
+}
+
+export class StoreLink {
+  readonly replica: ReplicaSync
+  private readonly connection: StoreConnection
+  private fence: FenceRecord | undefined
+  private timer: NodeJS.Timeout | undefined
+  private beating: Promise<void> | undefined
+  private hooks: StoreLinkHooks | undefined
+
+  constructor(
+    private readonly settings: StoreLinkSettings,
+    private readonly logger: Logger,
+  ) {
+    this.connection = new StoreConnection({ ...settings, name: `pos-agent ${settings.terminalId}` })
+    this.replica = new ReplicaSync({
+      connection: this.connection,
+      sealer: new CopySealer(recoveryPublicJwk(settings.recoveryPublicKey)),
+      storeId: settings.storeId,
+      terminalId: settings.terminalId,
+      required: settings.requireReplica,
+      ackTimeoutMs: settings.ackTimeoutMs,
+      logger,
+    })
+  }
+
+  /**
+   * The fence as the store server has it now, read at start before anything is forwarded. A store
+   * server that does not answer in time leaves it unknown; the heartbeat reads it again.
+   */
+  async fenceAtStart(): Promise<FenceRecord | undefined> {
+    try {
+      this.fence = await readFence(this.connection, this.settings.storeId, this.settings.terminalId, this.settings.ackTimeoutMs * 2)
+    } catch (error) {
+      this.logger.warn({ err: error }, 'the store server did not answer: this terminal reads its fence again at its next heartbeat')
+    }
+    if (this.fence) this.replica.fence()
+    return this.fence
+  }
+
+  start(hooks: StoreLinkHooks): void {
+    this.hooks = hooks
+    if (!this.fence) this.replica.attach(hooks.queue)
+    this.tick()
+  }
+
+  alarms(): StoreAlarm[] {
+    const out: StoreAlarm[] = []
+    if (this.fence) out.push({ code: 'QUEUE_RESCUED', message: fencedWords(this.fence) })
+    const state = this.replica.status()
+    if (!this.fence && state.uncopied > 0 && state.failingSince !== undefined)
+      out.push({
+        code: 'QUEUE_COPY_MISSING',
+        message: `${state.uncopied} waiting message(s) for the bank have no copy at the store server yet: it is not answering. They are kept on this terminal and copied as soon as it answers.`,
+      })
+    return out
+  }
+
+  replicaState(): ReplicaState {
+    return this.replica.status()
+  }
+
+  /** A sale's outcome, an alarm or an audit record on the terminal's subject (never card data). */
+  publishEvent(kind: string, payload: unknown): void {
+    void this.connection
+      .nats(1)
+      .then((nc) => nc.publish(eventSubject(this.settings.storeId, this.settings.terminalId, kind), JSON.stringify(payload)))
+      .catch(() => undefined)
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer)
+    this.hooks = undefined
+    await this.beating
+    await this.replica.stop()
+    await this.connection.close()
+  }
+
+  /** One heartbeat: the fence read again, then this lane's word in the fleet bucket. */
+  async heartbeat(): Promise<void> {
+    const hooks = this.hooks
+    if (!hooks) return
+    const { storeId, terminalId, ackTimeoutMs } = this.settings
+    try {
+      if (!this.fence) {
+        const fence = await readFence(this.connection, storeId, terminalId, ackTimeoutMs * 2)
+        if (fence) {
+          this.fence = fence
+          this.replica.fence()
+          this.logger.error({ fence }, 'this terminal was fenced by a rescue: forwarding stops')
+          hooks.onFenced(fence)
+        }
+      }
+      const beat: Heartbeat = {
+        ...hooks.status(),
+        storeId,
+        terminalId,
+        lastSeen: Date.now(),
+        version: this.settings.version,
+        fenced: this.fence !== undefined,
+        uncopied: this.replica.status().uncopied,
+        heartbeatSeconds: this.settings.heartbeatMs / 1000,
+      }
+      const kv = await this.connection.bucket(FLEET_BUCKET, ackTimeoutMs * 2)
+      await kv.put(terminalKey(storeId, terminalId), JSON.stringify(beat))
+    } catch (error) {
+      this.logger.debug({ err: error }, 'heartbeat not written: the store server did not answer')
+    }
+  }
+
+  private tick(): void {
+    this.beating = this.heartbeat().finally(() => {
+      this.beating = undefined
+      if (this.hooks) this.timer = setTimeout(() => this.tick(), this.settings.heartbeatMs)
+    })
+  }
+}

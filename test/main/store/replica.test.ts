@@ -1,0 +1,178 @@
+/**
+ * Every queued item leaves the terminal's disk twice: against a real nats-server (Debian's
+ * `nats-server`, on 127.0.0.1) and the real engine, an offline approval waits for the stream's
+ * acknowledgement of its sealed copy, the copy opens only with the recovery key, and the bank's
+ * answer erases it. With the store server down the sale needs the bank (plain words), a reversal
+ * goes on and its copy follows once the store is back; without `requireReplica` the terminal
+ * approves and raises an alarm.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { connect } from '@nats-io/transport-node'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MemorySecretStore } from '../../../src-main/keychain'
+import { CopyOpener, makeRecoveryKeyPair, openRecoveryPrivateKey, StoreConnection } from '../../../src-main/store'
+import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
+import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { AID, eventually, KEY } from '../../support/engine-harness'
+import { internalWordsIn } from '../../support/internal-words'
+import { natsServerAvailable, startNatsServer, type NatsServer } from '../../support/nats-server'
+import { copiesAtStore, startLane, type Lane } from '../../support/store-lane'
+
+const PASSPHRASE = 'correct horse battery staple'
+const keys = makeRecoveryKeyPair(PASSPHRASE)
+
+describe.runIf(natsServerAvailable())('the queue replica at the store server', () => {
+  let dir: string
+  let nats: NatsServer
+  let host: TrainingHost
+  let lane: Lane | undefined
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pos-replica-'))
+    nats = await startNatsServer()
+    host = await startTrainingHost({ stateDir: join(dir, 'host'), signingKeys: { [AID]: KEY } })
+  })
+  afterEach(async () => {
+    await lane?.close()
+    lane = undefined
+    await host.close()
+    await nats.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const open = (reader: ScriptedCardReader, options: { requireReplica?: boolean } = {}) =>
+    startLane({
+      dir: join(dir, 'lane'),
+      hostUrl: host.url,
+      caPem: host.caPem,
+      natsUrl: nats.url,
+      terminalId: 'T-0001',
+      reader,
+      secrets: new MemorySecretStore(),
+      recoveryPublicKey: keys.publicKey,
+      ...options,
+    })
+
+  it('approves offline only once the store holds the sealed copy; the answer erases it', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    lane = await open(reader)
+    // The lane's events, as a back office listening on its subject sees them.
+    const listener = await connect({ servers: nats.url })
+    const events: string[] = []
+    const subscription = listener.subscribe('pos.events.S1.T-0001.>', { callback: (_, msg) => void events.push(msg.string()) })
+    await listener.flush()
+    host.setFault('*', 'http-503')
+    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 4200, currency: 'USD' }).id)
+    expect(sale.state).toBe('storedOffline')
+    await eventually(() => events.some((e) => e.includes('"storedOffline"')))
+    expect(JSON.parse(events.find((e) => e.includes('"storedOffline"'))!)).toEqual({
+      id: sale.id,
+      kind: 'sale',
+      state: 'storedOffline',
+      amountMinor: 4200,
+      currency: 'USD',
+      offline: true,
+    })
+    expect(events.join('\n')).not.toContain(TEST_CARDS.chipVisa().pan.slice(-4))
+    subscription.unsubscribe()
+    await listener.close()
+    const subjects = await copiesAtStore(nats.url, 'T-0001')
+    expect(subjects).toEqual([
+      `pos.queue.S1.T-0001.payment.${sale.id.replace(/[^A-Za-z0-9_-]/g, (c) => `=${c.charCodeAt(0).toString(16).toUpperCase()}`)}`,
+    ])
+
+    // The store holds ciphertext only: the card number is nowhere in it, and only the recovery key opens it.
+    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    const stored = (await connection.readCopy(subjects[0]!, 3_000))!
+    expect(Buffer.from(stored.data).includes(Buffer.from(TEST_CARDS.chipVisa().pan))).toBe(false)
+    const copy = await new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk).open(stored.data, subjects[0]!)
+    expect(copy).toMatchObject({ saleId: sale.id, operation: 'payment', messageId: sale.id, amountMinor: 4200, terminalId: 'T-0001' })
+    expect(JSON.stringify(copy.body)).toContain(TEST_CARDS.chipVisa().pan)
+    const other = makeRecoveryKeyPair(PASSPHRASE)
+    await expect(
+      new CopyOpener(openRecoveryPrivateKey(other.privateKeyPem, PASSPHRASE).jwk).open(stored.data, subjects[0]!),
+    ).rejects.toThrow(/does not open with this recovery key/)
+    // A copy moved to another item's subject does not open either (the subject is the AAD).
+    await expect(
+      new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk).open(stored.data, `${subjects[0]!}X`),
+    ).rejects.toThrow(/does not open/)
+    await connection.close()
+
+    host.clearFaults()
+    lane.engine.forwarder.wake()
+    await eventually(() => lane!.engine.txn.get(sale.id)?.state === 'forwarded', 8_000)
+    expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)).toBe(0)
+  })
+
+  it('store server down with requireReplica: the sale needs the bank now; a reversal goes on, alarmed, and is copied once the store is back', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.chipVisa() })
+    lane = await open(reader)
+    await nats.stop()
+    host.setFault('*', 'http-503')
+    const refused = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 1500, currency: 'USD' }).id)
+    expect(refused.state).toBe('declined')
+    expect(refused.reason).toMatch(/store server did not answer in time, so this sale needs the bank now/)
+    expect(internalWordsIn(refused.reason ?? '')).toEqual([])
+    expect(reader.answers[0]).toMatchObject({ result: 'unableToGoOnline' })
+    expect(lane.engine.forwarder.status().storedCount).toBe(0)
+
+    // The bank took the payment but its answer was lost: the reversal is queued at once, store or not.
+    host.setFault('payment', 'process-then-drop')
+    const reversed = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 1600, currency: 'USD' }).id)
+    expect(reversed.state).toBe('reversalPending')
+    const alarm = await eventually(() => lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
+    expect(alarm.message).toMatch(/1 waiting message\(s\) for the bank have no copy at the store server/)
+    expect(internalWordsIn(alarm.message)).toEqual([])
+
+    await nats.restart()
+    expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 1, 15_000)).toBe(1)
+    await eventually(() => !lane!.engine.alarms.some((a) => a.code === 'QUEUE_COPY_MISSING'), 15_000)
+  })
+
+  it('store server down without requireReplica: approved offline, and an alarm says the queue has one copy', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    lane = await open(reader, { requireReplica: false })
+    await nats.stop()
+    host.setFault('*', 'http-503')
+    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 2500, currency: 'USD' }).id)
+    expect(sale.state).toBe('storedOffline')
+    await eventually(() => lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
+    await nats.restart()
+    expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 1, 15_000)).toBe(1)
+  })
+
+  it('store server restarted mid-publish: the copy lands once, and the sale is stored', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    lane = await startLane({
+      dir: join(dir, 'lane'),
+      hostUrl: host.url,
+      caPem: host.caPem,
+      natsUrl: nats.url,
+      terminalId: 'T-0001',
+      reader,
+      secrets: new MemorySecretStore(),
+      recoveryPublicKey: keys.publicKey,
+      ackTimeoutMs: 5_000,
+    })
+    host.setFault('*', 'http-503')
+    await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)
+    const started = lane.engine.txn.startSale({ amountMinor: 3100, currency: 'USD' })
+    const restarted = nats.restart()
+    const sale = await lane.engine.txn.waitForOutcome(started.id)
+    await restarted
+    expect(sale.state).toBe('storedOffline')
+    expect(await copiesAtStore(nats.url, 'T-0001')).toHaveLength(1)
+  })
+})
+
+/** Polls an async reading until it equals `want` or the time is up; returns the last reading. */
+async function waitFor<T>(read: () => Promise<T>, want: T, timeoutMs = 8_000): Promise<T> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read().catch(() => undefined as T)
+    if (value === want || Date.now() > until) return value
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}

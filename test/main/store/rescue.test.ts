@@ -1,0 +1,248 @@
+/**
+ * A dead terminal loses nothing (docs/store.md), against a real nats-server and the training host:
+ * terminal A stores three payments offline, owes a reversal and a return's credit, is killed with
+ * SIGKILL and its data folder deleted; the bank comes back; the rescue run from another lane brings
+ * the host's ledger to exactly what A's cashiers saw; a second run sends nothing; A started again on
+ * its old disk refuses to forward, in plain words. Also a rescue interrupted by the bank going away
+ * and run again.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { rescueCommand } from '../../../src-main/cli/commands/store-commands'
+import { makeRecoveryKeyPair, readFence, StoreConnection } from '../../../src-main/store'
+import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
+import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { AID, KEY } from '../../support/engine-harness'
+import { FileSecretStore } from '../../support/file-secret-store'
+import { internalWordsIn } from '../../support/internal-words'
+import { natsServerAvailable, startNatsServer, type NatsServer } from '../../support/nats-server'
+import { copiesAtStore, hostClient, startLane } from '../../support/store-lane'
+
+const PASSPHRASE = 'a manager keeps this apart'
+const keys = makeRecoveryKeyPair(PASSPHRASE)
+const MAX_AGE = 96 * 3_600_000
+
+interface Answer {
+  id: string
+  state: string
+  amountMinor: number
+}
+
+/** Terminal A in a child process, driven line by line. */
+function startTerminalA(dir: string, host: TrainingHost, natsUrl: string) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'test/support/store-lane-worker.ts',
+      join(dir, 'A'),
+      host.url,
+      host.caFile,
+      natsUrl,
+      'T-000A',
+      keys.publicKey,
+      join(dir, 'A-keychain.json'),
+    ],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  )
+  let errors = ''
+  child.stderr!.on('data', (d: Buffer) => (errors += d.toString()))
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await Promise.race([
+      lines.next(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`terminal A did not answer: ${errors}`)), 20_000)),
+    ])
+    if (line.done) throw new Error(`terminal A stopped: ${errors}`)
+    return JSON.parse(line.value) as Record<string, unknown>
+  }
+  return {
+    ready: next(),
+    async run(command: string): Promise<Answer> {
+      child.stdin!.write(`${command}\n`)
+      return (await next()) as unknown as Answer
+    },
+    kill: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve())
+        child.kill('SIGKILL')
+      }),
+  }
+}
+
+describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
+  let dir: string
+  let nats: NatsServer
+  let host: TrainingHost
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pos-rescue-'))
+    nats = await startNatsServer()
+    host = await startTrainingHost({ stateDir: join(dir, 'host'), signingKeys: { [AID]: KEY } })
+  })
+  afterEach(async () => {
+    await host.close()
+    await nats.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const rescue = async () => {
+    const client = hostClient(host.url, host.caPem)
+    try {
+      return await rescueCommand({
+        connection: { servers: [nats.url], storeId: 'S1', maxAgeMs: MAX_AGE },
+        terminalId: 'T-000A',
+        keyPem: keys.privateKeyPem,
+        passphrase: PASSPHRASE,
+        host: client,
+        reportDir: join(dir, 'reports'),
+        json: true,
+      })
+    } finally {
+      await client.close()
+    }
+  }
+
+  it('the rescue from another lane brings the ledger to what A’s cashiers saw; twice sends nothing twice; A on its old disk refuses to forward', async () => {
+    const a = startTerminalA(dir, host, nats.url)
+    await a.ready
+    const sold = await a.run('sale 5000')
+    expect(sold.state).toBe('approved')
+
+    host.setFault('*', 'http-503')
+    const stored = [await a.run('sale 1100'), await a.run('sale 1200'), await a.run('sale 1300')]
+    expect(stored.map((s) => s.state)).toEqual(['storedOffline', 'storedOffline', 'storedOffline'])
+    // The bank takes this payment but its answer is lost: A owes a reversal.
+    host.setFault('payment', 'process-then-drop')
+    const reversal = await a.run('sale 2000')
+    expect(reversal.state).toBe('reversalPending')
+    host.setFault('payment', 'http-503')
+    const credit = await a.run(`return ${sold.id} 1500`)
+    expect(credit.state).toBe('creditPending')
+    // Five items owed, five copies at the store.
+    expect(await waitForCount(() => copiesAtStore(nats.url, 'T-000A'), 5)).toBe(5)
+
+    // A dies: SIGKILL, and its data folder is gone. Its old disk is kept aside for later.
+    cpSync(join(dir, 'A'), join(dir, 'A-old-disk'), { recursive: true })
+    await a.kill()
+    rmSync(join(dir, 'A'), { recursive: true, force: true })
+    const before = host.ledger()
+
+    host.clearFaults()
+    const first = await rescue()
+    expect(first.code).toBe(0)
+    expect(first.report.left).toBe(0)
+    expect(first.report.lines.map((l) => [l.saleId, l.operation, l.result]).sort()).toEqual(
+      [
+        [stored[0]!.id, 'payment', 'approved'],
+        [stored[1]!.id, 'payment', 'approved'],
+        [stored[2]!.id, 'payment', 'approved'],
+        [reversal.id, 'reversal', 'approved'],
+        [credit.id, 'merchandiseCredit', 'approved'],
+      ].sort(),
+    )
+    const csv = readFileSync(first.file, 'utf8')
+    expect(csv.split('\n')[0]).toBe('sale,what,message,amount_minor,currency,queued_at,result,bank_said,auth_code')
+    expect(csv).not.toMatch(/4761730000000010|476173\d{10}/)
+
+    // The host's ledger is what A's cashiers saw: each stored payment charged once, the reversal applied, the credit credited once.
+    const ledger = host.ledger()
+    for (const s of stored) {
+      expect(ledger.payments.filter((p) => p.merchantTransID === s.id)).toHaveLength(1)
+      expect(ledger.payments.find((p) => p.merchantTransID === s.id)).toMatchObject({
+        status: 'Captured',
+        transAmount: { value: (s.amountMinor / 100).toFixed(2) },
+      })
+    }
+    expect(ledger.payments.find((p) => p.merchantTransID === reversal.id)?.status).toBe('Reversed')
+    expect(
+      ledger.entries.filter((e) => e.operation === 'merchandiseCredit' && e.merchantTransID === credit.id && e.status === 'Success'),
+    ).toHaveLength(1)
+    expect(ledger.payments.find((p) => p.merchantTransID === sold.id)?.status).toBe('Captured')
+    expect(ledger.entries.length).toBeGreaterThan(before.entries.length)
+    expect(await copiesAtStore(nats.url, 'T-000A')).toEqual([])
+
+    // Twice: nothing left, nothing sent.
+    const second = await rescue()
+    expect(second.report).toMatchObject({ continued: true, lines: [], left: 0 })
+    expect(host.ledger().entries).toHaveLength(ledger.entries.length)
+
+    // A comes back on its old disk: it reads its fence and refuses to forward, in plain words, keeping its journal.
+    const old = await startLane({
+      dir: join(dir, 'A-old-disk'),
+      hostUrl: host.url,
+      caPem: host.caPem,
+      natsUrl: nats.url,
+      terminalId: 'T-000A',
+      reader: new ScriptedCardReader(),
+      secrets: new FileSecretStore(join(dir, 'A-keychain.json')),
+      recoveryPublicKey: keys.publicKey,
+    })
+    try {
+      const alarm = old.engine.alarms.find((x) => x.code === 'QUEUE_RESCUED')
+      expect(alarm?.message).toMatch(/The store rescued this terminal's waiting payments .* no longer sends them/)
+      expect(internalWordsIn(alarm!.message)).toEqual([])
+      expect(old.engine.forwarder.status().count).toBe(5)
+      await expect(old.engine.forwarder.forwardNow()).rejects.toThrow(/no longer sends them/)
+      await new Promise((r) => setTimeout(r, 500))
+      expect(host.ledger().entries).toHaveLength(ledger.entries.length)
+      expect(old.engine.txn.get(stored[0]!.id)?.state).toBe('storedOffline')
+    } finally {
+      await old.close()
+    }
+  })
+
+  it('a rescue interrupted by the bank going away finishes on its next run, with each item sent to the bank once', async () => {
+    const lane = await startLane({
+      dir: join(dir, 'B'),
+      hostUrl: host.url,
+      caPem: host.caPem,
+      natsUrl: nats.url,
+      terminalId: 'T-000A',
+      reader: new ScriptedCardReader().present(...Array.from({ length: 4 }, () => ({ card: TEST_CARDS.chipVisa() }))),
+      secrets: new FileSecretStore(join(dir, 'B-keychain.json')),
+      recoveryPublicKey: keys.publicKey,
+    })
+    host.setFault('*', 'http-503')
+    const ids: string[] = []
+    for (const amount of [1000, 1100, 1200, 1300]) {
+      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: amount, currency: 'USD' }).id)
+      expect(sale.state).toBe('storedOffline')
+      ids.push(sale.id)
+    }
+    await lane.close()
+    // The bank records two payments and its answers are lost; then it is not reachable at all.
+    host.setFault('payment', 'process-then-drop', 2)
+    const first = await rescue()
+    expect(first.code).toBe(1)
+    expect(first.report.left).toBe(4)
+    const fence = await readFence(
+      new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 't', maxAgeMs: MAX_AGE }),
+      'S1',
+      'T-000A',
+      3_000,
+    )
+    expect(fence?.terminalId).toBe('T-000A')
+    host.clearFaults()
+    const second = await rescue()
+    expect(second.code).toBe(0)
+    expect(second.report.continued).toBe(true)
+    expect(second.report.lines.filter((l) => l.result === 'approved')).toHaveLength(4)
+    for (const id of ids) expect(host.ledger().payments.filter((p) => p.merchantTransID === id && p.status === 'Captured')).toHaveLength(1)
+    expect(await copiesAtStore(nats.url, 'T-000A')).toEqual([])
+  })
+})
+
+async function waitForCount(read: () => Promise<string[]>, want: number, timeoutMs = 10_000): Promise<number> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const n = (await read()).length
+    if (n === want || Date.now() > until) return n
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
