@@ -15,6 +15,7 @@ export {
   type NewSale,
   type SaleChange,
   type JournalStoreOptions,
+  type CardPurpose,
 } from './journal-store'
 export { BatchStore, BatchClosedMeanwhileError, type ClosedBatch, type BatchClose } from './batch-store'
 export { openIdEpoch, merchantTransId, MAX_SALE_ID_BYTES } from './transaction-ids'

@@ -23,6 +23,8 @@ export function toSale(record: SaleRecord): Sale {
     attentionFrom,
     authCode,
     returnedMinor,
+    returningMinor,
+    kind,
   } = record
   return {
     id,
@@ -38,6 +40,8 @@ export function toSale(record: SaleRecord): Sale {
     attentionFrom,
     authCode,
     returnedMinor,
+    returningMinor,
+    kind,
   }
 }
 

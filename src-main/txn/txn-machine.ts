@@ -27,6 +27,9 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
     case 'readCard':
       return sale.state === 'created' ? ok(sale, 'readingCard', [{ type: 'readCard', purpose: 'purchase' }]) : refuse(sale, event)
 
+    case 'returnRequested':
+      return sale.state === 'created' ? ok(sale, 'returnReadingCard', [{ type: 'readCard', purpose: 'return' }]) : refuse(sale, event)
+
     case 'cardRead':
       if (sale.state !== 'readingCard') return refuse(sale, event)
       // Duplicate guard: same card, same amount, within the window: the cashier decides first.
@@ -96,12 +99,7 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
         : refuse(sale, event)
 
     case 'returnCardRead':
-      // The credit is journaled with its body (sealed, with the card) before anything is sent; the
-      // queue sends it, with the same merchantTransID, until the bank answers. A credit is never
-      // reversed: an answer that does not come is asked for again with the very same message.
-      return sale.state === 'returnReadingCard'
-        ? ok(sale, 'creditPending', [{ type: 'enqueue', operation: 'merchandiseCredit' }], { reason: undefined })
-        : refuse(sale, event)
+      return sale.state === 'returnReadingCard' ? onReturnCardRead(sale) : refuse(sale, event)
 
     case 'returnCardNotRead':
       return sale.state === 'returnReadingCard'
@@ -114,12 +112,19 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
         return { ok: false, reason: 'the payment is already being captured: the tip can no longer change', plain: true }
       if (!Number.isSafeInteger(event.tipMinor) || event.tipMinor < 0)
         return { ok: false, reason: 'a tip must be a whole, non-negative amount', plain: true }
-      // The returns credited the customer out of amount plus tip: a lower tip would leave the bank
-      // holding less than was given back.
-      if (sale.amountMinor + event.tipMinor < (sale.returnedMinor ?? 0))
+      // No approval lifts this: the sum must fit the terminal's maximum and EMV's 12-digit amount.
+      if (event.tipMinor > event.maxTotalMinor - sale.amountMinor)
         return {
           ok: false,
-          reason: `a return already credited ${displayAmount(sale.returnedMinor ?? 0, sale.currency)}: the tip cannot bring the sale below it`,
+          reason: `amount and tip together may not exceed ${displayAmount(event.maxTotalMinor, sale.currency)}`,
+          plain: true,
+        }
+      // The returns credited the customer out of amount plus tip, and one at the counter is about to:
+      // a lower tip would leave the bank holding less than was given back.
+      if (sale.amountMinor + event.tipMinor < heldForReturns(sale))
+        return {
+          ok: false,
+          reason: `returns credit or are about to credit ${displayAmount(heldForReturns(sale), sale.currency)} of this sale: the tip cannot bring the sale below it`,
           plain: true,
         }
       // A later tip replaces an earlier one (docs/gateway.md §D3 "Tips"); it queues behind the payment's own forwarding.
@@ -136,6 +141,29 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
     case 'recovered':
       return onRecovered(sale)
   }
+}
+
+/** What the sale's returns credited, are crediting, or ask for at the counter right now. */
+function heldForReturns(sale: Sale): number {
+  return (sale.returnedMinor ?? 0) + (sale.returningMinor ?? 0)
+}
+
+/**
+ * The commit that queues a credit checks again what is left to return, read in that same commit:
+ * a tip lowered, another return or a void since the return started all count. A return that no
+ * longer fits ends here, its card data purged, nothing sent. The credit is journaled with its body
+ * (sealed, with the card) before anything is sent; the queue sends it, with the same merchantTransID,
+ * until the bank answers. A credit is never reversed: an answer that does not come is asked for again.
+ */
+function onReturnCardRead(sale: Sale): TransitionResult {
+  const room = sale.credit
+  if (room === undefined || sale.amountMinor > room.leftMinor) {
+    const left = displayAmount(Math.max(0, room?.leftMinor ?? 0), sale.currency)
+    return ok(sale, 'abandoned', [{ type: 'purgeCardData' }], {
+      reason: `not returned: only ${left} is left to return ${room?.limit ?? 'here'}`,
+    })
+  }
+  return ok(sale, 'creditPending', [{ type: 'enqueue', operation: 'merchandiseCredit' }], { reason: undefined })
 }
 
 /** A queued message cannot give up on a sale still at the counter, or one that has ended. */
@@ -289,10 +317,10 @@ function tipOfWithdrawn(sale: Sale): Partial<Sale> {
 function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidRequested' }>): TransitionResult {
   // A void would give back the whole payment on top of what the returns credited: what is left is
   // returned instead.
-  if ((sale.returnedMinor ?? 0) > 0)
+  if (heldForReturns(sale) > 0)
     return {
       ok: false,
-      reason: `a return already credited ${displayAmount(sale.returnedMinor ?? 0, sale.currency)} of this sale: return what is left instead of voiding it`,
+      reason: `a return credits or is about to credit ${displayAmount(heldForReturns(sale), sale.currency)} of this sale: return what is left instead of voiding it`,
       plain: true,
     }
   if (sale.state === 'storedOffline') {

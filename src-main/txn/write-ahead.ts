@@ -11,9 +11,11 @@ import { PosError } from '../../src-shared/pos-error'
 import type { CardVault } from './card-vault'
 import type { QueueItems } from './queue-items'
 import { REFUSAL_WORDS } from './refusal-words'
+import { creditRoom } from './return-rules'
+import type { SaleLimits } from './sale-request'
 import { cardSummaryFields, eventDetail, fromSale, receiptFields, toSale } from './sale-record'
 import { transition } from './txn-machine'
-import { isIoEffect, type IoEffect, type JournalEffect, type TxnEvent } from './txn-types'
+import { isIoEffect, type CardPurpose, type IoEffect, type JournalEffect, type Sale, type TxnEvent } from './txn-types'
 
 /** What a step brings besides its event: the card just read, fields of the host's answer, the queue item answered. */
 export interface StepInput {
@@ -41,6 +43,8 @@ export interface WriteAheadDeps {
   vault: CardVault
   queueItems: QueueItems
   logger: Logger
+  /** The limits a return's credit is checked against in the commit that queues it. */
+  limits: SaleLimits
   /** Called with every journaled change (UI and API events, the counter, waiters). */
   published: (record: SaleRecord) => void
   /** Wakes the store-and-forward queue after something was enqueued. */
@@ -69,9 +73,14 @@ export class WriteAhead {
 
   /** Journals what `event` means for sale `id`; a refusal changes nothing and says why in plain words. */
   commit(id: string, event: TxnEvent, input: StepInput = {}): Committed {
+    // What the machine decides on is read in the same SQLite transaction that writes its decision.
+    return this.deps.journal.batch(() => this.commitNow(id, event, input))
+  }
+
+  private commitNow(id: string, event: TxnEvent, input: StepInput): Committed {
     const { journal, vault } = this.deps
     const before = this.sale(id)
-    const result = transition(toSale(before), event)
+    const result = transition(this.machineSale(before, event, input.card), event)
     if (!result.ok) {
       this.deps.logger.warn({ sale: id, event: event.type, state: before.state }, result.reason)
       return { ok: false, refusal: new PosError('INVALID_STEP', result.plain ? result.reason : REFUSAL_WORDS[event.type]) }
@@ -96,7 +105,8 @@ export class WriteAhead {
       if (isIoEffect(effect)) io.push(effect)
       else this.apply(draft, effect)
     }
-    const sealCard = card ? vault.sealing(card, event.type === 'voidCardRead' ? 'void' : 'purchase') : undefined
+    // A card whose use ends in this very commit (a return that no longer fits) is never sealed.
+    const sealCard = card && !draft.purgeCard ? vault.sealing(card, sealedAs(event)) : undefined
     const saved = journal.apply({
       event: { type: event.type, detail: eventDetail(event), operator: input.by },
       next,
@@ -117,6 +127,20 @@ export class WriteAhead {
     return { ok: true, io }
   }
 
+  /**
+   * The sale as the machine sees it. The card of a return brings what may still be credited, read
+   * now: of its sale (every other return, the tip as it stands), or of its limits for this card and day.
+   */
+  private machineSale(record: SaleRecord, event: TxnEvent, card: CardData | undefined): Sale {
+    const sale = toSale(record)
+    if (event.type !== 'returnCardRead' || record.kind !== 'return') return sale
+    const { journal, vault, limits } = this.deps
+    const original = record.originalId === undefined ? undefined : journal.get(record.originalId)
+    const fingerprint = card ? vault.fingerprint(card) : undefined
+    const today = journal.unreferencedCredits(record.businessDay, record.currency, fingerprint)
+    return { ...sale, credit: creditRoom(record, original, limits, today) }
+  }
+
   /** The journaled sale, or a plain "no such sale". */
   sale(id: string): SaleRecord {
     const sale = this.deps.journal.get(id)
@@ -133,4 +157,11 @@ export class WriteAhead {
   private apply<E extends JournalEffect>(draft: ChangeDraft, effect: E): void {
     ;(this.inCommit[effect.type] as (draft: ChangeDraft, effect: E) => void)(draft, effect)
   }
+}
+
+/** The card of each reading event is sealed under its own purpose (a void's and a return's are not a purchase's). */
+function sealedAs(event: TxnEvent): CardPurpose {
+  if (event.type === 'voidCardRead') return 'void'
+  if (event.type === 'returnCardRead') return 'return'
+  return 'purchase'
 }
