@@ -76,6 +76,31 @@ describe('a tip changed while a return waits for its card', () => {
   })
 })
 
+describe('limits no override lifts', () => {
+  it('a tip of 90,071,992,547,409.91 on a 1.00 sale is refused even with a manager, and nothing can be returned from it', async () => {
+    harness = await startEngineHarness(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }))
+    const h = harness
+    const saleId = await tippedSale(h, 100, 0)
+    await expect(h.engine.txn.adjustTip(saleId, 9_007_199_254_740_991, true)).rejects.toMatchObject({
+      code: 'TIP_INVALID',
+      message: expect.stringMatching(/may not exceed USD 10000\.00, even with a manager/),
+    })
+    // The most a manager may approve: amount plus tip at the terminal's maximum sale.
+    await expect(h.engine.txn.adjustTip(saleId, TEST_SALE_LIMITS.maxSaleMinor - 99, true)).rejects.toMatchObject({ code: 'TIP_INVALID' })
+    await h.engine.txn.adjustTip(saleId, TEST_SALE_LIMITS.maxSaleMinor - 100, true)
+    await eventually(() => h.engine.txn.get(saleId)?.tipState === 'adjusted')
+    expect(() =>
+      h.engine.txn.startReturn({ originalId: saleId, amountMinor: 10_000_000_000, currency: 'USD', managerApproved: true }),
+    ).toThrow(expect.objectContaining({ code: 'RETURN_TOO_LARGE' }))
+    expect(
+      h.host
+        .ledger()
+        .entries.filter((e) => e.operation === 'tips')
+        .map((e) => e.amount?.value),
+    ).toEqual(['9999.00'])
+  })
+})
+
 describe('a void checks the card before anything is sent', () => {
   it('another card ends the void: nothing sent, the payment stands', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.swipeMastercard() })
