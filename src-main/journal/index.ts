@@ -25,3 +25,4 @@ export { JOURNAL_FILE, probeJournal, probeQueue, type JournalSummary, type Queue
 export { OperatorStore, type OperatorRecord, type OperatorRole } from './operator-store'
 export { ShiftStore, type ShiftRecord } from './shift-store'
 export { AuditStore, AUDIT_GENESIS, type AuditEntry, type AuditRecord } from './audit-store'
+export { NexoStore, type NexoReversalKind } from './nexo-store'

@@ -16,6 +16,7 @@ import {
   sqlStateList,
   type CardholderVerification,
   type QueueFailure,
+  type SaleCause,
   type SaleKind,
   type SaleOrigin,
   type SaleState,
@@ -26,6 +27,7 @@ import { BatchStore } from './batch-store'
 import { OperatorStore } from './operator-store'
 import { ShiftStore } from './shift-store'
 import { AuditStore } from './audit-store'
+import { NexoStore } from './nexo-store'
 
 /** Why a card was read, and under which name the journal seals it. */
 export type CardPurpose = 'purchase' | 'void' | 'return'
@@ -46,6 +48,8 @@ export interface SaleRecord {
   tipMinor: number
   tipState: TipState
   reason?: string | undefined
+  /** Why the payment ended as it did, as the machine recorded it (SALE_CAUSES). */
+  cause?: SaleCause | undefined
   attentionFrom?: SaleState | undefined
   authCode?: string | undefined
   svcTransID?: string | undefined
@@ -205,6 +209,7 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['operatorId', 'operator_id'],
   ['kind', 'kind'],
   ['originalId', 'original_id'],
+  ['cause', 'cause'],
 ]
 /**
  * Read, never written by a sale's own change: a close of day moves sales into a batch (batch-store.ts);
@@ -231,6 +236,8 @@ export class JournalStore {
   readonly shifts: ShiftStore
   /** Who did what to the terminal's people, keys, tokens and windows (append-only, hash-chained). */
   readonly audit: AuditStore
+  /** What a nexo POS's logins, aborts and reversals left, for answers that survive a restart. */
+  readonly nexo: NexoStore
   private readonly statements
   private readonly keys: SaleKeys
   private readonly now: () => number
@@ -249,6 +256,7 @@ export class JournalStore {
     this.operators = new OperatorStore(db)
     this.shifts = new ShiftStore(db)
     this.audit = new AuditStore(db, this.now)
+    this.nexo = new NexoStore(db, this.now)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
       bumpCounter: db.prepare(

@@ -309,4 +309,36 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 11,
+    description: "a payment's cause as the machine recorded it; a nexo POS's logins, aborts and reversals, kept across restarts",
+    up(db) {
+      // cause: why a payment ended as it did (src-shared/sale SALE_CAUSES), written by the transition
+      // that decided it, so a door reads it instead of parsing the cashier's words back.
+      // The nexo tables keep what nexo answers from (src-main/nexo): a POS logged in (Diagnosis), a
+      // payment stopped by its Abort, and which sale or return a Reversal's ServiceID was about
+      // (TransactionStatus), so the same question gets the same answer before and after a restart.
+      db.exec(`
+        ALTER TABLE sale ADD COLUMN cause TEXT;
+        CREATE TABLE nexo_login (
+          sale_id     TEXT PRIMARY KEY,               -- the POS's nexo SaleID
+          operator_id TEXT,
+          at          INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE nexo_abort (
+          sale        TEXT PRIMARY KEY REFERENCES sale (id),
+          pos_sale_id TEXT NOT NULL,
+          at          INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE nexo_reversal (
+          pos_sale_id TEXT NOT NULL,
+          service_id  TEXT NOT NULL,
+          sale        TEXT NOT NULL REFERENCES sale (id), -- the payment voided, or the return it started
+          kind        TEXT NOT NULL CHECK (kind IN ('void', 'return')),
+          at          INTEGER NOT NULL,
+          PRIMARY KEY (pos_sale_id, service_id)
+        ) STRICT;
+      `)
+    },
+  },
 ]

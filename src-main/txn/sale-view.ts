@@ -45,6 +45,7 @@ export function toSaleView(record: SaleRecord): SaleView {
     view.kind = 'return'
     if (record.originalId !== undefined) view.originalId = record.originalId
   } else if (RETURNABLE.has(record.state)) view.returnableMinor = returnableMinor(record)
+  if (record.cause !== undefined) view.cause = record.cause
   if (record.startedBy !== undefined) view.startedBy = record.startedBy
   if (record.cvm !== undefined) view.cvm = record.cvm
   const orderReference = orderReferenceOf(record.options)

@@ -9,7 +9,7 @@
  * stays in the journal's event and the log (test/main/txn/plain-reasons.test.ts holds every reason to this).
  */
 import { displayAmount } from '../../src-shared/money'
-import { COUNTER_BUSY, FINAL, QUEUE_OPERATION_NOUNS, SALE_REASONS, STANDING_PAYMENT } from '../../src-shared/sale'
+import { COUNTER_BUSY, FINAL, QUEUE_OPERATION_NOUNS, SALE_REASONS, STANDING_PAYMENT, type SaleCause } from '../../src-shared/sale'
 import type { ForwardAnswer, PaymentAnswer, QueuedOperation, Sale, TransitionResult, TxnEffect, TxnEvent, TxnState } from './txn-types'
 
 const ok = (sale: Sale, state: TxnState, effects: TxnEffect[] = [], patch: Partial<Sale> = {}): TransitionResult => ({
@@ -179,7 +179,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
         sale,
         'declined',
         [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
-        { reason: answer.reason },
+        { reason: answer.reason, cause: 'bankDeclined' },
       )
     case 'rejected':
       // Nothing was recorded at the host (docs/gateway.md §D1), so nothing is charged; but a
@@ -188,7 +188,10 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
         sale,
         'declined',
         [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
-        { reason: 'not charged: the bank refused the message the terminal sent; call support if it happens again' },
+        {
+          reason: 'not charged: the bank refused the message the terminal sent; call support if it happens again',
+          cause: 'bankRefusedMessage',
+        },
       )
     case 'notDelivered':
       if (!answer.offline.eligible) {
@@ -199,6 +202,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
           {
             reason: `the bank could not be reached and this sale cannot be stored: ${answer.offline.reason}`,
             offline: true,
+            cause: 'bankUnreachable',
           },
         )
       }
@@ -208,7 +212,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
     case 'unknown':
       // It may have reached the host: reverse at once. A late answer never turns into an approval.
       // The technical cause stays in the journal's event; the cashier reads why in plain words.
-      return toReversal(sale, 'timeout', SALE_REASONS.noAnswer, sale.chip ? [{ type: 'completeCard', result: 'declined' }] : [])
+      return toReversal(sale, 'timeout', SALE_REASONS.noAnswer, 'noAnswer', sale.chip ? [{ type: 'completeCard', result: 'declined' }] : [])
   }
 }
 
@@ -216,11 +220,11 @@ function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none')
   const cardApproved = decision !== 'declined'
   if (sale.offline) {
     if (cardApproved) return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }])
-    return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.cardRefusedOffline })
+    return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.cardRefusedOffline, cause: 'cardRefused' })
   }
   if (cardApproved) return ok(sale, 'approved', [{ type: 'purgeCardData' }])
   // The host approved but the card refused (AAC): the host must forget the approval.
-  return toReversal(sale, 'card declined after host approval', SALE_REASONS.cardRefusedAfterApproval)
+  return toReversal(sale, 'card declined after host approval', SALE_REASONS.cardRefusedAfterApproval, 'cardRefused')
 }
 
 /**
@@ -228,14 +232,12 @@ function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none')
  * The reversal's body is built from the card before the purge, and nothing after it needs the card
  * (PCI DSS v4.0.1 Requirement 3.3.1: no sensitive data kept once authorisation is over).
  */
-function toReversal(sale: Sale, hostReason: string, cashierReason: string, before: TxnEffect[] = []): TransitionResult {
+function toReversal(sale: Sale, hostReason: string, cashierReason: string, cause: SaleCause, before: TxnEffect[] = []): TransitionResult {
   return ok(
     sale,
     'reversalPending',
     [...before, { type: 'enqueue', operation: 'reversal', reason: hostReason }, { type: 'purgeCardData' }],
-    {
-      reason: cashierReason,
-    },
+    { reason: cashierReason, cause },
   )
 }
 
@@ -362,13 +364,14 @@ function onRecovered(sale: Sale): TransitionResult {
         reason: 'interrupted before anything was sent',
       })
     case 'sending':
-      return toReversal(sale, 'agent restarted while the payment was in flight', SALE_REASONS.stoppedWhileSending)
+      return toReversal(sale, 'agent restarted while the payment was in flight', SALE_REASONS.stoppedWhileSending, 'interrupted')
     case 'completingCard':
       if (sale.offline)
         return ok(sale, 'declined', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
           reason: 'interrupted before the card approved offline',
+          cause: 'interrupted',
         })
-      return toReversal(sale, 'card completion interrupted', SALE_REASONS.stoppedBeforeCard, [{ type: 'cancelCardRead' }])
+      return toReversal(sale, 'card completion interrupted', SALE_REASONS.stoppedBeforeCard, 'interrupted', [{ type: 'cancelCardRead' }])
     case 'voidReadingCard':
       return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
         reason: 'void interrupted: the payment stands',

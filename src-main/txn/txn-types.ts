@@ -4,7 +4,7 @@
  */
 
 import type { CardPurpose } from '../journal'
-import type { OfflinePolicy, QueueOperation, SaleState, TipState } from '../../src-shared/sale'
+import type { OfflinePolicy, QueueOperation, SaleCause, SaleState, TipState } from '../../src-shared/sale'
 
 export { SALE_STATES as TXN_STATES, FINAL as FINAL_STATES } from '../../src-shared/sale'
 export type { OfflinePolicy, TipState }
@@ -31,6 +31,8 @@ export interface Sale {
   tipState: TipState
   /** Why the sale is where it is, in words a cashier or manager can read. */
   reason?: string | undefined
+  /** Why the payment ended as it did, recorded where it happens (for doors that do not read words). */
+  cause?: SaleCause | undefined
   /** The state a needs-attention sale returns to when a manager retries. */
   attentionFrom?: TxnState | undefined
   authCode?: string | undefined

@@ -259,7 +259,7 @@ describe('what a POS gets for a message the terminal cannot take', () => {
   it('an amount with more decimals than the currency, an unsupported payment type, an unknown category: nexo failures', async () => {
     const odd = await send(paymentRequest(nextServiceId(), 1.005, 'ORDER-60'))
     expect(odd.SaleToPOIResponse?.PaymentResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'MessageFormat' })
-    const refused = await send(paymentRequest(nextServiceId(), 3, 'ORDER-61', 'Refund'))
+    const refused = await send(paymentRequest(nextServiceId(), 3, 'ORDER-61', 'OneTimeReservation'))
     expect(refused.SaleToPOIResponse?.PaymentResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' })
     const other = await send({
       SaleToPOIRequest: { MessageHeader: header('CardAcquisition', nextServiceId()), CardAcquisitionRequest: {} },

@@ -11,7 +11,7 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { NexoTerminal, startNexoServer, type NexoService, type NexoServer } from '../../../src-main/nexo'
+import { NexoTerminal, startNexoServer, type NexoMemory, type NexoService, type NexoServer } from '../../../src-main/nexo'
 import { TokenCheck } from '../../../src-main/service'
 
 const dir = mkdtempSync(join(tmpdir(), 'pos-agent-nexo-bind-'))
@@ -33,15 +33,36 @@ const unreachedOperations: NexoService = {
   off: () => undefined,
 }
 
+/** Nor does it remember anything: no message reaches it. */
+const unreached = (): never => {
+  throw new Error('no message should reach the terminal')
+}
+const unreachedMemory: NexoMemory = {
+  login: unreached,
+  logout: unreached,
+  loggedIn: unreached,
+  recordAbort: unreached,
+  wasAborted: unreached,
+  recordReversal: unreached,
+  reversalOf: unreached,
+}
+
 async function listen(host?: string): Promise<{ server: NexoServer; port: number }> {
   const terminal = new NexoTerminal({
     service: unreachedOperations,
+    memory: unreachedMemory,
     terminalId: 'T1',
     merchantId: 'M1',
     version: '0',
     logger: pino({ level: 'silent' }),
   })
-  const server = await startNexoServer({ terminal, tokens: new TokenCheck('a-token-of-this-terminal-0123456789'), stateDir: dir, port: 0, ...(host ? { host } : {}) })
+  const server = await startNexoServer({
+    terminal,
+    tokens: new TokenCheck('a-token-of-this-terminal-0123456789'),
+    stateDir: dir,
+    port: 0,
+    ...(host ? { host } : {}),
+  })
   servers.push(server)
   return { server, port: Number(new URL(server.url).port) }
 }
