@@ -283,6 +283,26 @@ describe('effects that carry the guarantees', () => {
   })
 })
 
+describe('the cause of a payment that did not go through is recorded where it happens', () => {
+  it.each([
+    ['sending', 'paymentAnswered(declined)', 'bankDeclined'],
+    ['sending', 'paymentAnswered(rejected)', 'bankRefusedMessage'],
+    ['sending', 'paymentAnswered(notDelivered, not eligible)', 'bankUnreachable'],
+    ['sending', 'paymentAnswered(unknown)', 'noAnswer'],
+    ['completingCard', 'cardCompleted(AAC)', 'cardRefused'],
+    ['sending', 'recovered', 'interrupted'],
+    ['completingCard', 'recovered', 'interrupted'],
+  ] as const)('%s + %s → %s', (state, event, cause) => {
+    expect(transition(base(state), EVENTS[event]!)).toMatchObject({ ok: true, sale: { cause } })
+  })
+
+  it('offline, the card refusing is the card: cardRefused', () => {
+    expect(transition({ ...base('completingCard'), offline: true }, EVENTS['cardCompleted(AAC)']!)).toMatchObject({
+      sale: { state: 'declined', cause: 'cardRefused' },
+    })
+  })
+})
+
 describe('a return decides on what is left to return, read in the commit of its card', () => {
   it('queues the credit when it still fits, and ends the return, its card purged and nothing sent, when it no longer does', () => {
     const fits = transition({ ...base('returnReadingCard'), credit: { leftMinor: 1000, limit: 'of this sale' } }, EVENTS.returnCardRead!)
