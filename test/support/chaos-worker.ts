@@ -17,6 +17,7 @@ import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import { KeytarSecretStore } from '../../src-main/keychain'
 import type { OfflinePolicy } from '../../src-main/txn/txn-types'
 import { ScriptedCardReader, TEST_CARDS, type Presentation } from '../fakes/scripted-card-reader'
+import { nexoDoor, type NexoCommand } from './chaos-nexo'
 import { AID, KEY, TEST_SALE_LIMITS, testSettings } from './engine-harness'
 
 export type ChaosCard = 'chip' | 'swipe' | 'contactless'
@@ -43,6 +44,9 @@ export type ReturnReaderFault = (typeof RETURN_READER_FAULTS)[number]
 
 /** The most a return without a sale may credit on the worker's terminal (`limits.unreferencedReturnMax`, USD 100.00). */
 export const UNREFERENCED_RETURN_MAX_MINOR = 10_000
+/** The most returns without a sale may credit to one card, and in all, in a business day (USD 150.00, 400.00). */
+export const UNREFERENCED_RETURN_PER_CARD_DAY_MINOR = 15_000
+export const UNREFERENCED_RETURN_PER_DAY_MINOR = 40_000
 
 /**
  * How much a return asks: a fixed amount, or (a referenced return) a share of what is left to return
@@ -79,6 +83,8 @@ export type WorkerCommand =
       managerApproved: boolean
       /** The model's handle on the return, whether or not its answer arrives (a kill in the middle). */
       reference: string
+      /** The customer presents the card only this long after the reader asks: other commands race the read. */
+      cardAfterMs?: number
     }
   | { op: 'waitForOutcome'; id: string; timeoutMs?: number }
   | { op: 'voidSale'; id: string; card: ChaosCard }
@@ -88,6 +94,7 @@ export type WorkerCommand =
   | { op: 'acknowledge'; id: string }
   | { op: 'managerRetry'; id: string }
   | { op: 'status' }
+  | NexoCommand
 
 /** A contactless EMV card: its own PAN, so that the card-data scan covers a third number. */
 export function contactlessVisa(): CardData {
@@ -119,6 +126,8 @@ export const CHAOS_CARDS: Readonly<Record<ChaosCard, () => CardData>> = {
   contactless: contactlessVisa,
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
 const isMain = process.argv[1]?.endsWith('chaos-worker.ts') ?? false
 if (isMain) await main()
 
@@ -128,6 +137,8 @@ async function main(): Promise<void> {
     throw new Error('usage: chaos-worker <dataDir> <hostUrl> <caFile> <service> <retail|restaurant>')
 
   const reader = new ScriptedCardReader()
+  const secrets = await KeytarSecretStore.open(service)
+  const logger = pino({ level: 'silent' })
   const host = new UndiciHostClient(
     {
       offlineBaseUrl: hostUrl,
@@ -144,7 +155,12 @@ async function main(): Promise<void> {
     {
       ...testSettings(dataDir),
       restaurantMode: mode === 'restaurant',
-      limits: { ...TEST_SALE_LIMITS, unreferencedReturnMaxMinor: UNREFERENCED_RETURN_MAX_MINOR },
+      limits: {
+        ...TEST_SALE_LIMITS,
+        unreferencedReturnMaxMinor: UNREFERENCED_RETURN_MAX_MINOR,
+        unreferencedReturnPerCardDayMinor: UNREFERENCED_RETURN_PER_CARD_DAY_MINOR,
+        unreferencedReturnPerDayMinor: UNREFERENCED_RETURN_PER_DAY_MINOR,
+      },
       cardReadTimeoutSeconds: 5,
       duplicateWindowMs: 0,
       retry: {
@@ -154,8 +170,9 @@ async function main(): Promise<void> {
         maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
       },
     },
-    { reader, host, secrets: await KeytarSecretStore.open(service), logger: pino({ level: 'silent' }) },
+    { reader, host, secrets, logger },
   )
+  const nexo = nexoDoor(engine, reader, secrets, logger)
 
   const answer = (n: unknown, body: Record<string, unknown>): void => {
     process.stdout.write(`${JSON.stringify({ n, ...body })}\n`)
@@ -195,7 +212,7 @@ async function main(): Promise<void> {
         const card = 'card' in target ? target.card : target.otherCard ? otherCardThan(original!.card) : original!.card
         const presentation: Presentation = command.readerFault
           ? presentationFor(card, undefined, command.readerFault)
-          : { card: CHAOS_CARDS[card]() }
+          : { card: CHAOS_CARDS[card](), ...(command.cardAfterMs ? { after: sleep(command.cardAfterMs) } : {}) }
         let amountMinor: number
         if ('minor' in amount) amountMinor = amount.minor
         else {
@@ -236,6 +253,14 @@ async function main(): Promise<void> {
         return { sale: await engine.txn.managerRetry(command.id) }
       case 'status':
         return { queue: engine.forwarder.status(), sales: engine.txn.dayReport().sales, alarms: engine.alarms }
+      case 'nexoPayment':
+      case 'nexoReversal':
+        // The card is offered for the read this message leads to (a refund, a payment, a void or a return).
+        reader.present({ card: CHAOS_CARDS[command.card]() })
+        return nexo.run(command)
+      case 'nexoAbort':
+      case 'nexoCheck':
+        return nexo.run(command)
     }
   }
 
@@ -259,6 +284,7 @@ async function main(): Promise<void> {
     )
   })
   lines.on('close', () => {
+    nexo.close()
     void engine
       .close()
       .then(() => host.close())
