@@ -488,13 +488,19 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   let worker: WorkerProcess | undefined
   const timers = new Set<NodeJS.Timeout>()
 
-  const ensureWorker = async (): Promise<WorkerProcess> => {
-    if (worker?.alive) return worker
-    const restarted = worker !== undefined
-    worker = await WorkerProcess.start(args)
-    // After every restart, nexo must tell each POS what the journal says.
-    if (restarted && nexoSent.size > 0) await checkNexo()
-    return worker
+  /** One worker at a time on the journal: commands sent together (a void during a forward) wait for the same start. */
+  let starting: Promise<WorkerProcess> | undefined
+  const ensureWorker = (): Promise<WorkerProcess> => {
+    if (worker?.alive) return Promise.resolve(worker)
+    starting ??= (async () => {
+      const restarted = worker !== undefined
+      const started = await WorkerProcess.start(args)
+      worker = started
+      // After every restart, nexo must tell each POS what the journal says.
+      if (restarted && nexoSent.size > 0) await checkNexo()
+      return started
+    })().finally(() => (starting = undefined))
+    return starting
   }
   const checkNexo = async (): Promise<void> => {
     const answer = await send({ op: 'nexoCheck', requests: [...nexoSent.values()] }, 30_000)
@@ -913,7 +919,8 @@ function checkJournalAndLedger(
       else {
         if (minorOf(p.transAmount.value) !== s.amount_minor)
           bad(`sale ${s.id}: amount ${s.amount_minor} in the journal, ${p.transAmount.value} at the host`, s.id)
-        if (s.tip_state === 'adjusted' && minorOf(p.tipAmount?.value) !== s.tip_minor)
+        // A tip of 0 takes the tip off the payment at the host: it then has none.
+        if (s.tip_state === 'adjusted' && (minorOf(p.tipAmount?.value) ?? 0) !== s.tip_minor)
           bad(`sale ${s.id}: tip ${s.tip_minor} adjusted in the journal, ${p.tipAmount?.value ?? 'none'} at the host`, s.id)
         if (s.tip_state === 'none' && p.tipAmount !== undefined)
           bad(`sale ${s.id}: no tip in the journal, ${p.tipAmount.value} at the host`, s.id)

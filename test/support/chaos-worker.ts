@@ -256,7 +256,8 @@ async function main(): Promise<void> {
       case 'nexoPayment':
       case 'nexoReversal':
         // The card is offered for the read this message leads to (a refund, a payment, a void or a return).
-        reader.present({ card: CHAOS_CARDS[command.card]() })
+        // A chip answers its 2nd GENERATE AC as a card does, as for a sale at the counter.
+        reader.present(presentationFor(command.card, undefined, undefined))
         return nexo.run(command)
       case 'nexoAbort':
       case 'nexoCheck':
