@@ -40,7 +40,8 @@ import {
   type NexoRequest,
   type TransactionIdentification,
 } from './nexo-messages'
-import { majorAmount, minorAmount, paymentResponseBody, paymentSettledForPos, type PaymentContext } from './nexo-payment'
+import { minorAmount, paymentResponseBody, paymentSettledForPos, type PaymentContext } from './nexo-payment'
+import { diagnosisBody, totalsBody } from './nexo-reports'
 import { returnReversalBody, returnSettled, voidReversalBody } from './nexo-reversal'
 
 /** What nexo remembers across restarts (the journal's NexoStore). */
@@ -349,44 +350,12 @@ export class NexoTerminal {
   }
 
   private async totals(caller: Caller): Promise<Record<string, unknown>> {
-    const report = await this.call(caller, 'dayReport', {})
-    const byCurrency = new Map<string, Array<{ brand: string; count: number; amountMinor: number; tipMinor: number }>>()
-    for (const total of report.totals) byCurrency.set(total.currency, [...(byCurrency.get(total.currency) ?? []), total])
-    return {
-      Response: success({ declined: report.counts.declined }),
-      POIReconciliationID: String(report.batch.number),
-      TransactionTotals: [...byCurrency].flatMap(([currency, brands]) =>
-        brands.map((total) => ({
-          PaymentInstrumentType: 'Card',
-          PaymentCurrency: currency,
-          CardBrand: total.brand,
-          POIID: this.options.terminalId,
-          PaymentTotals: [
-            {
-              TransactionType: 'Debit',
-              TransactionCount: total.count,
-              TransactionAmount: majorAmount(total.amountMinor + total.tipMinor, currency),
-            },
-          ],
-        })),
-      ),
-    }
+    return totalsBody(await this.call(caller, 'dayReport', {}), this.options.terminalId)
   }
 
   private async diagnosis(caller: Caller): Promise<Record<string, unknown>> {
     const [device, queue] = await Promise.all([this.call(caller, 'deviceStatus', {}), this.call(caller, 'queueStatus', {})])
-    const hostReachable = queue.hostReachable ?? true
-    return {
-      Response: success({ storedCount: queue.storedCount, attentionCount: queue.attentionCount, queued: queue.count }),
-      POIStatus: {
-        GlobalStatus: !device.connected ? 'Unreachable' : device.busy ? 'Busy' : 'OK',
-        PEDOKFlag: device.connected,
-        CardReaderOKFlag: device.connected,
-        CommunicationOKFlag: hostReachable,
-      },
-      HostStatus: [{ AcquirerID: 'gateway', IsReachableFlag: hostReachable }],
-      LoggedSaleID: this.options.memory.loggedIn(),
-    }
+    return diagnosisBody(device, queue, this.options.memory.loggedIn())
   }
 
   // ---- the agent ------------------------------------------------------------------------------
