@@ -318,8 +318,22 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       // The nexo tables keep what nexo answers from (src-main/nexo): a POS logged in (Diagnosis), a
       // payment stopped by its Abort, and which sale or return a Reversal's ServiceID was about
       // (TransactionStatus), so the same question gets the same answer before and after a restart.
+      // Sales journaled before this version get the cause their reason stood for, once, here: the
+      // words are those earlier versions wrote (src-shared/sale/sale-reasons.ts), so an answer
+      // about an old sale does not change with the upgrade.
       db.exec(`
         ALTER TABLE sale ADD COLUMN cause TEXT;
+        UPDATE sale SET cause = 'cardRefused' WHERE reason IN (
+          'the card refused the payment after the bank approved it',
+          'the card refused the payment while the bank could not be reached',
+          'not completed: the card declined after the bank approved',
+          'declined offline by the card');
+        UPDATE sale SET cause = 'noAnswer' WHERE cause IS NULL AND reason = 'no valid answer came from the bank';
+        UPDATE sale SET cause = 'interrupted' WHERE cause IS NULL AND reason IN (
+          'the terminal stopped while waiting for the bank',
+          'the terminal stopped before the card confirmed the payment',
+          'interrupted before the card approved offline');
+        UPDATE sale SET cause = 'bankUnreachable' WHERE cause IS NULL AND state = 'declined' AND offline = 1;
         CREATE TABLE nexo_login (
           sale_id     TEXT PRIMARY KEY,               -- the POS's nexo SaleID
           operator_id TEXT,
