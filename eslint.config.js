@@ -104,6 +104,7 @@ const MAIN_DOMAINS = [
     'nexo',
     'operators',
     'receipts',
+    'service',
     'setup',
     'tls',
     'txn',
@@ -144,6 +145,7 @@ const LAYERS = [
       'nexo',
       'operators',
       'receipts',
+      'service',
       'setup',
       'tls',
       'training',
@@ -153,8 +155,31 @@ const LAYERS = [
   },
   { files: ['src-main/app/**'], patterns: [upwards(['cli'], 'The composition root never imports the command line (src-main/cli).')] },
   {
+    // The doors translate a transport into the application layer (src-main/service) and hold no rule
+    // or state: what a sale, an operator or the journal is, they learn only through the service.
+    files: ['src-main/api/**', 'src-main/nexo/**'],
+    // A config object of its own replaces the rule's options of the one above for these files: both lists here.
+    patterns: [
+      upwards(['app', 'cli'], 'A domain never imports the composition root (src-main/app) or the command line (src-main/cli).'),
+      upwards(
+        ['txn', 'journal', 'operators', 'device', 'gateway', 'keychain'],
+        'A door (api, nexo, electron) reaches the agent only through the application layer (src-main/service).',
+      ),
+    ],
+  },
+  {
+    files: ['src-main/service/**'],
+    patterns: [upwards(['api', 'nexo', 'electron', 'cli', 'app'], 'The application layer never imports a door or the composition root.')],
+  },
+  {
     files: ['src-main/electron/**', 'src-main/preload/**'],
-    patterns: [upwards(['cli'], 'The Electron shell starts the composition root, never the command line.')],
+    patterns: [
+      upwards(['cli'], 'The Electron shell starts the composition root, never the command line.'),
+      upwards(
+        ['txn', 'journal', 'operators', 'device', 'gateway', 'keychain'],
+        'The Electron shell reaches the agent through the composition root and the application layer, never a domain inside.',
+      ),
+    ],
   },
 ]
 const layerConfigs = LAYERS.map(({ files, patterns }) => ({

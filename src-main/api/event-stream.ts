@@ -28,8 +28,8 @@ const RECONNECT_MS = 2_000
 
 interface Stream {
   response: ServerResponse
-  /** The window session it belongs to (none for a POS with a token): it ends with the session. */
-  session: string | undefined
+  /** Whose it is (service callerKey: a window's session, `token:<id>`): it ends with the caller's access. */
+  owner: string | undefined
   /** Live events that came while the stream caught up from the journal; undefined once live. */
   held: PosEvent[] | undefined
 }
@@ -58,10 +58,10 @@ export class EventStreams {
   }
 
   /** `resumeAfter`: the journal position the client last saw, when it says one. */
-  async open(response: ServerResponse, resumeAfter: number | undefined, session?: string): Promise<void> {
+  async open(response: ServerResponse, resumeAfter: number | undefined, owner?: string): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
     response.write(`retry: ${RECONNECT_MS}\n\n`)
-    const stream: Stream = { response, session, held: [] }
+    const stream: Stream = { response, owner, held: [] }
     this.streams.add(stream)
     response.on('close', () => this.streams.delete(stream))
     let after = resumeAfter
@@ -85,10 +85,17 @@ export class EventStreams {
     }
   }
 
-  /** The window `session` ended (what opened it was revoked): its streams end too. */
-  closeSession(session: string): void {
+  /** How many streams `owner` holds open. */
+  countFor(owner: string): number {
+    let count = 0
+    for (const stream of this.streams) if (stream.owner === owner) count++
+    return count
+  }
+
+  /** `owner`'s access ended (a window closed, a token revoked): its streams end too. */
+  closeFor(owner: string): void {
     for (const stream of [...this.streams]) {
-      if (stream.session !== session) continue
+      if (stream.owner !== owner) continue
       this.streams.delete(stream)
       stream.response.end()
     }

@@ -3,6 +3,14 @@
  * events and OpenAPI document). It translates HTTP to the application layer (src-main/service) and
  * holds no rule of its own.
  */
-export { SERVER_LIMITS, startLocalServer, type LocalServer, type LocalServerOptions, type MetricsEndpoint } from './local-server'
+export {
+  SERVER_LIMITS,
+  serverTimeouts,
+  startLocalServer,
+  type ServerLimits,
+  type LocalServer,
+  type LocalServerOptions,
+  type MetricsEndpoint,
+} from './local-server'
 export { BodyTooLargeError, json, MAX_BODY_BYTES, readBody, sendBodyTooLarge } from './http-body'
 export { serveStatic } from './static-files'

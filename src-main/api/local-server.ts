@@ -25,7 +25,7 @@ import { BodyTooLargeError, json, readBody, sendBodyTooLarge } from './http-body
 import { serveStatic } from './static-files'
 import { contentSecurityPolicy } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
-import type { AgentService, Caller, SessionView, TokenCheck } from '../service'
+import { callerKey, WINDOW_IDLE_MS, type AgentService, type Caller, type SessionView, type TokenCheck } from '../service'
 
 export interface LocalServerOptions {
   port: number
@@ -36,6 +36,14 @@ export interface LocalServerOptions {
   health: () => Record<string, unknown>
   /** How often an idle event stream gets a `heartbeat` event, in ms (15 s by default). */
   heartbeatMs?: number
+  /** The server's edges, when not SERVER_LIMITS (a test's shorter time limits). */
+  limits?: Partial<ServerLimits>
+  /**
+   * A listening socket handed over by the service manager (systemd socket activation, fd 3): the
+   * port then stays the agent's while it restarts, so no other program can take it meanwhile and be
+   * sent the windows' cookies (docs/local-api.md "Running as a service").
+   */
+  listenFd?: number
 }
 
 /** What /metrics serves: one scrape in the Prometheus text format. */
@@ -56,24 +64,47 @@ export interface LocalServer {
  * event stream, a POS or two, Prometheus) needs a handful of connections; a request's headers come
  * in milliseconds on loopback.
  */
-export const SERVER_LIMITS = { maxConnections: 256, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 }
+export const SERVER_LIMITS = {
+  /**
+   * Above the 1,024 open files a process gets by default: one local program alone cannot hold them
+   * all, and each caller's own event streams are capped below (the way to hold many of them).
+   */
+  maxConnections: 2_048,
+  /** Event streams one window or token may hold open at once (a window needs one, a POS one or two). */
+  streamsPerCaller: 4,
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  /** How often Node looks for requests past their time limits (its default, 30 s, would let one hold 40 s). */
+  checkIntervalMs: 1_000,
+}
+export type ServerLimits = typeof SERVER_LIMITS
+
+/** Node's server options for these limits (the local API's and nexo's). */
+export function serverTimeouts(limits: ServerLimits) {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  }
+}
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const { service } = options
   const streams = new EventStreams(service, options.heartbeatMs ?? 15_000)
   let origin = ''
-  const server: Server = createServer(
-    { headersTimeout: SERVER_LIMITS.headersTimeoutMs, requestTimeout: SERVER_LIMITS.requestTimeoutMs, keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs },
-    (request, response) => {
-      void handle(request, response).catch(() => {
-        if (!response.headersSent) response.writeHead(500).end()
-      })
-    },
-  )
-  server.maxConnections = SERVER_LIMITS.maxConnections
+  const limits = { ...SERVER_LIMITS, ...options.limits }
+  const server: Server = createServer(serverTimeouts(limits), (request, response) => {
+    void handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end()
+    })
+  })
+  server.maxConnections = limits.maxConnections
   service.serveWindows((view, nonce) => `${origin}${view === 'customer' ? '/customer' : '/'}?launch=${nonce}`)
-  const onWindowClosed = (session: string): void => streams.closeSession(session)
-  service.on('windowClosed', onWindowClosed)
+  // A window or token whose access ended loses its open event streams too.
+  const onCallerEnded = (key: string): void => streams.closeFor(key)
+  service.on('callerEnded', onCallerEnded)
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin)
@@ -92,7 +123,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         if (resume === 'invalid') return refuse(response, 'INVALID_REQUEST', 'Last-Event-ID must be an event id this stream sent')
         const allowed = await service.dispatch(caller, 'snapshot', {})
         if (!allowed.ok) return json(response, httpStatusOf(allowed.error.code), allowed)
-        return streams.open(response, resume, 'session' in caller ? caller.session : undefined)
+        const key = callerKey(caller)
+        if (streams.countFor(key) >= limits.streamsPerCaller)
+          return refuse(response, 'TOO_MANY_STREAMS', `this caller has ${limits.streamsPerCaller} event streams open already`)
+        return streams.open(response, resume, key)
       }
       const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
       if (op && request.method === 'POST') return operation(op[1]!, request, response, caller)
@@ -103,12 +137,23 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     // address bar loses the nonce. A page loaded without one gets no session (it says how to open it).
     const nonce = url.searchParams.get('launch')
     if (nonce !== null) {
+      // A page of another site (another port of this machine) navigating here with a link of its own
+      // must not swap a working window's session for one it holds: such a link opens nothing.
+      const site = request.headers['sec-fetch-site']
+      const fromElsewhere = site !== undefined && site !== 'none' && site !== 'same-origin'
+      if (fromElsewhere && service.windowCaller(cookieOf(request))) {
+        response.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end()
+        return
+      }
       const session = service.windows.redeem(nonce)
-      if (session) response.setHeader('set-cookie', `pos_session=${session.id}; HttpOnly; SameSite=Strict; Path=/`)
+      if (session) response.setHeader('set-cookie', sessionCookie(session.id))
       url.searchParams.delete('launch')
       response.writeHead(303, { location: `${url.pathname}${url.search}`, 'cache-control': 'no-store' }).end()
       return
     }
+    // A paired window loading its page keeps its cookie another while (the session's own idle limit is the service's).
+    const cookieSession = cookieOf(request)
+    if (cookieSession !== undefined && service.windowCaller(cookieSession)) response.setHeader('set-cookie', sessionCookie(cookieSession))
     // The page's CSP names the Electron origin; in the browser it is this server, which it also calls.
     const csp = contentSecurityPolicy(origin, true)
     response.setHeader('content-security-policy', `${csp}; frame-ancestors 'none'`)
@@ -156,21 +201,41 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port, '127.0.0.1', resolve)
+    if (options.listenFd !== undefined) server.listen({ fd: options.listenFd }, resolve)
+    else server.listen(options.port, '127.0.0.1', resolve)
   })
-  const { port } = server.address() as AddressInfo
+  const address = server.address() as AddressInfo
+  // A handed-over socket must be loopback too: the API is for this machine only.
+  if (address.address !== '127.0.0.1') {
+    server.close()
+    throw new Error(`the socket handed over listens on ${address.address}, not 127.0.0.1: the local API stays on this machine`)
+  }
+  const { port } = address
   origin = `http://127.0.0.1:${port}`
   return {
     url: origin,
     launchUrl: (view: SessionView = 'cashier') => service.ownerLink(view),
     close: () =>
       new Promise((resolve) => {
-        service.off('windowClosed', onWindowClosed)
+        service.off('callerEnded', onCallerEnded)
         streams.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+}
+
+/**
+ * A paired window's cookie: HttpOnly and SameSite=Strict, never a token; kept by the browser across
+ * the agent's restarts (and its own) for as long as a window may stay unused, so the window
+ * reconnects by itself.
+ */
+function sessionCookie(id: string): string {
+  return `pos_session=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor(WINDOW_IDLE_MS / 1000)}`
+}
+
+function cookieOf(request: IncomingMessage): string | undefined {
+  return /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
 }
 
 function hostAllowed(host: string | undefined, origin: string): boolean {
@@ -190,7 +255,7 @@ function callerOf(request: IncomingMessage, tokens: TokenCheck, service: AgentSe
     const token = tokens.grantOf(bearer)
     return token ? { door: 'pos', token } : 'wrong'
   }
-  const session = /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
+  const session = cookieOf(request)
   const caller = service.windowCaller(session)
   if (caller) return caller
   if (request.headers['sec-fetch-site'] !== undefined) return 'noSession'

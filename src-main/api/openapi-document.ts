@@ -56,6 +56,8 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   openCashierWindow: 'Admin scope: a one-time link that opens a cashier window',
   openCustomerDisplay: 'A one-time link that opens a customer display (reads only)',
   auditTrail: "Admin scope, a manager's: the audit trail of a batch's time, and whether its hash chain is intact",
+  listWindows: 'Admin scope: the paired browser windows, what opened each, when last seen',
+  revokeWindow: 'Admin scope: end a paired window (and those opened from it), approved by a manager',
   snapshot: 'The terminal now: the sale at the counter, its prompt, the queue, the reader, alarms',
   metrics: "The agent's Prometheus metrics as text (also GET /metrics)",
   printReceipt: "Print a sale's receipt (again) on the receipt printer",

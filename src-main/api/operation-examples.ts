@@ -52,5 +52,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   openCustomerDisplay: {},
   auditTrail: { approval: { operatorId: '9', pin: '4321' } },
   snapshot: {},
+  listWindows: {},
+  revokeWindow: { id: '0123456789ab', approval: { operatorId: '9', pin: '4321' } },
   metrics: {},
 }

@@ -9,3 +9,4 @@ export { defaultReaderFactory, readerFactory, TRAINING_PACE, type TrainingPace }
 export { openRuntime, resolveDataDir, type Runtime, type RuntimeOptions } from './runtime'
 export { startNexoEndpoint, type NexoEndpointOptions } from './nexo-endpoint'
 export { checkHost, checkReader, checkSignature, signatureCheckId, type AddFinding, type CheckLevel, type Finding } from './terminal-checks'
+export { auditFromCommandLine } from './audit-outside'

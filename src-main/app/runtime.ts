@@ -4,7 +4,15 @@
  * shell start the agent the same way.
  */
 import { join } from 'node:path'
-import { loadConfig, MissingConfigurationError, TRAINING_IDENTITY, userDataDir, type ConfigError, type LoadedConfig } from '../config'
+import {
+  loadConfig,
+  MissingConfigurationError,
+  preparePrivateFolder,
+  TRAINING_IDENTITY,
+  userDataDir,
+  type ConfigError,
+  type LoadedConfig,
+} from '../config'
 import { createLogger, type Logger } from '../log'
 import { JOURNAL_FILE, probeJournal } from '../journal'
 import { openSecretStore, type SecretStore } from '../keychain'
@@ -59,6 +67,7 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     }
   }
   const log = loaded?.config.log
+  preparePrivateFolder(dataDir)
   const logger = createLogger({
     level: log?.level ?? 'info',
     logDir: join(dataDir, 'logs'),

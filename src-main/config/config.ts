@@ -157,8 +157,18 @@ export const configSchema = z
      */
     operators: z
       .strictObject({
-        idleSignOutMinutes: z.number().int().min(0).max(24 * 60).default(15),
-        voidWithoutManagerMinutes: z.number().int().min(0).max(7 * 24 * 60).default(30),
+        idleSignOutMinutes: z
+          .number()
+          .int()
+          .min(0)
+          .max(24 * 60)
+          .default(15),
+        voidWithoutManagerMinutes: z
+          .number()
+          .int()
+          .min(0)
+          .max(7 * 24 * 60)
+          .default(30),
       })
       .prefault({}),
     dataDir: z.string().min(1).optional(),

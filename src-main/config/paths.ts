@@ -2,6 +2,7 @@
  * Per-user folders, following each platform's convention (XDG on Linux, Application Support on
  * macOS, APPDATA on Windows). Plain values: no Electron `app.getPath`, so the CLI and tests share them.
  */
+import { chmodSync, mkdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
@@ -17,4 +18,15 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform = pro
   if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'), APP, 'data')
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', APP, 'data')
   return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), APP)
+}
+
+/**
+ * Makes `folder` (and its parents) if missing, and leaves it readable by its owner only (0700): the
+ * data folder holds the journal, the tokens and the logs, which no other account of the machine has
+ * any business reading. A folder that exists already with wider rights is narrowed.
+ */
+export function preparePrivateFolder(folder: string): void {
+  mkdirSync(folder, { recursive: true, mode: 0o700 })
+  // Windows has no POSIX modes; there the folder inherits the user profile's access list.
+  if (process.platform !== 'win32') chmodSync(folder, 0o700)
 }

@@ -26,3 +26,4 @@ export { OperatorStore, type OperatorRecord, type OperatorRole } from './operato
 export { ShiftStore, type ShiftRecord } from './shift-store'
 export { AuditStore, AUDIT_GENESIS, type AuditEntry, type AuditRecord } from './audit-store'
 export { NexoStore, type NexoReversalKind } from './nexo-store'
+export { WindowStore, type WindowRecord } from './window-store'

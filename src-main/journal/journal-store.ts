@@ -28,6 +28,7 @@ import { OperatorStore } from './operator-store'
 import { ShiftStore } from './shift-store'
 import { AuditStore } from './audit-store'
 import { NexoStore } from './nexo-store'
+import { WindowStore } from './window-store'
 
 /** Why a card was read, and under which name the journal seals it. */
 export type CardPurpose = 'purchase' | 'void' | 'return'
@@ -238,6 +239,8 @@ export class JournalStore {
   readonly audit: AuditStore
   /** What a nexo POS's logins, aborts and reversals left, for answers that survive a restart. */
   readonly nexo: NexoStore
+  /** The browser windows launch links opened (paired windows), by the hash of their secret. */
+  readonly windows: WindowStore
   private readonly statements
   private readonly keys: SaleKeys
   private readonly now: () => number
@@ -257,6 +260,7 @@ export class JournalStore {
     this.shifts = new ShiftStore(db)
     this.audit = new AuditStore(db, this.now)
     this.nexo = new NexoStore(db, this.now)
+    this.windows = new WindowStore(db)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
       bumpCounter: db.prepare(

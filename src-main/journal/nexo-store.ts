@@ -1,5 +1,5 @@
 /**
- * What the nexo door must remember to answer the same after a restart (journal version 11): which
+ * What the nexo door must remember to answer the same after a restart (journal version 12): which
  * POS is logged in, which payments a POS stopped with an Abort, and which sale each Reversal's
  * ServiceID was about (a void, or the return it started). The money itself is in the sale rows;
  * these are nexo's own bookkeeping around them.

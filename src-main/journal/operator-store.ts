@@ -91,7 +91,8 @@ export class OperatorStore {
    * disabled or locked now: nothing is to be checked.
    */
   claimAttempt(id: string, now: number, max: number, lockUntil: number): { attempt: number; lockedUntil?: number } | undefined {
-    const row = this.statements.claim.get({ id, now, max, lockUntil }) as { failed_attempts: number; locked_until: number | null } | undefined
+    const row = this.statements.claim.get({ id, now, max, lockUntil }) as
+      { failed_attempts: number; locked_until: number | null } | undefined
     if (!row) return undefined
     return { attempt: row.failed_attempts, ...(row.locked_until !== null ? { lockedUntil: row.locked_until } : {}) }
   }

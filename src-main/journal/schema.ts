@@ -311,6 +311,26 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
+    description: 'paired windows: each browser window a launch link opened, by the hash of its secret, what opened it, when last seen',
+    up(db) {
+      // Only the SHA-256 of a window's secret is kept (the secret lives in the window's HttpOnly
+      // cookie), so that a copy of the journal opens no window. A window survives the agent's
+      // restarts until it is revoked, its opener is, or it goes unused too long (windows.ts).
+      db.exec(`
+        CREATE TABLE window_session (
+          hash         TEXT PRIMARY KEY CHECK (length(hash) = 64),
+          view         TEXT NOT NULL CHECK (view IN ('cashier', 'customer')),
+          opened_by    TEXT NOT NULL,               -- JSON: the machine's owner, a token's id, another window's hash
+          created_at   INTEGER NOT NULL,
+          last_seen_at INTEGER NOT NULL,
+          ended_at     INTEGER,
+          ended_why    TEXT
+        ) STRICT;
+      `)
+    },
+  },
+  {
+    version: 12,
     description: "a payment's cause as the machine recorded it; a nexo POS's logins, aborts and reversals, kept across restarts",
     up(db) {
       // cause: why a payment ended as it did (src-shared/sale SALE_CAUSES), written by the transition

@@ -2,6 +2,7 @@
  * pino: JSON lines to a size-rotated file in the data folder (pino-roll), pretty on a terminal.
  * Every record passes through redactDeep first, so no card, PIN or key field is ever written.
  */
+import { chmodSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino'
 import { redactDeep, scrubText } from './log-redaction'
@@ -36,6 +37,9 @@ export function createLogger(settings: LoggerSettings): Logger {
   if (settings.destination) return pino(baseOptions(settings.level), settings.destination)
   const targets: pino.TransportTargetOptions[] = []
   if (settings.logDir) {
+    // The logs are the owner's only: the folder 0700, each file 0600 (rotated ones too).
+    mkdirSync(settings.logDir, { recursive: true, mode: 0o700 })
+    if (process.platform !== 'win32') chmodSync(settings.logDir, 0o700)
     targets.push({
       target: 'pino-roll',
       level: settings.level as string,
@@ -44,6 +48,7 @@ export function createLogger(settings: LoggerSettings): Logger {
         size: `${settings.maxFileSizeMb ?? 10}m`,
         limit: { count: settings.maxFiles ?? 5 },
         mkdir: true,
+        mode: 0o600,
       },
     })
   }

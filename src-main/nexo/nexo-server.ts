@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { BodyTooLargeError, json, readBody, SERVER_LIMITS } from '../api'
+import { BodyTooLargeError, json, readBody, SERVER_LIMITS, serverTimeouts } from '../api'
 import { wordsOf } from '../../src-shared/errors'
 import type { TokenCheck } from '../service'
 import { loadOrCreateTlsMaterial, type TlsIdentity } from '../tls'
@@ -73,14 +73,7 @@ export async function startNexoServer(options: NexoServerOptions): Promise<NexoS
   const tls = await loadOrCreateTlsMaterial(options.stateDir, new Date(), nexoTlsIdentity(host))
   const limits = SERVER_LIMITS
   const server: Server = createServer(
-    {
-      cert: tls.certPem,
-      key: tls.keyPem,
-      minVersion: 'TLSv1.2',
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-    },
+    { cert: tls.certPem, key: tls.keyPem, minVersion: 'TLSv1.2', ...serverTimeouts(limits) },
     (request, response) => {
       void handle(request, response).catch(() => {
         if (!response.headersSent) response.writeHead(500).end()
@@ -135,5 +128,3 @@ export async function startNexoServer(options: NexoServerOptions): Promise<NexoS
 function refuse(response: ServerResponse, status: number, errorCode: string, message: string): void {
   json(response, status, { status, errorCode, message })
 }
-
-

@@ -169,9 +169,15 @@ export class Operators {
 /** How many unknown numbers' tries are remembered. */
 const UNKNOWN_KEPT = 10_000
 
-/** The same words whether the number exists or not: only the count of tries. */
-function wrongPin(attempt: number): PosError {
-  return new PosError('PIN_WRONG', `no such operator, or a wrong PIN (${attempt} of ${MAX_WRONG_PINS} tries before a lock)`)
+/**
+ * The same words whether the number exists or not, and however many tries it has had: a count would
+ * tell a number someone mistyped a PIN for from one that is nobody's.
+ */
+function wrongPin(_attempt: number): PosError {
+  return new PosError(
+    'PIN_WRONG',
+    `no such operator, or a wrong PIN (${MAX_WRONG_PINS} wrong in a row lock for ${LOCKOUT_MS / 60_000} minutes)`,
+  )
 }
 
 function locked(): PosError {

@@ -5,7 +5,7 @@
  * operation's manager rule applies to this request) and acts on the decision. Nothing else in the
  * agent decides who may do what.
  */
-import { accessOf, scopeAllows, type OperationName } from '../../src-shared/contract'
+import { accessOf, scopeAllows, scopeFor, type OperationName } from '../../src-shared/contract'
 import type { ErrorCode } from '../../src-shared/errors'
 import type { Caller } from './caller'
 
@@ -16,6 +16,8 @@ export interface AccessFacts {
   signedIn?: { id: string; role: 'cashier' | 'manager' } | undefined
   /** The operation's manager rule holds for this request (a void past its age, a tip past the tolerance…). */
   managerRuleApplies: boolean
+  /** The request, once read: a row may ask a wider scope of some requests (`scopeWhen`). */
+  request?: Record<string, unknown>
 }
 
 export type AccessDecision =
@@ -32,11 +34,12 @@ export type AccessDecision =
 export function decide(caller: Caller, operation: OperationName, facts: AccessFacts): AccessDecision {
   const access = accessOf(operation)
   if (!access.doors.includes(caller.door)) return { allowed: false, code: 'FORBIDDEN', reason: doorRefusal(caller, operation) }
-  if ((caller.door === 'pos' || caller.door === 'nexo') && !scopeAllows(caller.token.scopes, access.scope))
+  const scope = scopeFor(access, facts.request)
+  if ((caller.door === 'pos' || caller.door === 'nexo') && !scopeAllows(caller.token.scopes, scope))
     return {
       allowed: false,
       code: 'FORBIDDEN',
-      reason: `${operation} needs a token with the "${access.scope}" scope; this token (${caller.token.name}) has ${caller.token.scopes.join(', ')}`,
+      reason: `${operation} needs a token with the "${scope}" scope; this token (${caller.token.name}) has ${caller.token.scopes.join(', ')}`,
     }
   // The POS approves with its own staff rules where the row says so; its token's scope was checked above.
   if (access.posApproves?.includes(caller.door)) return { allowed: true, manager: 'notNeeded' }

@@ -17,20 +17,19 @@ import {
   type PosEvent,
   type PosResult,
   type PosStreamSnapshot,
-  type SaleView,
 } from '../../src-shared/contract'
 import { errorView, failed, PosError } from '../../src-shared/errors'
-import { QUEUE_FAILURE_WORDS, QUEUE_OPERATION_NOUNS, type QueueOperation } from '../../src-shared/sale'
 import { receiptMerchantOf } from '../../src-shared/receipt'
 import { toPosError } from '../errors'
 import { Operators, Shifts } from '../operators'
 import { ReceiptDesk } from '../receipts'
-import type { QueueAttention } from '../txn'
-import { decide, type AccessFacts } from './access'
+import { decide } from './access'
+import { authorise } from './authorise'
+import { feedEvents } from './event-feed'
 import { afterSaleHandlers } from './after-sale'
 import { Approvals } from './approvals'
 import { AuditTrail } from './audit-trail'
-import { fingerprint, pinLimitKey, type Caller } from './caller'
+import { callerKey, fingerprint, pinLimitKey, type Caller } from './caller'
 import { CounterSessions } from './counter-session'
 import { dayHandlers } from './day'
 import { peopleHandlers } from './people'
@@ -47,7 +46,27 @@ import { WindowSessions, type SessionView, type WindowOpener } from './windows'
 /** Builds a window's launch link from its one-time nonce: the door that serves windows gives it. */
 export type WindowLinkBuilder = (view: SessionView, nonce: string) => string
 
-export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed: [string] }> {
+/** Every operation's handler, area by area: what the service runs once access is decided. */
+export type ServiceAreas = (parts: ServiceParts) => Handlers<OperationName>
+
+/** The agent's use-case areas, one file each. */
+export const USE_CASE_AREAS: ServiceAreas = (parts) => ({
+  ...salesHandlers(parts),
+  ...returnsHandlers(parts),
+  ...afterSaleHandlers(parts),
+  ...dayHandlers(parts),
+  ...queueHandlers(parts),
+  ...receiptsHandlers(parts),
+  ...terminalHandlers(parts),
+  ...peopleHandlers(parts),
+})
+
+/**
+ * Events of the service besides its PosEvents: `callerEnded` names a caller whose access just ended,
+ * so a door closes what it holds open for it (an event stream): a window by its session, a token as
+ * `token:<id>` (callerKey).
+ */
+export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded: [string] }> {
   readonly windows: WindowSessions
   private readonly parts: ServiceParts
   private readonly handlers: Handlers<OperationName>
@@ -55,7 +74,10 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
   private readonly unsubscribe: Array<() => void> = []
   private linkBuilder: WindowLinkBuilder | undefined
 
-  constructor(private readonly deps: ServiceDeps) {
+  constructor(
+    private readonly deps: ServiceDeps,
+    areas: ServiceAreas = USE_CASE_AREAS,
+  ) {
     super()
     const now = deps.now ?? Date.now
     const { engine } = deps
@@ -63,16 +85,39 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
     const audit = new AuditTrail(engine.journal.audit, deps.logger)
     const guard = new PinGuard(now)
     const sessions = new CounterSessions(new Shifts(engine.journal.shifts, now), now, (deps.idleSignOutMinutes ?? 15) * 60_000)
-    this.windows = new WindowSessions(now, {
-      opened: (session, view, openedBy) =>
-        audit.append({ action: 'windowOpened', door: view === 'customer' ? 'display' : 'counter', via: `window:${fingerprint(session)}`, ok: true, detail: `${view}, opened by ${openerWords(openedBy)}` }),
-      closed: (session, why) => {
-        sessions.forget(session)
-        audit.append({ action: 'windowClosed', door: 'counter', via: `window:${fingerprint(session)}`, ok: true, detail: why })
-        this.emit('windowClosed', session)
+    this.windows = new WindowSessions(
+      now,
+      {
+        opened: (session, view, openedBy) =>
+          audit.append({
+            action: 'windowOpened',
+            door: view === 'customer' ? 'display' : 'counter',
+            via: `window:${fingerprint(session)}`,
+            ok: true,
+            detail: `${view}, opened by ${openerWords(openedBy)}`,
+          }),
+        closed: (id, session, why, view) => {
+          if (session !== undefined) sessions.forget(session)
+          audit.append({
+            action: 'windowClosed',
+            door: view === 'customer' ? 'display' : 'counter',
+            via: `window:${id}`,
+            ok: true,
+            detail: why,
+          })
+          if (session !== undefined) this.emit('callerEnded', session)
+        },
       },
-    })
-    if (deps.tokens) this.unsubscribe.push(deps.tokens.onRevoke((id) => this.windows.tokenRevoked(id)))
+      engine.journal.windows,
+      (opener) => opener.kind !== 'token' || (deps.tokens?.active(opener.id) ?? false),
+    )
+    if (deps.tokens)
+      this.unsubscribe.push(
+        deps.tokens.onRevoke((id) => {
+          this.windows.tokenRevoked(id)
+          this.emit('callerEnded', callerKey({ door: 'pos', token: { id, name: '', scopes: [] } }))
+        }),
+      )
     this.parts = {
       deps,
       now,
@@ -86,17 +131,9 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
       windowLink: (view, caller) => this.windowLink(view, caller),
       queueStatus: () => queueStatusOf(deps, now()),
       snapshot: () => this.saleEvents.snapshot(),
+      pinKey: (caller) => pinLimitKey(caller, (session) => this.windows.rootOf(session)),
     }
-    this.handlers = {
-      ...salesHandlers(this.parts),
-      ...returnsHandlers(this.parts),
-      ...afterSaleHandlers(this.parts),
-      ...dayHandlers(this.parts),
-      ...queueHandlers(this.parts),
-      ...receiptsHandlers(this.parts),
-      ...terminalHandlers(this.parts),
-      ...peopleHandlers(this.parts),
-    }
+    this.handlers = areas(this.parts)
     this.saleEvents = new SaleEvents({
       journal: engine.journal,
       txn: engine.txn,
@@ -104,7 +141,14 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
       alarms: () => engine.alarms,
       queue: () => this.parts.queueStatus(),
     })
-    this.forwardEvents()
+    this.unsubscribe.push(
+      ...feedEvents(
+        deps,
+        this.saleEvents,
+        () => this.parts.queueStatus(),
+        (event) => this.emit('event', event),
+      ),
+    )
   }
 
   /** Validates, checks access, and runs one operation; never throws: every failure is a catalogue error as data. */
@@ -137,79 +181,30 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
       throw new PosError(reach.code, reach.reason)
     }
     const parsed = OPERATIONS[operation].request.safeParse(request ?? {})
-    if (!parsed.success) throw toPosError(parsed.error)
+    if (!parsed.success) {
+      // A malformed try at an audited operation is a try all the same: it is kept, with what it named.
+      const named = request !== null && typeof request === 'object' ? subjectOf(request as Record<string, unknown>) : undefined
+      if (access.audited) this.parts.audit.record(caller, { action: operation, subject: named, ok: false, detail: 'INVALID_REQUEST' })
+      throw toPosError(parsed.error)
+    }
     const valid = parsed.data as OperationRequest<K> & Record<string, unknown>
     let context: CallContext | undefined
     try {
-      context = await this.authorise(caller, operation, valid)
+      context = await authorise(this.parts, caller, operation, valid)
       const handler = this.handlers[operation] as Handler<K>
       const value = await handler(valid, context)
       if (access.audited) this.parts.audit.record(caller, { action: operation, actor: context.actor, subject: subjectOf(valid), ok: true })
       return value
     } catch (thrown) {
       if (access.audited)
-        this.parts.audit.record(caller, { action: operation, actor: context?.actor, subject: subjectOf(valid), ok: false, detail: toPosError(thrown).code })
+        this.parts.audit.record(caller, {
+          action: operation,
+          actor: context?.actor,
+          subject: subjectOf(valid),
+          ok: false,
+          detail: toPosError(thrown).code,
+        })
       throw thrown
-    }
-  }
-
-  /** Who acts, once access.ts has decided: the operator signed in at this window, or the manager who approved. */
-  private async authorise(caller: Caller, operation: OperationName, request: Record<string, unknown>): Promise<CallContext> {
-    const { operators, sessions, audit, approvals } = this.parts
-    const signedIn =
-      caller.door === 'counter'
-        ? sessions.operatorAt(caller.session, (left) =>
-            audit.record(caller, { action: 'signOut', actor: left.id, subject: left.id, ok: true, detail: 'idle' }),
-          )
-        : undefined
-    const facts: AccessFacts = {
-      operators: operators.hasManager(),
-      signedIn,
-      managerRuleApplies: this.managerRuleApplies(operation, request),
-    }
-    const decision = decide(caller, operation, facts)
-    if (!decision.allowed) throw new PosError(decision.code, decision.reason)
-    if (decision.manager === 'notNeeded') return { caller, actor: signedIn?.id }
-    if (decision.manager === 'signedIn') {
-      audit.record(caller, { action: 'approval', actor: signedIn!.id, subject: operation, ok: true, detail: 'manager signed in at this window' })
-      return { caller, actor: signedIn!.id }
-    }
-    try {
-      const granted = await approvals.grant(pinLimitKey(caller), operation, request)
-      audit.record(caller, {
-        action: 'approval',
-        actor: granted.manager.id,
-        subject: operation,
-        ok: true,
-        detail: `${granted.how === 'pin' ? 'number and PIN' : 'approval given ahead'}, request ${granted.requestHash.slice(0, 16)}`,
-      })
-      // The manager who approved answers for the step: their number is the one kept on it.
-      return { caller, actor: granted.manager.id }
-    } catch (thrown) {
-      const code = toPosError(thrown).code
-      const approver = typeof request.approval === 'object' ? (request.approval as { operatorId?: string }).operatorId : undefined
-      if (request.approval !== undefined) audit.record(caller, { action: 'approval', actor: approver, subject: operation, ok: false, detail: code })
-      throw thrown
-    }
-  }
-
-  /** Whether the operation's manager rule holds for this request (the rule's name is in its access row). */
-  private managerRuleApplies(operation: OperationName, request: Record<string, unknown>): boolean {
-    switch (accessOf(operation).manager) {
-      case 'never':
-        return false
-      case 'always':
-      case 'notFirstOperator':
-        return true
-      case 'tipOverride':
-        return request.managerOverride === true
-      case 'auditIncluded':
-        return request.audit === true
-      case 'voidAge': {
-        const sale = this.deps.engine.txn.get(String(request.id))
-        const minutes = this.deps.voidWithoutManagerMinutes ?? 30
-        return sale !== undefined && this.parts.now() - sale.createdAt > minutes * 60_000
-      }
     }
   }
 
@@ -261,26 +256,6 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; windowClosed
   close(): void {
     for (const off of this.unsubscribe.splice(0)) off()
   }
-
-  private forwardEvents(): void {
-    const { engine, logger, reader } = this.deps
-    const onSale = (update: { sale: SaleView }) => this.emit('event', this.saleEvents.sale(update.sale))
-    engine.txn.on('update', onSale)
-    this.unsubscribe.push(() => engine.txn.off('update', onSale))
-    const onQueue = () => this.emit('event', { type: 'queue', queue: this.parts.queueStatus() })
-    engine.forwarder.on('status', onQueue)
-    this.unsubscribe.push(() => engine.forwarder.off('status', onQueue))
-    // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
-    // Its message is in a manager's words; the technical detail goes to the log.
-    const onAttention = (item: { operation: QueueOperation; saleId: string }, why: QueueAttention) => {
-      logger.warn({ sale: item.saleId, operation: item.operation, failure: why.failure, detail: why.detail }, 'queued message needs a manager')
-      const message = `The ${QUEUE_OPERATION_NOUNS[item.operation]} of sale ${item.saleId} needs a manager. ${QUEUE_FAILURE_WORDS[why.failure]}`
-      this.emit('event', this.saleEvents.alarm({ code: 'NEEDS_ATTENTION', message }, item.saleId))
-    }
-    engine.forwarder.on('attention', onAttention)
-    this.unsubscribe.push(() => engine.forwarder.off('attention', onAttention))
-    this.unsubscribe.push(reader.onEvent((prompt) => this.emit('event', this.saleEvents.device(prompt))))
-  }
 }
 
 /** What an audited request is about, for its record: never a PIN or a key. */
@@ -299,6 +274,6 @@ function openerWords(opener: WindowOpener): string {
     case 'token':
       return `token ${opener.id}`
     case 'window':
-      return `window ${fingerprint(opener.session)}`
+      return `window ${opener.session.slice(0, 12)}`
   }
 }

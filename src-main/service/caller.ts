@@ -4,7 +4,7 @@
  * its transport and nothing more; what a Caller may do is access.ts.
  */
 import { createHash } from 'node:crypto'
-import type { Door, TokenScope } from '../../src-shared/contract'
+import type { TokenScope } from '../../src-shared/contract'
 import type { SaleOrigin } from '../../src-shared/sale'
 
 /** An integrator token as the service knows it once a door has checked it: never the token itself. */
@@ -58,7 +58,29 @@ export function fingerprint(secret: string): string {
   return createHash('sha256').update(secret).digest('hex').slice(0, 12)
 }
 
-/** The key a caller's PIN tries are limited by: one counter window, one token, one nexo POS. */
-export function pinLimitKey(caller: Caller): string {
-  return viaOf(caller) ?? caller.door
+/**
+ * Who a caller is for the limits a door keeps per caller (event streams, PIN tries): a window by its
+ * session, a token by its id (the same token over the local API and nexo), the command line.
+ */
+export function callerKey(caller: Caller): string {
+  switch (caller.door) {
+    case 'counter':
+    case 'display':
+      return caller.session
+    case 'pos':
+    case 'nexo':
+      return `token:${caller.token.id}`
+    case 'cli':
+      return 'cli'
+  }
+}
+
+/**
+ * The key a caller's PIN tries are limited by: a token (whatever the door), or for a window, what
+ * first opened it (`rootOf`: the machine's owner, or a token), so that opening windows from windows
+ * mints no fresh tries.
+ */
+export function pinLimitKey(caller: Caller, rootOf: (session: string) => string): string {
+  if (caller.door === 'counter' || caller.door === 'display') return `windows-of:${rootOf(caller.session)}`
+  return callerKey(caller)
 }

@@ -24,10 +24,11 @@ export class CounterSessions {
   ) {}
 
   /**
-   * Who is signed in at `session` now, noting the activity. A sign-in idle too long has ended: the
-   * operator's shift ended when the idle time ran out, and `onIdle` is told who it was.
+   * Who is signed in at `session` now; `active`: this call is their work, which keeps the sign-in
+   * alive. A sign-in idle too long has ended: the operator's shift ended when the idle time ran out,
+   * and `onIdle` is told who it was.
    */
-  operatorAt(session: string, onIdle?: (operator: OperatorView) => void): OperatorView | undefined {
+  operatorAt(session: string, active = false, onIdle?: (operator: OperatorView) => void): OperatorView | undefined {
     const entry = this.signedIn.get(session)
     if (!entry) return undefined
     const now = this.now()
@@ -36,7 +37,7 @@ export class CounterSessions {
       onIdle?.(entry.operator)
       return undefined
     }
-    entry.lastActiveAt = now
+    if (active) entry.lastActiveAt = now
     return entry.operator
   }
 

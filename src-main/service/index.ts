@@ -2,13 +2,14 @@
  * The application layer's door (docs/architecture.md): every other door (the local API, Electron
  * IPC, nexo, the command line) reaches the agent through AgentService, as a Caller.
  */
-export { AgentService, type WindowLinkBuilder } from './agent-service'
-export type { ServiceDeps, ServiceEngine } from './service-parts'
-export { INSTALLATION_GRANT, fingerprint, type Caller, type TokenGrant } from './caller'
+export { AgentService, USE_CASE_AREAS, type ServiceAreas, type WindowLinkBuilder } from './agent-service'
+export { peopleHandlers } from './people'
+export type { CallContext, Handler, Handlers, ServiceDeps, ServiceEngine, ServiceParts } from './service-parts'
+export { INSTALLATION_GRANT, callerKey, fingerprint, type Caller, type TokenGrant } from './caller'
 export { decide, type AccessDecision, type AccessFacts } from './access'
 export { API_TOKEN_FILE, loadOrCreateApiToken } from './api-token'
 export { INTEGRATOR_TOKENS_FILE, IntegratorTokens, type VerifiedToken } from './integrator-tokens'
 export { LAUNCH_TTL_MS, WINDOW_IDLE_MS, WindowSessions, type SessionView, type WindowOpener } from './windows'
 export { APPROVAL_TTL_MS, requestHash } from './approvals'
-export { PIN_TRIES_PER_WINDOW, PIN_WINDOW_MS } from './pin-guard'
+export { PIN_TOKEN_WINDOW_MS, PIN_TRIES_PER_TOKEN, PIN_TRIES_PER_WINDOW, PIN_WINDOW_MS } from './pin-guard'
 export { TokenCheck } from './token-check'

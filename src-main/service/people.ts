@@ -5,7 +5,7 @@
 import { isOperationName, OPERATIONS, type CounterOperatorView } from '../../src-shared/contract'
 import { PosError } from '../../src-shared/errors'
 import { decide } from './access'
-import { pinLimitKey, type Caller } from './caller'
+import type { Caller } from './caller'
 import type { Handlers, ServiceParts } from './service-parts'
 
 type PeopleOperations =
@@ -34,7 +34,7 @@ export function peopleHandlers(parts: ServiceParts): Handlers<PeopleOperations> 
     addOperator: (r) => operators.add({ operatorId: r.operatorId, name: r.name, role: r.role, pin: r.pin }),
     signIn: async (r, { caller }) => {
       if (caller.door !== 'counter') throw new PosError('FORBIDDEN', 'signing in is at a cashier window')
-      guard.take(pinLimitKey(caller))
+      guard.take(parts.pinKey(caller))
       const operator = await operators.verify(r)
       // Signing in at this window replaces whoever was signed in here; other windows are theirs.
       sessions.signIn(caller.session, operator)
@@ -52,12 +52,14 @@ export function peopleHandlers(parts: ServiceParts): Handlers<PeopleOperations> 
       const name = r.operation
       if (!isOperationName(name)) throw new PosError('UNKNOWN_OPERATION', `no operation "${name}"`)
       if (OPERATIONS[name].access.manager === 'never') throw new PosError('INVALID_REQUEST', `${name} needs no manager's approval`)
-      // Only what this caller could ask for may be approved for it: an approval never widens a door or a scope.
-      const reach = decide(caller, name, { operators: false, managerRuleApplies: false })
-      if (!reach.allowed) throw new PosError(reach.code, reach.reason)
       const parsed = OPERATIONS[name].request.safeParse(r.request)
-      if (!parsed.success) throw new PosError('INVALID_REQUEST', `the request to approve is not a valid ${name}: ${parsed.error.issues[0]?.message ?? ''}`)
-      const proof = await parts.approvals.issue(pinLimitKey(caller), name, parsed.data as Record<string, unknown>, {
+      if (!parsed.success)
+        throw new PosError('INVALID_REQUEST', `the request to approve is not a valid ${name}: ${parsed.error.issues[0]?.message ?? ''}`)
+      // Only what this caller could ask for may be approved for it: an approval never widens a door or
+      // a scope, also the wider scope a request may ask (an export with the audit trail).
+      const reach = decide(caller, name, { operators: false, managerRuleApplies: false, request: parsed.data as Record<string, unknown> })
+      if (!reach.allowed) throw new PosError(reach.code, reach.reason)
+      const proof = await parts.approvals.issue(parts.pinKey(caller), name, parsed.data as Record<string, unknown>, {
         operatorId: r.operatorId,
         pin: r.pin,
       })

@@ -31,7 +31,10 @@ import type { WindowSessions } from './windows'
 /** What the service uses of the engine the composition root builds (src-main/app/compose.ts). */
 export interface ServiceEngine {
   alarms: AppInfo['alarms']
-  journal: Pick<JournalStore, 'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators' | 'shifts' | 'audit'>
+  journal: Pick<
+    JournalStore,
+    'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators' | 'shifts' | 'audit' | 'windows'
+  >
   txn: TxnService
   forwarder: Forwarder
 }
@@ -76,6 +79,8 @@ export interface ServiceParts {
   windowLink(view: 'cashier' | 'customer', caller: Caller): string
   queueStatus(): QueueStatusView
   snapshot(): PosStreamSnapshot
+  /** The key a caller's PIN tries are counted under (caller.ts pinLimitKey). */
+  pinKey(caller: Caller): string
 }
 
 /** The call a handler serves: who asked, and the operator who acts (signed in here, or the manager who approved). */

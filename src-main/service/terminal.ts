@@ -8,6 +8,8 @@ import { signingKeyAccount } from '../keychain'
 import { auditOfBatch } from './day'
 import type { IntegratorTokens } from './integrator-tokens'
 import type { Handlers, ServiceParts } from './service-parts'
+import { fingerprint, type Caller } from './caller'
+import type { PairedWindowView } from '../../src-shared/contract'
 
 type TerminalOperations =
   | 'appInfo'
@@ -22,6 +24,8 @@ type TerminalOperations =
   | 'auditTrail'
   | 'snapshot'
   | 'metrics'
+  | 'listWindows'
+  | 'revokeWindow'
 
 export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperations> {
   const { deps, receipts } = parts
@@ -50,6 +54,11 @@ export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperatio
     },
     openCashierWindow: (_r, { caller }) => ({ url: parts.windowLink('cashier', caller) }),
     openCustomerDisplay: (_r, { caller }) => ({ url: parts.windowLink('customer', caller) }),
+    listWindows: (_r, { caller }) => pairedWindows(parts, caller),
+    revokeWindow: (r, { caller }) => {
+      if (!parts.windows.revoke(r.id)) throw new PosError('NOT_FOUND', `no window ${r.id}`)
+      return pairedWindows(parts, caller)
+    },
     snapshot: () => parts.snapshot(),
     metrics: async () => {
       if (!deps.metrics) throw new PosError('NOT_FOUND', 'this agent was started without metrics')
@@ -60,4 +69,23 @@ export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperatio
       return auditOfBatch(parts, report, r.afterSeq, r.limit)
     },
   }
+}
+
+/** The paired windows in a manager's words: what opened each, and which is the one asking. */
+function pairedWindows(parts: ServiceParts, caller: Caller): PairedWindowView[] {
+  const own = caller.door === 'counter' || caller.door === 'display' ? fingerprint(caller.session) : undefined
+  const tokenNames = new Map((parts.deps.tokens?.list() ?? []).map((t) => [t.id, t.name]))
+  return parts.windows.list().map((w) => ({
+    id: w.id,
+    view: w.view,
+    openedBy:
+      w.openedBy.kind === 'owner'
+        ? "the computer's owner"
+        : w.openedBy.kind === 'token'
+          ? `the integration "${tokenNames.get(w.openedBy.id) ?? w.openedBy.id}"`
+          : `window ${w.openedBy.session.slice(0, 12)}`,
+    createdAt: w.createdAt,
+    lastSeenAt: w.lastSeenAt,
+    current: w.id === own,
+  }))
 }

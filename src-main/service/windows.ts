@@ -5,16 +5,20 @@
  * (access.ts says who may ask: a cashier window needs the `admin` scope or a cashier window). The
  * nonce is good once, for ten minutes; redeemed, it becomes a session: a random id in an HttpOnly,
  * SameSite=Strict cookie, never a token. Each session remembers what opened it, and ends when that
- * ends: a token revoked, or the window it was opened from. A session unused for a day ends too.
- * Sessions live as long as this process: after a restart the cashier opens the new link.
+ * ends: a token revoked, or the window it was opened from; a manager can revoke one from Settings.
+ * A session unused for a week ends too. Sessions are paired windows: kept in the journal by the
+ * SHA-256 of their secret, they survive the agent's restarts, so a window reconnects by itself.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import type { WindowRecord } from '../journal'
 
 export type SessionView = 'cashier' | 'customer'
 
 export const LAUNCH_TTL_MS = 10 * 60_000
-/** A window session unused this long has ended. */
-export const WINDOW_IDLE_MS = 24 * 60 * 60_000
+/** A window session unused this long has ended (a counter closed over a long weekend still reconnects). */
+export const WINDOW_IDLE_MS = 7 * 24 * 60 * 60_000
+/** How often a window's "last seen" is written to the journal (kept in memory in between). */
+const SEEN_WRITE_MS = 60_000
 
 /** What opened a window: the machine's owner (serve's own link, the installation token), a token, another window. */
 export type WindowOpener = { kind: 'owner' } | { kind: 'token'; id: string } | { kind: 'window'; session: string }
@@ -28,30 +32,84 @@ interface Launch {
 interface Session {
   view: SessionView
   openedBy: WindowOpener
+  createdAt: number
+  lastSeenAt: number
+  /** When lastSeenAt was last written to the journal. */
+  writtenAt: number
+}
+
+/** Where paired windows are kept between restarts (the journal's window_session table). */
+export interface WindowPersistence {
+  add(record: WindowRecord): void
+  live(): WindowRecord[]
+  seen(hash: string, at: number): void
+  end(hash: string, at: number, why: string): void
+}
+
+/** A window as Settings lists it: never its secret. */
+export interface WindowView {
+  /** A short, one-way name for the window (the start of its secret's hash). */
+  id: string
+  view: SessionView
+  openedBy: WindowOpener
+  createdAt: number
   lastSeenAt: number
 }
+
+type EndReason = 'openerRevoked' | 'idle' | 'revoked'
+
+const hashOf = (secret: string): string => createHash('sha256').update(secret).digest('hex')
+/** A window's listed id: the first 12 hex digits of its hash (the audit trail's window:… too). */
+const idOf = (hash: string): string => hash.slice(0, 12)
 
 export interface WindowEvents {
   /** A session began (a launch link redeemed). */
   opened?(session: string, view: SessionView, openedBy: WindowOpener): void
-  /** A session ended: revoked with what opened it, or idle too long. */
-  closed?(session: string, why: 'openerRevoked' | 'idle'): void
+  /**
+   * A session ended: revoked with what opened it or by a manager, or idle too long. `id` is its listed
+   * id; `session` its secret, when this process saw it (the door's streams are keyed by it).
+   */
+  closed?(id: string, session: string | undefined, why: EndReason, view: SessionView): void
 }
 
 export class WindowSessions {
   private readonly launches = new Map<string, Launch>()
+  /** Live sessions by the hash of their secret. */
   private readonly sessions = new Map<string, Session>()
+  /** The secret of each session this process saw, by hash: what the door's streams are keyed by. */
+  private readonly secrets = new Map<string, string>()
 
   constructor(
     private readonly now: () => number = Date.now,
     private readonly events: WindowEvents = {},
-  ) {}
+    private readonly store?: WindowPersistence,
+    /** Whether what opened a window is still there (a token not revoked), for windows kept from before a restart. */
+    openerAlive: (opener: WindowOpener) => boolean = () => true,
+  ) {
+    const at = now()
+    for (const record of store?.live() ?? []) {
+      const openedBy = JSON.parse(record.openedBy) as WindowOpener
+      const session = {
+        view: record.view,
+        openedBy,
+        createdAt: record.createdAt,
+        lastSeenAt: record.lastSeenAt,
+        writtenAt: record.lastSeenAt,
+      }
+      if (at - record.lastSeenAt >= WINDOW_IDLE_MS) store!.end(record.hash, at, 'idle')
+      else if (!openerAlive(openedBy)) store!.end(record.hash, at, 'openerRevoked')
+      else this.sessions.set(record.hash, session)
+    }
+    // A window opened from a window that is gone is gone too.
+    for (const [hash, session] of [...this.sessions])
+      if (session.openedBy.kind === 'window' && !this.sessions.has(session.openedBy.session)) this.endHash(hash, 'openerRevoked')
+  }
 
   /** A new one-time nonce for a window of `view`. */
   issue(view: SessionView, openedBy: WindowOpener): string {
     this.forgetExpired()
     const nonce = randomBytes(24).toString('base64url')
-    this.launches.set(nonce, { view, openedBy, expiresAt: this.now() + LAUNCH_TTL_MS })
+    this.launches.set(nonce, { view, openedBy: this.stored(openedBy), expiresAt: this.now() + LAUNCH_TTL_MS })
     return nonce
   }
 
@@ -62,38 +120,88 @@ export class WindowSessions {
     if (!launch || launch.expiresAt <= this.now()) return undefined
     if (launch.openedBy.kind === 'window' && !this.sessions.has(launch.openedBy.session)) return undefined
     const id = randomBytes(32).toString('base64url')
-    this.sessions.set(id, { view: launch.view, openedBy: launch.openedBy, lastSeenAt: this.now() })
+    const hash = hashOf(id)
+    const now = this.now()
+    const session: Session = { view: launch.view, openedBy: launch.openedBy, createdAt: now, lastSeenAt: now, writtenAt: now }
+    this.store?.add({ hash, view: session.view, openedBy: JSON.stringify(session.openedBy), createdAt: now, lastSeenAt: now })
+    this.sessions.set(hash, session)
+    this.secrets.set(hash, id)
     this.events.opened?.(id, launch.view, launch.openedBy)
     return { id, view: launch.view }
   }
 
-  /** What a session cookie opens, if it is a live session of this process; notes that it was used. */
+  /** What a session cookie opens, if it is a live session; notes that it was used. */
   sessionView(id: string | undefined): SessionView | undefined {
     if (id === undefined) return undefined
-    const session = this.sessions.get(id)
+    const hash = hashOf(id)
+    const session = this.sessions.get(hash)
     if (!session) return undefined
+    this.secrets.set(hash, id)
     const now = this.now()
     if (now - session.lastSeenAt >= WINDOW_IDLE_MS) {
-      this.end(id, 'idle')
+      this.endHash(hash, 'idle')
       return undefined
     }
     session.lastSeenAt = now
+    if (now - session.writtenAt >= SEEN_WRITE_MS) {
+      session.writtenAt = now
+      this.store?.seen(hash, now)
+    }
     return session.view
+  }
+
+  /**
+   * What first opened the chain of windows `id` belongs to: the machine's owner, or a token. Windows
+   * opened from windows share their root's limits (a window cannot mint fresh PIN tries).
+   */
+  rootOf(id: string): string {
+    let session = this.sessions.get(hashOf(id))
+    for (let depth = 0; session?.openedBy.kind === 'window' && depth < 64; depth++) session = this.sessions.get(session.openedBy.session)
+    if (session?.openedBy.kind === 'token') return `token:${session.openedBy.id}`
+    return 'owner'
+  }
+
+  /** The live windows, oldest first (Settings, for a manager). */
+  list(): WindowView[] {
+    return [...this.sessions].map(([hash, s]) => ({
+      id: idOf(hash),
+      view: s.view,
+      openedBy: s.openedBy,
+      createdAt: s.createdAt,
+      lastSeenAt: s.lastSeenAt,
+    }))
+  }
+
+  /** A manager ends window `id` (and every window opened from it); false when there is none. */
+  revoke(id: string): boolean {
+    const hash = [...this.sessions.keys()].find((h) => idOf(h) === id)
+    if (hash === undefined) return false
+    this.endHash(hash, 'revoked')
+    return true
   }
 
   /** Token `tokenId` was revoked: every window it opened ends, and every window opened from those. */
   tokenRevoked(tokenId: string): void {
-    for (const [id, session] of [...this.sessions])
-      if (session.openedBy.kind === 'token' && session.openedBy.id === tokenId) this.end(id, 'openerRevoked')
+    for (const [hash, session] of [...this.sessions])
+      if (session.openedBy.kind === 'token' && session.openedBy.id === tokenId) this.endHash(hash, 'openerRevoked')
     for (const [nonce, launch] of [...this.launches])
       if (launch.openedBy.kind === 'token' && launch.openedBy.id === tokenId) this.launches.delete(nonce)
   }
 
-  private end(id: string, why: 'openerRevoked' | 'idle'): void {
-    if (!this.sessions.delete(id)) return
-    this.events.closed?.(id, why)
+  private endHash(hash: string, why: EndReason): void {
+    const ended = this.sessions.get(hash)
+    if (!ended || !this.sessions.delete(hash)) return
+    this.store?.end(hash, this.now(), why)
+    this.events.closed?.(idOf(hash), this.secrets.get(hash), why, ended.view)
+    this.secrets.delete(hash)
     for (const [child, session] of [...this.sessions])
-      if (session.openedBy.kind === 'window' && session.openedBy.session === id) this.end(child, why)
+      if (session.openedBy.kind === 'window' && session.openedBy.session === hash)
+        this.endHash(child, why === 'revoked' ? 'openerRevoked' : why)
+  }
+
+  /** A window opener as kept: another window by its hash, never its secret. */
+  private stored(openedBy: WindowOpener): WindowOpener {
+    return openedBy.kind === 'window' ? { kind: 'window', session: hashOf(openedBy.session) } : openedBy
   }
 
   private forgetExpired(): void {

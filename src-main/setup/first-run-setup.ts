@@ -7,6 +7,7 @@ import { configSchema, type AgentConfig } from '../config'
 import { storeSigningKey } from '../gateway'
 import type { SecretStore } from '../keychain'
 import type { Logger } from '../log'
+import type { AuditEntry } from '../journal'
 import type { Operators } from '../operators'
 import { PosError } from '../../src-shared/errors'
 import type { SetupAnswer, SetupCheck, SetupForm, SetupState } from '../../src-shared/setup-form'
@@ -23,10 +24,16 @@ export interface FirstRunSetupDeps {
   checks: (config: AgentConfig, signingKey: string) => Promise<CheckFinding[]>
   /** How to start the agent once set up, as the manager types it. */
   startCommand: string
+  /** The journal's audit trail: what setup changed, and who approved it. */
+  audit?: { append(entry: AuditEntry): unknown }
 }
 
 export class FirstRunSetup {
   constructor(private readonly deps: FirstRunSetupDeps) {}
+
+  private record(entry: Omit<AuditEntry, 'door'>): void {
+    this.deps.audit?.append({ ...entry, door: 'setup' })
+  }
 
   state(): SetupState {
     const existing = readConfigObject(this.deps.configFile)
@@ -63,10 +70,13 @@ export class FirstRunSetup {
     const raw = configFromForm(form, readConfigObject(configFile))
     const problems = checkForm(form, raw, { firstManager: state.needsFirstManager, approval: state.needsApproval })
     if (Object.keys(problems).length > 0) return { ok: false, problems }
+    let approver: string | undefined
     if (state.needsApproval) {
       try {
-        await operators.approve({ operatorId: (form.approverId ?? '').trim(), pin: form.approverPin ?? '' })
+        approver = (await operators.approve({ operatorId: (form.approverId ?? '').trim(), pin: form.approverPin ?? '' })).id
       } catch (error) {
+        const code = error instanceof PosError ? error.code : 'INTERNAL'
+        this.record({ action: 'approval', subject: 'setup', actor: (form.approverId ?? '').trim() || undefined, ok: false, detail: code })
         const locked = error instanceof PosError && error.code === 'OPERATOR_LOCKED'
         return {
           ok: false,
@@ -87,13 +97,14 @@ export class FirstRunSetup {
     const signingKey = form.signingKey ?? ''
     const keyCheckValue = await storeSigningKey(this.deps.secrets, config.host.aid, signingKey)
     writeConfigFile(configFile, raw)
+    const firstManager = (form.managerId ?? '').trim()
     if (state.needsFirstManager)
-      await operators.add({
-        operatorId: (form.managerId ?? '').trim(),
-        name: (form.managerName ?? '').trim(),
-        pin: form.managerPin ?? '',
-        role: 'manager',
-      })
+      await operators.add({ operatorId: firstManager, name: (form.managerName ?? '').trim(), pin: form.managerPin ?? '', role: 'manager' })
+    const actor = approver ?? (state.needsFirstManager ? firstManager : undefined)
+    this.record({ action: 'setSigningKey', subject: config.host.aid, actor, ok: true, detail: `key check value ${keyCheckValue}` })
+    this.record({ action: 'configChanged', subject: configFile, actor, ok: true, detail: state.needsApproval ? 'replaced' : 'first' })
+    if (state.needsFirstManager)
+      this.record({ action: 'addOperator', subject: firstManager, actor: firstManager, ok: true, detail: 'first manager' })
     logger.info({ configFile, aid: config.host.aid, keyCheckValue, firstManager: state.needsFirstManager }, 'setup saved the configuration')
     const checks: SetupCheck[] = (await this.deps.checks(config, signingKey)).map(plainCheck)
     return {

@@ -1,14 +1,13 @@
 /** The cashier UI: banners, status, screen buttons and the current screen, over one store. */
-import type { ReactNode } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import { CloseOfDayScreen } from './features/close-of-day/CloseOfDayScreen'
 import { DeviceScreen } from './features/device/DeviceScreen'
 import { QueueScreen } from './features/queue/QueueScreen'
 import { ReceiptView } from './features/receipt/ReceiptView'
 import { SaleScreen } from './features/sale/SaleScreen'
 import { SettingsScreen } from './features/settings/SettingsScreen'
-import { AlarmsBanner, TrainingBanner } from './features/shell/Banners'
-import { NavBar } from './features/shell/NavBar'
-import { StatusBar } from './features/shell/StatusBar'
+import { StaffScreen } from './features/operators/StaffScreen'
+import { Header } from './features/shell/Header'
 import { TipsScreen } from './features/tips/TipsScreen'
 import { TransactionsScreen } from './features/transactions/TransactionsScreen'
 import { ApprovalDialog } from './features/operators/ApprovalDialog'
@@ -23,6 +22,7 @@ const SCREENS: Readonly<Record<Screen, () => ReactNode>> = {
   queue: () => <QueueScreen />,
   device: () => <DeviceScreen />,
   settings: () => <SettingsScreen />,
+  staff: () => <StaffScreen />,
 }
 
 function Shell() {
@@ -32,6 +32,11 @@ function Shell() {
   const screen = usePos((s) => s.screen)
   const load = usePos((s) => s.load)
   const mustSignIn = usePos(signInNeeded)
+  const mainRef = useRef<HTMLElement>(null)
+  // Each screen opens at its top, not where the last one was scrolled to.
+  useEffect(() => {
+    mainRef.current?.scrollTo?.(0, 0)
+  }, [screen])
 
   if (!hasInfo) {
     return (
@@ -52,26 +57,16 @@ function Shell() {
   if (mustSignIn) {
     return (
       <div className="app">
-        <header className="app-header">
-          <TrainingBanner />
-          <AlarmsBanner />
-        </header>
+        <Header key="sign-in" screens={false} />
         <SignInScreen />
       </div>
     )
   }
   return (
     <div className="app">
-      <header className="app-header">
-        <TrainingBanner />
-        <AlarmsBanner />
-        <div className="top-bar">
-          <StatusBar />
-          <NavBar />
-        </div>
-      </header>
+      <Header />
       {/* Where focus goes when the control that opened a dialog is gone (use-dialog-focus.ts). */}
-      <main className="app-main" data-focus-fallback="" tabIndex={-1} data-screen={screen}>
+      <main ref={mainRef} className="app-main" data-focus-fallback="" tabIndex={-1} data-screen={screen}>
         {SCREENS[screen]()}
       </main>
       <ReceiptView />

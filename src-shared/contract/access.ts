@@ -55,6 +55,8 @@ export interface OperationAccess {
    * with its own staff rules (a nexo POS refunds as Adyen's integrations do, with no PIN to give).
    */
   readonly posApproves?: readonly Door[]
+  /** A wider scope a token needs when the request asks for more (`field` true), e.g. the audit trail in an export. */
+  readonly scopeWhen?: { readonly field: string; readonly scope: TokenScope }
 }
 
 const READ_DOORS = ['counter', 'display', 'pos', 'nexo', 'cli'] as const
@@ -74,6 +76,11 @@ export function works(scope: 'sell' | 'refund', manager: ManagerRule = 'never', 
 /** A row for the terminal's own keys, tokens, operators and windows: `admin`, always audited. */
 export function administers(manager: ManagerRule, extra: Partial<OperationAccess> = {}): OperationAccess {
   return { doors: ADMIN_DOORS, scope: 'admin', signIn: true, manager, audited: true, ...extra }
+}
+
+/** The scope a token needs for this request of an operation (its row's, or `scopeWhen`'s when asked for). */
+export function scopeFor(access: OperationAccess, request: Record<string, unknown> | undefined): TokenScope {
+  return access.scopeWhen && request?.[access.scopeWhen.field] === true ? access.scopeWhen.scope : access.scope
 }
 
 /** Whether a token with `scopes` may do what needs `needed`. */

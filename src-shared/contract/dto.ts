@@ -300,6 +300,19 @@ export interface MetricsScrapeView {
   text: string
 }
 
+/** A browser window a launch link opened, as a manager sees it in Settings: never its secret. */
+export interface PairedWindowView {
+  /** A short, one-way name for it. */
+  id: string
+  view: 'cashier' | 'customer'
+  /** What opened it, in words: the machine's owner, a token by name, another window. */
+  openedBy: string
+  createdAt: number
+  lastSeenAt: number
+  /** It is the window asking. */
+  current: boolean
+}
+
 /** A one-time link that opens a window (good once, for ten minutes). */
 export interface WindowLinkView {
   url: string

@@ -22,6 +22,7 @@ import type {
   SettingsView,
   WindowLinkView,
   MetricsScrapeView,
+  PairedWindowView,
   PosStreamSnapshot,
 } from './dto'
 import { OFFLINE_POLICIES } from '../sale'
@@ -166,8 +167,13 @@ export const OPERATIONS = {
    * manager's: who signed in, approved, changed keys, tokens and operators).
    */
   exportDay: declare(
-    z.strictObject({ batch: batchNumber.optional(), format: z.enum(['csv', 'json']), audit: z.boolean().optional(), approval: approval.optional() }),
-    { ...works('sell', 'auditIncluded'), scope: 'read' },
+    z.strictObject({
+      batch: batchNumber.optional(),
+      format: z.enum(['csv', 'json']),
+      audit: z.boolean().optional(),
+      approval: approval.optional(),
+    }),
+    { ...works('sell', 'auditIncluded'), scope: 'read', scopeWhen: { field: 'audit', scope: 'admin' } },
   ),
   deviceStatus: declare(noRequest, reads()),
   presentTestCard: declare(z.strictObject({ name: z.string().min(1).max(64) }), works('sell')),
@@ -229,6 +235,10 @@ export const OPERATIONS = {
   ),
   /** A one-time link that opens a cashier window (the machine's owner, or from a cashier window). */
   openCashierWindow: declare(noRequest, administers('never')),
+  /** The paired windows (browser windows a launch link opened), for a manager to see and revoke. */
+  listWindows: declare(noRequest, { ...administers('never'), audited: false }),
+  /** Ends a paired window (and every window opened from it): its next call is refused. */
+  revokeWindow: declare(z.strictObject({ id: z.string().regex(/^[0-9a-f]{12}$/), approval: approval.optional() }), administers('always')),
   /** A one-time link that opens a customer display, which only reads. */
   openCustomerDisplay: declare(noRequest, { ...reads(['counter', 'pos', 'cli']), audited: true }),
   /** The audit trail (a manager's): every sign-in, approval, window, token, key and operator change, oldest first. */
@@ -316,6 +326,8 @@ export interface OperationResults {
   auditTrail: AuditTrailView
   snapshot: PosStreamSnapshot
   metrics: MetricsScrapeView
+  listWindows: PairedWindowView[]
+  revokeWindow: PairedWindowView[]
 }
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[]
@@ -337,6 +349,4 @@ export const DISPLAY_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filt
  * What a manager approves, once the terminal has a manager (docs/local-api.md "Operators"), always or
  * by its rule: a renderer asks for a manager when the agent says MANAGER_REQUIRED for one of these.
  */
-export const MANAGER_APPROVED_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter(
-  (name) => accessOf(name).manager !== 'never',
-)
+export const MANAGER_APPROVED_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter((name) => accessOf(name).manager !== 'never')

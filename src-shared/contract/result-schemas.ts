@@ -224,6 +224,14 @@ const integratorTokenSchema = z.object({
 
 const approvalProofSchema = z.object({ approval: z.string(), operation: z.string(), operatorId: z.string(), expiresAt: epochMs })
 const windowLinkSchema = z.object({ url: z.string() })
+const pairedWindowSchema = z.object({
+  id: z.string(),
+  view: z.enum(['cashier', 'customer']),
+  openedBy: z.string(),
+  createdAt: epochMs,
+  lastSeenAt: epochMs,
+  current: z.boolean(),
+})
 const auditRecordSchema = z.object({
   seq: z.number(),
   at: epochMs,
@@ -304,6 +312,8 @@ export const RESULT_SCHEMAS = {
   auditTrail: auditTrailSchema,
   snapshot: posStreamSnapshotSchema,
   metrics: z.object({ contentType: z.string(), text: z.string() }),
+  listWindows: z.array(pairedWindowSchema),
+  revokeWindow: z.array(pairedWindowSchema),
 } as const satisfies Record<OperationName, z.ZodType>
 
 /**
@@ -328,6 +338,7 @@ export const NAMED_RESULT_SCHEMAS = {
   IntegratorTokenView: integratorTokenSchema,
   ApprovalProofView: approvalProofSchema,
   AuditRecordView: auditRecordSchema,
+  PairedWindowView: pairedWindowSchema,
   PrinterStatusView: printerStatusViewSchema,
   DayExport: dayExportSchema,
   ErrorView: errorViewSchema,

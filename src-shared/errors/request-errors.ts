@@ -18,6 +18,7 @@ export const REQUEST_ERRORS = {
     "This screen was not opened from the payment agent's own link, or the agent has restarted since. Open the address the payment agent showed when it started.",
   ),
   FORBIDDEN: entry(403, false, 'Only the cashier window may ask the payment agent for this.'),
+  TOO_MANY_STREAMS: entry(429, true, 'This program already follows the payment agent in several places. Close one of them and try again.'),
   BODY_TOO_LARGE: entry(413, false, 'The program sent the payment agent far more than any request needs. Nothing was done.'),
   UNKNOWN_OPERATION: entry(404, false, 'The payment agent does not offer this action. Nothing was done.'),
   NOT_FOUND: entry(404, false, 'The payment agent has nothing at this address. Nothing was done.'),

@@ -94,7 +94,7 @@ export async function newSale(page: Page): Promise<void> {
 
 export async function goTo(
   page: Page,
-  screen: 'sale' | 'transactions' | 'tips' | 'close-of-day' | 'queue' | 'device' | 'settings',
+  screen: 'sale' | 'transactions' | 'tips' | 'close-of-day' | 'queue' | 'device' | 'settings' | 'staff',
 ): Promise<void> {
   // On a small screen the screen buttons are folded into the Menu.
   if (await page.getByTestId('nav-menu').isVisible()) await page.getByTestId('nav-menu').click()

@@ -66,3 +66,88 @@ export function pageScrolls(page: Page): Promise<{ horizontal: boolean; vertical
     `({ horizontal: document.documentElement.scrollWidth > window.innerWidth, vertical: document.documentElement.scrollHeight > window.innerHeight })`,
   )
 }
+
+/**
+ * Every control a cashier can press inside `scope` (all of them when a modal dialog or the open Menu is
+ * not in front), each brought into view as a tap would need it: its centre is the control itself (no
+ * other region drawn over it), and its box is not cut at the window's right edge or by a scrolling box.
+ * Controls out of sight on purpose (display: none, visibility: hidden, inert, a closed Menu) are not
+ * controls the cashier can see. Returns the problems in words, naming each control by its test id or words.
+ */
+const CONTROLS = String.raw`(scope) => {
+  const problems = []
+  const root = scope ? document.querySelector(scope) : document.body
+  if (!root) return ['no ' + scope + ' on the page']
+  const selector = 'button, input:not([type="hidden"]), select, textarea, a[href], summary, [role="button"], [tabindex]:not([tabindex="-1"])'
+  const vw = document.documentElement.clientWidth
+  const vh = window.innerHeight
+  const name = (el) => el.getAttribute('data-testid') || el.getAttribute('aria-label') || (el.textContent || '').trim().slice(0, 40) || el.tagName.toLowerCase()
+  let checked = 0
+  for (const el of root.querySelectorAll(selector)) {
+    if (el.closest('[inert]')) continue
+    const style = getComputedStyle(el)
+    if (style.visibility !== 'visible' || style.display === 'none') continue
+    let r = el.getBoundingClientRect()
+    if (r.width === 0 || r.height === 0) continue
+    // Visually hidden on purpose (1 px, clipped): read by screen readers, not pressed.
+    if (r.width <= 1 && r.height <= 1) continue
+    el.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+    r = el.getBoundingClientRect()
+    checked++
+    const box = Math.round(r.left) + ',' + Math.round(r.top) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height)
+    if (r.right > vw + 0.5 || r.left < -0.5) { problems.push(name(el) + ': box ' + box + ' is cut at the edge of the ' + vw + ' px window'); continue }
+    if (r.bottom > vh + 0.5 || r.top < -0.5) { problems.push(name(el) + ': box ' + box + ' cannot be brought into the ' + vh + ' px high window'); continue }
+    let cut = null
+    for (let p = el.parentElement; p && !cut; p = p.parentElement) {
+      const ps = getComputedStyle(p)
+      if (ps.overflowX === 'visible' && ps.overflowY === 'visible') continue
+      const pr = p.getBoundingClientRect()
+      if (r.left < pr.left - 0.5 || r.right > pr.right + 0.5) cut = 'cut sideways by ' + p.tagName.toLowerCase() + '.' + p.className
+      else if (r.top < pr.top - 0.5 || r.bottom > pr.bottom + 0.5) cut = 'cut by ' + p.tagName.toLowerCase() + '.' + p.className
+    }
+    if (cut) { problems.push(name(el) + ': box ' + box + ' ' + cut); continue }
+    if (el.matches('input:not([type="checkbox"]):not([type="radio"]), select, textarea') && r.height < 43.5)
+      problems.push(name(el) + ': a field ' + Math.round(r.height) + ' px high (a touch target is at least 44 px)')
+    const x = r.left + r.width / 2
+    const y = r.top + r.height / 2
+    const top = document.elementFromPoint(x, y)
+    const own = top && (top === el || el.contains(top) || (el.labels && Array.from(el.labels).some((l) => l.contains(top))))
+    if (!own) problems.push(name(el) + ': at its centre (' + Math.round(x) + ',' + Math.round(y) + ') is ' + (top ? top.tagName.toLowerCase() + '.' + top.className + ' "' + (top.textContent || '').trim().slice(0, 30) + '"' : 'nothing'))
+  }
+  if (checked === 0) problems.push('no control found in ' + (scope || 'the page'))
+  return problems
+}`
+
+/** Problems with the controls in `scope` (a CSS selector; the whole page by default) being pressable. */
+export function coveredControls(page: Page, scope?: string): Promise<string[]> {
+  return page.evaluate(`(${CONTROLS})(${JSON.stringify(scope ?? null)})`)
+}
+
+/**
+ * What is cut at the right: an element drawn past the window's right edge, or a box that scrolls
+ * sideways (its content wider than itself: the cashier would have to scroll to read the rest).
+ * An element clipped by a box on purpose (overflow: hidden) is that box's business, measured itself.
+ */
+export function cutAtRight(page: Page): Promise<string[]> {
+  return page.evaluate(String.raw`(() => {
+    const vw = document.documentElement.clientWidth
+    const label = (el) => el.tagName.toLowerCase() + (el.getAttribute('data-testid') ? '[' + el.getAttribute('data-testid') + ']' : '.' + String(el.className).split(' ')[0])
+    const problems = new Set()
+    for (const el of document.body.querySelectorAll('*')) {
+      const style = getComputedStyle(el)
+      if (style.visibility !== 'visible' || el.closest('[inert]')) continue
+      const r = el.getBoundingClientRect()
+      if (r.width === 0 || r.height === 0) continue
+      if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1)
+        problems.add(label(el) + ' scrolls sideways (' + el.scrollWidth + ' px of content in ' + el.clientWidth + ' px)')
+      if (r.right <= vw + 0.5) continue
+      let clipped = false
+      for (let p = el.parentElement; p && p !== document.body && !clipped; p = p.parentElement) {
+        const ps = getComputedStyle(p)
+        clipped = ps.overflowX !== 'visible'
+      }
+      if (!clipped) problems.add(label(el) + ' "' + (el.textContent || '').trim().slice(0, 30) + '" ends at ' + Math.round(r.right) + ' px in a ' + vw + ' px window')
+    }
+    return [...problems]
+  })()`)
+}

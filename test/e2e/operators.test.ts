@@ -1,6 +1,6 @@
 /**
- * Operators in Chromium against the real agent: once the terminal has a manager and a cashier, the
- * page asks for a sign-in before anything else; the cashier sells under their number; closing the
+ * Operators in Chromium against the real agent: a manager adds the terminal's first manager and a
+ * cashier on the Staff screen; once the terminal has them, the page asks for a sign-in before anything else; the cashier sells under their number; closing the
  * day asks for a manager, whose number and PIN the cashier's screen takes; signing out locks the
  * counter again. The sign-in screen and the approval dialog pass axe.
  */
@@ -13,13 +13,31 @@ import { useE2E } from './suite'
 describe.skipIf(!e2eComponentsPresent())('operators at the counter', () => {
   const e2e = useE2E('operators')
 
-  it('sign-in first, a sale under the cashier, a close approved by a manager, sign-out', async () => {
+  it('staff on screen, sign-in first, a sale under the cashier, a close approved by a manager, sign-out', async () => {
     const { page, context } = e2e.cashier
-    // The operators are made from the cashier window's own session (only the counter may), as a setup screen would.
     const asCounter = (operation: string, data: unknown) => context.request.post(`${e2e.serve.uiUrl}/v1/ops/${operation}`, { data })
-    expect((await asCounter('addOperator', { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' })).ok()).toBe(true)
-    const approval = { operatorId: '9', pin: '4321' }
-    expect((await asCounter('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234', approval })).ok()).toBe(true)
+    const addStaff = async (operatorId: string, name: string, pin: string) => {
+      const form = page.getByTestId('add-staff')
+      await form.getByLabel('Operator number').fill(operatorId)
+      await form.getByLabel('Name').fill(name)
+      await form.getByLabel('PIN (4 to 8 digits)').fill(pin)
+      await form.getByTestId('add-staff-button').click()
+    }
+    await goTo(page, 'staff')
+    await page.getByTestId('staff-first-manager').waitFor()
+    await addStaff('9', 'Maria', '4321')
+    // From the first manager on, the counter asks who is there.
+    await page.getByTestId('sign-in-form').waitFor()
+    await page.getByTestId('operator-id-input').fill('9')
+    await page.getByTestId('operator-pin-input').fill('4321')
+    await page.getByTestId('sign-in-button').click()
+    await goTo(page, 'staff')
+    await addStaff('17', 'Ann', '1234')
+    await page.getByTestId('staff-notice').filter({ hasText: 'Ann can now sign in with number 17.' }).waitFor()
+    expect(await axeViolations(page)).toEqual([])
+    await screenshot(page, 'operators-staff')
+    await page.getByTestId('sign-out-button').click()
+    await page.getByTestId('sign-in-form').waitFor()
 
     await page.reload()
     await page.getByTestId('sign-in-form').waitFor()

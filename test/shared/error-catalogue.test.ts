@@ -16,7 +16,7 @@ import { OPERATION_NAMES } from '../../src-shared/contract'
 import { TXN_STATES } from '../../src-main/txn/txn-types'
 
 /** docs/local-api.md: the statuses the local API answers with (403 is the cross-origin refusal). */
-const DOCUMENTED_STATUSES = [400, 401, 403, 404, 409, 422, 500]
+const DOCUMENTED_STATUSES = [400, 401, 403, 404, 409, 413, 422, 429, 500]
 /** Capitals a cashier knows as words. */
 const ACRONYMS = new Set(['PIN'])
 

@@ -21,13 +21,13 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   const { file } = agent.apiToken
   const server = await startLocalServer({
     port: flags.port,
+    ...socketActivation(process.env),
     rendererRoot: flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer'),
     service: agent.service,
     tokens: agent.tokenCheck,
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
-  const nexo =
-    flags.nexo || agent.config.nexo.enabled ? await startNexoEndpoint(runtime, agent, { port: flags.nexoPort }) : undefined
+  const nexo = flags.nexo || agent.config.nexo.enabled ? await startNexoEndpoint(runtime, agent, { port: flags.nexoPort }) : undefined
   if (runtime.mode === 'training')
     console.log(
       `TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`,
@@ -50,4 +50,12 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   await server.close()
   await agent.close()
   return EXIT.ok
+}
+
+/**
+ * systemd socket activation (sd_listen_fds(3)): when the service manager passed exactly one listening
+ * socket to this process, the local API serves on it (fd 3) instead of binding its port itself.
+ */
+export function socketActivation(env: NodeJS.ProcessEnv, pid = process.pid): { listenFd?: number } {
+  return env.LISTEN_FDS === '1' && env.LISTEN_PID === String(pid) ? { listenFd: 3 } : {}
 }

@@ -2,11 +2,10 @@
  * `pos-agent setup`: the first-run setup page on 127.0.0.1, behind a one-time link printed here. It
  * works without a configuration, or with an incomplete one the agent would refuse.
  */
-import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { checkHost, checkReader, checkSignature, resolveDataDir, type Finding } from '../../app'
-import { loadConfig, userConfigDir, type AgentConfig, type LoadedConfig } from '../../config'
-import { JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase, OperatorStore } from '../../journal'
+import { loadConfig, preparePrivateFolder, userConfigDir, type AgentConfig, type LoadedConfig } from '../../config'
+import { AuditStore, JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase, OperatorStore } from '../../journal'
 import { openSecretStore } from '../../keychain'
 import { createLogger } from '../../log'
 import { Operators } from '../../operators'
@@ -38,7 +37,7 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
     loaded = undefined // missing or incomplete: this is what setup is for
   }
   const dataDir = resolveDataDir(loaded, flags.dataDirFlag, env)
-  mkdirSync(dataDir, { recursive: true })
+  preparePrivateFolder(dataDir)
   const logger = createLogger({ level: 'info', logDir: join(dataDir, 'logs') })
   const secrets = await openSecretStore('production', logger, true)
   const db = openJournalDatabase(join(dataDir, JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
@@ -46,6 +45,7 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
     configFile,
     secrets,
     operators: new Operators(new OperatorStore(db)),
+    audit: new AuditStore(db),
     logger,
     checks: runChecks,
     startCommand: ['pos-agent', ...(flags.configFlag ? ['--config', configFile] : []), 'serve'].join(' '),

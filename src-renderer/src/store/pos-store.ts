@@ -16,6 +16,7 @@ import { createTipsSlice } from './tips-slice'
 import { createTokensSlice } from './tokens-slice'
 import { createReceiptsSlice } from './receipts-slice'
 import { createOperatorSlice } from './operator-slice'
+import { createStaffSlice } from './staff-slice'
 import { approvingBridge } from './approving-bridge'
 
 export type PosStore = StoreApi<PosState> & {
@@ -44,6 +45,7 @@ export function createPosStore(deps: StoreDeps): PosStore {
     ...createTokensSlice(sliceDeps)(...a),
     ...createReceiptsSlice(sliceDeps)(...a),
     ...createOperatorSlice(sliceDeps)(...a),
+    ...createStaffSlice(sliceDeps)(...a),
     answerApproval(credential: { operatorId: string; pin: string } | null) {
       store.setState({ approval: null })
       const resolve = answer

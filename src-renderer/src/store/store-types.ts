@@ -11,8 +11,9 @@ import type { TokensSlice } from './tokens-slice'
 import type { ReceiptsSlice } from './receipts-slice'
 import type { OperatorSlice } from './operator-slice'
 import type { ReturnsSlice } from './returns-slice'
+import type { StaffSlice } from './staff-slice'
 
-export const SCREENS = ['sale', 'transactions', 'tips', 'closeOfDay', 'queue', 'device', 'settings'] as const
+export const SCREENS = ['sale', 'transactions', 'tips', 'closeOfDay', 'queue', 'device', 'settings', 'staff'] as const
 export type Screen = (typeof SCREENS)[number]
 
 /** What the store needs from outside: the bridge and a clock (injected so tests control time). */
@@ -36,6 +37,7 @@ export type PosState = AppSlice &
   DeviceSlice &
   TokensSlice &
   ReceiptsSlice &
-  OperatorSlice
+  OperatorSlice &
+  StaffSlice
 
 export type SliceCreator<T> = (deps: StoreDeps) => StateCreator<PosState, [], [], T>

@@ -1,9 +1,10 @@
 /**
- * Integrator tokens, as a manager manages them in Settings: the list (never the tokens themselves),
- * a new one shown once until the manager has copied it, and revocation. Only the cashier window may
- * do this; the agent refuses a POS (COUNTER_ONLY_OPERATIONS).
+ * Integrator tokens and paired windows, as a manager manages them in Settings: the tokens (never the
+ * tokens themselves) with what each may do, a new one shown once until the manager has copied it,
+ * and revocation; the browser windows paired with this terminal, and ending one. The agent decides
+ * who may (src-main/service/access.ts).
  */
-import type { IntegratorTokenView } from '../../../src-shared/contract'
+import type { IntegratorTokenView, PairedWindowView, TokenScope } from '../../../src-shared/contract'
 import { describeError } from './error-words'
 import type { Notice, SliceCreator } from './store-types'
 
@@ -14,9 +15,12 @@ export interface TokensSlice {
   tokenBusy: boolean
   tokenNotice: Notice | null
   refreshTokens(): Promise<void>
-  createToken(name: string): Promise<boolean>
+  createToken(name: string, scopes?: TokenScope[]): Promise<boolean>
   revokeToken(id: string): Promise<void>
   dismissNewToken(): void
+  pairedWindows: PairedWindowView[]
+  refreshWindows(): Promise<void>
+  revokeWindow(id: string): Promise<void>
 }
 
 export const createTokensSlice: SliceCreator<TokensSlice> =
@@ -33,10 +37,10 @@ export const createTokensSlice: SliceCreator<TokensSlice> =
       else set({ tokenNotice: { tone: 'error', text: describeError(result.error) } })
     },
 
-    async createToken(name) {
+    async createToken(name, scopes) {
       if (get().tokenBusy) return false
       set({ tokenBusy: true, tokenNotice: null, newToken: null })
-      const result = await bridge.call('createToken', { name })
+      const result = await bridge.call('createToken', { name, ...(scopes ? { scopes } : {}) })
       if (!result.ok) {
         set({ tokenBusy: false, tokenNotice: { tone: 'error', text: `No token was made: ${describeError(result.error)}` } })
         return false
@@ -61,5 +65,26 @@ export const createTokensSlice: SliceCreator<TokensSlice> =
 
     dismissNewToken() {
       set({ newToken: null })
+    },
+
+    pairedWindows: [],
+
+    async refreshWindows() {
+      const result = await bridge.call('listWindows', {})
+      if (result.ok) set({ pairedWindows: result.value })
+      else set({ tokenNotice: { tone: 'error', text: describeError(result.error) } })
+    },
+
+    async revokeWindow(id) {
+      if (get().tokenBusy) return
+      set({ tokenBusy: true, tokenNotice: null })
+      const result = await bridge.call('revokeWindow', { id })
+      if (result.ok)
+        set({
+          tokenBusy: false,
+          pairedWindows: result.value,
+          tokenNotice: { tone: 'ok', text: 'That window is closed: it can no longer use the terminal.' },
+        })
+      else set({ tokenBusy: false, tokenNotice: { tone: 'error', text: `Not closed: ${describeError(result.error)}` } })
     },
   })

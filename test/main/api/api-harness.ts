@@ -4,7 +4,8 @@
  */
 import { request as httpRequest } from 'node:http'
 import { startLocalServer, type LocalServer, type LocalServerOptions, type MetricsEndpoint } from '../../../src-main/api/local-server'
-import { AgentService, IntegratorTokens, loadOrCreateApiToken, TokenCheck } from '../../../src-main/service'
+import type { AgentService } from '../../../src-main/service'
+import { IntegratorTokens, loadOrCreateApiToken, TokenCheck } from '../../../src-main/service'
 import { testService } from '../../support/service-harness'
 import type { EngineSettings } from '../../../src-main/app/compose'
 import type { ReceiptDesk } from '../../../src-main/receipts'
@@ -39,7 +40,7 @@ export async function startApiHarness(
   options: {
     reader?: ScriptedCardReader
     engine?: Partial<EngineSettings>
-    server?: Partial<Pick<LocalServerOptions, 'heartbeatMs'>>
+    server?: Partial<Pick<LocalServerOptions, 'heartbeatMs' | 'limits'>>
     metrics?: MetricsEndpoint
     /** Where receipts go besides the screen (none unless given). */
     receipts?: ReceiptDesk

@@ -7,7 +7,8 @@ import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AgentService, IntegratorTokens, loadOrCreateApiToken, TokenCheck } from '../../../src-main/service'
+import type { AgentService } from '../../../src-main/service'
+import { IntegratorTokens, loadOrCreateApiToken, TokenCheck } from '../../../src-main/service'
 import { startLocalServer, type LocalServer } from '../../../src-main/api/local-server'
 import { DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
 import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../../src-shared/contract/csp'
@@ -135,7 +136,7 @@ describe('security of the local API', () => {
     expect(opened.status).toBe(303)
     expect(opened.headers.location).toBe('/')
     const cookie = String(opened.headers['set-cookie'])
-    expect(cookie).toMatch(/^pos_session=[\w-]{40,}; HttpOnly; SameSite=Strict; Path=\/$/)
+    expect(cookie).toMatch(/^pos_session=[\w-]{40,}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=604800$/)
     // The session is not the API token.
     expect(cookie).not.toContain(token)
     const session = cookie.split(';')[0]!

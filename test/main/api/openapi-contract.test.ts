@@ -163,6 +163,8 @@ describe('the OpenAPI document', () => {
     await call('openCustomerDisplay')
     await call('snapshot')
     await call('metrics')
+    await call('listWindows')
+    await call('revokeWindow', { approval: manager })
     await call('listOperators')
     await call('counterOperator')
     await call('signOut')
@@ -177,6 +179,7 @@ describe('the OpenAPI document', () => {
       acknowledgeAttention: 422,
       presentTestCard: 422,
       metrics: 404,
+      revokeWindow: 404,
     })
   })
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src-main/config'
+import { AuditStore, JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase } from '../../../src-main/journal'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
 import { INSTALL, requireComponent, secretServiceAvailable } from '../../support/system'
 
@@ -115,7 +116,25 @@ describe.runIf(keychain)('first-run setup', () => {
       expect(JSON.stringify(good) + page).not.toContain(KEY)
 
       expect(statSync(configFile).mode & 0o777).toBe(0o600)
+      // The data folder and the logs are the owner's only (the journal holds the operators, the logs who did what).
+      expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700)
+      expect(statSync(join(dir, 'data', 'logs')).mode & 0o777).toBe(0o700)
+      for (const name of readdirSync(join(dir, 'data', 'logs')).filter((n) => n.endsWith('.log')))
+        expect(statSync(join(dir, 'data', 'logs', name)).mode & 0o777).toBe(0o600)
       expect(readFileSync(configFile, 'utf8')).not.toContain(KEY)
+      // What setup changed is in the journal's audit trail, by setup, with the first manager as actor.
+      const db = openJournalDatabase(join(dir, 'data', JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
+      try {
+        const trail = new AuditStore(db).between(0, Number.MAX_SAFE_INTEGER)
+        expect(trail.map((r) => [r.action, r.door, r.actor, r.ok])).toEqual([
+          ['setSigningKey', 'setup', '1', true],
+          ['configChanged', 'setup', '1', true],
+          ['addOperator', 'setup', '1', true],
+        ])
+        expect(JSON.stringify(trail)).not.toContain(KEY)
+      } finally {
+        db.close()
+      }
       const loaded = loadConfig({ flag: configFile })!
       expect(loaded.config).toMatchObject({ mode: 'production', currency: 'USD', host: { aid: AID, caFile: host.caFile } })
       expect(loaded.config.merchant).toMatchObject({ terminalId: 'T-1', storeName: 'Corner Cafe', storeAddress: ['12 Main Street'] })

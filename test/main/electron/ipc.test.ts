@@ -54,7 +54,7 @@ describe('IPC registration', () => {
     expect(dispatcher.calls).toEqual([])
   })
 
-  it("tells the service which window calls: the customer display by its webContents, whatever its page says", async () => {
+  it('tells the service which window calls: the customer display by its webContents, whatever its page says', async () => {
     const ipc = fakeIpcMain()
     const dispatcher = new FakeDispatcher()
     registerIpc(ipc, dispatcher, () => undefined, { isDisplayWindow: (event) => event.sender?.id === 2 })

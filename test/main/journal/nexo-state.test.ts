@@ -1,5 +1,5 @@
 /**
- * Journal version 11 on a real SQLite file: what nexo remembers (logins, aborts, reversals) survives
+ * Journal version 12 on a real SQLite file: what nexo remembers (logins, aborts, reversals) survives
  * closing and opening the journal again, and sales journaled before it get the cause their reason
  * stood for, once, in the migration.
  */
@@ -36,9 +36,9 @@ describe('nexo state in the journal', () => {
     again.close()
   })
 
-  it('a sale journaled before version 11 gets the cause its reason stood for', () => {
+  it('a sale journaled before version 12 gets the cause its reason stood for', () => {
     const db = temp.track(new Database(temp.path()))
-    migrateTo(db, JOURNAL_MIGRATIONS, 10)
+    migrateTo(db, JOURNAL_MIGRATIONS, 11)
     const insert = db.prepare(
       `INSERT INTO sale (id, state, created_at, updated_at, business_day, trans_time, amount_minor, currency, auto_capture, offline, chip, tip_minor, tip_state, reason)
        VALUES (?, ?, 0, 0, '2026-11-25', '2026-11-25T10:00:00+00:00', 100, 'USD', 1, ?, 1, 0, 'none', ?)`,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -77,5 +77,23 @@ describe('log redaction', () => {
     expect(files.length).toBeGreaterThanOrEqual(2) // ~2.4 MB over 1 MB files rotated
     const first = readFileSync(join(dir, files.sort()[0]!), 'utf8').split('\n')[0]!
     expect(JSON.parse(first)).toMatchObject({ msg: 'line', app: 'pos-agent' })
+  })
+})
+
+describe('log files at rest', () => {
+  it.runIf(process.platform !== 'win32')("are the owner's only: the folder 0700 (narrowed if it was wider), each file 0600", async () => {
+    const logDir = join(tempDir(), 'logs')
+    mkdirSync(logDir, { mode: 0o755 })
+    chmodSync(logDir, 0o755)
+    const logger = createLogger({ level: 'info', logDir })
+    logger.info('a line')
+    await new Promise<void>((done) => logger.flush(() => done()))
+    const deadline = Date.now() + 5_000
+    while (readdirSync(logDir).filter((n) => n.endsWith('.log')).length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    const files = readdirSync(logDir).filter((n) => n.endsWith('.log'))
+    expect(files.length).toBeGreaterThan(0)
+    expect(statSync(logDir).mode & 0o777).toBe(0o700)
+    for (const name of files) expect(statSync(join(logDir, name)).mode & 0o777).toBe(0o600)
   })
 })

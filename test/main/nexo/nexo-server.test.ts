@@ -137,3 +137,35 @@ describe('where the nexo endpoint listens', () => {
     if (lan !== undefined) expect(await knock(lan, port)).toBe(401)
   })
 })
+
+describe("the endpoint's edges", () => {
+  it('a message past 64 KiB is answered 413 in plain words, not a connection reset', async () => {
+    const { server, port } = await listen()
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/nexo',
+          method: 'POST',
+          timeout: 5_000,
+          ca: readFileSync(server.caFile, 'utf8'),
+          headers: { 'x-api-key': 'a-token-of-this-terminal-0123456789' },
+        },
+        (response) => {
+          let body = ''
+          response.on('data', (d: Buffer) => (body += d.toString()))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+        },
+      )
+      req.on('error', reject)
+      req.end(JSON.stringify({ SaleToPOIRequest: { padding: 'p'.repeat(70 * 1024) } }))
+    })
+    expect(answer.status).toBe(413)
+    expect(JSON.parse(answer.body)).toMatchObject({
+      status: 413,
+      errorCode: 'MessageFormat',
+      message: expect.stringMatching(/Nothing was done/),
+    })
+  })
+})

@@ -7,9 +7,10 @@ import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'rea
 import { createPortal } from 'react-dom'
 import { useDialogFocus } from '../../components/use-dialog-focus'
 import { usePos, usePosStore } from '../../store'
+import type { OperationName } from '../../../../src-shared/contract'
 
-/** What each action a manager approves is called in the dialog's title. */
-const ACTION_WORDS: Readonly<Record<string, string>> = {
+/** What each action a manager approves is called in the dialog's title (every one: a test holds it to the contract). */
+export const ACTION_WORDS: Readonly<Partial<Record<OperationName, string>>> = {
   voidSale: 'this void',
   startReturn: 'this return',
   adjustTip: 'this tip',
@@ -19,6 +20,13 @@ const ACTION_WORDS: Readonly<Record<string, string>> = {
   setSigningKey: 'the new signing key',
   createToken: 'a new integrator token',
   revokeToken: 'revoking this token',
+  exportDay: 'this export with the audit trail',
+  addOperator: 'adding this person',
+  setOperatorPin: 'this new PIN',
+  disableOperator: 'disabling this person',
+  unlockOperator: 'letting this person sign in again',
+  revokeWindow: 'closing this window',
+  auditTrail: 'reading the audit trail',
 }
 
 export function ApprovalDialog() {

@@ -26,12 +26,15 @@ export function SignInScreen() {
   return (
     <main className="app-loading sign-in" aria-labelledby={`${id}-title`}>
       <form className="sign-in-form" onSubmit={submit} autoComplete="off" data-testid="sign-in-form">
-        {/* The page's one h1 while no one is signed in (the status bar's title is not shown). */}
-        <h1 id={`${id}-title`}>Sign in</h1>
+        <h2 id={`${id}-title`} className="sign-in-title">
+          Sign in
+        </h2>
         <label htmlFor={`${id}-operator`}>Operator number</label>
         <input
           id={`${id}-operator`}
           data-testid="operator-id-input"
+          // The first key a cashier presses is their number: it goes here.
+          autoFocus
           inputMode="numeric"
           autoComplete="off"
           maxLength={16}

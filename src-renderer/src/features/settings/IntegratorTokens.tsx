@@ -11,7 +11,8 @@ import { NoticeLine } from '../../components/Notice'
 import { dateTimeText } from '../../components/time-text'
 import { useDialogFocus } from '../../components/use-dialog-focus'
 import { usePos, usePosStore } from '../../store'
-import type { IntegratorTokenView } from '../../../../src-shared/contract'
+import type { IntegratorTokenView, TokenScope } from '../../../../src-shared/contract'
+import { DEFAULT_SCOPES, ScopeChoice, scopesText } from './ScopeChoice'
 
 export function IntegratorTokens() {
   const store = usePosStore()
@@ -21,6 +22,7 @@ export function IntegratorTokens() {
   const busy = usePos((s) => s.tokenBusy)
   const notice = usePos((s) => s.tokenNotice)
   const [name, setName] = useState('')
+  const [scopes, setScopes] = useState<TokenScope[]>(DEFAULT_SCOPES)
   const [revoking, setRevoking] = useState<IntegratorTokenView | null>(null)
 
   useEffect(() => {
@@ -29,11 +31,15 @@ export function IntegratorTokens() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (name.trim() === '' || busy) return
+    if (name.trim() === '' || scopes.length === 0 || busy) return
     void store
       .getState()
-      .createToken(name.trim())
-      .then((made) => made && setName(''))
+      .createToken(name.trim(), scopes)
+      .then((made) => {
+        if (!made) return
+        setName('')
+        setScopes(DEFAULT_SCOPES)
+      })
   }
   const inForce = tokens.filter((token) => token.revokedAt === undefined)
 
@@ -53,6 +59,9 @@ export function IntegratorTokens() {
                 Made {dateTimeText(token.createdAt)} ·{' '}
                 {token.lastUsedAt === undefined ? 'never used' : `last used ${dateTimeText(token.lastUsedAt)}`}
               </span>
+              <span className="token-when" data-testid={`token-scopes-${token.name}`}>
+                It may: {scopesText(token.scopes)}
+              </span>
               <button type="button" className="button" disabled={busy} onClick={() => setRevoking(token)}>
                 Revoke {token.name}
               </button>
@@ -70,18 +79,27 @@ export function IntegratorTokens() {
           value={name}
           onChange={(event) => setName(event.target.value)}
         />
+        <ScopeChoice scopes={scopes} onChange={setScopes} />
         <button
           type="submit"
           className="button button-primary"
           data-testid="create-token-button"
-          disabled={busy || name.trim() === ''}
-          aria-describedby={busy || name.trim() === '' ? `${fieldId}-why` : undefined}
+          disabled={busy || name.trim() === '' || scopes.length === 0}
+          aria-describedby={busy || name.trim() === '' || scopes.length === 0 ? `${fieldId}-why` : undefined}
         >
           Make a token
         </button>
         <DisabledReason
           id={`${fieldId}-why`}
-          reason={busy ? 'Working…' : name.trim() === '' ? 'Type what the token is for first.' : null}
+          reason={
+            busy
+              ? 'Working…'
+              : name.trim() === ''
+                ? 'Type what the token is for first.'
+                : scopes.length === 0
+                  ? 'Tick at least one thing it may do.'
+                  : null
+          }
         />
       </form>
       <NoticeLine notice={notice} testId="token-notice" />

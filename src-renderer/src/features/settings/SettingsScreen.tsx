@@ -8,6 +8,7 @@ import { DisabledReason } from '../../components/DisabledReason'
 import { NoticeLine } from '../../components/Notice'
 import { signingKeyProblem, usePos, usePosStore } from '../../store'
 import { IntegratorTokens } from './IntegratorTokens'
+import { PairedWindows } from './PairedWindows'
 
 export function SettingsScreen() {
   const store = usePosStore()
@@ -110,6 +111,7 @@ export function SettingsScreen() {
         <NoticeLine notice={notice} testId="signing-key-notice" />
       </form>
       <IntegratorTokens />
+      <PairedWindows />
     </section>
   )
 }

@@ -1,49 +1,83 @@
-/** One line always in view: who this terminal is, the reader, the queue, the bank. */
+/**
+ * The status line: who this terminal is, an alarm, the reader, the bank, the queue, who is signed in.
+ * Each item is drawn the same in the line and, when it did not fit there, in the Menu (`inMenu`), where
+ * its test ids carry a `menu-` prefix so the two copies are never confused.
+ */
+import type { ReactNode } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { Badge } from '../../components/Badge'
 import { hostReach, usePos } from '../../store'
 
-export function StatusBar() {
-  const { appInfo, device, queue, operator } = usePos(
-    useShallow((s) => ({ appInfo: s.appInfo, device: s.device, queue: s.queue, operator: s.counter?.operator })),
+export interface StatusItem {
+  key: string
+  render(inMenu: boolean): ReactNode
+}
+
+function readerBadge(link: string): { tone: 'ok' | 'warn' | 'info' | 'error'; words: string } {
+  if (link === 'connected') return { tone: 'ok', words: 'Reader connected' }
+  if (link === 'reconnecting') return { tone: 'warn', words: 'Reader reconnecting' }
+  if (link === 'unknown') return { tone: 'info', words: 'Reader unknown' }
+  return { tone: 'error', words: 'Reader not connected' }
+}
+
+/** The items of the status line, most important first: the first to leave a full line are the last. */
+export function useStatusItems(openAlarms: () => void): StatusItem[] {
+  const { device, queue, operator, alarmCount } = usePos(
+    useShallow((s) => ({ device: s.device, queue: s.queue, operator: s.counter?.operator, alarmCount: s.alarms.length })),
   )
   const signOut = usePos((s) => s.signOut)
   const reach = hostReach({ queue })
-  return (
-    <div className="status-bar">
-      <h1 className="app-title">
-        {appInfo?.storeName ?? 'pos-agent'}
-        {appInfo ? <span className="terminal-id"> · terminal {appInfo.terminalId}</span> : null}
-      </h1>
-      <div className="status-badges" data-testid="status-bar">
-        <Badge
-          tone={device.link === 'connected' ? 'ok' : device.link === 'reconnecting' ? 'warn' : device.link === 'unknown' ? 'info' : 'error'}
-        >
-          {device.link === 'connected'
-            ? 'Reader connected'
-            : device.link === 'reconnecting'
-              ? 'Reader reconnecting'
-              : device.link === 'unknown'
-                ? 'Reader unknown'
-                : 'Reader not connected'}
+  const items: StatusItem[] = []
+  const id = (inMenu: boolean, testId: string) => (inMenu ? `menu-${testId}` : testId)
+  if (alarmCount > 0)
+    items.push({
+      key: 'alarm',
+      render: (inMenu) =>
+        inMenu ? null : (
+          <button type="button" className="badge tone-error alarm-button" data-testid="alarm-button" onClick={openAlarms}>
+            {alarmCount === 1 ? 'Alarm: see Menu' : `${alarmCount} alarms: see Menu`}
+          </button>
+        ),
+    })
+  const reader = readerBadge(device.link)
+  items.push({ key: 'reader', render: () => <Badge tone={reader.tone}>{reader.words}</Badge> })
+  if (reach !== 'unknown')
+    items.push({
+      key: 'bank',
+      render: () => <Badge tone={reach === 'reachable' ? 'ok' : 'error'}>{reach === 'reachable' ? 'Bank online' : 'Bank offline'}</Badge>,
+    })
+  if (queue)
+    items.push({
+      key: 'queue',
+      render: () => (
+        <Badge tone={queue.attentionCount > 0 ? 'error' : queue.count > 0 ? 'warn' : 'ok'}>
+          {`Queue ${queue.count}${queue.attentionCount > 0 ? `, ${queue.attentionCount} need a manager` : ''}`}
         </Badge>
-        {queue && (
-          <Badge
-            tone={queue.attentionCount > 0 ? 'error' : queue.count > 0 ? 'warn' : 'ok'}
-          >{`Queue ${queue.count}${queue.attentionCount > 0 ? `, ${queue.attentionCount} need a manager` : ''}`}</Badge>
-        )}
-        {operator && (
-          <span className="operator" data-testid="signed-in-operator">
+      ),
+    })
+  if (operator)
+    items.push({
+      key: 'operator',
+      render: (inMenu) => (
+        <span className="operator" data-testid={id(inMenu, 'signed-in-operator')}>
+          <span className="operator-name">
             {operator.name} ({operator.role === 'manager' ? 'manager' : 'cashier'})
-            <button type="button" className="button" data-testid="sign-out-button" onClick={() => void signOut()}>
-              Sign out
-            </button>
           </span>
-        )}
-        {reach !== 'unknown' && (
-          <Badge tone={reach === 'reachable' ? 'ok' : 'error'}>{reach === 'reachable' ? 'Bank online' : 'Bank offline'}</Badge>
-        )}
-      </div>
-    </div>
+          <button type="button" className="button" data-testid={id(inMenu, 'sign-out-button')} onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </span>
+      ),
+    })
+  return items
+}
+
+export function StoreTitle() {
+  const appInfo = usePos((s) => s.appInfo)
+  return (
+    <h1 className="app-title" title={appInfo ? `${appInfo.storeName} · terminal ${appInfo.terminalId}` : undefined}>
+      {appInfo?.storeName ?? 'pos-agent'}
+      {appInfo ? <span className="terminal-id"> · terminal {appInfo.terminalId}</span> : null}
+    </h1>
   )
 }

@@ -1,0 +1,40 @@
+/**
+ * The service's live events, from the engine's own: each sale change (with its journal position), the
+ * queue, a queued message that needs a manager (an alarm in a manager's words; the technical detail
+ * to the log), and the reader's prompts. Returns how to stop listening.
+ */
+import type { PosEvent, QueueStatusView, SaleView } from '../../src-shared/contract'
+import { QUEUE_FAILURE_WORDS, QUEUE_OPERATION_NOUNS, type QueueOperation } from '../../src-shared/sale'
+import type { QueueAttention } from '../txn'
+import type { SaleEvents } from './sale-events'
+import type { ServiceDeps } from './service-parts'
+
+export function feedEvents(
+  deps: ServiceDeps,
+  saleEvents: SaleEvents,
+  queueStatus: () => QueueStatusView,
+  emit: (event: PosEvent) => void,
+): Array<() => void> {
+  const unsubscribe: Array<() => void> = []
+  const { engine, logger, reader } = deps
+  const onSale = (update: { sale: SaleView }) => emit(saleEvents.sale(update.sale))
+  engine.txn.on('update', onSale)
+  unsubscribe.push(() => engine.txn.off('update', onSale))
+  const onQueue = () => emit({ type: 'queue', queue: queueStatus() })
+  engine.forwarder.on('status', onQueue)
+  unsubscribe.push(() => engine.forwarder.off('status', onQueue))
+  // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
+  // Its message is in a manager's words; the technical detail goes to the log.
+  const onAttention = (item: { operation: QueueOperation; saleId: string }, why: QueueAttention) => {
+    logger.warn(
+      { sale: item.saleId, operation: item.operation, failure: why.failure, detail: why.detail },
+      'queued message needs a manager',
+    )
+    const message = `The ${QUEUE_OPERATION_NOUNS[item.operation]} of sale ${item.saleId} needs a manager. ${QUEUE_FAILURE_WORDS[why.failure]}`
+    emit(saleEvents.alarm({ code: 'NEEDS_ATTENTION', message }, item.saleId))
+  }
+  engine.forwarder.on('attention', onAttention)
+  unsubscribe.push(() => engine.forwarder.off('attention', onAttention))
+  unsubscribe.push(reader.onEvent((prompt) => emit(saleEvents.device(prompt))))
+  return unsubscribe
+}
