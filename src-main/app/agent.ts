@@ -65,6 +65,8 @@ export function engineSettings(config: AgentConfig, dataDir: string): EngineSett
       maxSaleMinor: Math.round(config.limits.maxSaleAmount * unit),
       confirmAboveMinor: Math.round(config.limits.confirmAbove * unit),
       unreferencedReturnMaxMinor: Math.round(config.limits.unreferencedReturnMax * unit),
+      unreferencedReturnPerCardDayMinor: Math.round(config.limits.unreferencedReturnPerCardDay * unit),
+      unreferencedReturnPerDayMinor: Math.round(config.limits.unreferencedReturnPerDay * unit),
     },
     restaurantMode: config.restaurantMode,
     cardReadTimeoutSeconds: config.device.cardReadTimeoutSeconds,

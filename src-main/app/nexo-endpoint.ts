@@ -18,6 +18,8 @@ export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, o
   const { merchant } = agent.config
   const terminal = new NexoTerminal({
     service: agent.service,
+    // What nexo must remember across restarts lives in the journal, beside the sales it speaks of.
+    memory: agent.engine.journal.nexo,
     terminalId: merchant.terminalId,
     merchantId: merchant.merchantId,
     storeName: merchant.storeName,

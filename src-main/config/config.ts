@@ -103,6 +103,10 @@ export const configSchema = z
         confirmAbove: z.number().min(0).default(1_000),
         /** The most one return without a sale on this terminal (a manager's approval) may credit. */
         unreferencedReturnMax: z.number().min(0).default(100),
+        /** The most returns without a sale may credit to one card in a business day. */
+        unreferencedReturnPerCardDay: z.number().min(0).default(100),
+        /** The most returns without a sale may credit on this terminal in a business day. */
+        unreferencedReturnPerDay: z.number().min(0).default(500),
       })
       .prefault({}),
     tips: z.strictObject({ tolerancePercent: z.number().min(0).max(1000).default(20) }).prefault({}),

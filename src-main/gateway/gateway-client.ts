@@ -12,6 +12,7 @@ import { sign, verifySignature, type SignType } from './signer'
 import { formatDateTime, newMsgId } from './headers'
 import { OPERATIONS, operationPath, type OperationKind } from './operations'
 import { checkRequestBody, type RequestBodies } from './request-schemas'
+import { identityOf } from './answer-match'
 import { classifyResponse, classifyTransportError, type GatewayOutcome } from './outcome'
 
 export interface HostEndpoint {
@@ -176,7 +177,7 @@ export class UndiciHostClient implements HostClient {
     } catch {
       return this.logged({ ...base(), kind: 'unknown', httpStatus: status, reason: 'the response body is not JSON' }, body)
     }
-    return this.logged(classifyResponse(base(), status, parsed), body)
+    return this.logged(classifyResponse(base(), status, parsed, identityOf(kind, checked.body, originalId)), body)
   }
 
   async close(): Promise<void> {

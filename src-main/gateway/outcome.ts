@@ -11,6 +11,7 @@
  *   response whose signature does not verify is treated exactly like no response".
  */
 import { z } from 'zod'
+import { mismatch, type RequestIdentity } from './answer-match'
 import { OPERATIONS, type OperationKind } from './operations'
 
 interface OutcomeBase {
@@ -73,8 +74,11 @@ const REJECTION_CODES: Readonly<Record<string, string>> = {
   B0031: 'this merchantTransID was already used with a different body',
 }
 
-/** Interprets a response whose signature has already been verified. */
-export function classifyResponse(base: OutcomeBase, httpStatus: number, payload: unknown): GatewayOutcome {
+/**
+ * Interprets a response whose signature has already been verified. `request`: what the request is
+ * known by; an approval or a decline whose record is about another request is `unknown` (answer-match.ts).
+ */
+export function classifyResponse(base: OutcomeBase, httpStatus: number, payload: unknown, request?: RequestIdentity): GatewayOutcome {
   const parsed = hostResponseSchema.safeParse(payload)
   if (!parsed.success) return { ...base, kind: 'unknown', httpStatus, reason: 'the response has no readable result' }
   const response = parsed.data
@@ -101,6 +105,8 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
   const status = record?.status
   if (record == null || status === undefined)
     return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${OPERATIONS[base.operation].record} status` }
+  const notOurs = request === undefined ? undefined : mismatch(record, request)
+  if (notOurs !== undefined) return { ...base, kind: 'unknown', httpStatus, reason: `not an answer to this request: ${notOurs}` }
   if (DONE_STATUSES[base.operation].includes(status)) {
     const authorizationCode = record.pspTransInfo?.authorizationCode
     const svcTransID = record.svcTransInfo?.svcTransID

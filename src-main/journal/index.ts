@@ -15,6 +15,7 @@ export {
   type NewSale,
   type SaleChange,
   type JournalStoreOptions,
+  type CardPurpose,
 } from './journal-store'
 export { BatchStore, BatchClosedMeanwhileError, type ClosedBatch, type BatchClose } from './batch-store'
 export { openIdEpoch, merchantTransId, MAX_SALE_ID_BYTES } from './transaction-ids'
@@ -24,4 +25,5 @@ export { JOURNAL_FILE, probeJournal, probeQueue, type JournalSummary, type Queue
 export { OperatorStore, type OperatorRecord, type OperatorRole } from './operator-store'
 export { ShiftStore, type ShiftRecord } from './shift-store'
 export { AuditStore, AUDIT_GENESIS, type AuditEntry, type AuditRecord } from './audit-store'
+export { NexoStore, type NexoReversalKind } from './nexo-store'
 export { WindowStore, type WindowRecord } from './window-store'

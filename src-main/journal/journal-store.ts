@@ -12,9 +12,11 @@ import { merchantTransId } from './transaction-ids'
 import {
   CREDITING,
   FINAL,
+  RETURN_AT_COUNTER,
   sqlStateList,
   type CardholderVerification,
   type QueueFailure,
+  type SaleCause,
   type SaleKind,
   type SaleOrigin,
   type SaleState,
@@ -25,7 +27,11 @@ import { BatchStore } from './batch-store'
 import { OperatorStore } from './operator-store'
 import { ShiftStore } from './shift-store'
 import { AuditStore } from './audit-store'
+import { NexoStore } from './nexo-store'
 import { WindowStore } from './window-store'
+
+/** Why a card was read, and under which name the journal seals it. */
+export type CardPurpose = 'purchase' | 'void' | 'return'
 
 /** A sale as stored. The states are the shared vocabulary (src-shared/sale). */
 export interface SaleRecord {
@@ -43,6 +49,8 @@ export interface SaleRecord {
   tipMinor: number
   tipState: TipState
   reason?: string | undefined
+  /** Why the payment ended as it did, as the machine recorded it (SALE_CAUSES). */
+  cause?: SaleCause | undefined
   attentionFrom?: SaleState | undefined
   authCode?: string | undefined
   svcTransID?: string | undefined
@@ -71,11 +79,13 @@ export interface SaleRecord {
   originalId?: string | undefined
   /** A sale: what its crediting returns add up to (CREDITING), read with it, never written. */
   readonly returnedMinor?: number | undefined
+  /** A sale: what its returns still at the counter ask to credit (RETURN_AT_COUNTER), read with it, never written. */
+  readonly returningMinor?: number | undefined
 }
 
 export type NewSale = Omit<
   SaleRecord,
-  'id' | 'createdAt' | 'updatedAt' | 'offline' | 'chip' | 'tipMinor' | 'tipState' | 'batchNumber' | 'returnedMinor'
+  'id' | 'createdAt' | 'updatedAt' | 'offline' | 'chip' | 'tipMinor' | 'tipState' | 'batchNumber' | 'returnedMinor' | 'returningMinor'
 >
 
 /** Everything one transition writes, atomically. */
@@ -85,7 +95,7 @@ export interface SaleChange {
   /** The new record (full); the store checks the previous state to refuse lost updates. */
   next: SaleRecord
   expectedState: SaleState
-  sealCard?: { purpose: 'purchase' | 'void'; data: unknown }
+  sealCard?: { purpose: CardPurpose; data: unknown }
   purgeCard?: boolean
   enqueue?: NewOutboxItem[]
   withdrawPending?: boolean
@@ -200,6 +210,7 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['operatorId', 'operator_id'],
   ['kind', 'kind'],
   ['originalId', 'original_id'],
+  ['cause', 'cause'],
 ]
 /**
  * Read, never written by a sale's own change: a close of day moves sales into a batch (batch-store.ts);
@@ -208,10 +219,13 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
 const READ_ONLY_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['batchNumber', 'batch'],
   ['returnedMinor', 'returned_minor'],
+  ['returningMinor', 'returning_minor'],
 ]
 /** A sale row with what its crediting returns add up to (the partial index sale_by_original serves the sum). */
 const SELECT_SALE = `SELECT sale.*, (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
-    WHERE r.original_id = sale.id AND r.state IN (${sqlStateList(CREDITING)})) AS returned_minor FROM sale`
+    WHERE r.original_id = sale.id AND r.state IN (${sqlStateList(CREDITING)})) AS returned_minor,
+    (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
+    WHERE r.original_id = sale.id AND r.state IN (${sqlStateList(RETURN_AT_COUNTER)})) AS returning_minor FROM sale`
 const BOOLEAN_FIELDS = new Set<keyof SaleRecord>(['autoCapture', 'offline', 'chip'])
 
 export class JournalStore {
@@ -223,6 +237,8 @@ export class JournalStore {
   readonly shifts: ShiftStore
   /** Who did what to the terminal's people, keys, tokens and windows (append-only, hash-chained). */
   readonly audit: AuditStore
+  /** What a nexo POS's logins, aborts and reversals left, for answers that survive a restart. */
+  readonly nexo: NexoStore
   /** The browser windows launch links opened (paired windows), by the hash of their secret. */
   readonly windows: WindowStore
   private readonly statements
@@ -243,6 +259,7 @@ export class JournalStore {
     this.operators = new OperatorStore(db)
     this.shifts = new ShiftStore(db)
     this.audit = new AuditStore(db, this.now)
+    this.nexo = new NexoStore(db, this.now)
     this.windows = new WindowStore(db)
     const list = COLUMNS.map(([, c]) => c)
     this.statements = {
@@ -271,6 +288,13 @@ export class JournalStore {
       // Only sales: a return of the same card and amount is no sign of a charge made twice.
       recentByFingerprint: db.prepare(
         `SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN (${sqlStateList(FINAL)}) AND kind = 'sale' LIMIT 1`,
+      ),
+      // Returns without a sale that credit or will credit, of one business day (and one card).
+      unreferencedCredits: db.prepare(
+        `SELECT coalesce(sum(amount_minor), 0) AS total,
+            coalesce(sum(CASE WHEN card_fingerprint = @fingerprint THEN amount_minor ELSE 0 END), 0) AS card
+          FROM sale WHERE business_day = @day AND kind = 'return' AND original_id IS NULL AND currency = @currency
+            AND state IN (${sqlStateList(CREDITING)})`,
       ),
       sealCard: db.prepare('INSERT OR REPLACE INTO sealed_card (sale_id, purpose, envelope, key_id, created_at) VALUES (?, ?, ?, ?, ?)'),
       getCard: db.prepare('SELECT envelope FROM sealed_card WHERE sale_id = ? AND purpose = ?'),
@@ -362,7 +386,7 @@ export class JournalStore {
   }
 
   /** The sealed card data of a sale, or undefined once purged. The caller must not keep it. */
-  openCard<T>(saleId: string, purpose: 'purchase' | 'void'): T | undefined {
+  openCard<T>(saleId: string, purpose: CardPurpose): T | undefined {
     const row = this.statements.getCard.get(saleId, purpose) as { envelope: Buffer } | undefined
     if (!row) return undefined
     const plain = this.keys.open(saleId, sealedFieldAad('sealed_card', saleId, purpose), row.envelope)
@@ -420,6 +444,18 @@ export class JournalStore {
   recentSameCard(fingerprint: string, amountMinor: number, currency: string, since: number, exceptId: string): SaleRecord | undefined {
     const row = this.statements.recentByFingerprint.get(fingerprint, since, amountMinor, currency, exceptId)
     return row ? fromRow(row) : undefined
+  }
+
+  /**
+   * What returns without a sale credited or are crediting on business day `day` in `currency`: in
+   * all, and to the card of `fingerprint` (the per-day and per-card limits, return-rules.ts).
+   */
+  unreferencedCredits(day: string, currency: string, fingerprint: string | undefined): { totalMinor: number; cardMinor: number } {
+    const row = this.statements.unreferencedCredits.get({ day, currency, fingerprint: fingerprint ?? null }) as {
+      total: number
+      card: number
+    }
+    return { totalMinor: row.total, cardMinor: row.card }
   }
 
   /** How many sealed rows exist (card data or queued bodies): they need the data key. */

@@ -223,6 +223,8 @@ export class OutboxStore {
     let storedCount = 0
     let oldestStoredAt: number | undefined
     for (const row of this.sql.stored.all() as Array<{ currency: string; n: number; total: number; oldest: number }>) {
+      // SQLite sums in 64 bits; past 2^53 the number read here would be rounded: refused, never wrong.
+      if (!Number.isSafeInteger(row.total)) throw new RangeError(`the stored ${row.currency} total passes what a number counts exactly`)
       storedAmountMinor[row.currency] = row.total
       storedCount += row.n
       oldestStoredAt = oldestStoredAt === undefined ? row.oldest : Math.min(oldestStoredAt, row.oldest)

@@ -329,4 +329,50 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       `)
     },
   },
+  {
+    version: 12,
+    description: "a payment's cause as the machine recorded it; a nexo POS's logins, aborts and reversals, kept across restarts",
+    up(db) {
+      // cause: why a payment ended as it did (src-shared/sale SALE_CAUSES), written by the transition
+      // that decided it, so a door reads it instead of parsing the cashier's words back.
+      // The nexo tables keep what nexo answers from (src-main/nexo): a POS logged in (Diagnosis), a
+      // payment stopped by its Abort, and which sale or return a Reversal's ServiceID was about
+      // (TransactionStatus), so the same question gets the same answer before and after a restart.
+      // Sales journaled before this version get the cause their reason stood for, once, here: the
+      // words are those earlier versions wrote (src-shared/sale/sale-reasons.ts), so an answer
+      // about an old sale does not change with the upgrade.
+      db.exec(`
+        ALTER TABLE sale ADD COLUMN cause TEXT;
+        UPDATE sale SET cause = 'cardRefused' WHERE reason IN (
+          'the card refused the payment after the bank approved it',
+          'the card refused the payment while the bank could not be reached',
+          'not completed: the card declined after the bank approved',
+          'declined offline by the card');
+        UPDATE sale SET cause = 'noAnswer' WHERE cause IS NULL AND reason = 'no valid answer came from the bank';
+        UPDATE sale SET cause = 'interrupted' WHERE cause IS NULL AND reason IN (
+          'the terminal stopped while waiting for the bank',
+          'the terminal stopped before the card confirmed the payment',
+          'interrupted before the card approved offline');
+        UPDATE sale SET cause = 'bankUnreachable' WHERE cause IS NULL AND state = 'declined' AND offline = 1;
+        CREATE TABLE nexo_login (
+          sale_id     TEXT PRIMARY KEY,               -- the POS's nexo SaleID
+          operator_id TEXT,
+          at          INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE nexo_abort (
+          sale        TEXT PRIMARY KEY REFERENCES sale (id),
+          pos_sale_id TEXT NOT NULL,
+          at          INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE nexo_reversal (
+          pos_sale_id TEXT NOT NULL,
+          service_id  TEXT NOT NULL,
+          sale        TEXT NOT NULL REFERENCES sale (id), -- the payment voided, or the return it started
+          kind        TEXT NOT NULL CHECK (kind IN ('void', 'return')),
+          at          INTEGER NOT NULL,
+          PRIMARY KEY (pos_sale_id, service_id)
+        ) STRICT;
+      `)
+    },
+  },
 ]

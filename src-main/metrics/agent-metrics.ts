@@ -9,7 +9,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { AlarmView } from '../../src-shared/contract'
 import { PRINTER_STATES, type PrinterState } from '../../src-shared/receipt'
-import { COUNTER_BUSY, SALE_STATES, type SaleState } from '../../src-shared/sale'
+import { COUNTER_BUSY, FINAL, SALE_STATES, type SaleKind, type SaleState } from '../../src-shared/sale'
 import type { CardReader } from '../device'
 import type { GatewayOutcome } from '../gateway'
 import type { JournalStore } from '../journal'
@@ -40,6 +40,9 @@ export interface AgentMetricsOptions {
 /** The counter states of a purchase; a void's card read holds the counter too, but is no new sale. */
 const PURCHASE_AT_COUNTER: ReadonlySet<SaleState> = new Set([...COUNTER_BUSY].filter((state) => state !== 'voidReadingCard'))
 
+/** How a return ends: the bank credited it, refused it, or it ended before anything was sent. */
+const RETURN_OUTCOMES = [...FINAL] as const
+
 /** Host answers take up to the gateway's 45 s response timeout (docs/gateway.md §2). */
 const HOST_LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 45]
 
@@ -47,6 +50,7 @@ export class AgentMetrics {
   readonly registry = new Registry()
   private readonly now: () => number
   private readonly sales: Counter<'outcome'>
+  private readonly returns: Counter<'outcome'>
   private readonly hostLatency: Histogram<'operation' | 'outcome'>
   private queue: QueueStatus | undefined
   private reversalsPending = 0
@@ -74,6 +78,13 @@ export class AgentMetrics {
     })
     // Every outcome from the start, so that rate() and increase() see the first sale of each.
     for (const state of SALE_STATES) if (!COUNTER_BUSY.has(state)) this.sales.inc({ outcome: state }, 0)
+    this.returns = new Counter({
+      name: 'pos_agent_returns_total',
+      help: 'Returns by how they ended (credited, declined by the bank, abandoned before anything was sent); never counted as sales.',
+      labelNames: ['outcome'],
+      registers,
+    })
+    for (const state of RETURN_OUTCOMES) this.returns.inc({ outcome: state }, 0)
     this.hostLatency = new Histogram({
       name: 'pos_agent_host_request_duration_seconds',
       help: 'Time from sending a request to the host to its classified answer, by operation and outcome class (approved, declined, rejected, notDelivered, unknown).',
@@ -93,7 +104,13 @@ export class AgentMetrics {
   /** Starts following an engine: its sales, its queue, its reader. */
   watch(sources: MetricsSources): void {
     this.sources = sources
-    const onSale = ({ sale }: { sale: { id: string; state: SaleState } }) => {
+    const onSale = ({ sale }: { sale: { id: string; state: SaleState; kind?: SaleKind | undefined } }) => {
+      // A return is counted once, as a return, when it ends (a final state is reached once): never as a sale.
+      if (sale.kind === 'return') {
+        if (FINAL.has(sale.state)) this.returns.inc({ outcome: sale.state })
+        if (!COUNTER_BUSY.has(sale.state)) this.scheduleRefresh()
+        return
+      }
       // A purchase at the counter enqueues nothing: only a change past it can move the queue figures.
       if (PURCHASE_AT_COUNTER.has(sale.state)) return void this.atCounter.add(sale.id)
       if (this.atCounter.delete(sale.id)) this.sales.inc({ outcome: sale.state })

@@ -7,7 +7,7 @@
 import type { SaleView } from '../../src-shared/contract'
 import { formatAmount, minorUnitDigits, parseAmount } from '../../src-shared/money'
 import { buildReceipt, receiptText, type ReceiptMerchant } from '../../src-shared/receipt'
-import { plainReason, refusedByCard, saleWords, type SaleState } from '../../src-shared/sale'
+import { plainReason, saleWords, type SaleCause, type SaleState } from '../../src-shared/sale'
 import { failure, success, type ErrorCondition, type NexoResult, type TransactionIdentification } from './nexo-messages'
 
 /** Characters per line of the receipt text: an 80 mm printer (48 columns) and a 58 mm one in its small font (42) print it unwrapped. */
@@ -31,7 +31,29 @@ const OUTCOME: Partial<Record<SaleState, ErrorCondition | 'success'>> = {
   cancelled: 'Refusal',
   needsAttention: 'UnavailableService',
   notReceived: 'Refusal',
+  // A return (PaymentType Refund): its credit journaled stands, sent until the bank answers; never reversed.
+  creditPending: 'success',
+  credited: 'success',
 }
+
+/**
+ * A payment that did not go through, by the cause the machine recorded where it happened (never by
+ * reading its words back). nexo's Refusal is "refused by the host or the rules associated to the
+ * card": the bank's decline, and the card's own refusal (AAC at its last word, after the bank approved
+ * or with the bank unreachable), though the agent then reverses the bank's approval or never reached
+ * the bank. A terminal stopped mid-payment is the terminal's failure, not the host's.
+ */
+const CAUSE_CONDITION: Readonly<Record<SaleCause, ErrorCondition>> = {
+  bankDeclined: 'Refusal',
+  bankRefusedMessage: 'Refusal',
+  bankUnreachable: 'UnreachableHost',
+  noAnswer: 'UnreachableHost',
+  cardRefused: 'Refusal',
+  interrupted: 'UnavailableService',
+}
+
+/** States whose nexo condition the cause decides, when the machine recorded one. */
+const DECIDED_BY_CAUSE: ReadonlySet<SaleState> = new Set<SaleState>(['declined', 'reversalPending', 'reversed'])
 
 /** How the card was read, as nexo's CardData.EntryMode names it. */
 const ENTRY_MODE: Readonly<Record<string, string>> = {
@@ -91,13 +113,7 @@ export function paymentResult(sale: SaleView, context: PaymentContext): NexoResu
   const message = sale.reason ? plainReason(sale.reason) : words.title
   if (outcome === undefined) return failure('InProgress', 'the payment is still at the counter', detail)
   if (outcome === 'Cancel' && context.aborted) return failure('Aborted', message, detail)
-  // nexo's Refusal is "refused by the host or the rules associated to the card": the card's own
-  // refusal (AAC at its 2nd GENERATE AC, after the bank approved or with the bank unreachable) is one,
-  // though the agent reverses the bank's approval or never reached the bank.
-  if (refusedByCard(sale) && (sale.state === 'declined' || sale.state === 'reversalPending' || sale.state === 'reversed'))
-    return failure('Refusal', message, detail)
-  // A refusal for want of the bank (declined, marked offline) is not the card's refusal.
-  if (sale.state === 'declined' && sale.offline) return failure('UnreachableHost', message, detail)
+  if (DECIDED_BY_CAUSE.has(sale.state) && sale.cause !== undefined) return failure(CAUSE_CONDITION[sale.cause], message, detail)
   return failure(outcome, message, detail)
 }
 
@@ -117,7 +133,7 @@ export function paymentResponseBody(sale: SaleView, context: PaymentContext): Re
     },
     POIData: { POITransactionID: poiTransactionId(sale) },
     PaymentResult: {
-      PaymentType: 'Normal',
+      PaymentType: sale.kind === 'return' ? 'Refund' : 'Normal',
       // A payment approved without the bank (stored, to be forwarded) is reported with OnlineFlag false.
       OnlineFlag: !sale.offline,
       AmountsResp: { AuthorizedAmount: approved ? majorAmount(sale.amountMinor, currency) : 0, Currency: currency },

@@ -8,12 +8,17 @@
  * - Payment → startSale with the reference `nexo:<SaleID>:<ServiceID>`: a repeated ServiceID is the
  *   same sale (answered, never charged twice); the same ServiceID with another amount is refused.
  *   The answer comes when the sale has ended for the POS (approved, stored, declined, stopped).
- * - TransactionStatus → the sale by that reference: the answer to "the POS crashed mid-sale".
- * - Reversal → voidSale of the POI transaction (the customer presents the card again).
+ *   PaymentType Refund → startReturn without a sale, under the same reference (Adyen's "unreferenced
+ *   refund"): the same machine, rules and limits as at the counter, for a token with the refund scope.
+ * - TransactionStatus → the sale (or return) by that reference: the answer to "the POS crashed mid-sale".
+ * - Reversal → voidSale of the POI transaction (the customer presents the card again); with a
+ *   ReversedAmount below the payment's, startReturn of that amount (Adyen's "referenced refund").
  * - Abort → cancelSale of the payment still at the counter, only from the SaleID that started it;
  *   nexo gives it no answer of its own.
  * - GetTotals → the open batch's report; Diagnosis → reader, bank and queue; Login/Logout → the
  *   POS's operator, kept for Diagnosis (LoggedSaleID).
+ * What nexo must remember (a login, an Abort, what a Reversal's ServiceID was about) is kept in the
+ * journal (`memory`), so TransactionStatus and Diagnosis answer the same after a restart.
  * Every failure is a nexo Response with an ErrorCondition: nothing the POS sends ends in a crash.
  */
 import { createHash } from 'node:crypto'
@@ -35,7 +40,20 @@ import {
   type NexoRequest,
   type TransactionIdentification,
 } from './nexo-messages'
-import { majorAmount, minorAmount, paymentResponseBody, paymentSettledForPos, poiTransactionId, type PaymentContext } from './nexo-payment'
+import { minorAmount, paymentResponseBody, paymentSettledForPos, type PaymentContext } from './nexo-payment'
+import { diagnosisBody, totalsBody } from './nexo-reports'
+import { returnReversalBody, returnSettled, voidReversalBody } from './nexo-reversal'
+
+/** What nexo remembers across restarts (the journal's NexoStore). */
+export interface NexoMemory {
+  login(posSaleId: string, operatorId: string | undefined): void
+  logout(posSaleId: string): void
+  loggedIn(): string[]
+  recordAbort(saleId: string, posSaleId: string): void
+  wasAborted(saleId: string): boolean
+  recordReversal(posSaleId: string, serviceId: string, saleId: string, kind: 'void' | 'return'): { saleId: string; kind: 'void' | 'return' }
+  reversalOf(posSaleId: string, serviceId: string): { saleId: string; kind: 'void' | 'return' } | undefined
+}
 
 /** What the terminal needs of the agent: the application layer's typed call, and its events. */
 export interface NexoService {
@@ -46,6 +64,7 @@ export interface NexoService {
 
 export interface NexoTerminalOptions {
   service: NexoService
+  memory: NexoMemory
   terminalId: string
   merchantId: string
   storeName?: string | undefined
@@ -70,6 +89,11 @@ const CONDITION_OF: Partial<Record<ErrorCode, ErrorCondition>> = {
   AMOUNT_TOO_LARGE: 'PaymentRestriction',
   AMOUNT_ABOVE_LIMIT: 'PaymentRestriction',
   INVALID_AMOUNT: 'PaymentRestriction',
+  RETURN_ABOVE_LIMIT: 'PaymentRestriction',
+  RETURN_TOO_LARGE: 'NotAllowed',
+  NOT_RETURNABLE: 'NotAllowed',
+  MANAGER_REQUIRED: 'NotAllowed',
+  FORBIDDEN: 'NotAllowed',
   READER_DISCONNECTED: 'DeviceOut',
   READER_NOT_FOUND: 'DeviceOut',
   READER_BUSY: 'Busy',
@@ -95,13 +119,6 @@ export function nexoReference(saleId: string, serviceId: string): string {
 }
 
 export class NexoTerminal {
-  /** SaleIDs logged in (Login) and their operator. */
-  private readonly loggedIn = new Map<string, string | undefined>()
-  /** Sales stopped by an Abort, so that their answer says Aborted rather than Cancel. */
-  private readonly aborted = new Set<string>()
-  /** Reversal ServiceIDs → the sale they voided, for TransactionStatus of a reversal. */
-  private readonly reversals = new Map<string, string>()
-
   constructor(private readonly options: NexoTerminalOptions) {}
 
   /** One message in (from a POS holding `token`), one answer out; never throws. */
@@ -139,7 +156,7 @@ export class NexoTerminal {
         return Promise.resolve(this.login(header, parseBody(REQUEST_SCHEMAS.Login, body, category)))
       case 'Logout':
         parseBody(REQUEST_SCHEMAS.Logout, body, category)
-        this.loggedIn.delete(header.SaleID)
+        this.options.memory.logout(header.SaleID)
         return Promise.resolve({ Response: success() })
       case 'Payment':
         return this.payment(header, parseBody(REQUEST_SCHEMAS.Payment, body, category), caller)
@@ -159,7 +176,7 @@ export class NexoTerminal {
   }
 
   private login(header: MessageHeader, request: NexoRequest<'Login'>): Record<string, unknown> {
-    this.loggedIn.set(header.SaleID, request.OperatorID)
+    this.options.memory.login(header.SaleID, request.OperatorID)
     return {
       Response: success(),
       POISystemData: {
@@ -179,15 +196,23 @@ export class NexoTerminal {
 
   private async payment(header: MessageHeader, request: NexoRequest<'Payment'>, caller: Caller): Promise<Record<string, unknown>> {
     const paymentType = request.PaymentData?.PaymentType ?? 'Normal'
-    if (paymentType !== 'Normal') throw new NexoRefusal('NotAllowed', `PaymentType ${paymentType} is not supported: only Normal payments`)
+    if (paymentType !== 'Normal' && paymentType !== 'Refund')
+      throw new NexoRefusal('NotAllowed', `PaymentType ${paymentType} is not supported: only Normal payments and Refund`)
     const { Currency: currency, RequestedAmount: requested } = request.PaymentTransaction.AmountsReq
     const amountMinor = minorAmount(requested, currency)
     if (amountMinor === undefined)
       throw new NexoRefusal('MessageFormat', `RequestedAmount ${requested} has more decimals than ${currency} allows`)
+    const reference = nexoReference(header.SaleID, header.ServiceID)
+    if (paymentType === 'Refund') {
+      // A return without a sale on this terminal: the card presented is credited, within the limits.
+      const started = await this.call(caller, 'startReturn', { amountMinor, currency, reference })
+      const ret = await this.settled(caller, started.id, paymentSettledForPos)
+      return paymentResponseBody(ret, this.context(ret, request.SaleData.SaleTransactionID))
+    }
     const started = await this.call(caller, 'startSale', {
       amountMinor,
       currency,
-      reference: nexoReference(header.SaleID, header.ServiceID),
+      reference,
       options: { merchantOrderReference: request.SaleData.SaleTransactionID.TransactionID },
       // The POS confirmed its amount on its own screen; the terminal's maximum still applies.
       amountConfirmed: true,
@@ -208,10 +233,9 @@ export class NexoTerminal {
     const serviceId = reference?.ServiceID
     const saleId = reference?.SaleID ?? header.SaleID
     if (category === 'Reversal') {
-      const voided = serviceId !== undefined ? this.reversals.get(`${saleId}:${serviceId}`) : undefined
-      if (voided === undefined) throw new NexoRefusal('NotFound', 'no reversal with this ServiceID on this terminal')
-      const sale = await this.call(caller, 'getSale', { id: voided })
-      return this.statusOf(header, 'Reversal', serviceId!, saleId, { Reversal: this.reversalBody(sale) })
+      const reversal = serviceId !== undefined ? this.options.memory.reversalOf(saleId, serviceId) : undefined
+      if (reversal === undefined) throw new NexoRefusal('NotFound', 'no reversal with this ServiceID on this terminal')
+      return this.statusOf(header, 'Reversal', serviceId!, saleId, { Reversal: await this.reversalAnswer(caller, reversal) })
     }
     if (category !== 'Payment') throw new NexoRefusal('NotAllowed', `TransactionStatus of ${category} is not supported`)
     const sale =
@@ -253,35 +277,53 @@ export class NexoTerminal {
   // ---- Reversal -------------------------------------------------------------------------------
 
   private async reversal(header: MessageHeader, request: NexoRequest<'Reversal'>, caller: Caller): Promise<Record<string, unknown>> {
+    const { memory } = this.options
+    // A repeated ServiceID is the same reversal: answered from what it started, never started twice.
+    const known = memory.reversalOf(header.SaleID, header.ServiceID)
+    if (known !== undefined) return this.reversalAnswer(caller, known, true)
     const id = request.OriginalPOITransaction.POITransactionID.TransactionID
     const original = await this.call(caller, 'getSale', { id })
-    if (request.ReversedAmount !== undefined && minorAmount(request.ReversedAmount, original.currency) !== original.amountMinor) {
-      throw new NexoRefusal('NotAllowed', 'only the whole amount can be reversed')
+    const reversed = request.ReversedAmount === undefined ? original.amountMinor : minorAmount(request.ReversedAmount, original.currency)
+    if (reversed === undefined)
+      throw new NexoRefusal('MessageFormat', `ReversedAmount ${request.ReversedAmount} has more decimals than ${original.currency} allows`)
+    if (reversed > original.amountMinor) throw new NexoRefusal('NotAllowed', 'the ReversedAmount is more than the payment')
+    if (reversed < original.amountMinor) {
+      // Part of the payment: a return of that amount to the card it was paid with (a referenced refund).
+      const started = await this.call(caller, 'startReturn', {
+        originalId: id,
+        amountMinor: reversed,
+        currency: original.currency,
+        reference: nexoReference(header.SaleID, header.ServiceID),
+      })
+      return this.reversalAnswer(caller, memory.recordReversal(header.SaleID, header.ServiceID, started.id, 'return'), true)
     }
-    this.reversals.set(`${header.SaleID}:${header.ServiceID}`, id)
+    memory.recordReversal(header.SaleID, header.ServiceID, id, 'void')
     await this.call(caller, 'voidSale', { id })
+    return this.reversalAnswer(caller, { saleId: id, kind: 'void' }, true)
+  }
+
+  /** What a Reversal started, as it stands (`wait`: once the card step is over, and a void's bank answer for a while). */
+  private async reversalAnswer(
+    caller: Caller,
+    reversal: { saleId: string; kind: 'void' | 'return' },
+    wait = false,
+  ): Promise<Record<string, unknown>> {
+    if (reversal.kind === 'return') {
+      const ret = wait
+        ? await this.settled(caller, reversal.saleId, returnSettled)
+        : await this.call(caller, 'getSale', { id: reversal.saleId })
+      const original = ret.originalId === undefined ? undefined : await this.call(caller, 'getSale', { id: ret.originalId })
+      return returnReversalBody(ret, original)
+    }
+    const id = reversal.saleId
+    if (!wait) return voidReversalBody(await this.call(caller, 'getSale', { id }))
     // The customer presents the card again; then the void goes to the bank.
     let sale = await this.settled(caller, id, (s) => s.state !== 'voidReadingCard')
     if (sale.state === 'cancelPending') {
       const voided = sale
       sale = await this.settled(caller, id, (s) => s.state !== 'cancelPending', this.options.reversalWaitMs ?? 20_000).catch(() => voided)
     }
-    return this.reversalBody(sale)
-  }
-
-  private reversalBody(sale: SaleView): Record<string, unknown> {
-    const reversed = sale.state === 'cancelled'
-    const message = sale.reason ?? ''
-    return {
-      Response: reversed
-        ? success({ saleId: sale.id })
-        : sale.state === 'cancelPending'
-          ? failure('InProgress', 'the void was sent; the bank has not confirmed it yet', { saleId: sale.id })
-          : failure('Refusal', message || 'the payment was not voided', { saleId: sale.id }),
-      POIData: { POITransactionID: poiTransactionId(sale) },
-      OriginalPOITransaction: { POITransactionID: poiTransactionId(sale) },
-      ...(reversed ? { ReversedAmount: majorAmount(sale.amountMinor, sale.currency) } : {}),
-    }
+    return voidReversalBody(sale)
   }
 
   // ---- Abort, totals, diagnosis ---------------------------------------------------------------
@@ -298,7 +340,7 @@ export class NexoTerminal {
     }
     const sale = await this.saleByReference(caller, nexoReference(saleId, serviceId))
     if (sale === undefined || !COUNTER_BUSY.has(sale.state)) return null
-    this.aborted.add(sale.id)
+    this.options.memory.recordAbort(sale.id, header.SaleID)
     // Refused when the payment can no longer be stopped (it is with the bank): its own answer says how it ended.
     await this.options.service.call(caller, 'cancelSale', { id: sale.id }).catch((error: unknown) => {
       const code = error instanceof PosError ? error.code : 'INTERNAL'
@@ -308,44 +350,12 @@ export class NexoTerminal {
   }
 
   private async totals(caller: Caller): Promise<Record<string, unknown>> {
-    const report = await this.call(caller, 'dayReport', {})
-    const byCurrency = new Map<string, Array<{ brand: string; count: number; amountMinor: number; tipMinor: number }>>()
-    for (const total of report.totals) byCurrency.set(total.currency, [...(byCurrency.get(total.currency) ?? []), total])
-    return {
-      Response: success({ declined: report.counts.declined }),
-      POIReconciliationID: String(report.batch.number),
-      TransactionTotals: [...byCurrency].flatMap(([currency, brands]) =>
-        brands.map((total) => ({
-          PaymentInstrumentType: 'Card',
-          PaymentCurrency: currency,
-          CardBrand: total.brand,
-          POIID: this.options.terminalId,
-          PaymentTotals: [
-            {
-              TransactionType: 'Debit',
-              TransactionCount: total.count,
-              TransactionAmount: majorAmount(total.amountMinor + total.tipMinor, currency),
-            },
-          ],
-        })),
-      ),
-    }
+    return totalsBody(await this.call(caller, 'dayReport', {}), this.options.terminalId)
   }
 
   private async diagnosis(caller: Caller): Promise<Record<string, unknown>> {
     const [device, queue] = await Promise.all([this.call(caller, 'deviceStatus', {}), this.call(caller, 'queueStatus', {})])
-    const hostReachable = queue.hostReachable ?? true
-    return {
-      Response: success({ storedCount: queue.storedCount, attentionCount: queue.attentionCount, queued: queue.count }),
-      POIStatus: {
-        GlobalStatus: !device.connected ? 'Unreachable' : device.busy ? 'Busy' : 'OK',
-        PEDOKFlag: device.connected,
-        CardReaderOKFlag: device.connected,
-        CommunicationOKFlag: hostReachable,
-      },
-      HostStatus: [{ AcquirerID: 'gateway', IsReachableFlag: hostReachable }],
-      LoggedSaleID: [...this.loggedIn.keys()],
-    }
+    return diagnosisBody(device, queue, this.options.memory.loggedIn())
   }
 
   // ---- the agent ------------------------------------------------------------------------------
@@ -357,7 +367,7 @@ export class NexoTerminal {
       storeName: this.options.storeName,
       storeAddress: this.options.storeAddress,
       training: this.options.training,
-      aborted: this.aborted.has(sale.id),
+      aborted: this.options.memory.wasAborted(sale.id),
       saleTransactionId,
     }
   }

@@ -1,7 +1,8 @@
 /**
- * What happens to a payment after the customer left: a void (the card presented again, then a
- * cancel queued; a stored payment still in the queue is withdrawn instead), a tip, a restaurant
- * capture, a manager's retry of a message that needed attention, and close of day.
+ * What happens to a payment after the customer left: a void (the card presented again, checked
+ * against the sale's card, then a cancel queued; a stored payment still in the queue is withdrawn
+ * instead), a tip, a restaurant capture, a manager's retry of a message that needed attention, and
+ * close of day. Each is a step on the engine (step-engine.ts), a peer of the sale and the return.
  */
 import { BatchClosedMeanwhileError, type JournalStore } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
@@ -9,17 +10,21 @@ import { STANDING_PAYMENT } from '../../src-shared/sale'
 import { businessDay } from './business-day'
 import { closedBatchReport, openBatchReport, summarise, type DayReport, type FrozenSummary } from './close-of-day'
 import type { CounterLock } from './counter-lock'
-import type { SaleFlow } from './sale-flow'
+import { readFailure, type CounterReader } from './counter-reader'
+import type { SaleLimits } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
-import { checkTip, type TipPolicy } from './tip-policy'
+import type { StepEngine } from './step-engine'
+import { checkTip, maxTotalMinor, type TipPolicy } from './tip-policy'
 import type { WriteAhead } from './write-ahead'
 
 export interface AfterSaleDeps {
   journal: JournalStore
-  flow: SaleFlow
+  engine: StepEngine
+  counterReader: CounterReader
   writeAhead: WriteAhead
   lock: CounterLock
   tips: TipPolicy
+  limits: SaleLimits
   now: () => Date
 }
 
@@ -31,15 +36,30 @@ export class AfterSale {
    * the queue is withdrawn; one being forwarded right now is refused until its answer is in.
    */
   async voidSale(id: string, by?: string): Promise<SaleView> {
-    const { flow, writeAhead, lock } = this.deps
+    const { engine, writeAhead, lock } = this.deps
     this.assertBatchOpen(id)
     await lock.during(
       id,
       'a void',
-      () => flow.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id) }, { by }),
+      () => engine.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id) }, { by }),
       () => writeAhead.sale(id).state === 'voidReadingCard',
     )
     return toSaleView(writeAhead.sale(id))
+  }
+
+  /**
+   * The effect readCard{purpose:'void'}: the customer presents the card again. Only the card the sale
+   * was paid with (the journal's keyed fingerprint, never the number) may void it: another card ends
+   * the void before anything is sent or kept, and the payment stands.
+   */
+  async readCardForVoid(id: string): Promise<void> {
+    const { writeAhead, journal, engine } = this.deps
+    const sale = writeAhead.sale(id)
+    const result = await this.deps.counterReader.read(sale, 'void')
+    if (result.kind !== 'card') return engine.step(id, { type: 'voidCardNotRead', reason: readFailure(result) })
+    if (sale.cardFingerprint === undefined || sale.cardFingerprint !== journal.fingerprint(result.card.pan))
+      return engine.step(id, { type: 'voidCardNotRead', reason: 'this is not the card the sale was paid with' })
+    await engine.step(id, { type: 'voidCardRead' }, { card: result.card })
   }
 
   /**
@@ -61,25 +81,26 @@ export class AfterSale {
   async adjustTip(id: string, tipMinor: number, managerOverride = false, by?: string): Promise<SaleView> {
     this.assertBatchOpen(id)
     const sale = this.deps.writeAhead.sale(id)
-    const check = checkTip(this.deps.tips, sale.amountMinor, tipMinor, managerOverride)
+    const maxTotal = maxTotalMinor(this.deps.limits)
+    const check = checkTip(this.deps.tips, sale.amountMinor, tipMinor, managerOverride, maxTotal, sale.currency)
     if (!check.ok) throw new PosError(check.needsOverride ? 'TIP_NEEDS_OVERRIDE' : 'TIP_INVALID', check.reason)
-    await this.deps.flow.step(id, { type: 'tipRequested', tipMinor }, { by })
+    await this.deps.engine.step(id, { type: 'tipRequested', tipMinor, maxTotalMinor: maxTotal }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
   async capture(id: string, by?: string): Promise<SaleView> {
-    await this.deps.flow.step(id, { type: 'captureRequested' }, { by })
+    await this.deps.engine.step(id, { type: 'captureRequested' }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
   /** A manager takes note that a stored payment the bank declined will not be paid. */
   async acknowledge(id: string, by?: string): Promise<SaleView> {
-    await this.deps.flow.step(id, { type: 'attentionAcknowledged' }, { by })
+    await this.deps.engine.step(id, { type: 'attentionAcknowledged' }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
   async managerRetry(id: string, by?: string): Promise<SaleView> {
-    await this.deps.flow.step(id, { type: 'managerRetry' }, { by })
+    await this.deps.engine.step(id, { type: 'managerRetry' }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
   }
 
@@ -127,7 +148,7 @@ export class AfterSale {
     const members = before.sales.map((sale) => sale.id)
     // The override is recorded on each sale it passes over, in the sale's own history.
     for (const sale of before.sales)
-      if (sale.state === 'needsAttention') await this.deps.flow.step(sale.id, { type: 'closeOverridden' }, { by })
+      if (sale.state === 'needsAttention') await this.deps.engine.step(sale.id, { type: 'closeOverridden' }, { by })
     for (const id of members) {
       const sale = writeAhead.sale(id)
       if (!sale.autoCapture && STANDING_PAYMENT.has(sale.state)) await this.capture(id, by)

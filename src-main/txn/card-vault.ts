@@ -6,10 +6,10 @@
  */
 import type { Logger } from 'pino'
 import { withCompletion, type CardData } from '../device'
-import type { JournalStore, SaleChange } from '../journal'
+import type { CardPurpose, JournalStore, SaleChange } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 
-export type CardPurpose = 'purchase' | 'void'
+export type { CardPurpose }
 
 export class CardVault {
   /** The card of the sale in progress, between the read and the send. */

@@ -17,6 +17,7 @@ import type {
   ShiftTotalsView,
 } from '../../src-shared/contract'
 import { CHARGED, COUNTER_BUSY, CREDITING, plainReason, readMethodWords, saleWords, showsAuthCode } from '../../src-shared/sale'
+import { addMinor, addTo } from './money-sums'
 
 export type DayTotals = DayTotalsView
 export type DayReport = DayReportView
@@ -103,8 +104,8 @@ export function closedBatchReport(reported: ReportedBatch, frozen: FrozenSummary
 /** Amount plus tips of what was charged, less what was returned, per currency. */
 function grandTotals(totals: readonly DayTotals[], returnsMinor: Readonly<Record<string, number>>): Record<string, number> {
   const grand: Record<string, number> = {}
-  for (const row of totals) grand[row.currency] = (grand[row.currency] ?? 0) + row.amountMinor + row.tipMinor
-  for (const [currency, returned] of Object.entries(returnsMinor)) grand[currency] = (grand[currency] ?? 0) - returned
+  for (const row of totals) addTo(grand, row.currency, row.amountMinor, row.tipMinor)
+  for (const [currency, returned] of Object.entries(returnsMinor)) addTo(grand, currency, -returned)
   return grand
 }
 
@@ -127,8 +128,8 @@ export function shiftTotals(shifts: readonly Shift[], sales: readonly SaleView[]
       if (sale.kind === 'return' || !CHARGED.has(sale.state) || sale.operatorId !== shift.operatorId) continue
       if (sale.createdAt < shift.startedAt || (shift.endedAt !== undefined && sale.createdAt >= shift.endedAt)) continue
       row.count++
-      row.amountMinor[sale.currency] = (row.amountMinor[sale.currency] ?? 0) + sale.amountMinor
-      row.tipMinor[sale.currency] = (row.tipMinor[sale.currency] ?? 0) + sale.tipMinor
+      addTo(row.amountMinor, sale.currency, sale.amountMinor)
+      addTo(row.tipMinor, sale.currency, sale.tipMinor)
     }
     return row
   })
@@ -160,7 +161,7 @@ export function summarise(sales: readonly SaleView[], shifts: readonly Shift[] =
       if (sale.state === 'needsAttention') counts.needsAttention++
       if (!CREDITING.has(sale.state)) continue
       counts.returns++
-      returnsMinor[sale.currency] = (returnsMinor[sale.currency] ?? 0) + sale.amountMinor
+      addTo(returnsMinor, sale.currency, sale.amountMinor)
       continue
     }
     if (sale.offline && CHARGED.has(sale.state)) counts.offline++
@@ -172,17 +173,17 @@ export function summarise(sales: readonly SaleView[], shifts: readonly Shift[] =
     if (sale.state === 'abandoned') counts.abandoned++
     if (sale.state === 'notReceived') {
       counts.notReceived++
-      notReceivedMinor[sale.currency] = (notReceivedMinor[sale.currency] ?? 0) + sale.amountMinor + sale.tipMinor
+      addTo(notReceivedMinor, sale.currency, sale.amountMinor, sale.tipMinor)
     }
     if (!CHARGED.has(sale.state)) continue
     counts.approved++
     const key = `${sale.currency}|${sale.brand ?? 'UNKNOWN'}`
     const row = totals.get(key) ?? { currency: sale.currency, brand: sale.brand ?? 'UNKNOWN', count: 0, amountMinor: 0, tipMinor: 0 }
     row.count++
-    row.amountMinor += sale.amountMinor
-    row.tipMinor += sale.tipMinor
+    row.amountMinor = addMinor(row.amountMinor, sale.amountMinor)
+    row.tipMinor = addMinor(row.tipMinor, sale.tipMinor)
     totals.set(key, row)
-    tipsMinor[sale.currency] = (tipsMinor[sale.currency] ?? 0) + sale.tipMinor
+    addTo(tipsMinor, sale.currency, sale.tipMinor)
     const operatorKey = `${sale.operatorId ?? ''}|${sale.currency}`
     const mine = byOperator.get(operatorKey) ?? {
       ...(sale.operatorId !== undefined ? { operatorId: sale.operatorId } : {}),
@@ -192,8 +193,8 @@ export function summarise(sales: readonly SaleView[], shifts: readonly Shift[] =
       tipMinor: 0,
     }
     mine.count++
-    mine.amountMinor += sale.amountMinor
-    mine.tipMinor += sale.tipMinor
+    mine.amountMinor = addMinor(mine.amountMinor, sale.amountMinor)
+    mine.tipMinor = addMinor(mine.tipMinor, sale.tipMinor)
     byOperator.set(operatorKey, mine)
   }
   const sortedTotals = [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.brand.localeCompare(b.brand))
@@ -219,7 +220,7 @@ export function summarise(sales: readonly SaleView[], shifts: readonly Shift[] =
 export function batchSummaryView(closed: ClosedBatch): BatchSummaryView {
   const frozen = JSON.parse(closed.summary) as BatchSummary
   const totalMinor: Record<string, number> = {}
-  for (const row of frozen.totals) totalMinor[row.currency] = (totalMinor[row.currency] ?? 0) + row.amountMinor + row.tipMinor
+  for (const row of frozen.totals) addTo(totalMinor, row.currency, row.amountMinor, row.tipMinor)
   return {
     number: closed.number,
     closedAt: closed.closedAt,

@@ -1,6 +1,7 @@
 /**
- * The transaction engine's public door. A sale reads top to bottom in sale-flow.ts; the pure
- * machine is txn-machine.ts; the store-and-forward loop is forwarder.ts.
+ * The transaction engine's public door. A sale reads top to bottom in sale-flow.ts, a return in
+ * return-flow.ts, both steps of the one engine in step-engine.ts; the pure machine is
+ * txn-machine.ts; the store-and-forward loop is forwarder.ts.
  */
 export {
   TxnService,

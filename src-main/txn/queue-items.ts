@@ -71,7 +71,12 @@ export class QueueItems {
       }
       case 'merchandiseCredit':
         // The return's own id: resent unchanged until answered, the host answers a repeat with its first answer.
-        return { operation, messageId: sale.id, body: merchandiseCreditBody(sale, freshCard ?? vault.require(sale.id), merchant), ...money }
+        return {
+          operation,
+          messageId: sale.id,
+          body: merchandiseCreditBody(sale, freshCard ?? vault.require(sale.id, 'return'), merchant),
+          ...money,
+        }
     }
   }
 

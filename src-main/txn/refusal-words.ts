@@ -7,6 +7,7 @@ import type { TxnEvent } from './txn-types'
 
 export const REFUSAL_WORDS: { readonly [K in TxnEvent['type']]: string } = {
   readCard: 'This sale is no longer waiting for a card.',
+  returnRequested: 'This return is no longer waiting for a card.',
   cardRead: 'This sale is no longer waiting for a card.',
   cardNotRead: 'This sale is no longer waiting for a card.',
   duplicateConfirmed: 'This sale is not waiting for a confirmation.',

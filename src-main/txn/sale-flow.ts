@@ -1,8 +1,9 @@
 /**
  * A sale, top to bottom: the cashier starts it, the reader reads the card, the host answers, the
- * chip has the last word. Each step is an event for the pure machine (txn-machine.ts); `step`
- * journals what the machine decided (write-ahead.ts) and only then runs the reader and host effects
- * it asked for, through the handler map below, in the order a sale meets them.
+ * chip has the last word. Each step is an event for the pure machine (txn-machine.ts), committed by
+ * the step engine (step-engine.ts), which then runs the reader and host effects the machine asked
+ * for through the effect map; this file holds the sale's own: its card read, the payment, the chip.
+ * Returns (return-flow.ts) and what happens after a sale (after-sale.ts) are peers on the same engine.
  *
  *   startSale ──► readCard ──► sendPayment ──► completeCard ──► approved | declined | storedOffline | reversalPending
  *                  │ duplicate?     │ host unreachable: store-and-forward decision (offline-policy.ts)
@@ -10,28 +11,27 @@
  *        awaitingConfirmation   (the forwarder sends what was queued, forwarder.ts)
  */
 import type { Logger } from 'pino'
-import { cryptogramEvidence, type CardCompletion, type CardData, type CardReader, type ReadCardResult } from '../device'
+import { cryptogramEvidence, type CardCompletion, type CardData, type CardReader } from '../device'
 import { formatDateTime, type GatewayOutcome, type HostClient } from '../gateway'
 import type { JournalStore, SaleRecord } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 import { businessDay } from './business-day'
 import type { CardVault } from './card-vault'
 import type { CounterLock } from './counter-lock'
+import { readFailure, type CounterReader } from './counter-reader'
 import { paymentBody } from './message-bodies'
 import { decideOffline } from './offline-policy'
 import { checkSaleRequest, hashRequest, type SaleRequest, type TxnSettings } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
-import type { IoEffect, OfflinePolicy, PaymentAnswer, TxnEvent } from './txn-types'
-import type { Committed, StepInput, WriteAhead } from './write-ahead'
+import type { StepEngine } from './step-engine'
+import type { OfflinePolicy, PaymentAnswer, TxnEvent } from './txn-types'
+import type { StepInput, WriteAhead } from './write-ahead'
 
 /**
  * The authorisation response code the chip is given with the host's answer (EMV 4.4 Book 4, Annex
  * A6): "00" approved, "05" declined, "Z3" unable to go online, so the card decides offline.
  */
 const RESPONSE_CODE_FOR_CARD = { approved: '00', declined: '05', unableToGoOnline: 'Z3' } as const
-
-/** One handler per reader or host effect: a new effect in txn-types.ts without one does not compile. */
-export type IoEffectHandlers = { readonly [K in IoEffect['type']]: (id: string, effect: Extract<IoEffect, { type: K }>) => Promise<void> }
 
 export interface SaleFlowDeps {
   journal: JournalStore
@@ -43,17 +43,12 @@ export interface SaleFlowDeps {
   vault: CardVault
   lock: CounterLock
   writeAhead: WriteAhead
+  engine: StepEngine
+  counterReader: CounterReader
 }
 
+/** The effects a sale owns, in the order it meets them (txn-service.ts puts them in the engine's map). */
 export class SaleFlow {
-  /** The reader and host effects, in the order a sale meets them; a missing one does not compile. */
-  private readonly io: IoEffectHandlers = {
-    readCard: (id, effect) => (effect.purpose === 'void' ? this.readCardForVoid(id) : this.readCard(id)),
-    sendPayment: (id) => this.sendPayment(id),
-    completeCard: (id, effect) => this.completeCard(id, effect.result),
-    cancelCardRead: (id) => this.cancelCardRead(id),
-  }
-
   constructor(private readonly deps: SaleFlowDeps) {}
 
   // ---- 1. the cashier (or the POS) starts the sale -------------------------------------------
@@ -97,15 +92,16 @@ export class SaleFlow {
     })
     // Taken once the sale is committed: a failed commit (a full disk) leaves the counter free.
     lock.take(id)
-    this.continueInBackground(id, io)
+    this.deps.engine.continueInBackground(id, io)
     return toSaleView(writeAhead.sale(id))
   }
 
   // ---- 2. the card -----------------------------------------------------------------------------
 
-  private async readCard(id: string): Promise<void> {
+  /** The effect readCard{purpose:'purchase'}. */
+  async readCard(id: string): Promise<void> {
     const sale = this.deps.writeAhead.sale(id)
-    const result = await this.askReader(sale, 'purchase')
+    const result = await this.deps.counterReader.read(sale, 'purchase')
     if (result.kind !== 'card') return this.step(id, { type: 'cardNotRead', reason: readFailure(result) })
     const card = result.card
     this.deps.vault.hold(id, card)
@@ -118,7 +114,8 @@ export class SaleFlow {
 
   // ---- 3. the host -----------------------------------------------------------------------------
 
-  private async sendPayment(id: string): Promise<void> {
+  /** The effect sendPayment. */
+  async sendPayment(id: string): Promise<void> {
     const sale = this.deps.writeAhead.sale(id)
     const card = this.deps.vault.require(id)
     const policy = offlinePolicyOf(sale)
@@ -155,7 +152,8 @@ export class SaleFlow {
 
   // ---- 4. the chip's last word -----------------------------------------------------------------
 
-  private async completeCard(id: string, result: keyof typeof RESPONSE_CODE_FOR_CARD): Promise<void> {
+  /** The effect completeCard. */
+  async completeCard(id: string, result: keyof typeof RESPONSE_CODE_FOR_CARD): Promise<void> {
     const completion = await this.deps.reader
       .completeCard({ result, authorizationResponseCode: RESPONSE_CODE_FOR_CARD[result] })
       .catch((error: unknown): CardCompletion => {
@@ -194,6 +192,7 @@ export class SaleFlow {
   /** Stops a sale still at the card-read step, or refuses a possible duplicate. */
   async cancel(id: string, by?: string): Promise<void> {
     const sale = this.deps.writeAhead.sale(id)
+    // A card read at the counter is stopped at the reader: its flow then steps as for no card.
     if (sale.state === 'readingCard' || sale.state === 'voidReadingCard' || sale.state === 'returnReadingCard')
       return this.deps.reader.cancel()
     if (sale.state === 'awaitingConfirmation') return this.step(id, { type: 'duplicateRefused' }, { by })
@@ -204,71 +203,8 @@ export class SaleFlow {
     await this.step(id, { type: charge ? 'duplicateConfirmed' : 'duplicateRefused' }, { by })
   }
 
-  // ---- a void asks for the card again (the rest of the void is in after-sale.ts) -----------------
-
-  private async readCardForVoid(id: string): Promise<void> {
-    const result = await this.askReader(this.deps.writeAhead.sale(id), 'void')
-    if (result.kind === 'card') await this.step(id, { type: 'voidCardRead' }, { card: result.card })
-    else await this.step(id, { type: 'voidCardNotRead', reason: readFailure(result) })
-  }
-
-  private async cancelCardRead(id: string): Promise<void> {
-    await this.deps.reader
-      .cancel()
-      .catch((error: unknown) => this.deps.logger.warn({ sale: id, err: error }, 'could not cancel the reader'))
-  }
-
-  // ---- the engine of every step ------------------------------------------------------------------
-
-  /** Journal the event's transition, then run the reader and host effects it asked for. */
-  async step(id: string, event: TxnEvent, input: StepInput = {}): Promise<void> {
-    const { writeAhead } = this.deps
-    const committed = writeAhead.copiesFirst ? await this.commitAfterCopy(id, event, input) : writeAhead.commit(id, event, input)
-    if (!committed.ok) throw committed.refusal
-    await this.run(id, committed.io)
-  }
-
-  /**
-   * With a store that must copy the queue first (docs/store.md), an offline approval waits for the
-   * copy's acknowledgement; without it in time, the sale is not stored and needs the bank now.
-   */
-  private async commitAfterCopy(id: string, event: TxnEvent, input: StepInput): Promise<Committed> {
-    const committed = await this.deps.writeAhead.commitAfterCopy(id, event, input)
-    if (committed.ok || !('copyMissing' in committed)) return committed
-    this.deps.logger.warn({ sale: id }, 'offline approval refused: the store server did not acknowledge the copy in time')
-    if (event.type === 'cardCompleted') return this.deps.writeAhead.commit(id, { ...event, withoutCopy: true }, input)
-    const offline = { eligible: false as const, reason: 'the store server did not answer in time, so this sale needs the bank now' }
-    return this.deps.writeAhead.commit(id, { type: 'paymentAnswered', answer: { kind: 'notDelivered', offline } }, input)
-  }
-
-  /** Runs effects after their commit; a sale whose flow fails gives the counter back. */
-  continueInBackground(id: string, io: IoEffect[]): void {
-    void this.run(id, io).catch((error: unknown) => {
-      this.deps.logger.error({ sale: id, err: error }, 'sale flow failed')
-      this.deps.lock.release(id)
-    })
-  }
-
-  private async run(id: string, io: IoEffect[]): Promise<void> {
-    for (const effect of io) await this.dispatch(id, effect)
-  }
-
-  private dispatch<E extends IoEffect>(id: string, effect: E): Promise<void> {
-    return (this.io[effect.type] as (id: string, effect: E) => Promise<void>)(id, effect)
-  }
-
-  private async askReader(sale: SaleRecord, purpose: 'purchase' | 'void'): Promise<ReadCardResult> {
-    const request = {
-      amountMinor: sale.amountMinor,
-      currency: sale.currency,
-      purpose,
-      timeoutSeconds: this.deps.settings.cardReadTimeoutSeconds,
-    }
-    return this.deps.reader.readCard(request).catch((error: unknown) => {
-      // A reader that throws instead of answering: the detail is for the log, the sale says it plainly.
-      this.deps.logger.warn({ sale: sale.id, err: error }, 'card reader threw')
-      return { kind: 'failed' as const, code: 'DEVICE_ERROR', message: 'the card reader had a problem' }
-    })
+  private step(id: string, event: TxnEvent, input: StepInput = {}): Promise<void> {
+    return this.deps.engine.step(id, event, input)
   }
 }
 
@@ -290,10 +226,4 @@ function answerOf(outcome: Exclude<GatewayOutcome, { kind: 'notDelivered' }>): P
     case 'unknown':
       return { kind: 'unknown', reason: outcome.reason }
   }
-}
-
-function readFailure(result: Exclude<ReadCardResult, { kind: 'card' }>): string {
-  if (result.kind === 'cancelled') return 'cancelled at the counter'
-  if (result.kind === 'timeout') return 'no card was presented in time'
-  return result.message
 }

@@ -20,9 +20,12 @@ export function toSale(record: SaleRecord): Sale {
     tipMinor,
     tipState,
     reason,
+    cause,
     attentionFrom,
     authCode,
     returnedMinor,
+    returningMinor,
+    kind,
   } = record
   return {
     id,
@@ -35,16 +38,19 @@ export function toSale(record: SaleRecord): Sale {
     tipMinor,
     tipState,
     reason,
+    cause,
     attentionFrom,
     authCode,
     returnedMinor,
+    returningMinor,
+    kind,
   }
 }
 
 /** The machine's decision, as columns of the record (undefined clears a column). */
 export function fromSale(sale: Sale): Partial<SaleRecord> {
-  const { state, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode } = sale
-  return { state, offline, chip, tipMinor, tipState, reason, attentionFrom, authCode }
+  const { state, offline, chip, tipMinor, tipState, reason, cause, attentionFrom, authCode } = sale
+  return { state, offline, chip, tipMinor, tipState, reason, cause, attentionFrom, authCode }
 }
 
 /** What the journal keeps of a card in clear: masked, never the number or the tracks; what its receipt prints. */

@@ -22,6 +22,10 @@ export interface SaleLimits {
   confirmAboveMinor: number
   /** The most one return without a sale on this terminal may credit; absent: no such return is allowed. */
   unreferencedReturnMaxMinor?: number | undefined
+  /** The most returns without a sale may credit to one card in a business day; absent: no such limit. */
+  unreferencedReturnPerCardDayMinor?: number | undefined
+  /** The most returns without a sale may credit on this terminal in a business day; absent: no such limit. */
+  unreferencedReturnPerDayMinor?: number | undefined
 }
 
 export interface TxnSettings {

@@ -48,6 +48,7 @@ export function toSaleView(record: SaleRecord): SaleView {
     if (RETURNABLE.has(record.state)) view.returnableMinor = returnableMinor(record)
     if ((record.returnedMinor ?? 0) > 0) view.returnedMinor = record.returnedMinor
   }
+  if (record.cause !== undefined) view.cause = record.cause
   if (record.startedBy !== undefined) view.startedBy = record.startedBy
   if (record.cvm !== undefined) view.cvm = record.cvm
   const orderReference = orderReferenceOf(record.options)

@@ -9,7 +9,7 @@
  * stays in the journal's event and the log (test/main/txn/plain-reasons.test.ts holds every reason to this).
  */
 import { displayAmount } from '../../src-shared/money'
-import { COUNTER_BUSY, FINAL, QUEUE_OPERATION_NOUNS, SALE_REASONS, STANDING_PAYMENT } from '../../src-shared/sale'
+import { COUNTER_BUSY, FINAL, QUEUE_OPERATION_NOUNS, SALE_REASONS, STANDING_PAYMENT, type SaleCause } from '../../src-shared/sale'
 import type { ForwardAnswer, PaymentAnswer, QueuedOperation, Sale, TransitionResult, TxnEffect, TxnEvent, TxnState } from './txn-types'
 
 const ok = (sale: Sale, state: TxnState, effects: TxnEffect[] = [], patch: Partial<Sale> = {}): TransitionResult => ({
@@ -26,6 +26,9 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
   switch (event.type) {
     case 'readCard':
       return sale.state === 'created' ? ok(sale, 'readingCard', [{ type: 'readCard', purpose: 'purchase' }]) : refuse(sale, event)
+
+    case 'returnRequested':
+      return sale.state === 'created' ? ok(sale, 'returnReadingCard', [{ type: 'readCard', purpose: 'return' }]) : refuse(sale, event)
 
     case 'cardRead':
       if (sale.state !== 'readingCard') return refuse(sale, event)
@@ -96,12 +99,7 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
         : refuse(sale, event)
 
     case 'returnCardRead':
-      // The credit is journaled with its body (sealed, with the card) before anything is sent; the
-      // queue sends it, with the same merchantTransID, until the bank answers. A credit is never
-      // reversed: an answer that does not come is asked for again with the very same message.
-      return sale.state === 'returnReadingCard'
-        ? ok(sale, 'creditPending', [{ type: 'enqueue', operation: 'merchandiseCredit' }], { reason: undefined })
-        : refuse(sale, event)
+      return sale.state === 'returnReadingCard' ? onReturnCardRead(sale) : refuse(sale, event)
 
     case 'returnCardNotRead':
       return sale.state === 'returnReadingCard'
@@ -114,12 +112,19 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
         return { ok: false, reason: 'the payment is already being captured: the tip can no longer change', plain: true }
       if (!Number.isSafeInteger(event.tipMinor) || event.tipMinor < 0)
         return { ok: false, reason: 'a tip must be a whole, non-negative amount', plain: true }
-      // The returns credited the customer out of amount plus tip: a lower tip would leave the bank
-      // holding less than was given back.
-      if (sale.amountMinor + event.tipMinor < (sale.returnedMinor ?? 0))
+      // No approval lifts this: the sum must fit the terminal's maximum and EMV's 12-digit amount.
+      if (event.tipMinor > event.maxTotalMinor - sale.amountMinor)
         return {
           ok: false,
-          reason: `a return already credited ${displayAmount(sale.returnedMinor ?? 0, sale.currency)}: the tip cannot bring the sale below it`,
+          reason: `amount and tip together may not exceed ${displayAmount(event.maxTotalMinor, sale.currency)}`,
+          plain: true,
+        }
+      // The returns credited the customer out of amount plus tip, and one at the counter is about to:
+      // a lower tip would leave the bank holding less than was given back.
+      if (sale.amountMinor + event.tipMinor < heldForReturns(sale))
+        return {
+          ok: false,
+          reason: `returns credit or are about to credit ${displayAmount(heldForReturns(sale), sale.currency)} of this sale: the tip cannot bring the sale below it`,
           plain: true,
         }
       // A later tip replaces an earlier one (docs/gateway.md §D3 "Tips"); it queues behind the payment's own forwarding.
@@ -138,6 +143,29 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
   }
 }
 
+/** What the sale's returns credited, are crediting, or ask for at the counter right now. */
+function heldForReturns(sale: Sale): number {
+  return (sale.returnedMinor ?? 0) + (sale.returningMinor ?? 0)
+}
+
+/**
+ * The commit that queues a credit checks again what is left to return, read in that same commit:
+ * a tip lowered, another return or a void since the return started all count. A return that no
+ * longer fits ends here, its card data purged, nothing sent. The credit is journaled with its body
+ * (sealed, with the card) before anything is sent; the queue sends it, with the same merchantTransID,
+ * until the bank answers. A credit is never reversed: an answer that does not come is asked for again.
+ */
+function onReturnCardRead(sale: Sale): TransitionResult {
+  const room = sale.credit
+  if (room === undefined || sale.amountMinor > room.leftMinor) {
+    const left = displayAmount(Math.max(0, room?.leftMinor ?? 0), sale.currency)
+    return ok(sale, 'abandoned', [{ type: 'purgeCardData' }], {
+      reason: `not returned: only ${left} is left to return ${room?.limit ?? 'here'}`,
+    })
+  }
+  return ok(sale, 'creditPending', [{ type: 'enqueue', operation: 'merchandiseCredit' }], { reason: undefined })
+}
+
 /** A queued message cannot give up on a sale still at the counter, or one that has ended. */
 const NO_QUEUE_TO_GIVE_UP_ON: ReadonlySet<TxnState> = new Set([...COUNTER_BUSY, ...FINAL])
 
@@ -151,7 +179,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
         sale,
         'declined',
         [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
-        { reason: answer.reason },
+        { reason: answer.reason, cause: 'bankDeclined' },
       )
     case 'rejected':
       // Nothing was recorded at the host (docs/gateway.md §D1), so nothing is charged; but a
@@ -160,7 +188,10 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
         sale,
         'declined',
         [...(sale.chip ? [{ type: 'completeCard', result: 'declined' } as const] : []), { type: 'purgeCardData' }],
-        { reason: 'not charged: the bank refused the message the terminal sent; call support if it happens again' },
+        {
+          reason: 'not charged: the bank refused the message the terminal sent; call support if it happens again',
+          cause: 'bankRefusedMessage',
+        },
       )
     case 'notDelivered':
       if (!answer.offline.eligible) {
@@ -171,6 +202,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
           {
             reason: `the bank could not be reached and this sale cannot be stored: ${answer.offline.reason}`,
             offline: true,
+            cause: 'bankUnreachable',
           },
         )
       }
@@ -180,7 +212,7 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
     case 'unknown':
       // It may have reached the host: reverse at once. A late answer never turns into an approval.
       // The technical cause stays in the journal's event; the cashier reads why in plain words.
-      return toReversal(sale, 'timeout', SALE_REASONS.noAnswer, sale.chip ? [{ type: 'completeCard', result: 'declined' }] : [])
+      return toReversal(sale, 'timeout', SALE_REASONS.noAnswer, 'noAnswer', sale.chip ? [{ type: 'completeCard', result: 'declined' }] : [])
   }
 }
 
@@ -190,11 +222,11 @@ function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none',
     // The card approved offline but the store kept no copy: never sent, so nothing is charged.
     if (cardApproved && withoutCopy) return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.noStoreCopy })
     if (cardApproved) return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }])
-    return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.cardRefusedOffline })
+    return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.cardRefusedOffline, cause: 'cardRefused' })
   }
   if (cardApproved) return ok(sale, 'approved', [{ type: 'purgeCardData' }])
   // The host approved but the card refused (AAC): the host must forget the approval.
-  return toReversal(sale, 'card declined after host approval', SALE_REASONS.cardRefusedAfterApproval)
+  return toReversal(sale, 'card declined after host approval', SALE_REASONS.cardRefusedAfterApproval, 'cardRefused')
 }
 
 /**
@@ -202,14 +234,12 @@ function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none',
  * The reversal's body is built from the card before the purge, and nothing after it needs the card
  * (PCI DSS v4.0.1 Requirement 3.3.1: no sensitive data kept once authorisation is over).
  */
-function toReversal(sale: Sale, hostReason: string, cashierReason: string, before: TxnEffect[] = []): TransitionResult {
+function toReversal(sale: Sale, hostReason: string, cashierReason: string, cause: SaleCause, before: TxnEffect[] = []): TransitionResult {
   return ok(
     sale,
     'reversalPending',
     [...before, { type: 'enqueue', operation: 'reversal', reason: hostReason }, { type: 'purgeCardData' }],
-    {
-      reason: cashierReason,
-    },
+    { reason: cashierReason, cause },
   )
 }
 
@@ -291,10 +321,10 @@ function tipOfWithdrawn(sale: Sale): Partial<Sale> {
 function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidRequested' }>): TransitionResult {
   // A void would give back the whole payment on top of what the returns credited: what is left is
   // returned instead.
-  if ((sale.returnedMinor ?? 0) > 0)
+  if (heldForReturns(sale) > 0)
     return {
       ok: false,
-      reason: `a return already credited ${displayAmount(sale.returnedMinor ?? 0, sale.currency)} of this sale: return what is left instead of voiding it`,
+      reason: `a return credits or is about to credit ${displayAmount(heldForReturns(sale), sale.currency)} of this sale: return what is left instead of voiding it`,
       plain: true,
     }
   if (sale.state === 'storedOffline') {
@@ -336,13 +366,14 @@ function onRecovered(sale: Sale): TransitionResult {
         reason: 'interrupted before anything was sent',
       })
     case 'sending':
-      return toReversal(sale, 'agent restarted while the payment was in flight', SALE_REASONS.stoppedWhileSending)
+      return toReversal(sale, 'agent restarted while the payment was in flight', SALE_REASONS.stoppedWhileSending, 'interrupted')
     case 'completingCard':
       if (sale.offline)
         return ok(sale, 'declined', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
           reason: 'interrupted before the card approved offline',
+          cause: 'interrupted',
         })
-      return toReversal(sale, 'card completion interrupted', SALE_REASONS.stoppedBeforeCard, [{ type: 'cancelCardRead' }])
+      return toReversal(sale, 'card completion interrupted', SALE_REASONS.stoppedBeforeCard, 'interrupted', [{ type: 'cancelCardRead' }])
     case 'voidReadingCard':
       return ok(sale, sale.offline ? 'forwarded' : 'approved', [{ type: 'cancelCardRead' }, { type: 'purgeCardData' }], {
         reason: 'void interrupted: the payment stands',

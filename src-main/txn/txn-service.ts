@@ -1,8 +1,9 @@
 /**
- * The engine's public operations, wired from its parts: the sale flow (sale-flow.ts, read it first),
- * what happens after a sale (after-sale.ts), the write-ahead step (write-ahead.ts), the card vault,
- * the counter lock and the queue items. This file only routes calls and tells listeners what the
- * journal now says.
+ * The engine's public operations, wired from its parts: the step engine (step-engine.ts) and the
+ * flows that are peers over it, the sale (sale-flow.ts, read it first), the return (return-flow.ts)
+ * and what happens after a sale (after-sale.ts); the write-ahead step (write-ahead.ts), the card
+ * vault, the counter lock and the queue items. This file puts the flows' effects in the engine's one
+ * map, routes calls, and tells listeners what the journal now says.
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
@@ -17,10 +18,12 @@ import { AfterSale } from './after-sale'
 import { batchSummaryView, type DayReport } from './close-of-day'
 import { CardVault } from './card-vault'
 import { CounterLock } from './counter-lock'
+import { CounterReader } from './counter-reader'
 import type { QueueAnswerSink, QueueEvent, QueueSettlement } from './forwarder'
 import { QueueItems } from './queue-items'
 import { ReturnFlow, type ReturnRequest } from './return-flow'
 import { SaleFlow } from './sale-flow'
+import { StepEngine, type CardReadHandlers } from './step-engine'
 import type { SaleRequest, TxnSettings } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
 import { transition } from './txn-machine'
@@ -48,6 +51,7 @@ export type TxnServiceEvent = { type: 'sale'; sale: SaleView }
 export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> implements QueueAnswerSink {
   private readonly lock = new CounterLock()
   private readonly writeAhead: WriteAhead
+  private readonly engine: StepEngine
   private readonly flow: SaleFlow
   private readonly afterSale: AfterSale
   private readonly returns: ReturnFlow
@@ -64,13 +68,31 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
       vault,
       queueItems,
       logger,
+      limits: settings.limits,
       published: (record) => this.published(record),
       onEnqueued: deps.onEnqueued,
       replica: deps.replica,
     })
-    this.flow = new SaleFlow({ ...deps, now, vault, lock: this.lock, writeAhead: this.writeAhead })
-    this.afterSale = new AfterSale({ journal, flow: this.flow, writeAhead: this.writeAhead, lock: this.lock, tips: settings.tips, now })
-    this.returns = new ReturnFlow({ ...deps, now, lock: this.lock, writeAhead: this.writeAhead, flow: this.flow })
+    const lock = this.lock
+    const writeAhead = this.writeAhead
+    const engine = (this.engine = new StepEngine({ writeAhead, lock, logger }))
+    const counterReader = new CounterReader(deps.reader, settings.cardReadTimeoutSeconds, logger)
+    const peers = { now, lock, writeAhead, engine, counterReader }
+    this.flow = new SaleFlow({ ...deps, ...peers, vault })
+    this.afterSale = new AfterSale({ journal, ...peers, tips: settings.tips, limits: settings.limits })
+    this.returns = new ReturnFlow({ ...deps, ...peers })
+    // The effect map: each effect to the flow that owns it; a card read to the flow it reads for.
+    const reads: CardReadHandlers = {
+      purchase: (id) => this.flow.readCard(id),
+      void: (id) => this.afterSale.readCardForVoid(id),
+      return: (id) => this.returns.readCard(id),
+    }
+    engine.serve({
+      readCard: (id, effect) => reads[effect.purpose](id),
+      sendPayment: (id) => this.flow.sendPayment(id),
+      completeCard: (id, effect) => this.flow.completeCard(id, effect.result),
+      cancelCardRead: (id) => counterReader.cancel(id),
+    })
   }
 
   // ---- at the counter (sale-flow.ts) ----
@@ -174,7 +196,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     let recovered = 0
     for (const sale of journal.openSales()) {
       if (!transition(toSale(sale), { type: 'recovered' }).ok) continue
-      await this.flow.step(sale.id, { type: 'recovered' })
+      await this.engine.step(sale.id, { type: 'recovered' })
       recovered++
     }
     return recovered

@@ -3,7 +3,8 @@
  * are the shared vocabulary (src-shared/sale); docs/transactions.md draws the machine as a table.
  */
 
-import type { OfflinePolicy, QueueOperation, SaleState, TipState } from '../../src-shared/sale'
+import type { CardPurpose } from '../journal'
+import type { OfflinePolicy, QueueOperation, SaleCause, SaleState, TipState } from '../../src-shared/sale'
 
 export { SALE_STATES as TXN_STATES, FINAL as FINAL_STATES } from '../../src-shared/sale'
 export type { OfflinePolicy, TipState }
@@ -11,6 +12,9 @@ export type { OfflinePolicy, TipState }
 export type TxnState = SaleState
 
 export type QueuedOperation = QueueOperation
+
+/** Why the card is read: a sale, a void (the card presented again), a return (the card to credit). */
+export type { CardPurpose } from '../journal'
 
 /** What the machine knows about a sale. Card data is not here: it lives sealed in the journal. */
 export interface Sale {
@@ -27,11 +31,30 @@ export interface Sale {
   tipState: TipState
   /** Why the sale is where it is, in words a cashier or manager can read. */
   reason?: string | undefined
+  /** Why the payment ended as it did, recorded where it happens (for doors that do not read words). */
+  cause?: SaleCause | undefined
   /** The state a needs-attention sale returns to when a manager retries. */
   attentionFrom?: TxnState | undefined
   authCode?: string | undefined
+  /** A sale (absent: a sale) or a return crediting a card. */
+  kind?: 'sale' | 'return' | undefined
   /** What the sale's returns credited or are crediting (read with the sale, never written by the machine). */
   returnedMinor?: number | undefined
+  /** What the sale's returns still at the counter ask to credit (read with the sale, never written by the machine). */
+  returningMinor?: number | undefined
+  /**
+   * A return: what it may still credit, read in the very commit that decides (write-ahead.ts): of the
+   * sale it returns, amount plus tip less what is credited, crediting or asked at the counter by
+   * other returns; of a return without a sale, what its limits per card and per day leave.
+   */
+  credit?: CreditRoom | undefined
+}
+
+/** What a return may still credit, and in plain words what limits it (for a refusal). */
+export interface CreditRoom {
+  leftMinor: number
+  /** e.g. "of this sale", "to this card today": completes "only 12.00 is left to return …". */
+  limit: string
 }
 
 /** Answer of the host to the payment, reduced to what the machine decides on. */
@@ -53,6 +76,8 @@ export type ForwardAnswer =
 
 export type TxnEvent =
   | { type: 'readCard' }
+  /** A return journaled at the counter asks for the card (return-flow.ts). */
+  | { type: 'returnRequested' }
   | { type: 'cardRead'; chip: boolean; duplicate: boolean }
   | { type: 'cardNotRead'; reason: string }
   | { type: 'duplicateConfirmed' }
@@ -84,12 +109,16 @@ export type TxnEvent =
   | { type: 'returnCardRead' }
   /** A return: no card, or not the card the sale was paid with. */
   | { type: 'returnCardNotRead'; reason: string }
-  | { type: 'tipRequested'; tipMinor: number }
+  /**
+   * `maxTotalMinor`: the most amount plus tip may come to, whatever a manager approved (the terminal's
+   * maximum sale and the 12 digits of EMV's amount, tip-policy.ts).
+   */
+  | { type: 'tipRequested'; tipMinor: number; maxTotalMinor: number }
   | { type: 'captureRequested' }
   | { type: 'recovered' }
 
 export type TxnEffect =
-  | { type: 'readCard'; purpose: 'purchase' | 'void' }
+  | { type: 'readCard'; purpose: CardPurpose }
   | { type: 'cancelCardRead' }
   | { type: 'sendPayment' }
   | { type: 'completeCard'; result: 'approved' | 'declined' | 'unableToGoOnline' }

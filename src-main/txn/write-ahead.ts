@@ -12,9 +12,11 @@ import { PosError } from '../../src-shared/pos-error'
 import type { CardVault } from './card-vault'
 import type { QueueItems } from './queue-items'
 import { REFUSAL_WORDS } from './refusal-words'
+import { creditRoom } from './return-rules'
+import type { SaleLimits } from './sale-request'
 import { cardSummaryFields, eventDetail, fromSale, receiptFields, toSale } from './sale-record'
 import { transition } from './txn-machine'
-import { isIoEffect, type IoEffect, type JournalEffect, type TxnEvent } from './txn-types'
+import { isIoEffect, type CardPurpose, type IoEffect, type JournalEffect, type Sale, type TxnEvent } from './txn-types'
 
 /** What a step brings besides its event: the card just read, fields of the host's answer, the queue item answered. */
 export interface StepInput {
@@ -42,6 +44,8 @@ export interface WriteAheadDeps {
   vault: CardVault
   queueItems: QueueItems
   logger: Logger
+  /** The limits a return's credit is checked against in the commit that queues it. */
+  limits: SaleLimits
   /** Called with every journaled change (UI and API events, the counter, waiters). */
   published: (record: SaleRecord) => void
   /** Wakes the store-and-forward queue after something was enqueued. */
@@ -75,8 +79,11 @@ export class WriteAhead {
 
   /** Journals what `event` means for sale `id`; a refusal changes nothing and says why in plain words. */
   commit(id: string, event: TxnEvent, input: StepInput = {}): Committed {
-    const prepared = this.prepare(id, event, input)
-    return prepared.ok ? this.write(prepared) : prepared
+    // What the machine decides on is read in the same SQLite transaction that writes its decision.
+    return this.deps.journal.batch(() => {
+      const prepared = this.prepare(id, event, input)
+      return prepared.ok ? this.write(prepared) : prepared
+    })
   }
 
   /** A store whose copy an offline approval waits for (`store.requireReplica`). */
@@ -98,8 +105,11 @@ export class WriteAhead {
     const copies = stored.map((item) => this.copyOf(id, item))
     if (!(await replica.confirm(copies))) return { ok: false, copyMissing: true }
     try {
-      const written = this.write(prepared)
-      replica.journaled(copies)
+      // Decided again in the commit that writes it (what the machine reads may have changed while the
+      // store acknowledged): the copy's message id is the item's own, so a changed item replaces it.
+      const written = this.commit(id, event, input)
+      if (written.ok) replica.journaled(copies)
+      else replica.discard(copies)
       return written
     } catch (error) {
       replica.discard(copies)
@@ -126,7 +136,7 @@ export class WriteAhead {
   private prepare(id: string, event: TxnEvent, input: StepInput): Prepared | { ok: false; refusal: PosError } {
     const { vault } = this.deps
     const before = this.sale(id)
-    const result = transition(toSale(before), event)
+    const result = transition(this.machineSale(before, event, input.card), event)
     if (!result.ok) {
       this.deps.logger.warn({ sale: id, event: event.type, state: before.state }, result.reason)
       return { ok: false, refusal: new PosError('INVALID_STEP', result.plain ? result.reason : REFUSAL_WORDS[event.type]) }
@@ -157,7 +167,8 @@ export class WriteAhead {
   private write({ id, event, input, before, draft, io }: Prepared): Committed {
     const { journal, vault } = this.deps
     const { next, card } = draft
-    const sealCard = card ? vault.sealing(card, event.type === 'voidCardRead' ? 'void' : 'purchase') : undefined
+    // A card whose use ends in this very commit (a return that no longer fits) is never sealed.
+    const sealCard = card && !draft.purgeCard ? vault.sealing(card, sealedAs(event)) : undefined
     const saved = journal.apply({
       event: { type: event.type, detail: eventDetail(event), operator: input.by },
       next,
@@ -178,6 +189,20 @@ export class WriteAhead {
     return { ok: true, io }
   }
 
+  /**
+   * The sale as the machine sees it. The card of a return brings what may still be credited, read
+   * now: of its sale (every other return, the tip as it stands), or of its limits for this card and day.
+   */
+  private machineSale(record: SaleRecord, event: TxnEvent, card: CardData | undefined): Sale {
+    const sale = toSale(record)
+    if (event.type !== 'returnCardRead' || record.kind !== 'return') return sale
+    const { journal, vault, limits } = this.deps
+    const original = record.originalId === undefined ? undefined : journal.get(record.originalId)
+    const fingerprint = card ? vault.fingerprint(card) : undefined
+    const today = journal.unreferencedCredits(record.businessDay, record.currency, fingerprint)
+    return { ...sale, credit: creditRoom(record, original, limits, today) }
+  }
+
   /** The journaled sale, or a plain "no such sale". */
   sale(id: string): SaleRecord {
     const sale = this.deps.journal.get(id)
@@ -194,4 +219,11 @@ export class WriteAhead {
   private apply<E extends JournalEffect>(draft: ChangeDraft, effect: E): void {
     ;(this.inCommit[effect.type] as (draft: ChangeDraft, effect: E) => void)(draft, effect)
   }
+}
+
+/** The card of each reading event is sealed under its own purpose (a void's and a return's are not a purchase's). */
+function sealedAs(event: TxnEvent): CardPurpose {
+  if (event.type === 'voidCardRead') return 'void'
+  if (event.type === 'returnCardRead') return 'return'
+  return 'purchase'
 }

@@ -50,6 +50,11 @@ export interface OperationAccess {
   readonly manager: ManagerRule
   /** Recorded in the audit trail, whoever asks and whatever the answer. */
   readonly audited: boolean
+  /**
+   * Doors where the token's scope stands for the manager's approval: the POS behind them approves
+   * with its own staff rules (a nexo POS refunds as Adyen's integrations do, with no PIN to give).
+   */
+  readonly posApproves?: readonly Door[]
   /** A wider scope a token needs when the request asks for more (`field` true), e.g. the audit trail in an export. */
   readonly scopeWhen?: { readonly field: string; readonly scope: TokenScope }
 }

@@ -6,7 +6,7 @@
 import type { ErrorView } from '../errors'
 import type { TokenScope } from './access'
 import type { PrinterState } from '../receipt/printer-states'
-import type { CardholderVerification, QueueFailure, QueueOperation, SaleOrigin, SaleState, TipState } from '../sale'
+import type { CardholderVerification, QueueFailure, QueueOperation, SaleCause, SaleOrigin, SaleState, TipState } from '../sale'
 
 export { SALE_STATES, SALE_ORIGINS, type SaleState, type SaleOrigin } from '../sale'
 
@@ -20,6 +20,8 @@ export interface SaleView {
   autoCapture: boolean
   offline: boolean
   reason?: string
+  /** Why the payment ended as it did, as the machine recorded it (for doors that speak another protocol). */
+  cause?: SaleCause
   authCode?: string
   svcTransID?: string
   maskedPan?: string

@@ -102,7 +102,8 @@ export const OPERATIONS = {
   /**
    * A return: credits `amountMinor` of sale `originalId` (at most what is left to return of it) to the
    * card it was paid with, presented again; without `originalId`, a return without a sale on this
-   * terminal, within its own limit. Always a manager's (`approval`, or a manager signed in at the counter).
+   * terminal, within its limits. Always a manager's (`approval`, or a manager signed in at the counter);
+   * over nexo, the POS's own staff rules approve it, for a token with the refund scope.
    */
   startReturn: declare(
     z.strictObject({
@@ -116,7 +117,7 @@ export const OPERATIONS = {
       reference: saleReference.optional(),
       approval: approval.optional(),
     }),
-    works('refund', 'always'),
+    works('refund', 'always', { posApproves: ['nexo'] }),
   ),
   /** A manager approves a tip past the tolerance (`managerOverride`). */
   adjustTip: declare(

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { ERROR_CODES, type ErrorCode } from '../errors'
-import { CARDHOLDER_VERIFICATIONS, QUEUE_FAILURES, QUEUE_OPERATIONS, SALE_ORIGINS, SALE_STATES, TIP_STATES } from '../sale'
+import { CARDHOLDER_VERIFICATIONS, QUEUE_FAILURES, QUEUE_OPERATIONS, SALE_CAUSES, SALE_ORIGINS, SALE_STATES, TIP_STATES } from '../sale'
 import { PRINTER_STATES } from '../receipt/printer-states'
 import type { OperationName } from './operations'
 import { TOKEN_SCOPES } from './access'
@@ -24,6 +24,7 @@ export const saleViewSchema = z.object({
   autoCapture: z.boolean(),
   offline: z.boolean(),
   reason: z.string().optional(),
+  cause: z.enum(SALE_CAUSES).optional(),
   authCode: z.string().optional(),
   svcTransID: z.string().optional(),
   maskedPan: z.string().optional(),

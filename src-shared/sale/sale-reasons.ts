@@ -1,8 +1,8 @@
 /**
- * The reasons the engine gives a sale that ended without a payment, in the cashier's words, where a
- * reader of the sale needs to tell one ending from another (nexo answers a card's refusal with
- * `Refusal`, a lost answer with `UnreachableHost`). Each reason follows the sale's heading on the
- * screen ("Not completed (being reversed)", "Declined"), so none starts by repeating it.
+ * The reasons the engine gives a sale that ended without a payment, in the cashier's words. Each
+ * follows the sale's heading on the screen ("Not completed (being reversed)", "Declined"), so none
+ * starts by repeating it. A door that must tell one ending from another reads the sale's cause
+ * (sale-causes.ts), recorded with it, never these words.
  */
 export const SALE_REASONS = {
   /** The bank's answer was lost or could not be read: reversed, since it may have approved. */
@@ -22,18 +22,3 @@ export const SALE_REASONS = {
   noStoreCopy:
     'the bank could not be reached and the store server did not answer in time, so this sale needs the bank now: try again or take another payment',
 } as const
-
-/** How journals written by earlier versions worded the card's refusals. */
-const EARLIER_CARD_REFUSALS: readonly string[] = [
-  'not completed: the card declined after the bank approved',
-  'declined offline by the card',
-]
-
-/** The card (its chip), not the bank or the terminal, refused the payment. */
-export function refusedByCard(sale: { reason?: string | undefined }): boolean {
-  const reason = sale.reason
-  if (reason === undefined) return false
-  return (
-    reason === SALE_REASONS.cardRefusedAfterApproval || reason === SALE_REASONS.cardRefusedOffline || EARLIER_CARD_REFUSALS.includes(reason)
-  )
-}

@@ -99,6 +99,9 @@ export const RETURNABLE: ReadonlySet<SaleState> = new Set<SaleState>(['approved'
 /** A return that credits, or will credit, the customer: counted against what is left to return, and in the day's returns. */
 export const CREDITING: ReadonlySet<SaleState> = new Set<SaleState>(['creditPending', 'credited'])
 
+/** A return still at the counter (journaled, or waiting for its card): what it asks is held against the sale. */
+export const RETURN_AT_COUNTER: ReadonlySet<SaleState> = new Set<SaleState>(['created', 'returnReadingCard'])
+
 export function isSaleState(value: string): value is SaleState {
   return Object.hasOwn(STATE_TABLE, value)
 }

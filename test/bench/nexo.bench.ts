@@ -41,7 +41,13 @@ const runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: pr
 runtime.logger.level = 'warn'
 const agent = await startAgent(runtime, readerFactory({ autoPresentMs: 5, cardReadMs: 0, pinEntryMs: 0 }))
 const token = agent.apiToken.token
-const local = await startLocalServer({ port: 0, rendererRoot: dir, service: agent.service, tokens: agent.tokenCheck, health: () => ({ ok: true }) })
+const local = await startLocalServer({
+  port: 0,
+  rendererRoot: dir,
+  service: agent.service,
+  tokens: agent.tokenCheck,
+  health: () => ({ ok: true }),
+})
 const nexo = await startNexoEndpoint(runtime, agent, { port: 8443 })
 const terminal = new TerminalLocalAPIUnencrypted(
   new Client(

@@ -4,8 +4,11 @@
  * part or whole or more than is left, with its card or another; and without a sale, by a manager),
  * close of day, forward now, host down and up, every fault of the training host, a store server
  * (docs/store.md) down, slow and restarted in the runs that draw one, and SIGKILLs of the worker
- * between commands and in the middle of them. With a store, once it answers again every item the
- * terminal still owes must have a copy in its stream. After each sequence the system is settled (healthy host, restart,
+ * between commands and in the middle of them; and the seams where flows meet (chaos-seams.ts):
+ * tip changes, voids and returns racing a return's card read, a void during a forward, a tip past
+ * every limit, nexo payments, refunds, reversals and aborts from two POS under repeated ServiceIDs.
+ * With a store, once it answers again every item the terminal still owes must have a copy in its
+ * stream. After each sequence the system is settled (healthy host, restart,
  * queue drained, manager actions the model allows) and invariants are checked against the training
  * host's ledger and the journal, read from disk once the worker has stopped.
  *
@@ -21,7 +24,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import { COUNTER_BUSY, CHARGED, OFFLINE_POLICIES, type OfflinePolicy, type SaleState } from '../../src-shared/sale'
-import { startTrainingHost, type TrainingHost } from '../../src-main/training/host'
+import { overCredited, startTrainingHost, type TrainingHost } from '../../src-main/training/host'
 import type { OperationKind } from '../../src-main/gateway'
 import { AID, KEY } from '../support/engine-harness'
 import { makeRecoveryKeyPair } from '../../src-main/store'
@@ -29,10 +32,24 @@ import { startNatsServer, type NatsServer } from '../support/nats-server'
 import { StoreGate } from './store-gate'
 import { commandAvailable } from '../support/system'
 import {
+  limitViolations,
+  nexoDisagreement,
+  nexoServiceId,
+  seamArbs,
+  type LimitRow,
+  type NexoSent,
+  type Race,
+  type SeamCommand,
+} from './chaos-seams'
+import type { NexoCheck } from '../support/chaos-nexo'
+import { TEST_SALE_LIMITS } from '../support/engine-harness'
+import {
   CHAOS_CARDS,
   READER_FAULTS,
   RETURN_READER_FAULTS,
   UNREFERENCED_RETURN_MAX_MINOR,
+  UNREFERENCED_RETURN_PER_CARD_DAY_MINOR,
+  UNREFERENCED_RETURN_PER_DAY_MINOR,
   type ChaosCard,
   type ReaderFault,
   type ReturnReaderFault,
@@ -95,6 +112,7 @@ export type ChaosCommand =
   | { kind: 'storeSlow'; ms: number }
   | { kind: 'storeUp' }
   | { kind: 'storeRestart' }
+  | SeamCommand
 
 /** Every fault of the training host; `delay=900` outlasts the worker's 700 ms response timeout. */
 export const CHAOS_FAULTS = [
@@ -197,6 +215,7 @@ export const commandArb: fc.Arbitrary<ChaosCommand> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('storeSlow' as const), ms: fc.integer({ min: 50, max: 600 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'storeUp' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'storeRestart' as const }) },
+  ...seamArbs,
 )
 
 export const scenarioArb = fc.record({
@@ -420,6 +439,11 @@ export interface RunReport {
   states: Record<string, number>
   /** How the returns in the journal ended. */
   returnStates: Record<string, number>
+  /** nexo messages sent, and TransactionStatus answers checked against the journal (after restarts and at the end). */
+  nexo: number
+  nexoChecks: number
+  /** Seam commands run: a race on a return's card read, a void during a forward, a tip past every limit. */
+  races: number
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -491,8 +515,12 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     refusals: 0,
     states: {},
     returnStates: {},
+    nexo: 0,
+    nexoChecks: 0,
+    races: 0,
   }
   const sales: ModelSale[] = []
+  const nexoSent = new Map<string, NexoSent>()
   const returns: ModelReturn[] = []
   const manager = scenario.manager === true
   const store = scenario.store === true ? await StoreUnderTest.start() : undefined
@@ -507,10 +535,66 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   let worker: WorkerProcess | undefined
   const timers = new Set<NodeJS.Timeout>()
 
-  const ensureWorker = async (): Promise<WorkerProcess> => {
-    if (worker?.alive) return worker
-    worker = await WorkerProcess.start(args)
-    return worker
+  /** One worker at a time on the journal: commands sent together (a void during a forward) wait for the same start. */
+  let starting: Promise<WorkerProcess> | undefined
+  const ensureWorker = (): Promise<WorkerProcess> => {
+    if (worker?.alive) return Promise.resolve(worker)
+    starting ??= (async () => {
+      const restarted = worker !== undefined
+      const started = await WorkerProcess.start(args)
+      worker = started
+      // After every restart, nexo must tell each POS what the journal says.
+      if (restarted && nexoSent.size > 0) await checkNexo()
+      return started
+    })().finally(() => (starting = undefined))
+    return starting
+  }
+  const checkNexo = async (): Promise<void> => {
+    const answer = await send({ op: 'nexoCheck', requests: [...nexoSent.values()] }, 30_000)
+    if (!answer?.ok) return
+    for (const check of answer.checks as NexoCheck[]) {
+      report.nexoChecks++
+      const disagreement = nexoDisagreement(check)
+      if (disagreement !== undefined) report.violations.push(`nexo TransactionStatus disagrees with the journal: ${disagreement}`)
+    }
+  }
+  const remember = (sent: NexoSent): void => void nexoSent.set(`${sent.pos}|${sent.serviceId}|${sent.category}`, sent)
+  /** What runs on `sale` while a return of it waits for its card. */
+  const race = async (what: Race, sale: ModelSale, index: number): Promise<void> => {
+    switch (what) {
+      case 'tipDown':
+        await send({ op: 'adjustTip', id: sale.id, tipMinor: 0 })
+        break
+      case 'tipUp':
+        await send({ op: 'adjustTip', id: sale.id, tipMinor: Math.max(1, Math.floor(sale.amountMinor * 0.3)) })
+        break
+      case 'void':
+        await send({ op: 'voidSale', id: sale.id, card: sale.card })
+        break
+      case 'return': {
+        const reference = `chaos-return-${returns.length + 1}`
+        const model: ModelReturn = { reference }
+        returns.push(model)
+        report.returns++
+        const answer = await send({
+          op: 'startReturn',
+          reference,
+          target: { sales: [{ id: sale.id, card: sale.card }], index: 0, chargedOnly: false, otherCard: false },
+          amount: { percentOfLeft: 100, overMinor: 0 },
+          managerApproved: manager,
+        })
+        if (answer && !answer.ok) model.refused = answer.code ?? '?'
+        else if (answer?.ok) model.id = (answer.sale as { id: string }).id
+        break
+      }
+      case 'nexoReversal': {
+        const serviceId = nexoServiceId('Reversal', 100 + index)
+        remember({ pos: 'POS-A', serviceId, category: 'Reversal' })
+        report.nexo++
+        await send({ op: 'nexoReversal', pos: 'POS-A', serviceId, saleId: sale.id, amountMinor: 1, wait: false, card: sale.card })
+        break
+      }
+    }
   }
   const killWorker = async (): Promise<void> => {
     if (worker?.alive) {
@@ -668,6 +752,92 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
         case 'storeRestart':
           await store?.server.restart()
           break
+        case 'returnRace': {
+          if (sales.length === 0) break
+          report.races++
+          const reference = `chaos-return-${returns.length + 1}`
+          const model: ModelReturn = { reference }
+          returns.push(model)
+          report.returns++
+          // A return of everything left, its card held back while the race runs on the same sale.
+          const started = await send({
+            op: 'startReturn',
+            reference,
+            target: { sales: targetsOf(sales), index: command.sale, chargedOnly: true, otherCard: false },
+            amount: { percentOfLeft: 100, overMinor: 0 },
+            managerApproved: manager,
+            cardAfterMs: command.cardAfterMs,
+          })
+          if (!started) break
+          if (!started.ok) {
+            model.refused = started.code ?? '?'
+            report.returnsRefused[model.refused] = (report.returnsRefused[model.refused] ?? 0) + 1
+            break
+          }
+          model.id = (started.sale as { id: string }).id
+          const original = sales.find((s) => s.id === started.originalId)
+          if (!original) break
+          await race(command.race, original, command.sale)
+          await send({ op: 'waitForOutcome', id: model.id, timeoutMs: 15_000 })
+          break
+        }
+        case 'voidDuringForward': {
+          const sale = sales[command.sale % Math.max(1, sales.length)]
+          if (!sale) break
+          report.races++
+          await Promise.all([send({ op: 'forwardNow' }), send({ op: 'voidSale', id: sale.id, card: sale.card })])
+          break
+        }
+        case 'hugeTip': {
+          const sale = sales[command.sale % Math.max(1, sales.length)]
+          if (!sale) break
+          report.races++
+          const answer = await send({ op: 'adjustTip', id: sale.id, tipMinor: Number.MAX_SAFE_INTEGER - sale.amountMinor })
+          if (answer?.ok) report.violations.push(`sale ${sale.id}: a tip of ${Number.MAX_SAFE_INTEGER - sale.amountMinor} was accepted`)
+          break
+        }
+        case 'nexoPayment': {
+          const serviceId = nexoServiceId('Payment', command.service)
+          remember({ pos: command.pos, serviceId, category: 'Payment' })
+          report.nexo++
+          const answer = await send(
+            {
+              op: 'nexoPayment',
+              pos: command.pos,
+              serviceId,
+              amountMinor: command.amountMinor,
+              refund: command.refund,
+              wait: command.wait,
+              card: command.card,
+            },
+            30_000,
+          )
+          const id = answer?.poiTransactionId
+          const succeeded = (answer?.response as { Result?: string } | undefined)?.Result === 'Success'
+          if (typeof id === 'string' && succeeded && !command.refund && !sales.some((s) => s.id === id))
+            sales.push({ id, amountMinor: command.amountMinor, card: command.card, policy: 'preferOnline' })
+          break
+        }
+        case 'nexoAbort': {
+          report.nexo++
+          await sleep(command.afterMs)
+          await send({ op: 'nexoAbort', pos: command.pos, of: command.of, serviceId: nexoServiceId('Payment', command.service) })
+          break
+        }
+        case 'nexoReversal': {
+          const sale = sales[command.sale % Math.max(1, sales.length)]
+          if (!sale) break
+          const serviceId = nexoServiceId('Reversal', command.service)
+          remember({ pos: command.pos, serviceId, category: 'Reversal' })
+          report.nexo++
+          const amountMinor =
+            command.percent >= 100 ? sale.amountMinor : Math.max(1, Math.floor((sale.amountMinor * command.percent) / 100))
+          await send(
+            { op: 'nexoReversal', pos: command.pos, serviceId, saleId: sale.id, amountMinor, wait: command.wait, card: sale.card },
+            30_000,
+          )
+          break
+        }
       }
     }
     for (const timer of timers) clearTimeout(timer)
@@ -710,6 +880,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       if (queue.count === 0 && open.every((s) => s.state === 'needsAttention' && (managerTries.get(s.id) ?? 0) >= 3)) settled = true
       else await sleep(100)
     }
+    if (nexoSent.size > 0) await checkNexo()
     await worker?.stop()
 
     checkJournalAndLedger(agentDir, host, sales, returns, report)
@@ -738,6 +909,8 @@ interface JournalSale {
   kind: 'sale' | 'return'
   original_id: string | null
   reference: string | null
+  card_fingerprint: string | null
+  business_day: string
 }
 
 function checkJournalAndLedger(
@@ -765,7 +938,9 @@ function checkJournalAndLedger(
       )
       .all() as typeof batches
     sales = db
-      .prepare('SELECT id, state, amount_minor, tip_minor, tip_state, offline, attention_from, kind, original_id, reference FROM sale')
+      .prepare(
+        'SELECT id, state, amount_minor, tip_minor, tip_state, offline, attention_from, kind, original_id, reference, card_fingerprint, business_day FROM sale',
+      )
       .all() as JournalSale[]
     sealed = db.prepare('SELECT sale_id FROM sealed_card').all() as typeof sealed
     keys = db.prepare('SELECT sale_id FROM sale_key').all() as typeof keys
@@ -813,7 +988,8 @@ function checkJournalAndLedger(
       else {
         if (minorOf(p.transAmount.value) !== s.amount_minor)
           bad(`sale ${s.id}: amount ${s.amount_minor} in the journal, ${p.transAmount.value} at the host`, s.id)
-        if (s.tip_state === 'adjusted' && minorOf(p.tipAmount?.value) !== s.tip_minor)
+        // A tip of 0 takes the tip off the payment at the host: it then has none.
+        if (s.tip_state === 'adjusted' && (minorOf(p.tipAmount?.value) ?? 0) !== s.tip_minor)
           bad(`sale ${s.id}: tip ${s.tip_minor} adjusted in the journal, ${p.tipAmount?.value ?? 'none'} at the host`, s.id)
         if (s.tip_state === 'none' && p.tipAmount !== undefined)
           bad(`sale ${s.id}: no tip in the journal, ${p.tipAmount.value} at the host`, s.id)
@@ -882,6 +1058,22 @@ function checkJournalAndLedger(
   for (const [id, count] of chargesById) if (count > 1) bad(`payment ${id} charged ${count} times at the host`, id)
 
   checkReturns(sales, modelReturns, payments, entries, bad)
+
+  // no amount or sum beyond the limits, whatever a manager approved
+  const limitRows: LimitRow[] = sales
+  for (const found of limitViolations(limitRows, {
+    maxSaleMinor: TEST_SALE_LIMITS.maxSaleMinor,
+    unreferencedReturnMaxMinor: UNREFERENCED_RETURN_MAX_MINOR,
+    perCardDayMinor: UNREFERENCED_RETURN_PER_CARD_DAY_MINOR,
+    perDayMinor: UNREFERENCED_RETURN_PER_DAY_MINOR,
+  }))
+    bad(found)
+  // the host's own ledger: never more credited for a payment than it holds for it (the credits name their payment)
+  for (const over of overCredited(host.ledger()))
+    bad(
+      `the host credited ${over.creditedMinor} against ${over.merchantTransID}, which it holds ${over.heldMinor} for`,
+      over.merchantTransID,
+    )
 }
 
 /**
@@ -983,6 +1175,9 @@ export interface ChaosSummary {
   failingRuns?: Array<{ path: string; violations: string[] }>
   states: Record<string, number>
   returnStates: Record<string, number>
+  nexo: number
+  nexoChecks: number
+  races: number
   ms: number
 }
 
@@ -1017,6 +1212,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     refusals: 0,
     states: {} as Record<string, number>,
     returnStates: {} as Record<string, number>,
+    nexo: 0,
+    nexoChecks: 0,
+    races: 0,
   }
   const violationsOf = new WeakMap<Scenario, string[]>()
   let lastViolations: string[] = []
@@ -1033,11 +1231,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
         totals.sales += report.sales
         totals.refusals += report.refusals
         totals.returns += report.returns
+        totals.nexo += report.nexo
+        totals.nexoChecks += report.nexoChecks
+        totals.races += report.races
         for (const [code, n] of Object.entries(report.returnsRefused)) totals.returnsRefused[code] = (totals.returnsRefused[code] ?? 0) + n
         for (const [state, n] of Object.entries(report.states)) totals.states[state] = (totals.states[state] ?? 0) + n
         for (const [state, n] of Object.entries(report.returnStates)) totals.returnStates[state] = (totals.returnStates[state] ?? 0) + n
         options.log?.(
-          `run ${totals.runs}: ${scenario.restaurant ? 'restaurant' : 'retail'}${scenario.store === true ? ' with a store server' : ''}, ${scenario.commands.length} commands, ${report.sales} sales, ${report.returns} returns, ${report.kills} kills, ${report.violations.length} violations`,
+          `run ${totals.runs}: ${scenario.restaurant ? 'restaurant' : 'retail'}${scenario.store === true ? ' with a store server' : ''}, ${scenario.commands.length} commands, ${report.sales} sales, ${report.returns} returns, ${report.nexo} nexo, ${report.races} races, ${report.kills} kills, ${report.violations.length} violations`,
         )
         if (report.violations.length > 0) {
           lastViolations = report.violations

@@ -27,6 +27,8 @@ export type Presentation =
       completion?: string | 'asCard'
       /** The reader fails at completion (link lost, card pulled): the engine must read it as a decline. */
       completionFails?: boolean
+      /** The customer presents the card only once this settles (a race at the counter). */
+      after?: Promise<unknown>
     }
   | { result: Exclude<ReadCardResult, { kind: 'card' }> }
 
@@ -72,6 +74,7 @@ export class ScriptedCardReader implements CardReader {
       return new Promise((resolve) => (this.pendingCancel = () => resolve({ kind: 'cancelled' })))
     }
     if ('result' in next) return next.result
+    if (next.after) await next.after
     this.decision = next.decision ?? (next.card.icCardData ? 'approved' : 'none')
     this.completion = next.completion
     this.completionFails = next.completionFails === true

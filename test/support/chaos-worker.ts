@@ -21,6 +21,7 @@ import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import { KeytarSecretStore } from '../../src-main/keychain'
 import type { OfflinePolicy } from '../../src-main/txn/txn-types'
 import { ScriptedCardReader, TEST_CARDS, type Presentation } from '../fakes/scripted-card-reader'
+import { nexoDoor, type NexoCommand } from './chaos-nexo'
 import { AID, KEY, TEST_SALE_LIMITS, testSettings } from './engine-harness'
 
 export type ChaosCard = 'chip' | 'swipe' | 'contactless'
@@ -47,6 +48,9 @@ export type ReturnReaderFault = (typeof RETURN_READER_FAULTS)[number]
 
 /** The most a return without a sale may credit on the worker's terminal (`limits.unreferencedReturnMax`, USD 100.00). */
 export const UNREFERENCED_RETURN_MAX_MINOR = 10_000
+/** The most returns without a sale may credit to one card, and in all, in a business day (USD 150.00, 400.00). */
+export const UNREFERENCED_RETURN_PER_CARD_DAY_MINOR = 15_000
+export const UNREFERENCED_RETURN_PER_DAY_MINOR = 40_000
 
 /**
  * How much a return asks: a fixed amount, or (a referenced return) a share of what is left to return
@@ -83,6 +87,8 @@ export type WorkerCommand =
       managerApproved: boolean
       /** The model's handle on the return, whether or not its answer arrives (a kill in the middle). */
       reference: string
+      /** The customer presents the card only this long after the reader asks: other commands race the read. */
+      cardAfterMs?: number
     }
   | { op: 'waitForOutcome'; id: string; timeoutMs?: number }
   | { op: 'voidSale'; id: string; card: ChaosCard }
@@ -94,6 +100,7 @@ export type WorkerCommand =
   | { op: 'status' }
   /** With a store: the items the journal still owes whose copy is not in the stream (after the copies are brought up to date). */
   | { op: 'uncopied' }
+  | NexoCommand
 
 /** A contactless EMV card: its own PAN, so that the card-data scan covers a third number. */
 export function contactlessVisa(): CardData {
@@ -125,6 +132,8 @@ export const CHAOS_CARDS: Readonly<Record<ChaosCard, () => CardData>> = {
   contactless: contactlessVisa,
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
 const isMain = process.argv[1]?.endsWith('chaos-worker.ts') ?? false
 if (isMain) await main()
 
@@ -134,6 +143,8 @@ async function main(): Promise<void> {
     throw new Error('usage: chaos-worker <dataDir> <hostUrl> <caFile> <service> <retail|restaurant>')
 
   const reader = new ScriptedCardReader()
+  const secrets = await KeytarSecretStore.open(service)
+  const logger = pino({ level: 'silent' })
   const host = new UndiciHostClient(
     {
       offlineBaseUrl: hostUrl,
@@ -148,7 +159,6 @@ async function main(): Promise<void> {
   )
   // A store server when the scenario draws one (docs/store.md): the production wiring, requireReplica on.
   const settings = testSettings(dataDir)
-  const logger = pino({ level: 'silent' })
   const store =
     storeUrl && recoveryPublicKey
       ? await wireStore(
@@ -173,7 +183,12 @@ async function main(): Promise<void> {
     {
       ...settings,
       restaurantMode: mode === 'restaurant',
-      limits: { ...TEST_SALE_LIMITS, unreferencedReturnMaxMinor: UNREFERENCED_RETURN_MAX_MINOR },
+      limits: {
+        ...TEST_SALE_LIMITS,
+        unreferencedReturnMaxMinor: UNREFERENCED_RETURN_MAX_MINOR,
+        unreferencedReturnPerCardDayMinor: UNREFERENCED_RETURN_PER_CARD_DAY_MINOR,
+        unreferencedReturnPerDayMinor: UNREFERENCED_RETURN_PER_DAY_MINOR,
+      },
       cardReadTimeoutSeconds: 5,
       duplicateWindowMs: 0,
       retry: {
@@ -183,9 +198,10 @@ async function main(): Promise<void> {
         maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
       },
     },
-    { reader, host, secrets: await KeytarSecretStore.open(service), logger, store: store?.engineStore },
+    { reader, host, secrets, logger, store: store?.engineStore },
   )
   store?.start(engine, reader)
+  const nexo = nexoDoor(engine, reader, secrets, logger)
 
   const answer = (n: unknown, body: Record<string, unknown>): void => {
     process.stdout.write(`${JSON.stringify({ n, ...body })}\n`)
@@ -225,7 +241,7 @@ async function main(): Promise<void> {
         const card = 'card' in target ? target.card : target.otherCard ? otherCardThan(original!.card) : original!.card
         const presentation: Presentation = command.readerFault
           ? presentationFor(card, undefined, command.readerFault)
-          : { card: CHAOS_CARDS[card]() }
+          : { card: CHAOS_CARDS[card](), ...(command.cardAfterMs ? { after: sleep(command.cardAfterMs) } : {}) }
         let amountMinor: number
         if ('minor' in amount) amountMinor = amount.minor
         else {
@@ -277,6 +293,15 @@ async function main(): Promise<void> {
           uncopied: owed.filter((item) => !present.has(subject(item))).map((item) => `${item.saleId} ${item.operation} (${item.state})`),
         }
       }
+      case 'nexoPayment':
+      case 'nexoReversal':
+        // The card is offered for the read this message leads to (a refund, a payment, a void or a return).
+        // A chip answers its 2nd GENERATE AC as a card does, as for a sale at the counter.
+        reader.present(presentationFor(command.card, undefined, undefined))
+        return nexo.run(command)
+      case 'nexoAbort':
+      case 'nexoCheck':
+        return nexo.run(command)
     }
   }
 
@@ -300,6 +325,7 @@ async function main(): Promise<void> {
     )
   })
   lines.on('close', () => {
+    nexo.close()
     void engine
       .close()
       .then(() => store?.link.close())

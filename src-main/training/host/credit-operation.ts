@@ -55,11 +55,27 @@ export function handleMerchandiseCredit(state: HostState, aid: string, body: Mer
       aid,
       operation: 'merchandiseCredit',
       merchantTransID: body.merchantTransInfo.merchantTransID,
+      ...originalNamedIn(body.metadata),
       amount: transAmount,
       status,
       resultCode: 'S0000',
       svcTransID: svcTransInfo.svcTransID,
       maskedPan: summary.maskedPan,
     },
+  }
+}
+
+/**
+ * The payment a credit names in its metadata (the terminal writes `originalMerchantTransID` there for
+ * a referenced return): kept in the ledger so that a check can add credits up per payment. Only
+ * recorded, never acted on: the host still does not link the two.
+ */
+function originalNamedIn(metadata: string | undefined): { originalMerchantTransID?: string } {
+  if (metadata === undefined) return {}
+  try {
+    const named = (JSON.parse(metadata) as { originalMerchantTransID?: unknown } | null)?.originalMerchantTransID
+    return typeof named === 'string' ? { originalMerchantTransID: named } : {}
+  } catch {
+    return {}
   }
 }

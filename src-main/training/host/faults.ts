@@ -15,6 +15,10 @@
  *   (must be treated like no response).
  * - `garbage-body`: process and record, answer 200 with a body that is not JSON. The body IS
  *   correctly signed, so that the agent's JSON handling is tested and not only its signature check.
+ * - `answer-other-id`: process and record, answer with the record naming another merchantTransID,
+ *   correctly signed: an answer about another request (the agent must not take it as this one's).
+ * - `answer-other-amount`: the same, the record's transAmount one minor unit higher and, for
+ *   `answer-other-currency`, in another currency.
  *
  * A specific operation's fault wins over '*'. `times` limits how many requests get it (every
  * request of the operation counts, valid or not); without it the fault stays until cleared. Setting
@@ -32,6 +36,9 @@ export const FAULT_KINDS = [
   'proxy-503-after-processing',
   'bad-signature',
   'garbage-body',
+  'answer-other-id',
+  'answer-other-amount',
+  'answer-other-currency',
 ] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 

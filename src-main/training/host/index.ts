@@ -5,5 +5,6 @@
 export { startTrainingHost, type TrainingHost, type TrainingHostOptions } from './server'
 export { parseFaultSpec, parseFault, FAULT_KINDS, type Fault, type FaultKind, type FaultRule, type FaultTarget } from './faults'
 export type { LedgerEntry, LedgerSnapshot, PaymentView } from './ledger'
+export { overCredited, creditedByPayment, heldMinor, type OverCredit } from './ledger-checks'
 export type { PaymentStatus, Amount } from './host-state'
 export { TLS_FILES } from '../../tls'

@@ -8,7 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { OperationKind } from '../../gateway'
+import { OPERATIONS, type OperationKind } from '../../gateway'
+import { formatAmount, parseAmount } from '../../../src-shared/money'
 import type { FaultBook } from './faults'
 import type { HostState } from './host-state'
 import { dropConnection, readBody, sendBytes, sendJson } from './http-io'
@@ -78,11 +79,41 @@ export async function serveOperation(
   if (fault?.kind === 'proxy-503-after-processing') return sendJson(res, 503, PROXY_503_BODY)
   // garbage-body: the first half of the real body (a truncated answer, as from a broken proxy),
   // correctly signed over those bytes, so only the agent's JSON handling stands between it and harm.
-  const sent = fault?.kind === 'garbage-body' ? answer.body.subarray(0, Math.floor(answer.body.length / 2)) : answer.body
+  const sent =
+    fault?.kind === 'garbage-body'
+      ? answer.body.subarray(0, Math.floor(answer.body.length / 2))
+      : fault !== undefined && isMisdirection(fault.kind)
+        ? misdirected(answer.body, target.kind, fault.kind)
+        : answer.body
   const headers = answer.headersFor(sent)
   if (fault?.kind === 'bad-signature' && headers.Authorization !== undefined)
     headers.Authorization = corruptSignature(headers.Authorization)
   sendBytes(res, answer.status, headers, sent)
+}
+
+const MISDIRECTIONS = ['answer-other-id', 'answer-other-amount', 'answer-other-currency'] as const
+type Misdirection = (typeof MISDIRECTIONS)[number]
+
+function isMisdirection(kind: string): kind is Misdirection {
+  return (MISDIRECTIONS as readonly string[]).includes(kind)
+}
+
+/** The answer's record made to speak of another request: another id, amount or currency (then signed as it is). */
+function misdirected(body: Buffer, kind: OperationKind, fault: Misdirection): Buffer {
+  const answer = JSON.parse(body.toString('utf8')) as Record<string, Record<string, unknown> | undefined>
+  const record = answer[OPERATIONS[kind].record]
+  if (record === undefined) return body
+  if (fault === 'answer-other-id') {
+    const info = record.merchantTransInfo as { merchantTransID: string }
+    record.merchantTransInfo = { ...info, merchantTransID: `${info.merchantTransID}-OTHER` }
+  } else if (record.transAmount !== undefined) {
+    const amount = record.transAmount as { currency: string; value: string }
+    record.transAmount =
+      fault === 'answer-other-currency'
+        ? { ...amount, currency: amount.currency === 'EUR' ? 'USD' : 'EUR' }
+        : { ...amount, value: formatAmount(parseAmount(amount.value, amount.currency) + 1, amount.currency) }
+  }
+  return Buffer.from(JSON.stringify(answer), 'utf8')
 }
 
 /** What a load balancer answers when the host behind it does not (no signature, no echo). */

@@ -84,25 +84,49 @@ describe('configuration file', () => {
 })
 
 describe('sale limits', () => {
-  it('default to at most 10 000 a sale, confirmed above 1 000, a return without a sale at most 100, in major units of the currency', () => {
-    expect(parseConfig(valid, 'config.json').limits).toEqual({ maxSaleAmount: 10_000, confirmAbove: 1_000, unreferencedReturnMax: 100 })
+  it('default to at most 10 000 a sale, confirmed above 1 000, a return without a sale at most 100 (100 a card and 500 in all a day), in major units of the currency', () => {
+    expect(parseConfig(valid, 'config.json').limits).toEqual({
+      maxSaleAmount: 10_000,
+      confirmAbove: 1_000,
+      unreferencedReturnMax: 100,
+      unreferencedReturnPerCardDay: 100,
+      unreferencedReturnPerDay: 500,
+    })
   })
 
   it.each([
     [
       'EUR',
-      { maxSaleAmount: 2_500.5, confirmAbove: 99.99, unreferencedReturnMax: 50.5 },
-      { maxSaleMinor: 250_050, confirmAboveMinor: 9_999, unreferencedReturnMaxMinor: 5_050 },
+      { maxSaleAmount: 2_500.5, confirmAbove: 99.99, unreferencedReturnMax: 50.5, unreferencedReturnPerCardDay: 75.25 },
+      {
+        maxSaleMinor: 250_050,
+        confirmAboveMinor: 9_999,
+        unreferencedReturnMaxMinor: 5_050,
+        unreferencedReturnPerCardDayMinor: 7_525,
+        unreferencedReturnPerDayMinor: 50_000,
+      },
     ],
     [
       'JPY',
       { maxSaleAmount: 500_000, confirmAbove: 50_000 },
-      { maxSaleMinor: 500_000, confirmAboveMinor: 50_000, unreferencedReturnMaxMinor: 100 },
+      {
+        maxSaleMinor: 500_000,
+        confirmAboveMinor: 50_000,
+        unreferencedReturnMaxMinor: 100,
+        unreferencedReturnPerCardDayMinor: 100,
+        unreferencedReturnPerDayMinor: 500,
+      },
     ],
     [
       'BHD',
       { maxSaleAmount: 4_000, confirmAbove: 0.5 },
-      { maxSaleMinor: 4_000_000, confirmAboveMinor: 500, unreferencedReturnMaxMinor: 100_000 },
+      {
+        maxSaleMinor: 4_000_000,
+        confirmAboveMinor: 500,
+        unreferencedReturnMaxMinor: 100_000,
+        unreferencedReturnPerCardDayMinor: 100_000,
+        unreferencedReturnPerDayMinor: 500_000,
+      },
     ],
   ])('reach the engine in minor units of the terminal currency (%s)', (currency, limits, expected) => {
     const settings = engineSettings(parseConfig({ ...valid, currency, limits }, 'config.json'), '/data')

@@ -264,6 +264,64 @@ describe('faults: unknown means it may have reached the host', () => {
   })
 })
 
+describe('an answer is used only if it is about this request', () => {
+  it.each([
+    ['answer-other-id', /names merchantTransID ".*-OTHER", not this request's/],
+    ['answer-other-amount', /amount 12\.01 is not this request's 12\.00/],
+    ['answer-other-currency', /currency EUR is not this request's USD/],
+  ] as const)('a payment answered, signed, by a record with %s → unknown (reversed), though the host approved', async (fault, why) => {
+    host.setFault('payment', fault, 1)
+    const id = nextId()
+    const outcome = await client().send('payment', payment('12.00', id))
+    expect(outcome).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(why) })
+    expect(host.ledger().payments.find((p) => p.merchantTransID === id)?.status).toBe('Captured')
+  })
+
+  it('a declined payment is not taken from an answer about another request either', async () => {
+    host.setFault('payment', 'answer-other-id', 1)
+    expect(await client().send('payment', payment('10.51'))).toMatchObject({ kind: 'unknown' })
+  })
+
+  it.each(['tips', 'capture', 'cancel'] as const)(
+    '%s answered by a record naming another merchantTransID → unknown (asked again)',
+    async (kind) => {
+      const c = client()
+      const sale = await approvedPayment(c, false)
+      const bodies = {
+        tips: { merchantTransInfo: info(), transAmount: { currency: 'USD', value: '1.00' } },
+        capture: { merchantTransInfo: info(), transAmount: { currency: 'USD', value: '20.00' } },
+        cancel: {
+          merchantTransInfo: info(),
+          paymentMethod: { type: 'card', card: { cardInfo: { track2: '4761739001010010=30122011143804400000' } } },
+        },
+      } as const
+      host.setFault(kind, 'answer-other-id', 1)
+      expect(await c.sendUnchecked(kind, bodies[kind], sale)).toMatchObject({ kind: 'unknown' })
+    },
+  )
+
+  it('a reversal answered about another payment → unknown; about its own (the original named in its record) → approved', async () => {
+    const c = client()
+    const sale = await approvedPayment(c, false)
+    host.setFault('reversal', 'answer-other-id', 1)
+    expect(await c.send('reversal', { initiatingReason: 'test' }, sale)).toMatchObject({ kind: 'unknown' })
+    expect(await c.send('reversal', { initiatingReason: 'test' }, sale)).toMatchObject({ kind: 'approved' })
+  })
+
+  it('a credit answered for another amount → unknown (asked again with the same message)', async () => {
+    host.setFault('merchandiseCredit', 'answer-other-amount', 1)
+    const body = {
+      merchantTransInfo: info(),
+      pspInfo: { merchantID: 'M1', terminalID: 'T1', storeID: 'S1' },
+      transAmount: { currency: 'USD', value: '5.00' },
+      paymentMethod: { type: 'card', card: { cardInfo: { cardNumber: '4761739001010010', expiryDate: '3012' } } },
+      initiatingReason: 'return at the counter',
+    }
+    expect(await client().sendUnchecked('merchandiseCredit', body)).toMatchObject({ kind: 'unknown' })
+    expect(await client().sendUnchecked('merchandiseCredit', body)).toMatchObject({ kind: 'approved' })
+  })
+})
+
 async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -226,12 +226,32 @@ describe('/metrics', () => {
     expect(after.get('pos_agent_host_request_duration_seconds_count{operation="payment",outcome="approved"}')).toBe(2)
   })
 
+  it('counts a return as a return when it ends, never as a sale', async () => {
+    const before = await registrySamples(metrics)
+    const salesCounted = (figures: Map<string, number>) =>
+      [...figures].filter(([name]) => name.startsWith('pos_agent_sales_total')).reduce((sum, [, n]) => sum + n, 0)
+    const paid = await sale(4_000)
+    reader.present({ card: TEST_CARDS.chipVisa() })
+    const ret = engine.txn.startReturn({ originalId: paid.id, amountMinor: 1_500, currency: 'USD', managerApproved: true })
+    await eventually(() => engine.txn.get(ret.id)?.state === 'credited', 8_000)
+    const after = await registrySamples(metrics)
+    expect(after.get('pos_agent_returns_total{outcome="credited"}')).toBe(
+      (before.get('pos_agent_returns_total{outcome="credited"}') ?? 0) + 1,
+    )
+    expect(after.get('pos_agent_returns_total{outcome="declined"}')).toBe(0)
+    expect(after.get('pos_agent_sales_total{outcome="creditPending"}') ?? 0).toBe(0)
+    expect(after.get('pos_agent_sales_total{outcome="credited"}') ?? 0).toBe(0)
+    // The sale counted once; the return not at all among sales.
+    expect(salesCounted(after)).toBe(salesCounted(before) + 1)
+  })
+
   it('is read whole by a Prometheus text-format parser: every family typed, every value a number', async () => {
     const families = parse((await scrape()).text)
     expect(families.map((f) => f.name).sort()).toEqual(
       [
         'pos_agent_info',
         'pos_agent_sales_total',
+        'pos_agent_returns_total',
         'pos_agent_host_request_duration_seconds',
         'pos_agent_queue_items',
         'pos_agent_stored_payments',

@@ -14,13 +14,14 @@ import { Client, Config, EnvironmentEnum } from '@adyen/api-library'
 import TerminalLocalAPIUnencrypted from '@adyen/api-library/lib/src/services/terminalLocalAPIUnencrypted'
 import type { TerminalApiRequest, TerminalApiResponse } from '@adyen/api-library/lib/src/typings/terminal/models'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { defaultReaderFactory, openRuntime, startAgent, startNexoEndpoint, type RunningAgent } from '../../../src-main/app'
+import { defaultReaderFactory, openRuntime, startAgent, startNexoEndpoint, type RunningAgent, type Runtime } from '../../../src-main/app'
 import type { NexoServer } from '../../../src-main/nexo'
 import type { SaleView } from '../../../src-shared/contract'
 import { postNexo } from '../../support/nexo-post'
 import { COUNTER, OWNER_POS } from '../../support/service-harness'
 
 let dir: string
+let runtime: Runtime
 let agent: RunningAgent
 let nexo: NexoServer
 let token: string
@@ -100,7 +101,7 @@ async function sales(): Promise<SaleView[]> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pos-agent-nexo-'))
-  const runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
+  runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
   agent = await startAgent(runtime, defaultReaderFactory)
   token = agent.apiToken.token
   nexo = await startNexoEndpoint(runtime, agent, { port: 8443 })
@@ -259,7 +260,7 @@ describe('what a POS gets for a message the terminal cannot take', () => {
   it('an amount with more decimals than the currency, an unsupported payment type, an unknown category: nexo failures', async () => {
     const odd = await send(paymentRequest(nextServiceId(), 1.005, 'ORDER-60'))
     expect(odd.SaleToPOIResponse?.PaymentResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'MessageFormat' })
-    const refused = await send(paymentRequest(nextServiceId(), 3, 'ORDER-61', 'Refund'))
+    const refused = await send(paymentRequest(nextServiceId(), 3, 'ORDER-61', 'OneTimeReservation'))
     expect(refused.SaleToPOIResponse?.PaymentResponse?.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' })
     const other = await send({
       SaleToPOIRequest: { MessageHeader: header('CardAcquisition', nextServiceId()), CardAcquisitionRequest: {} },
@@ -435,4 +436,168 @@ describe('Logout', () => {
     expect(logged).not.toContain('POS-L1')
     expect(logged).toContain('POS-L2')
   })
+})
+
+/** A Reversal of `saleId` from POS-1 under `serviceId`, for `amount` (major units). */
+function reversalRequest(serviceId: string, saleId: string, amount: number): NexoJson {
+  return {
+    SaleToPOIRequest: {
+      MessageHeader: header('Reversal', serviceId),
+      ReversalRequest: {
+        OriginalPOITransaction: { POITransactionID: { TransactionID: saleId, TimeStamp: new Date().toISOString() }, SaleID: 'POS-1' },
+        ReversalReason: 'MerchantCancel',
+        ReversedAmount: amount,
+      },
+    },
+  }
+}
+
+function reversalStatusRequest(serviceId: string): NexoJson {
+  return {
+    SaleToPOIRequest: {
+      MessageHeader: header('TransactionStatus', nextServiceId()),
+      TransactionStatusRequest: { MessageReference: { MessageCategory: 'Reversal', SaleID: 'POS-1', ServiceID: serviceId } },
+    },
+  }
+}
+
+/** What the training host credited for `saleId` (credits naming it), in minor units. */
+function creditedAtHost(saleId: string): number {
+  return agent.connection
+    .trainingHost!.ledger()
+    .entries.filter(
+      (e) => e.operation === 'merchandiseCredit' && e.originalMerchantTransID === saleId && e.status === 'Success' && !e.replayed,
+    )
+    .reduce((sum, e) => sum + Math.round(Number(e.amount?.value ?? 0) * 100), 0)
+}
+
+describe('nexo speaks returns, as Adyen integrations refund', () => {
+  it('a Reversal with a ReversedAmount below the payment is a return of that amount to its card; repeated, it is the same return', async () => {
+    const paid = (await send(paymentRequest(nextServiceId(), 20, 'ORDER-90'))).SaleToPOIResponse!.PaymentResponse!
+    expect(paid.Response.Result).toBe('Success')
+    const saleId = paid.POIData.POITransactionID.TransactionID
+    const serviceId = nextServiceId()
+    const answer = (await send(reversalRequest(serviceId, saleId, 5))).SaleToPOIResponse!.ReversalResponse!
+    expect(answer.Response.Result).toBe('Success')
+    expect(answer.ReversedAmount).toBe(5)
+    expect(answer.OriginalPOITransaction?.POITransactionID?.TransactionID).toBe(saleId)
+    const returnId = answer.POIData!.POITransactionID.TransactionID
+    expect((await sales()).find((s) => s.id === returnId)).toMatchObject({
+      kind: 'return',
+      originalId: saleId,
+      amountMinor: 500,
+      startedBy: 'pos',
+    })
+    expect((await sales()).find((s) => s.id === saleId)).toMatchObject({ state: 'approved', returnableMinor: 1500 })
+    agent.engine.forwarder.wake()
+    await eventually(async () => ((await sales()).find((s) => s.id === returnId)?.state === 'credited' ? true : undefined), 15_000)
+    expect(creditedAtHost(saleId)).toBe(500)
+
+    // The POS sends the same Reversal again (its socket timed out): the same return, not a second credit.
+    const again = (await send(reversalRequest(serviceId, saleId, 5))).SaleToPOIResponse!.ReversalResponse!
+    expect(again.POIData!.POITransactionID.TransactionID).toBe(returnId)
+    const status = (await send(reversalStatusRequest(serviceId))).SaleToPOIResponse!.TransactionStatusResponse!
+    expect(status.Response.Result).toBe('Success')
+    expect(status.RepeatedMessageResponse!.RepeatedResponseMessageBody.ReversalResponse!.ReversedAmount).toBe(5)
+    // More than what is left of the payment is refused, by the same rule as at the counter.
+    const tooMuch = (await send(reversalRequest(nextServiceId(), saleId, 19.99))).SaleToPOIResponse!.ReversalResponse!
+    expect(tooMuch.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' })
+    expect(creditedAtHost(saleId)).toBe(500)
+  }, 60_000)
+
+  it('a Payment with PaymentType Refund is a return without a sale, within its limits; a token without the refund scope may not', async () => {
+    const serviceId = nextServiceId()
+    const refund = (await send(paymentRequest(serviceId, 10, 'ORDER-91', 'Refund'))).SaleToPOIResponse!.PaymentResponse!
+    expect(refund.Response.Result).toBe('Success')
+    expect(refund.PaymentResult?.PaymentType).toBe('Refund')
+    expect(refund.PaymentResult?.AmountsResp).toMatchObject({ AuthorizedAmount: 10, Currency: 'USD' })
+    const returnId = refund.POIData.POITransactionID.TransactionID
+    expect((await sales()).find((s) => s.id === returnId)).toMatchObject({ kind: 'return', amountMinor: 1000 })
+    expect((await sales()).find((s) => s.id === returnId)?.originalId).toBeUndefined()
+    // TransactionStatus finds it as it finds a payment.
+    const status = (await send(statusRequest(serviceId))).SaleToPOIResponse!.TransactionStatusResponse!
+    expect(status.RepeatedMessageResponse!.RepeatedResponseMessageBody.PaymentResponse!.PaymentResult?.PaymentType).toBe('Refund')
+    // Past the limit of a return without a sale (100.00 by default): refused before the card.
+    const above = (await send(paymentRequest(nextServiceId(), 100.01, 'ORDER-92', 'Refund'))).SaleToPOIResponse!.PaymentResponse!
+    expect(above.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'PaymentRestriction' })
+
+    const seller = agent.tokens.create('nexo POS that sells only')
+    try {
+      const refused = (await send(paymentRequest(nextServiceId(), 1, 'ORDER-93', 'Refund'), terminalApi({ apiKey: seller.token })))
+        .SaleToPOIResponse!.PaymentResponse!
+      expect(refused.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'NotAllowed' })
+    } finally {
+      agent.tokens.revoke(seller.view.id)
+    }
+    expect((await sales()).filter((s) => s.orderReference === 'ORDER-93' || s.amountMinor === 10_001)).toEqual([])
+  }, 60_000)
+})
+
+describe('nexo answers the same after a restart', () => {
+  async function restart(): Promise<void> {
+    await nexo.close()
+    await agent.close()
+    runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
+    agent = await startAgent(runtime, defaultReaderFactory)
+    token = agent.apiToken.token
+    nexo = await startNexoEndpoint(runtime, agent, { port: 8443 })
+  }
+
+  it('a Reversal, an aborted payment and a login are found again; a payment cut by the restart is the terminal failing, not the bank unreachable', async () => {
+    // A void through Reversal, and a payment stopped by Abort.
+    const paid = (await send(paymentRequest(nextServiceId(), 3, 'ORDER-95'))).SaleToPOIResponse!.PaymentResponse!
+    const paidId = paid.POIData.POITransactionID.TransactionID
+    const reversalId = nextServiceId()
+    expect((await send(reversalRequest(reversalId, paidId, 3))).SaleToPOIResponse!.ReversalResponse!.Response.Result).toBe('Success')
+    const abortedId = nextServiceId()
+    const pending = send(paymentRequest(abortedId, 4, 'ORDER-96'))
+    await eventually(async () => {
+      const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${abortedId}`)
+      return sale?.state === 'readingCard' ? sale : undefined
+    }, 5_000)
+    await send({
+      SaleToPOIRequest: {
+        MessageHeader: header('Abort', nextServiceId()),
+        AbortRequest: {
+          AbortReason: 'MerchantAbort',
+          MessageReference: { MessageCategory: 'Payment', SaleID: 'POS-1', ServiceID: abortedId },
+        },
+      },
+    })
+    expect((await pending).SaleToPOIResponse!.PaymentResponse!.Response.ErrorCondition).toBe('Aborted')
+
+    // A payment still with the bank when the terminal stops: the bank is slow, the terminal restarts.
+    agent.connection.trainingHost!.setFault('payment', 'delay=4000', 1)
+    const cutId = nextServiceId()
+    const cut = send(paymentRequest(cutId, 6, 'ORDER-97')).catch(() => undefined)
+    await eventually(async () => {
+      const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${cutId}`)
+      return sale?.state === 'sending' ? sale : undefined
+    }, 10_000)
+    const before = {
+      reversal: (await send(reversalStatusRequest(reversalId))).SaleToPOIResponse!.TransactionStatusResponse!,
+      aborted: (await send(statusRequest(abortedId))).SaleToPOIResponse!.TransactionStatusResponse!,
+    }
+    await restart()
+    await cut
+
+    const reversal = (await send(reversalStatusRequest(reversalId))).SaleToPOIResponse!.TransactionStatusResponse!
+    expect(reversal.Response.Result).toBe('Success')
+    expect(reversal.RepeatedMessageResponse).toEqual(before.reversal.RepeatedMessageResponse)
+    const aborted = (await send(statusRequest(abortedId))).SaleToPOIResponse!.TransactionStatusResponse!
+    const abortedAnswer = aborted.RepeatedMessageResponse!.RepeatedResponseMessageBody.PaymentResponse!
+    expect(abortedAnswer.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'Aborted' })
+    expect(abortedAnswer.Response).toEqual(before.aborted.RepeatedMessageResponse!.RepeatedResponseMessageBody.PaymentResponse!.Response)
+    const diagnosis = (await send({ SaleToPOIRequest: { MessageHeader: header('Diagnosis', nextServiceId()), DiagnosisRequest: {} } }))
+      .SaleToPOIResponse!.DiagnosisResponse!
+    expect(diagnosis.LoggedSaleID).toContain('POS-1')
+
+    // Recovery reversed the cut payment: the terminal stopped, the bank was not the one that failed.
+    const cutStatus = (await send(statusRequest(cutId))).SaleToPOIResponse!.TransactionStatusResponse!
+    const cutAnswer = cutStatus.RepeatedMessageResponse!.RepeatedResponseMessageBody.PaymentResponse!
+    expect(cutAnswer.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'UnavailableService' })
+    const cutSale = (await sales()).find((s) => s.reference === `nexo:POS-1:${cutId}`)
+    expect(cutSale).toMatchObject({ cause: 'interrupted' })
+    expect(['reversalPending', 'reversed']).toContain(cutSale?.state)
+  }, 90_000)
 })

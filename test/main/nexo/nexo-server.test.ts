@@ -11,7 +11,7 @@ import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { NexoTerminal, startNexoServer, type NexoService, type NexoServer } from '../../../src-main/nexo'
+import { NexoTerminal, startNexoServer, type NexoMemory, type NexoService, type NexoServer } from '../../../src-main/nexo'
 import { TokenCheck } from '../../../src-main/service'
 
 const dir = mkdtempSync(join(tmpdir(), 'pos-agent-nexo-bind-'))
@@ -33,9 +33,24 @@ const unreachedOperations: NexoService = {
   off: () => undefined,
 }
 
+/** Nor does it remember anything: no message reaches it. */
+const unreached = (): never => {
+  throw new Error('no message should reach the terminal')
+}
+const unreachedMemory: NexoMemory = {
+  login: unreached,
+  logout: unreached,
+  loggedIn: unreached,
+  recordAbort: unreached,
+  wasAborted: unreached,
+  recordReversal: unreached,
+  reversalOf: unreached,
+}
+
 async function listen(host?: string): Promise<{ server: NexoServer; port: number }> {
   const terminal = new NexoTerminal({
     service: unreachedOperations,
+    memory: unreachedMemory,
     terminalId: 'T1',
     merchantId: 'M1',
     version: '0',

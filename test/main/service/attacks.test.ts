@@ -239,6 +239,7 @@ describe('item 6: the edges', () => {
     const grant: TokenGrant = { id: 'installation', name: 'installation token', scopes: ['admin'] }
     const terminal = new NexoTerminal({
       service: api.service,
+      memory: api.engine.engine.journal.nexo,
       terminalId: 'T1',
       merchantId: 'M1',
       version: '0',

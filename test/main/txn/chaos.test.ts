@@ -5,7 +5,10 @@
  * runs many more. A failure names its seed and path; CHAOS_SEED and CHAOS_PATH replay it here.
  */
 import { describe, expect, it } from 'vitest'
-import { describeFailure, envSeed, runChaos } from '../../chaos/chaos-engine'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describeFailure, envSeed, runChaos, runScenario, type Scenario } from '../../chaos/chaos-engine'
 import { INSTALL, requireComponent, secretServiceAvailable } from '../../support/system'
 
 const RUNS = Number(process.env.CHAOS_RUNS ?? 10)
@@ -18,4 +21,33 @@ describe.runIf(keychain)(`chaos checker: ${RUNS} generated runs`, () => {
     expect(summary.violations, summary.violations > 0 ? describeFailure(summary) : '').toBe(0)
     expect(summary.runs).toBeGreaterThan(0)
   }, 180_000)
+})
+
+/** The seam where a return met a tip: everything returned while the tip is lowered to 0 during the card read. */
+const RETURN_RACED_BY_A_TIP: Scenario = {
+  restaurant: false,
+  manager: true,
+  commands: [
+    { kind: 'sale', amountMinor: 10_000, policy: 'preferOnline', card: 'chip', cardDeclines: false, wait: true },
+    { kind: 'tip', sale: 0, percent: 20 },
+    { kind: 'forwardNow' },
+    { kind: 'pause', ms: 300 },
+    { kind: 'forwardNow' },
+    { kind: 'returnRace', sale: 0, race: 'tipDown', cardAfterMs: 300 },
+    { kind: 'forwardNow' },
+  ],
+}
+
+describe.runIf(keychain)('chaos checker: a pinned seam', () => {
+  it('a return of everything raced by a tip lowered to 0: the host never credits more than it holds', async () => {
+    const tlsDir = mkdtempSync(join(tmpdir(), 'pos-chaos-tls-'))
+    try {
+      const report = await runScenario(RETURN_RACED_BY_A_TIP, { tlsDir })
+      expect(report.violations).toEqual([])
+      expect(report.races).toBe(1)
+      expect(report.returnStates).toEqual({ credited: 1 })
+    } finally {
+      rmSync(tlsDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

@@ -136,3 +136,20 @@ describe('close of day', () => {
       expect(line!.split(',')[1]).not.toMatch(/needsAttention|contactlessChip|declined/)
   })
 })
+
+describe('money sums are checked: a total is exact or refused, never rounded', () => {
+  // A tip journaled before amount plus tip was capped (a manager's override of 90,071,992,547,409.91):
+  // two such sales pass 2^53 in sum, where a double no longer counts cents.
+  const huge = (id: string) => sale(id, 'approved', 100, { tipMinor: Number.MAX_SAFE_INTEGER - 100 })
+
+  it('the day report and a closed batch refuse a total past Number.MAX_SAFE_INTEGER in plain words', () => {
+    expect(() => summarise([huge('T1-1'), huge('T1-2')])).toThrow(/larger than the terminal can count exactly/)
+    expect(() => openBatchReport({ batch: { number: 1 }, businessDay: '2026-11-25' }, [huge('T1-1'), huge('T1-2')])).toThrow(
+      expect.objectContaining({ code: 'AMOUNT_TOO_LARGE' }),
+    )
+  })
+
+  it('one such sale still counts exactly', () => {
+    expect(summarise([huge('T1-1')]).grandTotalMinor).toEqual({ USD: Number.MAX_SAFE_INTEGER })
+  })
+})

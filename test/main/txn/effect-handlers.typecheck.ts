@@ -3,7 +3,7 @@
  * Each map below leaves one out, and the build would fail if that were allowed (an unused
  * `@ts-expect-error` is itself an error).
  */
-import type { IoEffectHandlers } from '../../../src-main/txn/sale-flow'
+import type { IoEffectHandlers } from '../../../src-main/txn/step-engine'
 import type { JournalEffectHandlers } from '../../../src-main/txn/write-ahead'
 
 const run = async (): Promise<void> => undefined

@@ -279,3 +279,23 @@ describe('a lost data key does not strand a reversal', () => {
     expect(reversal?.status).toBe('Success')
   })
 })
+
+describe('an answer about another request is not an answer', () => {
+  it.each(['answer-other-id', 'answer-other-amount'] as const)(
+    'a payment answered by a signed record with %s is reversed, never approved',
+    async (fault) => {
+      harness = await startEngineHarness(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }))
+      const h = harness
+      h.host.setFault('payment', fault, 1)
+      const started = h.engine.txn.startSale({ amountMinor: 2_700, currency: 'USD' })
+      expect((await h.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
+      await eventually(() => h.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+      expect(h.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
+      const answered = h.engine.journal.events(started.id).find((e) => e.type === 'paymentAnswered')
+      expect(JSON.parse(answered?.detail ?? '{}')).toMatchObject({
+        kind: 'unknown',
+        reason: expect.stringMatching(/not an answer to this request/),
+      })
+    },
+  )
+})

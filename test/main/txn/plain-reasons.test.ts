@@ -118,8 +118,8 @@ function eventsFrom(offline: string[], retries: string[], reader: string[], decl
     { type: 'voidRequested', paymentQueue: 'inflight' },
     { type: 'voidRequested', paymentQueue: 'none' },
     { type: 'voidCardRead' },
-    { type: 'tipRequested', tipMinor: 100 },
-    { type: 'tipRequested', tipMinor: -1 },
+    { type: 'tipRequested', tipMinor: 100, maxTotalMinor: 1_000_000 },
+    { type: 'tipRequested', tipMinor: -1, maxTotalMinor: 1_000_000 },
     { type: 'captureRequested' },
     { type: 'recovered' },
   ]

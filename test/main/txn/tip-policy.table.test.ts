@@ -3,12 +3,17 @@
  * The limit is floor(base × percent / 100); rows sit exactly at it and one minor unit above.
  */
 import { describe, expect, it } from 'vitest'
-import { checkTip, DEFAULT_TIP_POLICY, type TipCheck } from '../../../src-main/txn/tip-policy'
+import { checkTip, DEFAULT_TIP_POLICY, maxTotalMinor, type TipCheck } from '../../../src-main/txn/tip-policy'
 
 /** Rows with a plain-text title each (vitest quotes and shortens `$field` strings). */
 const titled = <T>(rows: readonly T[], title: (row: T) => string): Array<[string, T]> => rows.map((row) => [title(row), row])
 
 const OK: TipCheck = { ok: true }
+const PAST_MAX: TipCheck = {
+  ok: false,
+  needsOverride: false,
+  reason: "amount and tip together may not exceed USD 10000.00, even with a manager's approval",
+}
 const INVALID: TipCheck = { ok: false, needsOverride: false, reason: 'a tip must be a whole, non-negative amount' }
 const OVERRIDE = (percent: number): TipCheck => ({
   ok: false,
@@ -60,10 +65,11 @@ const TIP_ROWS: TipRow[] = [
   row('NaN', 20, 10_000, Number.NaN, true, INVALID),
   row('Infinity', 20, 10_000, Number.POSITIVE_INFINITY, true, INVALID),
   row('above Number.MAX_SAFE_INTEGER', 20, 10_000, Number.MAX_SAFE_INTEGER + 1, true, INVALID),
-  row('Number.MAX_SAFE_INTEGER', 20, 10_000, Number.MAX_SAFE_INTEGER, false, OVERRIDE(20)),
-  row('Number.MAX_SAFE_INTEGER, manager approves', 20, 10_000, Number.MAX_SAFE_INTEGER, true, OK),
+  // Past the terminal's maximum sale in sum: refused, and an override does not help (no approval lifts it).
+  row('Number.MAX_SAFE_INTEGER', 20, 10_000, Number.MAX_SAFE_INTEGER, false, PAST_MAX),
+  row('Number.MAX_SAFE_INTEGER, manager approves', 20, 10_000, Number.MAX_SAFE_INTEGER, true, PAST_MAX),
   row('minus zero counts as zero', 20, 10_000, -0, false, OK),
-  row('a huge base (90 trillion): exactly 20 %', 20, 9_000_000_000_000_000, 1_800_000_000_000_000, false, OK),
+  row('a huge base (90 trillion): exactly 20 %', 20, 9_000_000_000_000_000, 1_800_000_000_000_000, false, PAST_MAX),
   // Other tolerances.
   row('0 %: no tip', 0, 10_000, 0, false, OK),
   row('0 %: one minor unit', 0, 10_000, 1, false, OVERRIDE(0)),
@@ -81,6 +87,9 @@ const TIP_ROWS: TipRow[] = [
   row('BHD, 10.000: 2.001', 20, 10_000, 2_001, false, OVERRIDE(20)),
 ]
 
+/** The terminal's maximum sale in these rows (config limits.maxSaleAmount 10 000.00). */
+const MAX_TOTAL = 1_000_000
+
 describe('checkTip', () => {
   it('defaults to 20 % (docs/product-defaults.md §2)', () => {
     expect(DEFAULT_TIP_POLICY).toEqual({ tolerancePercent: 20 })
@@ -91,7 +100,7 @@ describe('checkTip', () => {
     (r) => `${r.percent} %, base ${r.baseMinor}, tip ${r.tipMinor}${r.override ? ', override' : ''} (${r.name}) → ${say(r.expected)}`,
   )
   it.each(rows)('%s', (_, r) => {
-    expect(checkTip({ tolerancePercent: r.percent }, r.baseMinor, r.tipMinor, r.override)).toEqual(r.expected)
+    expect(checkTip({ tolerancePercent: r.percent }, r.baseMinor, r.tipMinor, r.override, MAX_TOTAL, 'USD')).toEqual(r.expected)
   })
 })
 
@@ -108,7 +117,28 @@ describe('checkTip with a fractional tolerance (the configuration allows any num
     (r) => `${r.percent} % of ${r.baseMinor} is exactly ${r.exactLimit}: a tip of exactly that needs a manager`,
   )
   it.each(rows)('%s', (_, { percent, baseMinor, exactLimit }) => {
-    expect(checkTip({ tolerancePercent: percent }, baseMinor, exactLimit, false)).toEqual(OVERRIDE(percent))
-    expect(checkTip({ tolerancePercent: percent }, baseMinor, exactLimit - 1, false)).toEqual(OK)
+    expect(checkTip({ tolerancePercent: percent }, baseMinor, exactLimit, false, MAX_TOTAL, 'USD')).toEqual(OVERRIDE(percent))
+    expect(checkTip({ tolerancePercent: percent }, baseMinor, exactLimit - 1, false, MAX_TOTAL, 'USD')).toEqual(OK)
+  })
+})
+
+describe('no approval lifts the limits on amount plus tip', () => {
+  it('refuses a tip that takes the sale past the maximum sale, with or without a manager', () => {
+    for (const override of [false, true])
+      expect(checkTip(DEFAULT_TIP_POLICY, 100, MAX_TOTAL - 99, override, MAX_TOTAL, 'USD')).toMatchObject({
+        ok: false,
+        needsOverride: false,
+        reason: expect.stringMatching(/may not exceed USD 10000\.00.*even with a manager/),
+      })
+    expect(checkTip(DEFAULT_TIP_POLICY, 100, MAX_TOTAL - 100, true, MAX_TOTAL, 'USD')).toEqual(OK)
+  })
+
+  it('refuses the 90,071,992,547,409.91 tip on a 1.00 sale: past 2^53 in sum, past EMV, past any maximum', () => {
+    const tip = 9_007_199_254_740_991
+    expect(checkTip(DEFAULT_TIP_POLICY, 100, tip, true, maxTotalMinor({ maxSaleMinor: Number.MAX_SAFE_INTEGER }), 'USD')).toMatchObject({
+      ok: false,
+      needsOverride: false,
+    })
+    expect(maxTotalMinor({ maxSaleMinor: Number.MAX_SAFE_INTEGER })).toBe(999_999_999_999)
   })
 })

@@ -9,6 +9,7 @@ import { TXN_STATES, type Sale, type TxnEvent, type TxnState } from '../../../sr
 
 const EVENTS: Record<string, TxnEvent> = {
   readCard: { type: 'readCard' },
+  returnRequested: { type: 'returnRequested' },
   'cardRead(chip)': { type: 'cardRead', chip: true, duplicate: false },
   'cardRead(duplicate)': { type: 'cardRead', chip: true, duplicate: true },
   cardNotRead: { type: 'cardNotRead', reason: 'timeout' },
@@ -56,6 +57,7 @@ const EVENTS: Record<string, TxnEvent> = {
 /** The allowed transitions: [from, event] → to. Tip requests are tested separately (a parallel region). */
 const ALLOWED: Array<[TxnState, string, TxnState]> = [
   ['created', 'readCard', 'readingCard'],
+  ['created', 'returnRequested', 'returnReadingCard'],
   ['created', 'recovered', 'abandoned'],
   ['readingCard', 'cardRead(chip)', 'sending'],
   ['readingCard', 'cardRead(duplicate)', 'awaitingConfirmation'],
@@ -129,6 +131,7 @@ const base = (state: TxnState): Sale => ({
   tipMinor: 0,
   tipState: 'none',
   ...(state === 'needsAttention' ? { attentionFrom: 'storedOffline' as const } : {}),
+  ...(state === 'returnReadingCard' ? { kind: 'return' as const, credit: { leftMinor: 1000, limit: 'of this sale' } } : {}),
 })
 
 describe('every state × every event', () => {
@@ -280,9 +283,75 @@ describe('effects that carry the guarantees', () => {
   })
 })
 
+describe('the cause of a payment that did not go through is recorded where it happens', () => {
+  it.each([
+    ['sending', 'paymentAnswered(declined)', 'bankDeclined'],
+    ['sending', 'paymentAnswered(rejected)', 'bankRefusedMessage'],
+    ['sending', 'paymentAnswered(notDelivered, not eligible)', 'bankUnreachable'],
+    ['sending', 'paymentAnswered(unknown)', 'noAnswer'],
+    ['completingCard', 'cardCompleted(AAC)', 'cardRefused'],
+    ['sending', 'recovered', 'interrupted'],
+    ['completingCard', 'recovered', 'interrupted'],
+  ] as const)('%s + %s → %s', (state, event, cause) => {
+    expect(transition(base(state), EVENTS[event]!)).toMatchObject({ ok: true, sale: { cause } })
+  })
+
+  it('offline, the card refusing is the card: cardRefused', () => {
+    expect(transition({ ...base('completingCard'), offline: true }, EVENTS['cardCompleted(AAC)']!)).toMatchObject({
+      sale: { state: 'declined', cause: 'cardRefused' },
+    })
+  })
+})
+
+describe('a return decides on what is left to return, read in the commit of its card', () => {
+  it('queues the credit when it still fits, and ends the return, its card purged and nothing sent, when it no longer does', () => {
+    const fits = transition({ ...base('returnReadingCard'), credit: { leftMinor: 1000, limit: 'of this sale' } }, EVENTS.returnCardRead!)
+    expect(fits).toMatchObject({
+      ok: true,
+      sale: { state: 'creditPending' },
+      effects: [{ type: 'enqueue', operation: 'merchandiseCredit' }],
+    })
+    const over = transition({ ...base('returnReadingCard'), credit: { leftMinor: 999, limit: 'of this sale' } }, EVENTS.returnCardRead!)
+    expect(over).toMatchObject({
+      ok: true,
+      sale: { state: 'abandoned', reason: 'not returned: only USD 9.99 is left to return of this sale' },
+      effects: [{ type: 'purgeCardData' }],
+    })
+  })
+
+  it('a return that nobody measured credits nothing', () => {
+    const unmeasured = transition({ ...base('returnReadingCard'), credit: undefined }, EVENTS.returnCardRead!)
+    expect(unmeasured).toMatchObject({ ok: true, sale: { state: 'abandoned' }, effects: [{ type: 'purgeCardData' }] })
+  })
+
+  it('a return at the counter holds its amount against the sale: no tip below it, no void', () => {
+    const held = { ...base('approved'), tipMinor: 200, returningMinor: 1200 }
+    expect(transition(held, { type: 'tipRequested', tipMinor: 0, maxTotalMinor: 1_000_000 })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/about to credit USD 12\.00/),
+    })
+    expect(transition(held, { type: 'tipRequested', tipMinor: 200, maxTotalMinor: 1_000_000 })).toMatchObject({ ok: true })
+    expect(transition(held, { type: 'voidRequested', paymentQueue: 'none' })).toMatchObject({ ok: false, plain: true })
+  })
+})
+
 describe('tips (parallel region)', () => {
+  it('no approval lifts the limit of amount plus tip', () => {
+    expect(transition(base('approved'), { type: 'tipRequested', tipMinor: 9_000, maxTotalMinor: 10_000 })).toMatchObject({ ok: true })
+    expect(transition(base('approved'), { type: 'tipRequested', tipMinor: 9_001, maxTotalMinor: 10_000 })).toMatchObject({
+      ok: false,
+      plain: true,
+      reason: 'amount and tip together may not exceed USD 100.00',
+    })
+    expect(
+      transition(base('approved'), { type: 'tipRequested', tipMinor: Number.MAX_SAFE_INTEGER, maxTotalMinor: 999_999_999_999 }),
+    ).toMatchObject({
+      ok: false,
+    })
+  })
+
   it.each(['approved', 'forwarded', 'storedOffline'] as const)('a tip on %s is queued and keeps the payment state', (state) => {
-    const result = transition(base(state), { type: 'tipRequested', tipMinor: 150 })
+    const result = transition(base(state), { type: 'tipRequested', tipMinor: 150, maxTotalMinor: 1_000_000 })
     expect(result).toMatchObject({
       ok: true,
       sale: { state, tipMinor: 150, tipState: 'pending' },
@@ -291,8 +360,8 @@ describe('tips (parallel region)', () => {
   })
 
   it('a later tip replaces an earlier one; the answer marks it adjusted or failed', () => {
-    const first = transition(base('approved'), { type: 'tipRequested', tipMinor: 150 })
-    const second = first.ok ? transition(first.sale, { type: 'tipRequested', tipMinor: 200 }) : first
+    const first = transition(base('approved'), { type: 'tipRequested', tipMinor: 150, maxTotalMinor: 1_000_000 })
+    const second = first.ok ? transition(first.sale, { type: 'tipRequested', tipMinor: 200, maxTotalMinor: 1_000_000 }) : first
     expect(second).toMatchObject({ ok: true, sale: { tipMinor: 200 } })
     const sale = { ...base('approved'), tipState: 'pending' as const, tipMinor: 200 }
     expect(transition(sale, { type: 'forwardAnswered', operation: 'tips', answer: { kind: 'approved' } })).toMatchObject({
@@ -306,12 +375,12 @@ describe('tips (parallel region)', () => {
   })
 
   it.each(TXN_STATES.filter((s) => !['approved', 'forwarded', 'storedOffline'].includes(s)))('no tip while %s', (state) => {
-    expect(transition(base(state), { type: 'tipRequested', tipMinor: 100 })).toMatchObject({ ok: false })
+    expect(transition(base(state), { type: 'tipRequested', tipMinor: 100, maxTotalMinor: 1_000_000 })).toMatchObject({ ok: false })
   })
 
   it('refuses a negative or fractional tip', () => {
-    expect(transition(base('approved'), { type: 'tipRequested', tipMinor: -1 })).toMatchObject({ ok: false })
-    expect(transition(base('approved'), { type: 'tipRequested', tipMinor: 1.5 })).toMatchObject({ ok: false })
+    expect(transition(base('approved'), { type: 'tipRequested', tipMinor: -1, maxTotalMinor: 1_000_000 })).toMatchObject({ ok: false })
+    expect(transition(base('approved'), { type: 'tipRequested', tipMinor: 1.5, maxTotalMinor: 1_000_000 })).toMatchObject({ ok: false })
   })
 })
 
