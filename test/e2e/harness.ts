@@ -116,7 +116,20 @@ export interface ServeProcess {
   /** A fresh one-time link for a window of `view`, asked of the API with the token (POST /v1/launch). */
   launchUrl(view?: 'cashier' | 'customer'): Promise<string>
   host: HostAdmin
+  /** Where the UI listens, to start the agent again on the same address. */
+  port: number
+  configHome: string
+  /** Stops the agent and removes its data directory (unless it was another serve's, see `again`). */
   stop(): Promise<void>
+  /** Stops the agent as a crash or an update would, keeping its data directory for `again`. */
+  halt(): Promise<void>
+}
+
+/** Start on an earlier serve's data directory and port (an agent restart); its directories are left to it. */
+export interface ServeAgain {
+  dataDir: string
+  configHome: string
+  port: number
 }
 
 const UI_LINE = /^pos-agent serving the cashier UI at ((http:\/\/127\.0\.0\.1:(\d+))\/\?launch=[\w-]+)\s*$/
@@ -126,10 +139,15 @@ const TRAINING_LINE = /^TRAINING MODE: training host at (https:\/\/127\.0\.0\.1:
  * `node bin/pos-agent.js serve --port 0` in training mode. `logName` names the file under
  * test-artifacts/e2e/ that receives the child's stdout and stderr.
  */
-export async function startServe(logName: string, extraEnv: Record<string, string> = {}, startTimeoutMs = 45_000): Promise<ServeProcess> {
+export async function startServe(
+  logName: string,
+  extraEnv: Record<string, string> = {},
+  startTimeoutMs = 45_000,
+  again?: ServeAgain,
+): Promise<ServeProcess> {
   mkdirSync(ARTIFACTS, { recursive: true })
-  const dataDir = await mkdtemp(join(tmpdir(), 'pos-e2e-data-'))
-  const configHome = await mkdtemp(join(tmpdir(), 'pos-e2e-xdg-'))
+  const dataDir = again?.dataDir ?? (await mkdtemp(join(tmpdir(), 'pos-e2e-data-')))
+  const configHome = again?.configHome ?? (await mkdtemp(join(tmpdir(), 'pos-e2e-xdg-')))
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     POS_AGENT_DATA_DIR: dataDir,
@@ -139,7 +157,7 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
   }
   const log: WriteStream = createWriteStream(join(ARTIFACTS, `${logName}-serve.log`))
   // detached: the child leads its own process group, so a last-resort kill reaches its socat too.
-  const child: ChildProcess = spawn(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], {
+  const child: ChildProcess = spawn(process.execPath, ['bin/pos-agent.js', 'serve', '--port', String(again?.port ?? 0)], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,7 +166,7 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
   child.stderr!.pipe(log, { end: false })
   const exited = new Promise<void>((done) => child.once('exit', () => done()))
 
-  const cleanup = async (): Promise<void> => {
+  const halt = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM')
       const ended = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)])
@@ -161,7 +179,11 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
         await Promise.race([exited, sleep(5_000)])
       }
     }
+  }
+  const cleanup = async (): Promise<void> => {
+    await halt()
     log.end()
+    if (again) return
     await rm(dataDir, { recursive: true, force: true })
     await rm(configHome, { recursive: true, force: true })
   }
@@ -222,9 +244,16 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
       printedLaunchUrl,
       launchUrl,
       host,
+      port: Number(new URL(uiUrl).port),
+      configHome,
       stop: async () => {
-        await host.close()
+        // After halt() the host client is closed already.
+        await host.close().catch(() => undefined)
         await cleanup()
+      },
+      halt: async () => {
+        await host.close()
+        await halt()
       },
     }
   } catch (error) {
