@@ -8,7 +8,17 @@
  * group) and closes the browser.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, type WriteStream } from 'node:fs'
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -144,6 +154,8 @@ export async function startServe(
   extraEnv: Record<string, string> = {},
   startTimeoutMs = 45_000,
   again?: ServeAgain,
+  /** A configuration tried in training (`serve --training`): its settings with the training host and simulated PIN pad. */
+  tried?: Record<string, unknown>,
 ): Promise<ServeProcess> {
   mkdirSync(ARTIFACTS, { recursive: true })
   const dataDir = again?.dataDir ?? (await mkdtemp(join(tmpdir(), 'pos-e2e-data-')))
@@ -157,7 +169,12 @@ export async function startServe(
   }
   const log: WriteStream = createWriteStream(join(ARTIFACTS, `${logName}-serve.log`))
   // detached: the child leads its own process group, so a last-resort kill reaches its socat too.
-  const child: ChildProcess = spawn(process.execPath, ['bin/pos-agent.js', 'serve', '--port', String(again?.port ?? 0)], {
+  const triedFile = join(configHome, 'tried-config.json')
+  if (tried) writeFileSync(triedFile, JSON.stringify(tried))
+  const args = [...(tried ? ['--config', triedFile] : []), 'serve', ...(tried ? ['--training'] : []), '--port', String(again?.port ?? 0)]
+  // A tried configuration keeps its journal (and token, and training host) under the data folder's training/.
+  const filesDir = tried ? join(dataDir, 'training') : dataDir
+  const child: ChildProcess = spawn(process.execPath, ['bin/pos-agent.js', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -224,8 +241,8 @@ export async function startServe(
         })
       },
     )
-    const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim()
-    const host = new HostAdmin(hostUrl, readFileSync(join(dataDir, 'training-host', 'training-ca.pem'), 'utf8'))
+    const token = readFileSync(join(filesDir, 'api-token'), 'utf8').trim()
+    const host = new HostAdmin(hostUrl, readFileSync(join(filesDir, 'training-host', 'training-ca.pem'), 'utf8'))
     const launchUrl = async (view: 'cashier' | 'customer' = 'cashier'): Promise<string> => {
       const response = await request(`${uiUrl}/v1/launch`, {
         method: 'POST',
