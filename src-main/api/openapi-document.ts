@@ -38,6 +38,7 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   acknowledgeAttention: 'A manager notes a stored payment the bank declined',
   exportDay: 'A batch as CSV or JSON',
   deviceStatus: 'The card reader',
+  extendCardRead: 'More time for the customer at the card prompt',
   presentTestCard: 'Training mode: the simulated PIN pad presents this card next',
   settings: 'Host, ids, signing key check value',
   setSigningKey: 'Store the signing key in the OS keychain',

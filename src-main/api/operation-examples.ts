@@ -29,6 +29,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   acknowledgeAttention: { id: EXAMPLE_SALE_ID },
   exportDay: { format: 'csv' },
   deviceStatus: {},
+  extendCardRead: {},
   presentTestCard: { name: 'chip-visa' },
   settings: {},
   setSigningKey: { key: '0123456789abcdef0123456789abcdef' },

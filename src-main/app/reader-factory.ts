@@ -51,7 +51,7 @@ async function serialReader(runtime: Runtime, config: AgentConfig): Promise<Read
 }
 
 async function simulatedReader(runtime: Runtime, config: AgentConfig, pace: TrainingPace): Promise<ReaderHandle> {
-  const options = { defaultCard: DEFAULT_TRAINING_CARD, ...pace }
+  const options = { ...(config.training.autoPresentCard ? { defaultCard: DEFAULT_TRAINING_CARD } : {}), ...pace }
   let sim: PinpadSim
   let transport: SerialReaderTransport
   if (spawnSync('sh', ['-c', 'command -v socat']).status === 0) {

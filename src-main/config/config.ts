@@ -208,6 +208,12 @@ export const configSchema = z
           .default(30),
       })
       .prefault({}),
+    /**
+     * Training mode's simulated customer: by default they present the default test card a moment after
+     * the card prompt when the trainee picked none; `autoPresentCard: false` leaves the prompt waiting
+     * (to show a card prompt's time limit, its warning and its extension).
+     */
+    training: z.strictObject({ autoPresentCard: z.boolean().default(true) }).prefault({}),
     dataDir: z.string().min(1).optional(),
     log: z
       .strictObject({

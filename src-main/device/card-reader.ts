@@ -115,8 +115,26 @@ export type DeviceEvent = DevicePrompt & ({ type: 'cardRead'; method: ReadMethod
 
 export type DeviceStatus = DeviceStatusView
 
+/**
+ * More time at the card prompt, asked by the customer (EN 301 549 / WCAG 2.2 SC 2.2.1 "Timing
+ * Adjustable": warned before time runs out, with a simple way to extend it, at least ten times):
+ * bounded here so a forgotten sale still ends, each extension adding CARD_READ_EXTENSION.seconds.
+ */
+export const CARD_READ_EXTENSION = { seconds: 30, times: 2 } as const
+
+/** Where a read now stands after an extension. */
+export interface ReadExtension {
+  expiresAt: number
+  extensionsLeft: number
+}
+
 export interface CardReader {
   readCard(request: ReadCardRequest): Promise<ReadCardResult>
+  /**
+   * Gives the customer at the card prompt CARD_READ_EXTENSION.seconds more (the prompt is sent again
+   * with its new `expiresAt`). Undefined when no card prompt is waiting or no extension is left.
+   */
+  extendRead?(): ReadExtension | undefined
   /** Chip only; the decision is `none` for swipe and contactless where the card has no second dialogue. */
   completeCard(answer: HostAnswerForCard): Promise<CardCompletion>
   /** Stops whatever the reader is doing (cashier pressed cancel); safe to call when idle. */

@@ -17,8 +17,9 @@ export type {
   HostAnswerForCard,
   ReadCardRequest,
   ReadCardResult,
+  ReadExtension,
 } from './card-reader'
-export { MAX_READ_AMOUNT_MINOR } from './card-reader'
+export { CARD_READ_EXTENSION, MAX_READ_AMOUNT_MINOR } from './card-reader'
 export type { ReadMethod } from './card-data'
 // The engine brings a held card's icCardData up to date with the card's completion and keeps its
 // final cryptogram in the sale's history (docs/card-reader.md §2.5).

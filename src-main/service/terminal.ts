@@ -14,6 +14,7 @@ import type { PairedWindowView } from '../../src-shared/contract'
 type TerminalOperations =
   | 'appInfo'
   | 'deviceStatus'
+  | 'extendCardRead'
   | 'settings'
   | 'setSigningKey'
   | 'createToken'
@@ -36,6 +37,12 @@ export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperatio
   return {
     appInfo: () => ({ ...deps.info, receipts: { printer: receipts.canPrint, email: receipts.canEmail }, alarms: deps.engine.alarms }),
     deviceStatus: () => deps.reader.status(),
+    extendCardRead: () => {
+      const extension = deps.reader.extendRead?.()
+      if (!extension) throw new PosError('INVALID_STEP', 'no card prompt is waiting that can be given more time')
+      deps.logger.info({ expiresAt: extension.expiresAt, extensionsLeft: extension.extensionsLeft }, 'card prompt given more time')
+      return extension
+    },
     settings: async () => {
       const key = await deps.secrets.get(signingKeyAccount(deps.settings.aid))
       return { ...deps.settings, signingKey: key === undefined ? { present: false } : { present: true, kcv: keyCheckValue(key) } }

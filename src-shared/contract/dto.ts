@@ -202,7 +202,11 @@ export interface DayReportView {
 }
 
 export type DevicePrompt =
-  | { type: 'waitingForCard'; prompt: string }
+  /**
+   * `expiresAt` (epoch ms): when the wait for the card ends, unless the customer asks for more time
+   * (extendCardRead) while `extensionsLeft` is above 0.
+   */
+  | { type: 'waitingForCard'; prompt: string; expiresAt?: number; extensionsLeft?: number }
   | { type: 'cardRead'; maskedPan: string; method: string }
   | { type: 'enterPin' }
   | { type: 'pinEntered' }
@@ -212,6 +216,12 @@ export type DevicePrompt =
   | { type: 'error'; code: string; message: string }
   | { type: 'connection'; state: 'connected' | 'disconnected' | 'reconnecting'; port?: string }
   | { type: 'interrupted'; purpose: 'purchase' | 'void' }
+
+/** extendCardRead's answer: the card prompt's new end, and how many more times it can be moved. */
+export interface CardReadExtensionView {
+  expiresAt: number
+  extensionsLeft: number
+}
 
 export interface DeviceStatusView {
   connected: boolean

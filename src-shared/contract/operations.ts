@@ -16,6 +16,7 @@ import type {
   BatchSummaryView,
   DayReportView,
   DeviceStatusView,
+  CardReadExtensionView,
   QueueItemView,
   QueueStatusView,
   SaleView,
@@ -176,6 +177,12 @@ export const OPERATIONS = {
     { ...works('sell', 'auditIncluded'), scope: 'read', scopeWhen: { field: 'audit', scope: 'admin' } },
   ),
   deviceStatus: declare(noRequest, reads()),
+  /**
+   * More time at the card prompt (CARD_READ_EXTENSION in src-main/device: a bounded number of times).
+   * The customer asks at the display, or the cashier for them; the one thing the display may do, and
+   * nothing a POS needs (it cancels or waits).
+   */
+  extendCardRead: declare(noRequest, { doors: ['counter', 'display'], scope: 'sell', signIn: false, manager: 'never', audited: false }),
   presentTestCard: declare(z.strictObject({ name: z.string().min(1).max(64) }), works('sell')),
   settings: declare(noRequest, reads()),
   setSigningKey: declare(
@@ -302,6 +309,7 @@ export interface OperationResults {
   acknowledgeAttention: SaleView
   exportDay: { filename: string; contentType: string; content: string }
   deviceStatus: DeviceStatusView
+  extendCardRead: CardReadExtensionView
   presentTestCard: { presented: string }
   settings: SettingsView
   setSigningKey: { kcv: string }
@@ -342,7 +350,7 @@ export function accessOf(name: OperationName): OperationAccess {
   return OPERATIONS[name].access
 }
 
-/** The operations a customer-facing display may call: it reads, it never acts. */
+/** The operations a customer-facing display may call: it reads, and asks for more time at the card prompt. */
 export const DISPLAY_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter((name) => accessOf(name).doors.includes('display'))
 
 /**

@@ -139,7 +139,12 @@ export const dayReportViewSchema = z.object({
 })
 
 export const devicePromptSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('waitingForCard'), prompt: z.string() }),
+  z.object({
+    type: z.literal('waitingForCard'),
+    prompt: z.string(),
+    expiresAt: z.number().int().optional(),
+    extensionsLeft: z.number().int().min(0).optional(),
+  }),
   z.object({ type: z.literal('cardRead'), maskedPan: z.string(), method: z.string() }),
   z.object({ type: z.literal('enterPin') }),
   z.object({ type: z.literal('pinEntered') }),
@@ -155,6 +160,7 @@ export const devicePromptSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('interrupted'), purpose: z.enum(['purchase', 'void']) }),
 ])
 
+export const cardReadExtensionViewSchema = z.object({ expiresAt: z.number().int(), extensionsLeft: z.number().int().min(0) })
 export const deviceStatusViewSchema = z.object({ connected: z.boolean(), port: z.string().optional(), busy: z.boolean() })
 
 export const alarmViewSchema = z.object({ code: z.string(), message: z.string() })
@@ -289,6 +295,7 @@ export const RESULT_SCHEMAS = {
   acknowledgeAttention: saleViewSchema,
   exportDay: dayExportSchema,
   deviceStatus: deviceStatusViewSchema,
+  extendCardRead: cardReadExtensionViewSchema,
   presentTestCard: z.object({ presented: z.string() }),
   settings: settingsViewSchema,
   setSigningKey: z.object({ kcv: z.string() }),
@@ -331,6 +338,7 @@ export const NAMED_RESULT_SCHEMAS = {
   DayReportView: dayReportViewSchema,
   DevicePrompt: devicePromptSchema,
   DeviceStatusView: deviceStatusViewSchema,
+  CardReadExtensionView: cardReadExtensionViewSchema,
   AlarmView: alarmViewSchema,
   AppInfo: appInfoSchema,
   SettingsView: settingsViewSchema,

@@ -8,7 +8,17 @@
  * group) and closes the browser.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, type WriteStream } from 'node:fs'
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -116,7 +126,20 @@ export interface ServeProcess {
   /** A fresh one-time link for a window of `view`, asked of the API with the token (POST /v1/launch). */
   launchUrl(view?: 'cashier' | 'customer'): Promise<string>
   host: HostAdmin
+  /** Where the UI listens, to start the agent again on the same address. */
+  port: number
+  configHome: string
+  /** Stops the agent and removes its data directory (unless it was another serve's, see `again`). */
   stop(): Promise<void>
+  /** Stops the agent as a crash or an update would, keeping its data directory for `again`. */
+  halt(): Promise<void>
+}
+
+/** Start on an earlier serve's data directory and port (an agent restart); its directories are left to it. */
+export interface ServeAgain {
+  dataDir: string
+  configHome: string
+  port: number
 }
 
 const UI_LINE = /^pos-agent serving the cashier UI at ((http:\/\/127\.0\.0\.1:(\d+))\/\?launch=[\w-]+)\s*$/
@@ -126,10 +149,17 @@ const TRAINING_LINE = /^TRAINING MODE: training host at (https:\/\/127\.0\.0\.1:
  * `node bin/pos-agent.js serve --port 0` in training mode. `logName` names the file under
  * test-artifacts/e2e/ that receives the child's stdout and stderr.
  */
-export async function startServe(logName: string, extraEnv: Record<string, string> = {}, startTimeoutMs = 45_000): Promise<ServeProcess> {
+export async function startServe(
+  logName: string,
+  extraEnv: Record<string, string> = {},
+  startTimeoutMs = 45_000,
+  again?: ServeAgain,
+  /** A configuration tried in training (`serve --training`): its settings with the training host and simulated PIN pad. */
+  tried?: Record<string, unknown>,
+): Promise<ServeProcess> {
   mkdirSync(ARTIFACTS, { recursive: true })
-  const dataDir = await mkdtemp(join(tmpdir(), 'pos-e2e-data-'))
-  const configHome = await mkdtemp(join(tmpdir(), 'pos-e2e-xdg-'))
+  const dataDir = again?.dataDir ?? (await mkdtemp(join(tmpdir(), 'pos-e2e-data-')))
+  const configHome = again?.configHome ?? (await mkdtemp(join(tmpdir(), 'pos-e2e-xdg-')))
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     POS_AGENT_DATA_DIR: dataDir,
@@ -139,7 +169,12 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
   }
   const log: WriteStream = createWriteStream(join(ARTIFACTS, `${logName}-serve.log`))
   // detached: the child leads its own process group, so a last-resort kill reaches its socat too.
-  const child: ChildProcess = spawn(process.execPath, ['bin/pos-agent.js', 'serve', '--port', '0'], {
+  const triedFile = join(configHome, 'tried-config.json')
+  if (tried) writeFileSync(triedFile, JSON.stringify(tried))
+  const args = [...(tried ? ['--config', triedFile] : []), 'serve', ...(tried ? ['--training'] : []), '--port', String(again?.port ?? 0)]
+  // A tried configuration keeps its journal (and token, and training host) under the data folder's training/.
+  const filesDir = tried ? join(dataDir, 'training') : dataDir
+  const child: ChildProcess = spawn(process.execPath, ['bin/pos-agent.js', ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,7 +183,7 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
   child.stderr!.pipe(log, { end: false })
   const exited = new Promise<void>((done) => child.once('exit', () => done()))
 
-  const cleanup = async (): Promise<void> => {
+  const halt = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM')
       const ended = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)])
@@ -161,7 +196,11 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
         await Promise.race([exited, sleep(5_000)])
       }
     }
+  }
+  const cleanup = async (): Promise<void> => {
+    await halt()
     log.end()
+    if (again) return
     await rm(dataDir, { recursive: true, force: true })
     await rm(configHome, { recursive: true, force: true })
   }
@@ -202,8 +241,8 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
         })
       },
     )
-    const token = readFileSync(join(dataDir, 'api-token'), 'utf8').trim()
-    const host = new HostAdmin(hostUrl, readFileSync(join(dataDir, 'training-host', 'training-ca.pem'), 'utf8'))
+    const token = readFileSync(join(filesDir, 'api-token'), 'utf8').trim()
+    const host = new HostAdmin(hostUrl, readFileSync(join(filesDir, 'training-host', 'training-ca.pem'), 'utf8'))
     const launchUrl = async (view: 'cashier' | 'customer' = 'cashier'): Promise<string> => {
       const response = await request(`${uiUrl}/v1/launch`, {
         method: 'POST',
@@ -222,9 +261,16 @@ export async function startServe(logName: string, extraEnv: Record<string, strin
       printedLaunchUrl,
       launchUrl,
       host,
+      port: Number(new URL(uiUrl).port),
+      configHome,
       stop: async () => {
-        await host.close()
+        // After halt() the host client is closed already.
+        await host.close().catch(() => undefined)
         await cleanup()
+      },
+      halt: async () => {
+        await host.close()
+        await halt()
       },
     }
   } catch (error) {

@@ -124,6 +124,42 @@ describe('HTTP bridge: server-sent events', () => {
     expect(reconnects).toHaveBeenCalledTimes(1)
   })
 
+  it('reports the agent down when the stream breaks or a call reaches nobody, and up once it answers', async () => {
+    const sources: FakeEventSource[] = []
+    let reachable = true
+    const bridge = createHttpBridge({
+      fetch: (async () => {
+        if (!reachable) throw new TypeError('Failed to fetch')
+        return jsonResponse({ ok: true, value: null })
+      }) as typeof fetch,
+      openEvents: (url) => {
+        const source = new FakeEventSource(url)
+        sources.push(source)
+        return source
+      },
+      setTimer: () => 0,
+      clearTimer: () => {},
+    })
+    const states: string[] = []
+    bridge.onConnection((state) => states.push(state))
+    bridge.subscribe(() => {})
+    sources[0]?.open()
+    expect(states).toEqual([])
+    // The browser is still retrying by itself (CONNECTING), yet the agent is gone already.
+    sources[0]?.fail(0)
+    expect(states).toEqual(['down'])
+    sources[0]?.fail(0)
+    expect(states).toEqual(['down'])
+    sources[0]?.open()
+    expect(states).toEqual(['down', 'up'])
+    reachable = false
+    expect(await bridge.call('appInfo', {})).toMatchObject({ ok: false, error: { code: 'AGENT_UNREACHABLE' } })
+    expect(states).toEqual(['down', 'up', 'down'])
+    reachable = true
+    expect(await bridge.call('appInfo', {})).toMatchObject({ ok: true })
+    expect(states).toEqual(['down', 'up', 'down', 'up'])
+  })
+
   it('closes the stream when the last listener leaves', () => {
     const { bridge, sources } = setup()
     const off1 = bridge.subscribe(() => {})

@@ -2,11 +2,12 @@
  * The customer-facing display: chosen by the address, it follows the sale at the counter from amount
  * to thank-you, then welcomes the next customer, and shows nothing a customer should not see.
  */
-import { act, cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CustomerApp, isCustomerView } from '../../src-renderer/src/features/customer/CustomerApp'
 import { connectStore, createPosStore, CUSTOMER_RESULT_MS, customerView } from '../../src-renderer/src/store'
-import { FakeBridge, makeAppInfo, makeSale } from './fake-bridge'
+import { displayBridge } from '../../src-renderer/src/bridge'
+import { FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
 import { makeClock } from './render-app'
 
 afterEach(() => cleanup())
@@ -90,6 +91,77 @@ describe('what the customer sees', () => {
     for (const button of document.querySelectorAll('button'))
       expect(['customer-speech', 'customer-contrast']).toContain(button.getAttribute('data-testid'))
     expect(screen.getByTestId('customer-training').textContent).toMatch(/Training/)
+  })
+})
+
+describe('the card prompt’s time limit', () => {
+  const now = 1_700_000_100_000
+  const sale = makeSale({ id: 'S1', amountMinor: 1500, state: 'readingCard', updatedAt: now })
+
+  it('warns on screen and by a chime before the end, and More time asks the agent for longer', async () => {
+    const notes: number[] = []
+    // jsdom has no Web Audio: a recorder in its place hears the chime.
+    class RecordingAudio {
+      currentTime = 0
+      destination = {}
+      resume = () => Promise.resolve()
+      createOscillator() {
+        const tone = { frequency: { value: 0 }, connect() {}, start: () => notes.push(tone.frequency.value), stop() {} }
+        return tone
+      }
+      createGain = () => ({ gain: { value: 1 }, connect() {} })
+    }
+    Object.defineProperty(window, 'AudioContext', { configurable: true, value: RecordingAudio })
+    try {
+      const clock = makeClock(now)
+      const bridge = new FakeBridge().on('extendCardRead', () => {
+        bridge.emit({
+          type: 'device',
+          prompt: { type: 'waitingForCard', prompt: 'Insert the card', expiresAt: now + 45_000, extensionsLeft: 1 },
+        })
+        return ok({ expiresAt: now + 45_000, extensionsLeft: 1 })
+      })
+      const store = createPosStore({ bridge: displayBridge(bridge), now: clock })
+      connectStore(store)
+      await act(() => store.getState().load())
+      render(<CustomerApp store={store} />)
+      act(() => bridge.emit({ type: 'sale', sale }))
+      // Plenty of time left: no warning, no sound.
+      act(() =>
+        bridge.emit({
+          type: 'device',
+          prompt: { type: 'waitingForCard', prompt: 'Insert the card', expiresAt: now + 60_000, extensionsLeft: 2 },
+        }),
+      )
+      expect(screen.queryByTestId('customer-time-warning')).toBeNull()
+      expect(notes).toEqual([])
+      act(() =>
+        bridge.emit({
+          type: 'device',
+          prompt: { type: 'waitingForCard', prompt: 'Insert the card', expiresAt: now + 15_000, extensionsLeft: 2 },
+        }),
+      )
+      expect(screen.getByRole('alert').textContent).toContain('Time is almost up')
+      expect(screen.getByTestId('customer-time-left').textContent).toBe('15 seconds left')
+      expect(notes).toEqual([880, 660])
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'More time' }))
+      })
+      expect(bridge.callsOf('extendCardRead')).toEqual([{}])
+      expect(screen.queryByTestId('customer-time-warning')).toBeNull()
+      // No extension left: still warned, but no button that would be refused.
+      act(() =>
+        bridge.emit({
+          type: 'device',
+          prompt: { type: 'waitingForCard', prompt: 'Insert the card', expiresAt: now + 5_000, extensionsLeft: 0 },
+        }),
+      )
+      expect(screen.getByTestId('customer-time-warning').textContent).toContain('5 seconds left')
+      expect(screen.queryByRole('button', { name: 'More time' })).toBeNull()
+      expect(notes).toEqual([880, 660, 880, 660])
+    } finally {
+      Reflect.deleteProperty(window, 'AudioContext')
+    }
   })
 })
 

@@ -153,6 +153,7 @@ export class FakeBridge implements PosBridge {
   private readonly handlers: Handlers = {}
   private readonly listeners = new Set<(event: PosEvent) => void>()
   private readonly reconnectListeners = new Set<() => void>()
+  private readonly connectionListeners = new Set<(state: 'up' | 'down') => void>()
   private readonly holding = new Set<OperationName>()
   private readonly held: Held[] = []
 
@@ -204,6 +205,16 @@ export class FakeBridge implements PosBridge {
   onReconnect(listener: () => void): () => void {
     this.reconnectListeners.add(listener)
     return () => this.reconnectListeners.delete(listener)
+  }
+
+  onConnection(listener: (state: 'up' | 'down') => void): () => void {
+    this.connectionListeners.add(listener)
+    return () => this.connectionListeners.delete(listener)
+  }
+
+  /** Reports the agent gone ('down') or answering again ('up'), as the HTTP bridge does. */
+  connection(state: 'up' | 'down'): void {
+    for (const listener of [...this.connectionListeners]) listener(state)
   }
 
   emit(event: PosEvent): void {

@@ -134,6 +134,22 @@ describe('events update the state', () => {
     expect(bridge.callsOf('appInfo').length).toBe(before + 1)
   })
 
+  it('keeps whether the agent answers, and Charge waits for it', async () => {
+    const bridge = new FakeBridge()
+    const store = await loadedStore(bridge)
+    store.getState().typeDigits('250')
+    expect(canStartSale(store.getState())).toBe(true)
+    bridge.connection('down')
+    expect(store.getState().agentAnswering).toBe(false)
+    expect(canStartSale(store.getState())).toBe(false)
+    store.getState().pressEnter()
+    await flush()
+    expect(bridge.callsOf('startSale')).toEqual([])
+    bridge.connection('up')
+    expect(store.getState().agentAnswering).toBe(true)
+    expect(canStartSale(store.getState())).toBe(true)
+  })
+
   it('refreshes the queue items when the attention count changes, once they were loaded', async () => {
     const bridge = new FakeBridge()
     const store = await loadedStore(bridge)

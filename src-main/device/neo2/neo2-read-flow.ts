@@ -10,6 +10,7 @@
  *   sale's own timeout lasts (the reader "keeps waiting" from the cashier's point of view).
  */
 import type { ReadCardRequest, ReadCardResult } from '../card-reader'
+import { CARD_READ_EXTENSION } from '../card-reader'
 import { decideSwipe } from '../card-data/entry-mode'
 import type { ReaderInterface } from './neo2-commands'
 import { NEO2_COMMANDS } from './neo2-commands'
@@ -59,14 +60,18 @@ function promptFor(interfaces: readonly ReaderInterface[]): string {
 }
 
 export async function readCardFlow(ctx: FlowContext, session: SaleSession, request: ReadCardRequest): Promise<ReadCardResult> {
-  const deadline = Date.now() + request.timeoutSeconds * 1000
+  // The deadline lives on the session: the customer may move it (Neo2CardReader.extendRead).
+  const wait = { expiresAt: Date.now() + request.timeoutSeconds * 1000, prompt: '', extensions: 0, waiting: false }
+  session.cardWait = wait
   let interfaces = enabledInterfaces(ctx)
   let prompt = promptFor(interfaces)
   for (;;) {
     if (session.cancelRequested) return { kind: 'cancelled' }
-    const left = Math.min(255, Math.ceil((deadline - Date.now()) / 1000))
+    const left = Math.min(255, Math.ceil((wait.expiresAt - Date.now()) / 1000))
     if (left <= 0) return { kind: 'timeout' }
-    ctx.emit({ type: 'waitingForCard', prompt })
+    wait.prompt = prompt
+    wait.waiting = true
+    ctx.emit({ type: 'waitingForCard', prompt, expiresAt: wait.expiresAt, extensionsLeft: CARD_READ_EXTENSION.times - wait.extensions })
     const params = {
       timeoutSeconds: left,
       amountMinor: request.amountMinor,
@@ -76,8 +81,14 @@ export async function readCardFlow(ctx: FlowContext, session: SaleSession, reque
       fallback: ctx.fallbackAllowed,
       nextCommandTimeoutSeconds: ctx.nextCommandTimeoutSeconds,
     }
-    const frame = await ctx.channel.send({ ...activateRequest(params, ctx.timeouts), abandonIf: () => session.cancelRequested })
+    const frame = await ctx.channel
+      .send({ ...activateRequest(params, ctx.timeouts), abandonIf: () => session.cancelRequested })
+      .finally(() => {
+        wait.waiting = false
+      })
     if (session.cancelRequested) return { kind: 'cancelled' }
+    // The reader's own wait ended, but the customer asked for more time meanwhile: listen again.
+    if (frame.status === STATUS.timeout && wait.expiresAt - Date.now() >= 1000) continue
     const step = await activated(ctx, session, request, frame)
     if (step.kind === 'done') return step.result
     interfaces = step.interfaces

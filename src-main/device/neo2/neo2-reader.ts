@@ -14,7 +14,9 @@ import type {
   HostAnswerForCard,
   ReadCardRequest,
   ReadCardResult,
+  ReadExtension,
 } from '../card-reader'
+import { CARD_READ_EXTENSION } from '../card-reader'
 import { completeContact } from './neo2-emv-flow'
 import { readCardFlow } from './neo2-read-flow'
 import { cancelPinRequest, cancelRequest } from './neo2-requests'
@@ -84,6 +86,17 @@ export class Neo2CardReader implements CardReader {
     if (result.kind === 'card' && session.emvOpen && request.purpose === 'purchase') this.awaitHost(session)
     else this.end(session, result.kind !== 'card' ? result.kind !== 'timeout' : session.emvOpen)
     return result
+  }
+
+  extendRead(): ReadExtension | undefined {
+    const wait = this.session?.cardWait
+    if (!wait || !wait.waiting || this.session?.cancelRequested || wait.extensions >= CARD_READ_EXTENSION.times) return undefined
+    wait.extensions += 1
+    wait.expiresAt += CARD_READ_EXTENSION.seconds * 1000
+    // The reader keeps listening until its own timeout; the read flow then listens again until the new end.
+    const extensionsLeft = CARD_READ_EXTENSION.times - wait.extensions
+    this.connection.emit({ type: 'waitingForCard', prompt: wait.prompt, expiresAt: wait.expiresAt, extensionsLeft })
+    return { expiresAt: wait.expiresAt, extensionsLeft }
   }
 
   async completeCard(answer: HostAnswerForCard): Promise<CardCompletion> {

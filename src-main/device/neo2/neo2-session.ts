@@ -43,6 +43,8 @@ export interface SaleSession {
   offlineDecision?: 'approved'
   /** Set when the link dropped or the reader restarted during the sale. */
   lost?: Error
+  /** While waiting for a card: when the wait ends (epoch ms), the prompt shown, and extensions granted. */
+  cardWait?: { expiresAt: number; prompt: string; extensions: number; waiting: boolean }
 }
 
 export function newSession(purpose: 'purchase' | 'void'): SaleSession {

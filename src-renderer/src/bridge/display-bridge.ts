@@ -16,5 +16,7 @@ export function displayBridge(bridge: RendererBridge): RendererBridge {
   const reading: RendererBridge = { call, subscribe: (listener) => bridge.subscribe(listener) }
   const onReconnect = bridge.onReconnect
   if (onReconnect) reading.onReconnect = (listener) => onReconnect.call(bridge, listener)
+  const onConnection = bridge.onConnection
+  if (onConnection) reading.onConnection = (listener) => onConnection.call(bridge, listener)
   return reading
 }

@@ -26,9 +26,16 @@ export interface HttpBridgeOptions {
   clearTimer?: (timer: unknown) => void
 }
 
-/** A PosBridge that also reports when the event stream came back after a break (events may have been missed). */
+/** Whether the agent answers: 'down' from a broken stream or a call that reached nobody, 'up' once it answers again. */
+export type AgentConnection = 'up' | 'down'
+
+/**
+ * A PosBridge that also reports when the event stream came back after a break (events may have been
+ * missed), and whether the agent answers at all (so the screen never shows a stale "connected").
+ */
 export interface HttpBridge extends PosBridge {
   onReconnect(listener: () => void): () => void
+  onConnection(listener: (state: AgentConnection) => void): () => void
 }
 
 /** EventSource.CLOSED: the browser will not retry by itself (HTTP error status or wrong content type). */
@@ -62,6 +69,13 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
 
   const listeners = new Set<(event: PosEvent) => void>()
   const reconnectListeners = new Set<() => void>()
+  const connectionListeners = new Set<(state: AgentConnection) => void>()
+  let connection: AgentConnection = 'up'
+  const report = (state: AgentConnection): void => {
+    if (state === connection) return
+    connection = state
+    for (const listener of [...connectionListeners]) listener(state)
+  }
   let source: EventSourceLike | undefined
   let timer: unknown
   let attempt = 0
@@ -73,6 +87,7 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     source = current
     current.onopen = () => {
       attempt = 0
+      report('up')
       if (!broken) return
       broken = false
       for (const listener of [...reconnectListeners]) listener()
@@ -90,6 +105,9 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     }
     current.onerror = () => {
       broken = true
+      // A stream that breaks while the agent answers calls is the agent gone (a restart, a crash):
+      // the browser's own retry may take seconds, and the screen must not say "connected" meanwhile.
+      if (source === current) report('down')
       // While CONNECTING the browser retries on its own; once CLOSED it is up to us.
       if (current.readyState !== CLOSED || source !== current) return
       current.close()
@@ -120,7 +138,9 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
         })
         status = response.status
         text = await response.text()
+        report('up')
       } catch (cause) {
+        report('down')
         return failure('AGENT_UNREACHABLE', `Could not reach the agent: ${describeCause(cause)}`)
       }
       let body: unknown
@@ -148,6 +168,10 @@ export function createHttpBridge(options: HttpBridgeOptions = {}): HttpBridge {
     onReconnect(listener) {
       reconnectListeners.add(listener)
       return () => reconnectListeners.delete(listener)
+    },
+    onConnection(listener) {
+      connectionListeners.add(listener)
+      return () => connectionListeners.delete(listener)
     },
   }
 }

@@ -6,13 +6,13 @@ import type { PosBridge } from '../../../src-shared/contract'
 import { createElectronBridge, isPosBridge } from './electron-bridge'
 import { createHttpBridge, type HttpBridge } from './http-bridge'
 
-export type { EventSourceLike, HttpBridge, HttpBridgeOptions } from './http-bridge'
+export type { AgentConnection, EventSourceLike, HttpBridge, HttpBridgeOptions } from './http-bridge'
 export { createHttpBridge, parseEventData } from './http-bridge'
 export { createElectronBridge, isPosBridge } from './electron-bridge'
 export { displayBridge } from './display-bridge'
 
-/** A bridge that may also tell when its live feed came back after a break. */
-export type RendererBridge = PosBridge & Partial<Pick<HttpBridge, 'onReconnect'>>
+/** A bridge that may also tell when its live feed came back after a break, and whether the agent answers. */
+export type RendererBridge = PosBridge & Partial<Pick<HttpBridge, 'onReconnect' | 'onConnection'>>
 
 export function chooseBridge(host: { pos?: unknown } = window as unknown as { pos?: unknown }): RendererBridge {
   return isPosBridge(host.pos) ? createElectronBridge(host.pos) : createHttpBridge()

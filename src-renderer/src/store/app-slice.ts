@@ -16,6 +16,8 @@ export interface AppSlice {
   receiptSaleId: string | null
   keySaving: boolean
   keyNotice: Notice | null
+  /** False while the agent does not answer (its event stream broke, or a call reached nobody). */
+  agentAnswering: boolean
   /** Loads everything the screens show; again after the live feed came back from a break. */
   load(): Promise<void>
   navigate(screen: Screen): void
@@ -41,6 +43,7 @@ export const createAppSlice: SliceCreator<AppSlice> =
     receiptSaleId: null,
     keySaving: false,
     keyNotice: null,
+    agentAnswering: true,
 
     async load() {
       if (get().loadStatus === 'loading') return

@@ -32,5 +32,6 @@ export function approvingBridge(bridge: RendererBridge, ask: AskApproval): Rende
     call,
     subscribe: (listener) => bridge.subscribe(listener),
     ...(bridge.onReconnect ? { onReconnect: (listener: () => void) => bridge.onReconnect!(listener) } : {}),
+    ...(bridge.onConnection ? { onConnection: bridge.onConnection.bind(bridge) } : {}),
   }
 }

@@ -20,6 +20,8 @@ export interface DeviceSlice {
   /** The sale the prompt belongs to, when the agent named it (a prompt for another sale is not this one's). */
   promptSaleId: string | null
   refreshDevice(): Promise<void>
+  /** Asks the agent for more time at the card prompt; the prompt comes back with its new end. */
+  extendCardRead(): Promise<boolean>
 }
 
 export const createDeviceSlice: SliceCreator<DeviceSlice> =
@@ -34,5 +36,10 @@ export const createDeviceSlice: SliceCreator<DeviceSlice> =
       if (!result.ok) return
       const { connected, port, busy } = result.value
       set({ device: { link: connected ? 'connected' : 'disconnected', busy, ...(port !== undefined ? { port } : {}) } })
+    },
+
+    async extendCardRead() {
+      const result = await bridge.call('extendCardRead', {})
+      return result.ok
     },
   })

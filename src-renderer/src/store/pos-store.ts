@@ -67,15 +67,18 @@ export function createPosStore(deps: StoreDeps): PosStore {
 }
 
 /**
- * Wires the live feed into the store: every event is applied, and after the feed comes back from a
- * break everything is loaded again (events may have been missed). Returns the unsubscribe function.
+ * Wires the live feed into the store: every event is applied, whether the agent answers is kept (the
+ * header and Charge say so), and after the feed comes back from a break everything is loaded again
+ * (events may have been missed). Returns the unsubscribe function.
  */
 export function connectStore(store: PosStore): () => void {
   const { bridge } = store.deps
   const offEvents = bridge.subscribe((event) => store.receive(event))
   const offReconnect = bridge.onReconnect?.(() => void store.getState().load())
+  const offConnection = bridge.onConnection?.((state) => store.setState({ agentAnswering: state === 'up' }))
   return () => {
     offEvents()
     offReconnect?.()
+    offConnection?.()
   }
 }

@@ -126,6 +126,8 @@ describe('the OpenAPI document', () => {
     const waiting = (await call('startSale', { reference: 'ECR-44' })).value // no card: it waits at the reader
     await call('cancelSale', { id: waiting.id })
     await txn.waitForOutcome(waiting.id)
+    // Nothing waits at the card prompt any more: there is no time to give.
+    await call('extendCardRead')
     await call('adjustTip', { id: sale.id })
     // A return of part of the sale, to the card it was paid with.
     api.reader.present({ card: TEST_CARDS.chipVisa() })
@@ -178,6 +180,7 @@ describe('the OpenAPI document', () => {
       retryAttention: 422,
       acknowledgeAttention: 422,
       presentTestCard: 422,
+      extendCardRead: 422,
       metrics: 404,
       revokeWindow: 404,
     })

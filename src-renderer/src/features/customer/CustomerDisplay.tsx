@@ -7,8 +7,13 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { moneyText } from '../../components/money-text'
-import { counterSale, customerView, isTraining, useNow, usePos } from '../../store'
+import { cardPromptLimit, counterSale, customerView, isTraining, useNow, usePos } from '../../store'
 import { platformSpeech, useSpokenPrompts } from './use-spoken-prompts'
+import { platformChime, useTimeWarningCue } from './use-time-warning'
+
+/** What is said when the card prompt's time is nearly up (no seconds: it would be read again every second). */
+export const TIME_WARNING_WORDS = 'Time is almost up.'
+const MORE_TIME_WORDS = 'Press More time on the screen to have longer.'
 
 /** What the display says, as one line to speak: the amount, then the instruction or the outcome. */
 export function spokenLine(view: { amountMinor: number | null; currency: string | null; title: string; detail: string }): string {
@@ -30,7 +35,13 @@ export function CustomerDisplay() {
   const [speaking, setSpeaking] = useState(false)
   const [contrast, setContrast] = useState(false)
   const speech = useMemo(platformSpeech, [])
-  useSpokenPrompts(spokenLine(view), speaking, speech)
+  const limit = usePos(useShallow((s) => cardPromptLimit(s, now)))
+  const extendCardRead = usePos((s) => s.extendCardRead)
+  const [extending, setExtending] = useState(false)
+  const chime = useMemo(platformChime, [])
+  useTimeWarningCue(limit !== null, chime)
+  const warning = limit ? ` ${TIME_WARNING_WORDS}${limit.canExtend ? ` ${MORE_TIME_WORDS}` : ''}` : ''
+  useSpokenPrompts(`${spokenLine(view)}${warning}`, speaking, speech)
 
   return (
     <main
@@ -52,6 +63,31 @@ export function CustomerDisplay() {
         <h1 className="customer-title">{loaded ? view.title : 'Welcome'}</h1>
         {view.detail && <p className="customer-detail">{view.detail}</p>}
       </div>
+      {limit && (
+        <div className="customer-time-warning" data-testid="customer-time-warning">
+          <p role="alert" className="customer-time-words">
+            {TIME_WARNING_WORDS}
+            {limit.canExtend ? ` ${MORE_TIME_WORDS}` : ''}
+          </p>
+          <p className="customer-time-left" data-testid="customer-time-left">
+            {limit.secondsLeft === 1 ? '1 second left' : `${limit.secondsLeft} seconds left`}
+          </p>
+          {limit.canExtend && (
+            <button
+              type="button"
+              className="customer-access-button customer-more-time"
+              data-testid="customer-more-time"
+              disabled={extending}
+              onClick={() => {
+                setExtending(true)
+                void extendCardRead().finally(() => setExtending(false))
+              }}
+            >
+              More time
+            </button>
+          )}
+        </div>
+      )}
       <div className="customer-access">
         {speech && (
           <button

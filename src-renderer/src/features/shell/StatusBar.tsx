@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { Badge } from '../../components/Badge'
-import { hostReach, usePos } from '../../store'
+import { AGENT_NOT_ANSWERING, hostReach, usePos } from '../../store'
 
 export interface StatusItem {
   key: string
@@ -22,8 +22,14 @@ function readerBadge(link: string): { tone: 'ok' | 'warn' | 'info' | 'error'; wo
 
 /** The items of the status line, most important first: the first to leave a full line are the last. */
 export function useStatusItems(openAlarms: () => void): StatusItem[] {
-  const { device, queue, operator, alarmCount } = usePos(
-    useShallow((s) => ({ device: s.device, queue: s.queue, operator: s.counter?.operator, alarmCount: s.alarms.length })),
+  const { device, queue, operator, alarmCount, answering } = usePos(
+    useShallow((s) => ({
+      device: s.device,
+      queue: s.queue,
+      operator: s.counter?.operator,
+      alarmCount: s.alarms.length,
+      answering: s.agentAnswering,
+    })),
   )
   const signOut = usePos((s) => s.signOut)
   const reach = hostReach({ queue })
@@ -39,8 +45,19 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
           </button>
         ),
     })
+  // While the agent does not answer, what it last said about the reader, the bank and the queue is
+  // nobody's word: their badges give way to one grey badge saying so, until the agent answers again.
+  if (!answering)
+    items.push({
+      key: 'agent',
+      render: (inMenu) => (
+        <Badge tone="off" testId={id(inMenu, 'agent-not-answering')}>
+          {AGENT_NOT_ANSWERING}
+        </Badge>
+      ),
+    })
   const reader = readerBadge(device.link)
-  items.push({ key: 'reader', render: () => <Badge tone={reader.tone}>{reader.words}</Badge> })
+  if (answering) items.push({ key: 'reader', render: () => <Badge tone={reader.tone}>{reader.words}</Badge> })
   // Before the first sale or queued message nothing has been sent to the bank: said so, not left out.
   const bank =
     reach === 'reachable'
@@ -48,8 +65,8 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
       : reach === 'unreachable'
         ? { tone: 'error' as const, words: 'Bank offline' }
         : { tone: 'info' as const, words: 'Bank not tried yet' }
-  items.push({ key: 'bank', render: () => <Badge tone={bank.tone}>{bank.words}</Badge> })
-  if (queue)
+  if (answering) items.push({ key: 'bank', render: () => <Badge tone={bank.tone}>{bank.words}</Badge> })
+  if (queue && answering)
     items.push({
       key: 'queue',
       render: () => (

@@ -105,3 +105,26 @@ export function customerView(
   const removeCard = prompt?.type === 'removeCard'
   return { kind: 'result', ...amount, ...words, ...(removeCard ? { detail: `Please remove your card. ${words.detail}` } : {}) }
 }
+
+/**
+ * The card prompt's time limit, warned of before it runs out (WCAG 2.2 SC 2.2.1 "Timing Adjustable":
+ * warned, with at least 20 seconds to extend it with a simple action).
+ */
+export const CARD_PROMPT_WARN_MS = 20_000
+
+export interface CardPromptLimit {
+  secondsLeft: number
+  /** The customer may still ask for more time. */
+  canExtend: boolean
+}
+
+/** While the customer is asked for the card and its time is nearly up: how long is left. Null otherwise. */
+export function cardPromptLimit(s: Pick<PosState, 'sales' | 'prompt' | 'promptSaleId'>, now: number): CardPromptLimit | null {
+  const sale = counterSale(s.sales)
+  const prompt = s.prompt
+  if (!sale || sale.state !== 'readingCard' || prompt?.type !== 'waitingForCard' || prompt.expiresAt === undefined) return null
+  if (s.promptSaleId !== null && s.promptSaleId !== sale.id) return null
+  const left = prompt.expiresAt - now
+  if (left > CARD_PROMPT_WARN_MS || left <= 0) return null
+  return { secondsLeft: Math.ceil(left / 1000), canExtend: (prompt.extensionsLeft ?? 0) > 0 }
+}

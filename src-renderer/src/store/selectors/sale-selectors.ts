@@ -92,7 +92,14 @@ export function canEditEntry(s: PosState): boolean {
 
 /** One press, one sale: never while one is starting or running, nor while a void waits for the card. */
 export function canStartSale(s: PosState): boolean {
-  return saleCurrency(s) !== null && entryAmountMinor(s) > 0 && salePhase(s) === 'idle' && !counterBusy(s) && s.amountToConfirm === null
+  return (
+    s.agentAnswering &&
+    saleCurrency(s) !== null &&
+    entryAmountMinor(s) > 0 &&
+    salePhase(s) === 'idle' &&
+    !counterBusy(s) &&
+    s.amountToConfirm === null
+  )
 }
 
 /**
@@ -126,9 +133,13 @@ export function cancelDisabledReason(s: PosState): string | null {
   }
 }
 
+/** The words for a window whose agent does not answer (header badge and Charge alike). */
+export const AGENT_NOT_ANSWERING = 'Payment agent not answering'
+
 /** Why Charge is greyed out (null: it can be pressed). */
 export function chargeDisabledReason(s: PosState): string | null {
   if (canStartSale(s)) return null
+  if (!s.agentAnswering) return `${AGENT_NOT_ANSWERING}. Charge comes back by itself when it answers.`
   if (saleCurrency(s) === null) return 'The terminal’s currency is not known yet.'
   // Each phase says what the cashier can do now: a sale past the card can no longer be cancelled, and
   // after a result the amount in the field is the last sale's, not one to charge.
@@ -242,6 +253,8 @@ export function salePrompt(s: PosState): PromptView {
       return { text: 'Confirm the amount', detail: 'Check it with the customer before the card.', tone: 'warn' }
     if (s.saleError) return { text: 'The sale did not start', detail: saleErrorWords(s), tone: 'error' }
     if (counterBusy(s)) return { text: 'A void is in progress', detail: 'Finish it on the Transactions screen first.', tone: 'warn' }
+    if (!s.agentAnswering)
+      return { text: AGENT_NOT_ANSWERING, detail: 'Nothing can be charged now. This screen reconnects by itself.', tone: 'warn' }
     if (entryAmountMinor(s) > 0) return { text: 'Press Enter or Charge', detail: 'The customer is then asked for the card.', tone: 'info' }
     return { text: 'Enter the amount', detail: 'Type it or use the keypad.', tone: 'info' }
   }
