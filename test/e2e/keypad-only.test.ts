@@ -116,6 +116,8 @@ describe.skipIf(!e2eComponentsPresent())('the counter with a keypad alone', () =
 
     // The close: down to Close the day, Enter; the safe answer has the focus, right to close.
     await toScreen(page, 'nav-close-of-day')
+    // The day's report loads first: until it has, Close the day waits (and is not yet a place for the focus).
+    await expect.poll(() => page.getByTestId('close-day-button').isEnabled()).toBe(true)
     await arrowTo(page, 'close-day-button')
     await key(page, 'Enter')
     const confirm = page.getByRole('alertdialog')

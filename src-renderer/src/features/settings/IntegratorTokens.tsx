@@ -24,10 +24,22 @@ export function IntegratorTokens() {
   const [name, setName] = useState('')
   const [scopes, setScopes] = useState<TokenScope[]>(DEFAULT_SCOPES)
   const [revoking, setRevoking] = useState<IntegratorTokenView | null>(null)
+  /** The token whose Done was just pressed: its row takes the focus, in view, once the dialog is gone. */
+  const [justMade, setJustMade] = useState<string | null>(null)
 
   useEffect(() => {
     void store.getState().refreshTokens()
   }, [store])
+
+  // After the dialog's own focus handling (it runs first, as the dialog leaves), so the row keeps it.
+  useEffect(() => {
+    if (justMade === null) return
+    const row = document.getElementById(`${fieldId}-row-${justMade}`)
+    if (!row) return
+    row.focus()
+    row.scrollIntoView({ block: 'nearest' })
+    setJustMade(null)
+  }, [justMade, tokens, fieldId])
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -52,9 +64,8 @@ export function IntegratorTokens() {
           name={newToken.name}
           token={newToken.token}
           onDone={() => {
+            setJustMade(newToken.id)
             store.getState().dismissNewToken()
-            // Back on the list, the manager sees the token just made (the form may have scrolled it away).
-            requestAnimationFrame(() => document.getElementById(`${fieldId}-row-${newToken.id}`)?.scrollIntoView({ block: 'nearest' }))
           }}
         />
       )}
@@ -63,7 +74,7 @@ export function IntegratorTokens() {
       ) : (
         <ul className="token-list" data-testid="token-list">
           {inForce.map((token) => (
-            <li key={token.id} id={`${fieldId}-row-${token.id}`} className="token-row" data-testid={`token-${token.name}`}>
+            <li key={token.id} id={`${fieldId}-row-${token.id}`} className="token-row" tabIndex={-1} data-testid={`token-${token.name}`}>
               <span className="token-name">{token.name}</span>
               <span className="token-when">
                 Made {dateTimeText(token.createdAt)} ·{' '}
