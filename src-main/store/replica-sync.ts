@@ -53,6 +53,12 @@ function isNoStream(error: unknown): boolean {
 /** A copy confirmed for a sale still being journaled is not erased by a pass that runs meanwhile. */
 const CONFIRM_GRACE_MS = 30_000
 const MAX_BACKOFF_MS = 30_000
+/**
+ * A sale changes state several times in a second: one pass for all of them. An offline approval
+ * does not wait for it (it confirms its own copy), so only a reversal's or a follow-up's copy, and an
+ * erasure, come this much later.
+ */
+const CHANGE_DEBOUNCE_MS = 200
 
 export class ReplicaSync implements QueueReplica {
   readonly required: boolean
@@ -64,6 +70,7 @@ export class ReplicaSync implements QueueReplica {
   private listed = false
   private lastListing = 0
   private timer: NodeJS.Timeout | undefined
+  private dueAt = 0
   private running: Promise<void> | undefined
   private again = false
   private failures = 0
@@ -157,7 +164,7 @@ export class ReplicaSync implements QueueReplica {
   }
 
   queueChanged(): void {
-    this.schedule(20)
+    this.schedule(CHANGE_DEBOUNCE_MS)
   }
 
   /** Runs one pass now and resolves when it ended (tests, `rescue` checks, shutdown). */
@@ -170,6 +177,7 @@ export class ReplicaSync implements QueueReplica {
   async stop(): Promise<void> {
     this.stopped = true
     clearTimeout(this.timer)
+    this.timer = undefined
     await this.running
   }
 
@@ -179,14 +187,18 @@ export class ReplicaSync implements QueueReplica {
       this.again = true
       return
     }
+    // A pass already due sooner stays as it is: a busy counter never postpones its copies.
+    if (this.timer !== undefined && this.dueAt <= Date.now() + ms) return
     clearTimeout(this.timer)
+    this.dueAt = Date.now() + ms
     this.timer = setTimeout(() => {
+      this.timer = undefined
       this.running = this.pass().finally(() => {
         this.running = undefined
         const retry = this.failures > 0 ? Math.min(MAX_BACKOFF_MS, 500 * 2 ** (this.failures - 1)) : undefined
         if (this.again) {
           this.again = false
-          this.schedule(retry ?? 20)
+          this.schedule(retry ?? CHANGE_DEBOUNCE_MS)
         } else this.schedule(retry ?? this.options.periodMs ?? 30_000)
       })
     }, ms)

@@ -97,6 +97,18 @@ describe.runIf(natsServerAvailable())('the fleet in view', () => {
   })
 })
 
+describe("the store's commands as a manager finds them", () => {
+  it.each([
+    [['rescue', '--help'], /--terminal <id>[\s\S]*--recovery-key <file>[\s\S]*--report-dir/],
+    [['fleet', '--help'], /what needs a\s+person[\s\S]*--domain/],
+    [['store', '--help'], /keygen[\s\S]*password[\s\S]*nkey/],
+  ])('%j explains itself', (args, expected) => {
+    const run = spawnSync(process.execPath, ['bin/pos-agent.js', ...args], { encoding: 'utf8', timeout: 30_000 })
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toMatch(expected)
+  })
+})
+
 describe('pos-agent store keygen', () => {
   it('writes an owner-only private key that opens only with its passphrase, and prints the public key', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pos-keygen-'))
