@@ -911,6 +911,7 @@ interface JournalSale {
   reference: string | null
   card_fingerprint: string | null
   business_day: string
+  read_method: string | null
 }
 
 function checkJournalAndLedger(
@@ -939,7 +940,7 @@ function checkJournalAndLedger(
       .all() as typeof batches
     sales = db
       .prepare(
-        'SELECT id, state, amount_minor, tip_minor, tip_state, offline, attention_from, kind, original_id, reference, card_fingerprint, business_day FROM sale',
+        'SELECT id, state, amount_minor, tip_minor, tip_state, offline, attention_from, kind, original_id, reference, card_fingerprint, business_day, read_method FROM sale',
       )
       .all() as JournalSale[]
     sealed = db.prepare('SELECT sale_id FROM sealed_card').all() as typeof sealed
@@ -967,7 +968,6 @@ function checkJournalAndLedger(
     if (b.late > 0) bad(`batch ${b.number} holds ${b.late} sale(s) rung up after it closed`)
   })
   const byId = new Map(sales.map((s) => [s.id, s]))
-  const cardOf = new Map(model.map((m) => [m.id, m.card]))
   for (const s of sales) report.states[s.state] = (report.states[s.state] ?? 0) + 1
   for (const s of sales) if (s.kind === 'return') report.returnStates[s.state] = (report.returnStates[s.state] ?? 0) + 1
   for (const m of model) if (!byId.has(m.id)) bad(`sale ${m.id} was started but is not in the journal`)
@@ -1000,7 +1000,8 @@ function checkJournalAndLedger(
       bad(`sale ${s.id} is ${s.state} (not charged) in the journal but ${p.status} at the host`, s.id)
     }
     // a chip payment approved offline reaches the host as the card approved it: its TC and Y3, never the ARQC
-    if (s.offline === 1 && cardOf.get(s.id) === 'chip' && p !== undefined) {
+    // (the card the sale read, as the journal has it: commands sent together may hand a card to another's read)
+    if (s.offline === 1 && s.read_method === 'chip' && p !== undefined) {
       const chip = entries.find((e) => e.operation === 'payment' && e.merchantTransID === s.id && !e.replayed)?.icCardData ?? ''
       if (!chip.includes('9F270140') || !chip.includes('8A025933'))
         bad(`stored chip payment ${s.id} reached the host without the card's TC and Y3 (icCardData ${chip || 'none'})`, s.id)

@@ -241,7 +241,7 @@ async function main(): Promise<void> {
         const card = 'card' in target ? target.card : target.otherCard ? otherCardThan(original!.card) : original!.card
         const presentation: Presentation = command.readerFault
           ? presentationFor(card, undefined, command.readerFault)
-          : { card: CHAOS_CARDS[card](), ...(command.cardAfterMs ? { after: sleep(command.cardAfterMs) } : {}) }
+          : { ...presentationFor(card, undefined, undefined), ...(command.cardAfterMs ? { after: sleep(command.cardAfterMs) } : {}) }
         let amountMinor: number
         if ('minor' in amount) amountMinor = amount.minor
         else {
@@ -269,7 +269,8 @@ async function main(): Promise<void> {
         return sale ? { sale } : { timedOut: true, sale: engine.txn.get(command.id) }
       }
       case 'voidSale':
-        return { sale: await withCard({ card: CHAOS_CARDS[command.card]() }, () => engine.txn.voidSale(command.id)) }
+        // A card offered for one operation may be read by another sent at the same time: a chip answers as a card does.
+        return { sale: await withCard(presentationFor(command.card, undefined, undefined), () => engine.txn.voidSale(command.id)) }
       case 'adjustTip':
         return { sale: await engine.txn.adjustTip(command.id, command.tipMinor, true) }
       case 'closeDay':
