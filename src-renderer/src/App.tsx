@@ -46,21 +46,6 @@ function Shell() {
     const first = main.querySelector<HTMLElement>('[data-amount-field], [autofocus]') ?? firstControl(main)
     ;(first ?? main).focus({ preventScroll: true })
   }, [screen])
-  // A control that leaves the page while it has the focus (a screen's loading state giving way to
-  // its content) would leave the next key nowhere: the focus goes back to the screen's first control.
-  useEffect(() => {
-    const onFocusOut = (event: FocusEvent): void => {
-      if (event.relatedTarget !== null) return
-      setTimeout(() => {
-        const main = mainRef.current
-        if (!main || document.activeElement !== document.body || !main.isConnected) return
-        if (document.querySelector('[aria-modal="true"]')) return
-        ;(firstControl(main) ?? main).focus({ preventScroll: true })
-      }, 0)
-    }
-    document.addEventListener('focusout', onFocusOut)
-    return () => document.removeEventListener('focusout', onFocusOut)
-  }, [])
 
   if (!hasInfo) {
     return (

@@ -52,7 +52,8 @@ describe('totals per shift', () => {
     ])
     const [first, second, third] = open.byShift
     expect(second!.start).toBe(first!.end)
-    expect(third!.start).toBeGreaterThan(second!.end!)
+    // A sign-in right after a sign-out may fall in the same millisecond.
+    expect(third!.start).toBeGreaterThanOrEqual(second!.end!)
     // The same sales, counted the way byOperator counts them.
     expect(open.byOperator.map((row) => [row.operatorId, row.count, row.amountMinor])).toEqual([
       ['17', 3, 2200],

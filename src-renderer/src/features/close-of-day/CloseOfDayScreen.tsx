@@ -75,7 +75,15 @@ export function CloseOfDayScreen() {
               </select>
             </label>
           )}
-          <button type="button" className="button" disabled={loading} onClick={() => void store.getState().refreshReport()}>
+          {/* aria-disabled, not disabled, while loading: a disabled button drops the focus (the screen opens with it there). */}
+          <button
+            type="button"
+            className="button"
+            aria-disabled={loading}
+            onClick={() => {
+              if (!loading) void store.getState().refreshReport()
+            }}
+          >
             Refresh report
           </button>
         </div>
