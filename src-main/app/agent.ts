@@ -105,7 +105,8 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
     closers.unshift(async () => metrics.close())
     // The store's server, when configured (docs/store.md): its fence is read before the engine starts.
     const store = await openStoreWiring(config, runtime.secrets, runtime.logger, packageVersion())
-    if (store) closers.unshift(() => store.link.close())
+    const closeLink = async (): Promise<void> => store?.link.close()
+    closers.unshift(closeLink)
     const engine = await composeEngine(settings, {
       reader: readerHandle.reader,
       host: new MeasuredHostClient(connection.client, (outcome) => metrics.observeHostCall(outcome)),
@@ -114,6 +115,9 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       store: store?.engineStore,
     })
     closers.unshift(() => engine.close())
+    // The replica reads the journal on its timer: the link closes before the journal, never after.
+    closers.splice(closers.indexOf(closeLink), 1)
+    closers.unshift(closeLink)
     store?.start(engine, readerHandle.reader)
     metrics.watch({
       txn: engine.txn,

@@ -249,9 +249,19 @@ export class ReplicaSync implements QueueReplica {
       this.failures++
       this.state.failingSince ??= Date.now()
       this.state.lastError = error instanceof Error ? error.message : String(error)
-      if (wanted.size === 0) wanted = new Map(queue.owed().map((item) => [this.subjectOf(item), item]))
-      this.state.uncopied = [...wanted.keys()].filter((subject) => !this.known.has(subject)).length
+      // The queue itself may be what failed (a journal closing): the count then stays as it was.
+      const owed = wanted.size > 0 ? wanted : this.owedOrUnknown(queue)
+      if (owed) this.state.uncopied = [...owed.keys()].filter((subject) => !this.known.has(subject)).length
+      wanted = owed ?? wanted
       logger.warn({ err: error, owed: wanted.size, uncopied: this.state.uncopied }, 'the queue copies could not be brought up to date')
+    }
+  }
+
+  private owedOrUnknown(queue: OwedQueue): Map<string, OwedItem> | undefined {
+    try {
+      return new Map(queue.owed().map((item) => [this.subjectOf(item), item]))
+    } catch {
+      return undefined
     }
   }
 

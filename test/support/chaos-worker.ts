@@ -327,9 +327,9 @@ async function main(): Promise<void> {
   })
   lines.on('close', () => {
     nexo.close()
-    void engine
-      .close()
-      .then(() => store?.link.close())
+    // The link first: its replica reads the journal on a timer.
+    void Promise.resolve(store?.link.close())
+      .then(() => engine.close())
       .then(() => host.close())
       .then(() => process.exit(0))
   })

@@ -84,8 +84,9 @@ export async function startLane(options: LaneOptions): Promise<Lane> {
     wiring,
     client,
     async close() {
-      await engine.close()
+      // The link first: its replica reads the journal on a timer, so it stops before the journal closes.
       await wiring.link.close()
+      await engine.close()
       await client.close()
     },
   }

@@ -10,9 +10,18 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from '@nats-io/transport-node'
+import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../../src-main/keychain'
-import { CopyOpener, makeRecoveryKeyPair, openRecoveryPrivateKey, StoreConnection } from '../../../src-main/store'
+import {
+  CopyOpener,
+  CopySealer,
+  makeRecoveryKeyPair,
+  openRecoveryPrivateKey,
+  recoveryPublicJwk,
+  ReplicaSync,
+  StoreConnection,
+} from '../../../src-main/store'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { AID, eventually, KEY } from '../../support/engine-harness'
@@ -164,6 +173,38 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     await restarted
     expect(sale.state).toBe('storedOffline')
     expect(await copiesAtStore(nats.url, 'T-0001')).toHaveLength(1)
+  })
+
+  it('a journal that closes under a pass is a failed pass, never an error thrown from a timer', async () => {
+    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    const sync = new ReplicaSync({
+      connection,
+      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey)),
+      storeId: 'S1',
+      terminalId: 'T-0009',
+      required: true,
+      ackTimeoutMs: 2_000,
+      logger: pino({ level: 'silent' }),
+    })
+    let open = true
+    const owed = [{ seq: 1, operation: 'payment' as const, messageId: 'm-1' }]
+    sync.attach({
+      owed: () => {
+        if (!open) throw new TypeError('The database connection is not open')
+        return owed
+      },
+      copyOf: () => undefined,
+    })
+    try {
+      await sync.syncNow()
+      open = false
+      const state = await sync.syncNow()
+      expect(state.lastError).toMatch(/not open/)
+      expect(state.uncopied).toBe(1)
+    } finally {
+      await sync.stop()
+      await connection.close()
+    }
   })
 })
 
