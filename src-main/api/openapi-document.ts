@@ -7,7 +7,8 @@
  */
 import { z } from 'zod'
 import { OPERATION_NAMES, OPERATION_SCHEMAS, type OperationName } from '../../src-shared/contract'
-import { NAMED_RESULT_SCHEMAS, RESULT_SCHEMAS } from '../../src-shared/contract/result-schemas'
+import { RESULT_SCHEMAS } from '../../src-shared/contract/operations'
+import { NAMED_RESULT_SCHEMAS } from '../../src-shared/contract/result-schemas'
 import { ERROR_CATALOGUE, ERROR_CODES, type HttpStatus } from '../../src-shared/errors'
 import { eventsPath } from './openapi-events'
 import { OPERATION_EXAMPLES } from './operation-examples'

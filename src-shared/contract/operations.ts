@@ -1,31 +1,33 @@
 /**
  * Every operation the cashier UI and integrators can ask of the agent, declared once: its request
  * (a zod schema, validated at every entrance), who may call it (`access`: access.ts explains the
- * fields; src-main/service/access.ts is the check) and, in result-schemas.ts, what it answers.
+ * fields; src-main/service/access.ts is the check) and what it answers (a result schema of
+ * result-schemas.ts, from which its type is inferred).
  * A new operation is one row here and one handler in src-main/service.
  */
 import { z } from 'zod'
-import type {
-  CounterOperatorView,
-  OperatorView,
-  PrinterStatusView,
-  IntegratorTokenView,
-  AppInfo,
-  ApprovalProofView,
-  AuditTrailView,
-  BatchSummaryView,
-  DayReportView,
-  DeviceStatusView,
-  CardReadExtensionView,
-  QueueItemView,
-  QueueStatusView,
-  SaleView,
-  SettingsView,
-  WindowLinkView,
-  MetricsScrapeView,
-  PairedWindowView,
-  PosStreamSnapshot,
-} from './dto'
+import {
+  appInfoSchema,
+  approvalProofSchema,
+  auditTrailSchema,
+  batchSummaryViewSchema,
+  cardReadExtensionViewSchema,
+  counterOperatorSchema,
+  dayExportSchema,
+  dayReportViewSchema,
+  deviceStatusViewSchema,
+  integratorTokenSchema,
+  metricsScrapeSchema,
+  operatorSchema,
+  pairedWindowSchema,
+  posStreamSnapshotSchema,
+  printerStatusViewSchema,
+  queueItemViewSchema,
+  queueStatusViewSchema,
+  saleViewSchema,
+  settingsViewSchema,
+  windowLinkSchema,
+} from './result-schemas'
 import { OFFLINE_POLICIES } from '../sale'
 import { administers, reads, TOKEN_SCOPES, works, type OperationAccess } from './access'
 
@@ -63,16 +65,21 @@ export const paymentOptionsSchema = z.strictObject({
 /** The integrator's optional payment fields, as the schema accepts them (one declaration). */
 export type PaymentOptions = z.infer<typeof paymentOptionsSchema>
 
-/** One operation: its request and who may call it. */
-interface Declared<R extends z.ZodType> {
+/** One operation: its request, who may call it, and what it answers (result-schemas.ts). */
+interface Declared<R extends z.ZodType, A extends z.ZodType> {
   readonly request: R
   readonly access: OperationAccess
+  readonly result: A
 }
-const declare = <R extends z.ZodType>(request: R, access: OperationAccess): Declared<R> => ({ request, access })
+const declare = <R extends z.ZodType, A extends z.ZodType>(request: R, access: OperationAccess, result: A): Declared<R, A> => ({
+  request,
+  access,
+  result,
+})
 const noRequest = z.strictObject({})
 
 export const OPERATIONS = {
-  appInfo: declare(noRequest, reads()),
+  appInfo: declare(noRequest, reads(), appInfoSchema),
   startSale: declare(
     z.strictObject({
       amountMinor: minor.min(1, 'the amount must be more than zero'),
@@ -92,14 +99,15 @@ export const OPERATIONS = {
       amountConfirmed: z.boolean().optional(),
     }),
     works('sell'),
+    saleViewSchema,
   ),
-  getSale: declare(z.strictObject({ id: saleId }), reads()),
+  getSale: declare(z.strictObject({ id: saleId }), reads(), saleViewSchema),
   /** A sale by the POS's own `reference` (the one it gave startSale), for a POS that lost the agent's id. */
-  getSaleByReference: declare(z.strictObject({ reference: saleReference }), reads(['counter', 'pos', 'nexo', 'cli'])),
-  cancelSale: declare(z.strictObject({ id: saleId }), works('sell')),
-  confirmDuplicate: declare(z.strictObject({ id: saleId, charge: z.boolean() }), works('sell')),
+  getSaleByReference: declare(z.strictObject({ reference: saleReference }), reads(['counter', 'pos', 'nexo', 'cli']), saleViewSchema),
+  cancelSale: declare(z.strictObject({ id: saleId }), works('sell'), saleViewSchema),
+  confirmDuplicate: declare(z.strictObject({ id: saleId, charge: z.boolean() }), works('sell'), saleViewSchema),
   /** A manager approves the void of a sale older than AppInfo's `voidWithoutManagerMinutes`. */
-  voidSale: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'voidAge')),
+  voidSale: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'voidAge'), saleViewSchema),
   /**
    * A return: credits `amountMinor` of sale `originalId` (at most what is left to return of it) to the
    * card it was paid with, presented again; without `originalId`, a return without a sale on this
@@ -119,11 +127,13 @@ export const OPERATIONS = {
       approval: approval.optional(),
     }),
     works('refund', 'always', { posApproves: ['nexo'] }),
+    saleViewSchema,
   ),
   /** A manager approves a tip past the tolerance (`managerOverride`). */
   adjustTip: declare(
     z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional(), approval: approval.optional() }),
     works('sell', 'tipOverride'),
+    saleViewSchema,
   ),
   /**
    * Sales, oldest first: those of the open batch, or of local day `day`, or of `batch` (a closed batch's
@@ -143,13 +153,14 @@ export const OPERATIONS = {
       operatorId: operatorId.optional(),
     }),
     reads(),
+    z.array(saleViewSchema),
   ),
-  queueStatus: declare(noRequest, reads()),
-  queueItems: declare(noRequest, reads(['counter', 'pos', 'cli'])),
-  forwardNow: declare(noRequest, works('sell')),
-  retryAttention: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'always')),
+  queueStatus: declare(noRequest, reads(), queueStatusViewSchema),
+  queueItems: declare(noRequest, reads(['counter', 'pos', 'cli']), z.array(queueItemViewSchema)),
+  forwardNow: declare(noRequest, works('sell'), queueStatusViewSchema),
+  retryAttention: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'always'), saleViewSchema),
   /** The open batch, or closed batch number `batch` with its totals as they were closed. */
-  dayReport: declare(z.strictObject({ batch: batchNumber.optional() }), reads(['counter', 'pos', 'nexo', 'cli'])),
+  dayReport: declare(z.strictObject({ batch: batchNumber.optional() }), reads(['counter', 'pos', 'nexo', 'cli']), dayReportViewSchema),
   /**
    * Closes the open batch. `batch` names the batch the caller means to close: a repeat after it
    * closed returns that batch's report and closes nothing else. `managerOverride` closes a batch
@@ -158,11 +169,12 @@ export const OPERATIONS = {
   closeDay: declare(
     z.strictObject({ batch: batchNumber.optional(), managerOverride: z.boolean().optional(), approval: approval.optional() }),
     works('sell', 'always'),
+    dayReportViewSchema,
   ),
   /** Closed batches, newest first. */
-  listBatches: declare(noRequest, reads(['counter', 'pos', 'cli'])),
+  listBatches: declare(noRequest, reads(['counter', 'pos', 'cli']), z.array(batchSummaryViewSchema)),
   /** A manager takes note that a stored payment the bank declined will not be paid. */
-  acknowledgeAttention: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'always')),
+  acknowledgeAttention: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'always'), saleViewSchema),
   /**
    * The day's sales and totals as a file; with `audit`, the audit trail of the same time too (a
    * manager's: who signed in, approved, changed keys, tokens and operators).
@@ -175,22 +187,28 @@ export const OPERATIONS = {
       approval: approval.optional(),
     }),
     { ...works('sell', 'auditIncluded'), scope: 'read', scopeWhen: { field: 'audit', scope: 'admin' } },
+    dayExportSchema,
   ),
-  deviceStatus: declare(noRequest, reads()),
+  deviceStatus: declare(noRequest, reads(), deviceStatusViewSchema),
   /**
    * More time at the card prompt (CARD_READ_EXTENSION in src-main/device: a bounded number of times).
    * The customer asks at the display, or the cashier for them; the one thing the display may do, and
    * nothing a POS needs (it cancels or waits).
    */
-  extendCardRead: declare(noRequest, { doors: ['counter', 'display'], scope: 'sell', signIn: false, manager: 'never', audited: false }),
-  presentTestCard: declare(z.strictObject({ name: z.string().min(1).max(64) }), works('sell')),
-  settings: declare(noRequest, reads()),
+  extendCardRead: declare(
+    noRequest,
+    { doors: ['counter', 'display'], scope: 'sell', signIn: false, manager: 'never', audited: false },
+    cardReadExtensionViewSchema,
+  ),
+  presentTestCard: declare(z.strictObject({ name: z.string().min(1).max(64) }), works('sell'), z.object({ presented: z.string() })),
+  settings: declare(noRequest, reads(), settingsViewSchema),
   setSigningKey: declare(
     z.strictObject({
       key: z.string().length(32, 'the signing key is exactly 32 characters'),
       approval: approval.optional(),
     }),
     administers('always'),
+    z.object({ kcv: z.string() }),
   ),
   /** A manager: a new integrator token for one POS (shown once), doing only what `scopes` name. */
   createToken: declare(
@@ -200,11 +218,16 @@ export const OPERATIONS = {
       approval: approval.optional(),
     }),
     administers('always'),
+    z.object({ token: z.string(), integrator: integratorTokenSchema }),
   ),
-  listTokens: declare(noRequest, { ...administers('never'), audited: false }),
+  listTokens: declare(noRequest, { ...administers('never'), audited: false }, z.array(integratorTokenSchema)),
   /** Revoking a token also ends every window it opened. */
-  revokeToken: declare(z.strictObject({ id: z.string().min(1).max(64), approval: approval.optional() }), administers('always')),
-  listOperators: declare(noRequest, { ...administers('never', { signIn: false }), audited: false }),
+  revokeToken: declare(
+    z.strictObject({ id: z.string().min(1).max(64), approval: approval.optional() }),
+    administers('always'),
+    integratorTokenSchema,
+  ),
+  listOperators: declare(noRequest, { ...administers('never', { signIn: false }), audited: false }, z.array(operatorSchema)),
   /** The first operator of a terminal is a manager and needs no approval; every later one, a manager's. */
   addOperator: declare(
     z.strictObject({
@@ -215,18 +238,39 @@ export const OPERATIONS = {
       approval: approval.optional(),
     }),
     administers('notFirstOperator', { signIn: false }),
+    operatorSchema,
   ),
   /** Signs in at this counter (five wrong PINs in a row lock the operator for fifteen minutes). */
-  signIn: declare(credential, { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: true }),
-  signOut: declare(noRequest, { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: true }),
+  signIn: declare(credential, { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: true }, operatorSchema),
+  signOut: declare(
+    noRequest,
+    { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: true },
+    counterOperatorSchema,
+  ),
   /** Who is signed in at this counter, and whether this terminal asks for a sign-in at all. */
-  counterOperator: declare(noRequest, { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: false }),
+  counterOperator: declare(
+    noRequest,
+    { doors: ['counter'], scope: 'admin', signIn: false, manager: 'never', audited: false },
+    counterOperatorSchema,
+  ),
   // A manager's approval is the whole of what these need: a locked-out cashier's PIN is reset at a
   // counter where nobody can sign in.
-  setOperatorPin: declare(z.strictObject({ operatorId, pin, approval: approval.optional() }), administers('always', { signIn: false })),
-  disableOperator: declare(z.strictObject({ operatorId, approval: approval.optional() }), administers('always', { signIn: false })),
+  setOperatorPin: declare(
+    z.strictObject({ operatorId, pin, approval: approval.optional() }),
+    administers('always', { signIn: false }),
+    operatorSchema,
+  ),
+  disableOperator: declare(
+    z.strictObject({ operatorId, approval: approval.optional() }),
+    administers('always', { signIn: false }),
+    operatorSchema,
+  ),
   /** Lifts a lockout after wrong PINs, keeping the operator's PIN. */
-  unlockOperator: declare(z.strictObject({ operatorId, approval: approval.optional() }), administers('always', { signIn: false })),
+  unlockOperator: declare(
+    z.strictObject({ operatorId, approval: approval.optional() }),
+    administers('always', { signIn: false }),
+    operatorSchema,
+  ),
   /**
    * A manager's approval of one request, asked before sending it: the proof approves exactly that
    * operation with exactly that request (its `approval` left out), once, within two minutes.
@@ -239,15 +283,20 @@ export const OPERATIONS = {
       pin: z.string().min(1).max(8),
     }),
     { doors: ['counter', 'pos', 'nexo'], scope: 'read', signIn: false, manager: 'never', audited: true },
+    approvalProofSchema,
   ),
   /** A one-time link that opens a cashier window (the machine's owner, or from a cashier window). */
-  openCashierWindow: declare(noRequest, administers('never')),
+  openCashierWindow: declare(noRequest, administers('never'), windowLinkSchema),
   /** The paired windows (browser windows a launch link opened), for a manager to see and revoke. */
-  listWindows: declare(noRequest, { ...administers('never'), audited: false }),
+  listWindows: declare(noRequest, { ...administers('never'), audited: false }, z.array(pairedWindowSchema)),
   /** Ends a paired window (and every window opened from it): its next call is refused. */
-  revokeWindow: declare(z.strictObject({ id: z.string().regex(/^[0-9a-f]{12}$/), approval: approval.optional() }), administers('always')),
+  revokeWindow: declare(
+    z.strictObject({ id: z.string().regex(/^[0-9a-f]{12}$/), approval: approval.optional() }),
+    administers('always'),
+    z.array(pairedWindowSchema),
+  ),
   /** A one-time link that opens a customer display, which only reads. */
-  openCustomerDisplay: declare(noRequest, { ...reads(['counter', 'pos', 'cli']), audited: true }),
+  openCustomerDisplay: declare(noRequest, { ...reads(['counter', 'pos', 'cli']), audited: true }, windowLinkSchema),
   /** The audit trail (a manager's): every sign-in, approval, window, token, key and operator change, oldest first. */
   auditTrail: declare(
     z.strictObject({
@@ -257,6 +306,7 @@ export const OPERATIONS = {
       approval: approval.optional(),
     }),
     { ...administers('always'), audited: false },
+    auditTrailSchema,
   ),
   /**
    * Prints a sale's receipt on the receipt printer, again as often as asked: both copies unless one is
@@ -265,20 +315,25 @@ export const OPERATIONS = {
   printReceipt: declare(
     z.strictObject({ id: saleId, copies: z.enum(['both', 'merchant', 'customer']).optional(), kind: receiptKind.optional() }),
     { ...works('sell'), signIn: false },
+    printerStatusViewSchema,
   ),
   /** Emails the customer's copy of a sale's receipt through the store's SMTP server. */
-  emailReceipt: declare(z.strictObject({ id: saleId, to: z.string().trim().min(3).max(254), kind: receiptKind.optional() }), {
-    ...works('sell'),
-    signIn: false,
-  }),
+  emailReceipt: declare(
+    z.strictObject({ id: saleId, to: z.string().trim().min(3).max(254), kind: receiptKind.optional() }),
+    {
+      ...works('sell'),
+      signIn: false,
+    },
+    z.object({ to: z.string() }),
+  ),
   /** Asks the receipt printer how it is now (paper, cover, power). */
-  printerStatus: declare(noRequest, reads(['counter', 'pos', 'cli'])),
+  printerStatus: declare(noRequest, reads(['counter', 'pos', 'cli']), printerStatusViewSchema),
   /** Prints the day report: the Z-report of a closed batch (as closed), or the open batch's running totals. */
-  printDayReport: declare(z.strictObject({ batch: batchNumber.optional() }), reads(['counter', 'pos', 'cli'])),
+  printDayReport: declare(z.strictObject({ batch: batchNumber.optional() }), reads(['counter', 'pos', 'cli']), printerStatusViewSchema),
   /** The terminal now (the sale at the counter, its prompt, queue, reader, alarms): what an event stream starts from. */
-  snapshot: declare(noRequest, reads()),
+  snapshot: declare(noRequest, reads(), posStreamSnapshotSchema),
   /** The agent's Prometheus metrics, one scrape in the text format (docs/monitoring.md). */
-  metrics: declare(noRequest, reads(['counter', 'pos', 'cli'])),
+  metrics: declare(noRequest, reads(['counter', 'pos', 'cli']), metricsScrapeSchema),
 } as const
 
 export type OperationName = keyof typeof OPERATIONS
@@ -288,55 +343,12 @@ export const OPERATION_SCHEMAS = Object.fromEntries(Object.entries(OPERATIONS).m
 }
 export type OperationRequest<K extends OperationName> = z.infer<(typeof OPERATIONS)[K]['request']>
 
-export interface OperationResults {
-  appInfo: AppInfo
-  startSale: SaleView
-  getSale: SaleView
-  getSaleByReference: SaleView
-  cancelSale: SaleView
-  confirmDuplicate: SaleView
-  voidSale: SaleView
-  startReturn: SaleView
-  adjustTip: SaleView
-  listSales: SaleView[]
-  queueStatus: QueueStatusView
-  queueItems: QueueItemView[]
-  forwardNow: QueueStatusView
-  retryAttention: SaleView
-  dayReport: DayReportView
-  closeDay: DayReportView
-  listBatches: BatchSummaryView[]
-  acknowledgeAttention: SaleView
-  exportDay: { filename: string; contentType: string; content: string }
-  deviceStatus: DeviceStatusView
-  extendCardRead: CardReadExtensionView
-  presentTestCard: { presented: string }
-  settings: SettingsView
-  setSigningKey: { kcv: string }
-  createToken: { token: string; integrator: IntegratorTokenView }
-  listTokens: IntegratorTokenView[]
-  revokeToken: IntegratorTokenView
-  listOperators: OperatorView[]
-  addOperator: OperatorView
-  signIn: OperatorView
-  signOut: CounterOperatorView
-  counterOperator: CounterOperatorView
-  setOperatorPin: OperatorView
-  disableOperator: OperatorView
-  printReceipt: PrinterStatusView
-  emailReceipt: { to: string }
-  printerStatus: PrinterStatusView
-  printDayReport: PrinterStatusView
-  unlockOperator: OperatorView
-  approve: ApprovalProofView
-  openCashierWindow: WindowLinkView
-  openCustomerDisplay: WindowLinkView
-  auditTrail: AuditTrailView
-  snapshot: PosStreamSnapshot
-  metrics: MetricsScrapeView
-  listWindows: PairedWindowView[]
-  revokeWindow: PairedWindowView[]
+/** What each operation answers with, under `value` (docs/local-api.md): the source of the OpenAPI document. */
+export const RESULT_SCHEMAS = Object.fromEntries(Object.entries(OPERATIONS).map(([name, op]) => [name, op.result])) as {
+  [K in OperationName]: (typeof OPERATIONS)[K]['result']
 }
+/** Each operation's answer, as its result schema describes it. */
+export type OperationResults = { [K in OperationName]: z.infer<(typeof OPERATIONS)[K]['result']> }
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[]
 

@@ -5,7 +5,7 @@
  */
 import { COUNTER } from '../../support/service-harness'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RESULT_SCHEMAS } from '../../../src-shared/contract/result-schemas'
+import { RESULT_SCHEMAS } from '../../../src-shared/contract/operations'
 import { TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { startApiHarness, type ApiHarness } from './api-harness'
 
