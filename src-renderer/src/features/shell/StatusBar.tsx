@@ -13,14 +13,24 @@ export interface StatusItem {
   render(inMenu: boolean): ReactNode
 }
 
-function readerBadge(link: string): { tone: 'ok' | 'warn' | 'info' | 'error'; words: string } {
+type Tone = 'ok' | 'warn' | 'info' | 'error'
+/**
+ * Bad news first: on a narrow line only the first items stay in sight, so a bank that is offline or a
+ * queue that needs a manager is never the one pushed into the Menu by a reader that is fine.
+ */
+const TONE_RANK: Record<Tone, number> = { error: 0, warn: 1, info: 2, ok: 3 }
+
+function readerBadge(link: string): { tone: Tone; words: string } {
   if (link === 'connected') return { tone: 'ok', words: 'Reader connected' }
   if (link === 'reconnecting') return { tone: 'warn', words: 'Reader reconnecting' }
   if (link === 'unknown') return { tone: 'info', words: 'Reader unknown' }
   return { tone: 'error', words: 'Reader not connected' }
 }
 
-/** The items of the status line, most important first: the first to leave a full line are the last. */
+/**
+ * The items of the status line, most important first (an alarm, then the badges, worst news first,
+ * then who is signed in): the first to leave a full line are the last.
+ */
 export function useStatusItems(openAlarms: () => void): StatusItem[] {
   const { device, queue, operator, alarmCount, answering } = usePos(
     useShallow((s) => ({
@@ -56,8 +66,9 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
         </Badge>
       ),
     })
+  const badges: Array<StatusItem & { tone: Tone }> = []
   const reader = readerBadge(device.link)
-  if (answering) items.push({ key: 'reader', render: () => <Badge tone={reader.tone}>{reader.words}</Badge> })
+  if (answering) badges.push({ key: 'reader', tone: reader.tone, render: () => <Badge tone={reader.tone}>{reader.words}</Badge> })
   // Before the first sale or queued message nothing has been sent to the bank: said so, not left out.
   const bank =
     reach === 'reachable'
@@ -65,16 +76,19 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
       : reach === 'unreachable'
         ? { tone: 'error' as const, words: 'Bank offline' }
         : { tone: 'info' as const, words: 'Bank not tried yet' }
-  if (answering) items.push({ key: 'bank', render: () => <Badge tone={bank.tone}>{bank.words}</Badge> })
-  if (queue && answering)
-    items.push({
+  if (answering) badges.push({ key: 'bank', tone: bank.tone, render: () => <Badge tone={bank.tone}>{bank.words}</Badge> })
+  if (queue && answering) {
+    const tone: Tone = queue.attentionCount > 0 ? 'error' : queue.count > 0 ? 'warn' : 'ok'
+    badges.push({
       key: 'queue',
+      tone,
       render: () => (
-        <Badge tone={queue.attentionCount > 0 ? 'error' : queue.count > 0 ? 'warn' : 'ok'}>
-          {`Queue ${queue.count}${queue.attentionCount > 0 ? `, ${queue.attentionCount} need a manager` : ''}`}
-        </Badge>
+        <Badge tone={tone}>{`Queue ${queue.count}${queue.attentionCount > 0 ? `, ${queue.attentionCount} need a manager` : ''}`}</Badge>
       ),
     })
+  }
+  // A stable sort: badges of the same tone keep their order (reader, bank, queue).
+  items.push(...badges.sort((a, b) => TONE_RANK[a.tone] - TONE_RANK[b.tone]))
   if (operator)
     items.push({
       key: 'operator',
