@@ -13,7 +13,7 @@ export default defineConfig({
         test: {
           name: 'main',
           environment: 'node',
-          include: ['test/main/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: ['test/main/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/bench/**/*.test.ts'],
         },
       },
       {

@@ -13,14 +13,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { Agent, request } from 'undici'
-import { composeEngine, JOURNAL_FILE } from '../../src-main/app/compose'
+import { composeEngine } from '../../src-main/app/compose'
 import { UndiciHostClient, type HostClient } from '../../src-main/gateway/gateway-client'
 import { operationPath } from '../../src-main/gateway/operations'
-import { JOURNAL_MIGRATIONS, openJournalDatabase } from '../../src-main/journal'
 import { MemorySecretStore } from '../../src-main/keychain'
 import { ScriptedCardReader, TEST_CARDS } from '../fakes/scripted-card-reader'
 import { AID, KEY, testSettings } from '../support/engine-harness'
 import { percentile, report, startHostProcess, throughput } from './support/bench-kit'
+import { fillHistory } from './support/journal-history'
 
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000)
 const SALES = Number(process.env.BENCH_SALES ?? 1_000)
@@ -163,41 +163,6 @@ async function saleTimes(empty: SaleLane, full: SaleLane): Promise<void> {
     await l.host.close()
     l.times.sort((a, b) => a - b)
   }
-}
-
-/** Fills a journal with historical sales straight through SQL (as years of trading would). */
-function fillHistory(dir: string, count: number): void {
-  const db = openJournalDatabase(join(dir, JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
-  const insertSale =
-    db.prepare(`INSERT INTO sale (id, state, created_at, updated_at, business_day, trans_time, amount_minor, currency, auto_capture, offline, chip, masked_pan, brand, read_method, card_fingerprint, auth_code)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 'USD', 1, 0, 1, '476173******0010', 'VISA', 'chip', ?, 'A1B2C3')`)
-  const insertEvent = db.prepare(
-    "INSERT INTO sale_event (sale_id, at, type, from_state, to_state) VALUES (?, ?, 'paymentAnswered', 'sending', ?)",
-  )
-  const start = Date.now() - 3 * 365 * 86_400_000
-  const chunk = 50_000
-  for (let base = 0; base < count; base += chunk) {
-    db.transaction(() => {
-      for (let i = base; i < Math.min(count, base + chunk); i++) {
-        const at = start + i * 90_000
-        const id = `H1-${String(i).padStart(9, '0')}`
-        const state = i % 20 === 0 ? 'declined' : 'approved'
-        insertSale.run(
-          id,
-          state,
-          at,
-          at,
-          new Date(at).toISOString().slice(0, 10),
-          new Date(at).toISOString(),
-          1_000 + (i % 9_000),
-          `fp${i % 200_000}`,
-        )
-        insertEvent.run(id, at, state)
-      }
-    })()
-  }
-  db.prepare("INSERT INTO counter (name, value) VALUES ('merchantTransID', 0) ON CONFLICT DO NOTHING").run()
-  db.close()
 }
 
 try {
