@@ -285,13 +285,21 @@ async function main(): Promise<void> {
         return { queue: engine.forwarder.status(), sales: engine.txn.dayReport().sales, alarms: engine.alarms }
       case 'uncopied': {
         if (!store) return { uncopied: [] }
-        await store.link.replica.syncNow()
-        const present = new Set(await copiesAtStore(storeUrl!, settings.merchant.terminalId, settings.merchant.storeId))
-        const owed = engine.journal.outbox.waiting(Number.MAX_SAFE_INTEGER)
         const subject = (item: { operation: QueueOperation; messageId: string }) =>
           copySubject(settings.merchant.storeId, settings.merchant.terminalId, item.operation, item.messageId)
-        return {
-          uncopied: owed.filter((item) => !present.has(subject(item))).map((item) => `${item.saleId} ${item.operation} (${item.state})`),
+        // The promise is "eventually": with the store back, a copy lands within a few passes (the client
+        // reconnects with backoff, and a reversal the forwarder queues meanwhile is copied on the next pass).
+        // One that is still missing after 20 s of passes is a copy that never comes.
+        const until = Date.now() + 20_000
+        for (;;) {
+          await store.link.replica.syncNow()
+          const present = new Set(await copiesAtStore(storeUrl!, settings.merchant.terminalId, settings.merchant.storeId))
+          const uncopied = engine.journal.outbox
+            .waiting(Number.MAX_SAFE_INTEGER)
+            .filter((item) => !present.has(subject(item)))
+            .map((item) => `${item.saleId} ${item.operation} (${item.state})`)
+          if (uncopied.length === 0 || Date.now() > until) return { uncopied }
+          await new Promise((resolve) => setTimeout(resolve, 250))
         }
       }
       case 'nexoPayment':
