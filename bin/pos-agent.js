@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The pos-agent command line runs the TypeScript sources through tsx, so it needs no build step.
-import { register } from 'tsx/esm/api'
+// The pos-agent command line runs the built bundle (out/main/cli.js, made by `npm run build` with the
+// Electron app), so `pos-agent serve` is the same code as the app and needs no compiler at run time.
+import { existsSync } from 'node:fs'
 
-register()
-await import('../src-main/cli/main.ts')
+const cli = new URL('../out/main/cli.js', import.meta.url)
+if (!existsSync(cli)) {
+  process.stderr.write('pos-agent: the command line is not built yet: run `npm run build` (or `npm start`) in the pos-agent folder first\n')
+  process.exit(1)
+}
+await import(cli.href)
