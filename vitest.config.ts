@@ -13,6 +13,8 @@ export default defineConfig({
         test: {
           name: 'main',
           environment: 'node',
+          // Tests spawn the built command line (bin/pos-agent.js): build it first when the sources changed.
+          globalSetup: ['test/support/build-before-tests.ts'],
           include: ['test/main/**/*.test.ts', 'test/shared/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/bench/**/*.test.ts'],
         },
       },

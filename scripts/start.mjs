@@ -2,20 +2,14 @@
 // `npm start`: build the app if needed, start it in Electron, and when Electron cannot start on this
 // machine, serve the same cashier UI in the browser from 127.0.0.1 instead, saying so.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, statSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { buildWhenStale } from './build-when-stale.mjs'
 
-const built = 'out/renderer/index.html'
-const newest = (dir) =>
-  readdirSync(dir, { withFileTypes: true }).reduce((max, entry) => {
-    const path = join(dir, entry.name)
-    return Math.max(max, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs)
-  }, 0)
-const stale = !existsSync(built) || ['src-main', 'src-renderer', 'src-shared'].some((dir) => newest(dir) > statSync(built).mtimeMs)
-if (stale) {
-  console.log('[start] building the app (electron-vite build)...')
-  const build = spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
+// The Electron app and the command line (`pos-agent serve`) are one build.
+try {
+  await buildWhenStale()
+} catch (error) {
+  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
 }
 
 const extra = process.argv.slice(2)

@@ -9,14 +9,13 @@ import { AgentMetrics, MeasuredHostClient } from '../metrics'
 import { minorUnitDigits } from '../../src-shared/money'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn'
 import { composeEngine, type Engine, type EngineAlarm, type EngineSettings } from './compose'
-import type { AgentConfig } from '../config'
+import { packageVersion, type AgentConfig } from '../config'
 import { openHostClient, type HostConnection } from './host-connection'
 import type { Runtime } from './runtime'
 import { openReceiptDesk } from './receipt-desk-factory'
 import { receiptMerchantOf } from '../../src-shared/receipt'
 import type { TrainingCardView } from '../../src-shared/contract'
 import { openStoreWiring } from './store-wiring'
-import { packageVersion } from './nexo-endpoint'
 
 /** The card reader for a runtime, with the training controls when it is the simulated PIN pad. */
 export interface ReaderHandle {

@@ -3,9 +3,8 @@
  * served over HTTPS with the integrator token. Off unless the configuration (`nexo.enabled`) or
  * `serve --nexo` turns it on: an open port is a door, and a terminal without a nexo POS needs none.
  */
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { NexoTerminal, startNexoServer, type NexoServer } from '../nexo'
+import { packageVersion } from '../config'
+import type { NexoServer } from '../nexo'
 import type { RunningAgent } from './agent'
 import type { Runtime } from './runtime'
 
@@ -15,6 +14,8 @@ export interface NexoEndpointOptions {
 }
 
 export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, options: NexoEndpointOptions): Promise<NexoServer> {
+  // Loaded only when the endpoint is on, so an agent without it starts without its code.
+  const { NexoTerminal, startNexoServer } = await import('../nexo')
   const { merchant } = agent.config
   const terminal = new NexoTerminal({
     service: agent.service,
@@ -35,13 +36,4 @@ export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, o
     host: options.host ?? agent.config.nexo.host,
     port: options.port ?? agent.config.nexo.port,
   })
-}
-
-/** The agent's version, as nexo's POISoftware reports it. */
-export function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version?: string }).version ?? '0'
-  } catch {
-    return '0'
-  }
 }

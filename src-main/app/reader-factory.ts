@@ -3,12 +3,12 @@
  * serial port; in training mode the simulated NEO 2 PIN pad, on a real pty pair when socat is
  * installed (the same serial path a real reader uses), otherwise on an in-process mock serial port.
  */
-import { spawnSync } from 'node:child_process'
 import { Neo2CardReader, readerPortResolver, SerialReaderTransport, type ReaderLog } from '../device'
 import { createMockPinpadSim, DEFAULT_TRAINING_CARD, startPtyPinpadSim, TEST_CARD_NAMES, TEST_CARDS, type PinpadSim } from '../training'
 import type { ReaderFactory, ReaderHandle } from './agent'
 import type { AgentConfig } from '../config'
 import type { Runtime } from './runtime'
+import { commandOnPath } from './command-on-path'
 
 /** How fast the simulated customer is: when the default card comes, how long a read and a PIN take (ms). */
 export interface TrainingPace {
@@ -54,7 +54,7 @@ async function simulatedReader(runtime: Runtime, config: AgentConfig, pace: Trai
   const options = { ...(config.training.autoPresentCard ? { defaultCard: DEFAULT_TRAINING_CARD } : {}), ...pace }
   let sim: PinpadSim
   let transport: SerialReaderTransport
-  if (spawnSync('sh', ['-c', 'command -v socat']).status === 0) {
+  if (commandOnPath('socat')) {
     const pty = await startPtyPinpadSim(options)
     sim = pty
     transport = new SerialReaderTransport({ path: pty.hostPath, baudRate: config.device.baudRate })

@@ -5,7 +5,6 @@
  * is sent.
  */
 import { readFileSync } from 'node:fs'
-import { spawnSync } from 'node:child_process'
 import type { AgentConfig } from '../config'
 import { ConfigError } from '../config'
 import { smtpPasswordAccount } from '../keychain'
@@ -13,6 +12,7 @@ import { EscPosPrinter, printerLink, ReceiptDesk, SmtpReceiptMailer, type Receip
 import { startPrinterSim } from '../training'
 import type { ReceiptMerchant } from '../../src-shared/receipt'
 import type { Runtime } from './runtime'
+import { commandOnPath } from './command-on-path'
 
 /** How often the printer is asked how it is while nothing prints. */
 const PRINTER_POLL_MS = 60_000
@@ -28,7 +28,7 @@ export async function openReceiptDesk(runtime: Runtime, config: AgentConfig, mer
   if (config.printer) {
     const { connection, paperMm, timeoutMs } = config.printer
     printer = new EscPosPrinter({ open: printerLink(connection, timeoutMs), paper: paperMm, answerTimeoutMs: timeoutMs })
-  } else if (runtime.mode === 'training' && spawnSync('sh', ['-c', 'command -v socat']).status === 0) {
+  } else if (runtime.mode === 'training' && commandOnPath('socat')) {
     const sim = await startPrinterSim()
     closers.push(() => sim.stop())
     printer = new EscPosPrinter({ open: printerLink({ kind: 'serial', path: sim.path, baudRate: 115_200 }, 3_000), paper: 80 })

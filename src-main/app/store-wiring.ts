@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import type { AgentConfig } from '../config'
 import { storeSecretAccount, type SecretStore } from '../keychain'
-import { fencedWords, StoreLink, type FenceRecord, type OwedItem } from '../store'
+import type { FenceRecord, OwedItem, StoreLink } from '../store'
 import type { Engine, EngineStore } from './compose'
 
 export interface StoreWiring {
@@ -34,6 +34,8 @@ export async function openStoreWiring(
 ): Promise<StoreWiring | undefined> {
   const store = config.store
   if (!store) return undefined
+  // The store's code (its NATS client, the sealing of copies) loads only on a terminal that has a store.
+  const { StoreLink } = await import('../store')
   const password = store.user ? await secrets.get(storeSecretAccount('password', store.user)) : undefined
   const nkeySeed = store.nkey ? await secrets.get(storeSecretAccount('nkey-seed', store.nkey)) : undefined
   if (store.nkey && !nkeySeed) logger.error('the store NKey seed is not in the keychain: run `pos-agent store nkey`')
@@ -61,6 +63,7 @@ export async function openStoreWiring(
 /** The engine's view of a store link, and the hooks that feed it from the running engine. */
 export async function wireStore(link: StoreLink, merchant: { storeId: string; terminalId: string }): Promise<StoreWiring> {
   const config = { merchant }
+  const { fencedWords } = await import('../store')
   let fence: FenceRecord | undefined = await link.fenceAtStart()
   const engineStore: EngineStore = {
     replica: link.replica,

@@ -1,27 +1,15 @@
 /**
  * `pos-agent`: the command line. Each subcommand is thin: parse flags, open the runtime, call the
  * command module, exit with a documented code (README "Exit codes"). Errors go to stderr in one line.
+ *
+ * A command's module (and the agent's runtime) is imported when that command runs, not before: a
+ * start of `serve` loads what serving needs and never the store tools, the doctor or the simulators.
  */
 import { Command, CommanderError, Option } from 'commander'
-import { openHostClient, openRuntime, type Runtime, type RuntimeOptions } from '../app'
+import type { Runtime, RuntimeOptions } from '../app'
 import { OPERATION_KINDS, readSigningKey, SIGN_TYPES, type OperationKind, type SignType } from '../gateway'
-import { configCheck } from './commands/config-check'
-import { doctorCommand } from './commands/doctor-command'
-import { readBody } from './commands/io'
-import { keySet, keyStatus } from './commands/key-commands'
-import { emailPassword } from './commands/email-commands'
-import { pinpadSimCommand } from './commands/pinpad-sim-command'
-import { sendCommand } from './commands/send-command'
-import { serveCommand } from './commands/serve-command'
-import { setupCommand, setupConfigFile } from './commands/setup-command'
-import { needsFirstRunSetup } from '../setup'
-import { signCommand, verifyCommand } from './commands/sign-commands'
-import { trainingHostCommand } from './commands/training-host-command'
+import { readBody, readSecret } from './commands/io'
 import { EXIT, exitCodeOf } from './exit-codes'
-import { fleetCommand, rescueCommand, storeConnectionOf, storeKeygen } from './commands/store-commands'
-import { readSecret } from './commands/io'
-import { copyMaxAgeMs } from '../app'
-import { storeSecretAccount } from '../keychain'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -42,6 +30,7 @@ const runtimeOptions = (): RuntimeOptions => {
  * doctor) opens it even where starting would be refused, so the refusal can be described.
  */
 async function withRuntime(body: (runtime: Runtime) => Promise<number>, report = false, tryInTraining = false): Promise<number> {
+  const { openRuntime } = await import('../app')
   const runtime = await openRuntime({ ...runtimeOptions(), report, tryInTraining })
   try {
     return await body(runtime)
@@ -58,20 +47,29 @@ key
   .command('set')
   .description('read the 32-character signing key from standard input (never an argument, never echoed) and store it')
   .option('--aid <aid>', 'acquirer id the key belongs to (default: from config)')
-  .action(async (o: { aid?: string }) => finish(await withRuntime((rt) => keySet(rt, o.aid ?? rt.aid))))
+  .action(async (o: { aid?: string }) => {
+    const { keySet } = await import('./commands/key-commands')
+    finish(await withRuntime((rt) => keySet(rt, o.aid ?? rt.aid)))
+  })
 key
   .command('status')
   .description('show whether a key is stored and its key check value (never the key)')
   .option('--aid <aid>', 'acquirer id (default: from config)')
   .option('--json', 'machine-readable output')
-  .action(async (o: { aid?: string; json?: boolean }) => finish(await withRuntime((rt) => keyStatus(rt, o.aid ?? rt.aid, o.json === true))))
+  .action(async (o: { aid?: string; json?: boolean }) => {
+    const { keyStatus } = await import('./commands/key-commands')
+    finish(await withRuntime((rt) => keyStatus(rt, o.aid ?? rt.aid, o.json === true)))
+  })
 
 program
   .command('email')
   .description("email receipts through the store's SMTP server")
   .command('password')
   .description('read the SMTP password of email.user from standard input (never echoed) and keep it in the OS keychain')
-  .action(async () => finish(await withRuntime((rt) => emailPassword(rt))))
+  .action(async () => {
+    const { emailPassword } = await import('./commands/email-commands')
+    finish(await withRuntime((rt) => emailPassword(rt)))
+  })
 
 interface SignFlags {
   method: string
@@ -104,16 +102,18 @@ signFlags(
   program
     .command('sign')
     .description('print the string to sign (key masked) and the signature for a request, to debug a rejected signature'),
-).action(async (o: SignFlags) =>
+).action(async (o: SignFlags) => {
+  const { signCommand } = await import('./commands/sign-commands')
   finish(
     await withRuntime(async (rt) =>
       signCommand(await signInput(rt, o), await readSigningKey(rt.secrets, o.aid ?? rt.aid), o.json === true),
     ),
-  ),
-)
+  )
+})
 signFlags(program.command('verify').description('check the signature of a received response or notification'))
   .requiredOption('--authorization <hex>', 'the received Authorization header')
-  .action(async (o: SignFlags & { authorization: string }) =>
+  .action(async (o: SignFlags & { authorization: string }) => {
+    const { verifyCommand } = await import('./commands/sign-commands')
     finish(
       await withRuntime(async (rt) =>
         verifyCommand(
@@ -122,8 +122,8 @@ signFlags(program.command('verify').description('check the signature of a receiv
           o.json === true,
         ),
       ),
-    ),
-  )
+    )
+  })
 
 program
   .command('send')
@@ -132,7 +132,8 @@ program
   .argument('[merchantTransID]', 'the original merchantTransID (cancel, reversal, tips, capture)')
   .option('--body-file <file>', 'JSON body from a file (default: standard input)')
   .option('--json', 'print the outcome as one JSON line')
-  .action(async (operation: OperationKind, originalId: string | undefined, o: { bodyFile?: string; json?: boolean }) =>
+  .action(async (operation: OperationKind, originalId: string | undefined, o: { bodyFile?: string; json?: boolean }) => {
+    const [{ openHostClient }, { sendCommand }] = await Promise.all([import('../app'), import('./commands/send-command')])
     finish(
       await withRuntime(async (rt) => {
         const body = await readBody(o.bodyFile)
@@ -143,8 +144,8 @@ program
           await connection.close()
         }
       }),
-    ),
-  )
+    )
+  })
 
 program
   .command('config')
@@ -152,7 +153,10 @@ program
   .command('check')
   .description('validate the configuration and check what it names (CA file, signing key)')
   .option('--json', 'machine-readable output')
-  .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => configCheck(rt, o.json === true))))
+  .action(async (o: { json?: boolean }) => {
+    const { configCheck } = await import('./commands/config-check')
+    finish(await withRuntime((rt) => configCheck(rt, o.json === true)))
+  })
 
 program
   .command('training-host')
@@ -160,9 +164,10 @@ program
   .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '8443')
   .option('--aid <aid...>', 'also serve these acquirer ids, with their keys from the keychain')
   .option('--fault <spec...>', 'inject a fault, e.g. payment:delay=2000, *:process-then-drop, reversal:http-503x3')
-  .action(async (o: { port: string; aid?: string[]; fault?: string[] }) =>
-    finish(await withRuntime((rt) => trainingHostCommand(rt, { port: Number(o.port), aids: o.aid ?? [], faults: o.fault ?? [] }))),
-  )
+  .action(async (o: { port: string; aid?: string[]; fault?: string[] }) => {
+    const { trainingHostCommand } = await import('./commands/training-host-command')
+    finish(await withRuntime((rt) => trainingHostCommand(rt, { port: Number(o.port), aids: o.aid ?? [], faults: o.fault ?? [] })))
+  })
 
 program
   .command('serve')
@@ -177,6 +182,11 @@ program
   )
   .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string; training?: boolean }) => {
     const { configFlag, dataDirFlag } = runtimeOptions()
+    const [{ needsFirstRunSetup }, { setupCommand, setupConfigFile }, { serveCommand }] = await Promise.all([
+      import('../setup'),
+      import('./commands/setup-command'),
+      import('./commands/serve-command'),
+    ])
     if (!o.training && needsFirstRunSetup(setupConfigFile(configFlag, process.env))) {
       // A production terminal not set up yet: the manager gets the setup page, not a refusal to start.
       console.log('This terminal is not set up yet (no host or store settings): opening first-run setup.')
@@ -206,6 +216,7 @@ program
   .option('--renderer <dir>', 'folder of the built UI (default: out/renderer)')
   .action(async (o: { port: string; renderer?: string }) => {
     const { configFlag, dataDirFlag } = runtimeOptions()
+    const { setupCommand } = await import('./commands/setup-command')
     finish(await setupCommand({ port: Number(o.port), configFlag, dataDirFlag, rendererRoot: o.renderer }))
   })
 
@@ -215,9 +226,10 @@ program
   .requiredOption('--link <path>', 'path of the pty the agent (or a serial tool) opens')
   .option('--card <name>', 'default test card presented after each Activate Transaction')
   .option('--baud-rate <n>', 'line speed', '115200')
-  .action(async (o: { link: string; card?: string; baudRate: string }) =>
-    finish(await pinpadSimCommand({ link: o.link, ...(o.card ? { card: o.card } : {}), baudRate: Number(o.baudRate) })),
-  )
+  .action(async (o: { link: string; card?: string; baudRate: string }) => {
+    const { pinpadSimCommand } = await import('./commands/pinpad-sim-command')
+    finish(await pinpadSimCommand({ link: o.link, ...(o.card ? { card: o.card } : {}), baudRate: Number(o.baudRate) }))
+  })
 
 program
   .command('doctor')
@@ -225,7 +237,10 @@ program
     'check configuration, keychain, card reader, host reachability and TLS, clock, free disk and the queue, and say how to fix what is wrong',
   )
   .option('--json', 'machine-readable output')
-  .action(async (o: { json?: boolean }) => finish(await withRuntime((rt) => doctorCommand(rt, o.json === true), true)))
+  .action(async (o: { json?: boolean }) => {
+    const { doctorCommand } = await import('./commands/doctor-command')
+    finish(await withRuntime((rt) => doctorCommand(rt, o.json === true), true))
+  })
 
 // ---- the store's server (docs/store.md) ----
 
@@ -234,11 +249,15 @@ store
   .command('keygen')
   .description("make the store's recovery key pair: the private key into FILE (passphrase from standard input), the public key printed")
   .requiredOption('--out <file>', 'where to write the passphrase-protected private key (a new file, e.g. on a USB stick)')
-  .action(async (o: { out: string }) => finish(storeKeygen(o.out, await readSecret('passphrase for the recovery key (not echoed): '))))
+  .action(async (o: { out: string }) => {
+    const { storeKeygen } = await import('./commands/store-commands')
+    finish(storeKeygen(o.out, await readSecret('passphrase for the recovery key (not echoed): ')))
+  })
 store
   .command('password')
   .description('read the store server password of store.user from standard input and keep it in the OS keychain')
-  .action(async () =>
+  .action(async () => {
+    const { storeSecretAccount } = await import('../keychain')
     finish(
       await withRuntime(async (rt) => {
         const user = rt.loaded?.config.store?.user
@@ -250,12 +269,13 @@ store
         console.log(`store server password for ${user} stored`)
         return EXIT.ok
       }),
-    ),
-  )
+    )
+  })
 store
   .command('nkey')
   .description("read this terminal's NKey seed (SU...) for store.nkey from standard input and keep it in the OS keychain")
-  .action(async () =>
+  .action(async () => {
+    const { storeSecretAccount } = await import('../keychain')
     finish(
       await withRuntime(async (rt) => {
         const nkey = rt.loaded?.config.store?.nkey
@@ -272,8 +292,8 @@ store
         console.log('NKey seed stored')
         return EXIT.ok
       }),
-    ),
-  )
+    )
+  })
 
 program
   .command('rescue')
@@ -284,7 +304,11 @@ program
   .requiredOption('--recovery-key <file>', "the store's recovery private key (its passphrase is read from standard input)")
   .option('--report-dir <dir>', 'where the report (CSV) goes (default: rescue-reports in the data folder)')
   .option('--json', 'print the report as one JSON line')
-  .action(async (o: { terminal: string; recoveryKey: string; reportDir?: string; json?: boolean }) =>
+  .action(async (o: { terminal: string; recoveryKey: string; reportDir?: string; json?: boolean }) => {
+    const [{ copyMaxAgeMs, openHostClient }, { rescueCommand, storeConnectionOf }] = await Promise.all([
+      import('../app'),
+      import('./commands/store-commands'),
+    ])
     finish(
       await withRuntime(async (rt) => {
         const config = rt.loaded?.config
@@ -313,15 +337,19 @@ program
           await host.close()
         }
       }),
-    ),
-  )
+    )
+  })
 
 program
   .command('fleet')
   .description('every lane of this store (or, through a hub, of these stores) and what needs a person; exits 1 when something does')
   .option('--domain <domain...>', "store servers' JetStream domains, read through the hub this configuration names")
   .option('--json', 'machine-readable output')
-  .action(async (o: { domain?: string[]; json?: boolean }) =>
+  .action(async (o: { domain?: string[]; json?: boolean }) => {
+    const [{ copyMaxAgeMs }, { fleetCommand, storeConnectionOf }] = await Promise.all([
+      import('../app'),
+      import('./commands/store-commands'),
+    ])
     finish(
       await withRuntime(async (rt) => {
         const config = rt.loaded?.config
@@ -333,8 +361,8 @@ program
         const connections = o.domain ? o.domain.map((domain) => ({ ...connection, domain })) : [connection]
         return fleetCommand(connections, o.json === true)
       }),
-    ),
-  )
+    )
+  })
 
 function finish(code: number): void {
   process.exitCode = code

@@ -11,4 +11,4 @@ export {
   type LoadedConfig,
 } from './config'
 export { ConfigError, MissingConfigurationError } from './config-error'
-export { preparePrivateFolder, userConfigDir, userDataDir } from './paths'
+export { builtRendererDir, installDir, packageVersion, preparePrivateFolder, userConfigDir, userDataDir } from './paths'

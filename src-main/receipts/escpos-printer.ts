@@ -7,7 +7,7 @@
  */
 import { PosError } from '../../src-shared/errors'
 import type { Slip } from '../../src-shared/receipt'
-import { escPosReceipts, type PaperWidth } from './escpos-document'
+import type { PaperWidth } from './escpos-document'
 import type { OpenPrinterLink, PrinterLink } from './printer-link'
 import { canPrint, isStatusByte, printerState, statusQuery, type PrinterState, type StatusQuery } from './printer-status'
 
@@ -71,6 +71,8 @@ export class EscPosPrinter implements ReceiptPrinter {
         const state = this.learn(await this.ask(link))
         const refusal = REFUSALS[state]
         if (!canPrint(state) && refusal) throw new PosError(refusal.code, refusal.message)
+        // The ESC/POS encoder loads with the first receipt printed, not with every start of the agent.
+        const { escPosReceipts } = await import('./escpos-document')
         await link.write(escPosReceipts(receipts, this.options.paper))
       } finally {
         await link.close()

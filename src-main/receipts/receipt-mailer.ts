@@ -4,7 +4,6 @@
  * connection is TLS-validated (STARTTLS required, or implicit TLS on 465) unless the configuration
  * names a plain server, which only training mode may.
  */
-import nodemailer from 'nodemailer'
 import { PosError } from '../../src-shared/errors'
 import { receiptText, type Receipt } from '../../src-shared/receipt'
 
@@ -65,6 +64,8 @@ export class SmtpReceiptMailer implements ReceiptMailer {
     const { settings } = this
     const timeout = settings.timeoutMs ?? 15_000
     const password = settings.user !== undefined ? ((await settings.password?.()) ?? '') : undefined
+    // nodemailer loads with the first receipt sent, not with every start of the agent.
+    const { default: nodemailer } = await import('nodemailer')
     return nodemailer.createTransport({
       host: settings.host,
       port: settings.port,

@@ -13,8 +13,7 @@
  * Private keys are written with mode 0600 (the folder 0700); writes go to a temporary file first so
  * that a crash never leaves half a key.
  */
-import 'reflect-metadata'
-import * as x509 from '@peculiar/x509'
+import type * as X509 from '@peculiar/x509'
 import { X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto'
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -53,7 +52,17 @@ const SERVER_DAYS = 825
 const RENEW_BEFORE_DAYS = 30
 const EC_KEY = { name: 'ECDSA', namedCurve: 'P-256' }
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' }
-const crypto = webcrypto as unknown as Parameters<typeof x509.X509CertificateGenerator.create>[1]
+const crypto = webcrypto as unknown as Parameters<typeof X509.X509CertificateGenerator.create>[1]
+
+/**
+ * The certificate library, loaded only to make a certificate: a start that finds its certificates
+ * checks them with node:crypto alone and skips the library's load time. Its dependency injection
+ * needs the reflect-metadata polyfill loaded first.
+ */
+async function x509Library(): Promise<typeof X509> {
+  await import('reflect-metadata')
+  return import('@peculiar/x509')
+}
 
 export async function loadOrCreateTlsMaterial(
   stateDir: string,
@@ -119,6 +128,7 @@ const ipsOf = (identity: TlsIdentity): string[] => [...new Set(['127.0.0.1', ...
 const namesOf = (identity: TlsIdentity): string[] => [...new Set(['localhost', ...(identity.extraNames ?? [])])]
 
 async function createCa(identity: TlsIdentity, now: Date): Promise<Pair> {
+  const x509 = await x509Library()
   const keys = await generateKeys()
   const cert = await x509.X509CertificateGenerator.createSelfSigned(
     {
@@ -136,10 +146,11 @@ async function createCa(identity: TlsIdentity, now: Date): Promise<Pair> {
     },
     crypto,
   )
-  return { certPem: cert.toString('pem'), keyPem: await exportKey(keys.privateKey) }
+  return { certPem: cert.toString('pem'), keyPem: await exportKey(x509, keys.privateKey) }
 }
 
 async function createServerCertificate(ca: Pair, identity: TlsIdentity, now: Date): Promise<Pair> {
+  const x509 = await x509Library()
   const keys = await generateKeys()
   const caCert = new x509.X509Certificate(ca.certPem)
   const caKey = await webcrypto.subtle.importKey(
@@ -173,14 +184,14 @@ async function createServerCertificate(ca: Pair, identity: TlsIdentity, now: Dat
     },
     crypto,
   )
-  return { certPem: cert.toString('pem'), keyPem: await exportKey(keys.privateKey) }
+  return { certPem: cert.toString('pem'), keyPem: await exportKey(x509, keys.privateKey) }
 }
 
 async function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
   return (await webcrypto.subtle.generateKey(EC_KEY, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair
 }
 
-async function exportKey(key: webcrypto.CryptoKey): Promise<string> {
+async function exportKey(x509: typeof X509, key: webcrypto.CryptoKey): Promise<string> {
   return x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY')
 }
 

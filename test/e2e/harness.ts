@@ -7,18 +7,8 @@
  * Every wait is bounded. `stop()` always ends the child (SIGTERM, then SIGKILL of its own process
  * group) and closes the browser.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  type WriteStream,
-} from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync, type WriteStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -27,6 +17,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { Agent, request } from 'undici'
 import { TEST_CARDS } from '../../src-main/training/pinpad/test-cards'
 import { commandAvailable, INSTALL, requireComponent } from '../support/system'
+import { buildWhenStale } from '../../scripts/build-when-stale.mjs'
 
 // The page's globals used in page.evaluate callbacks, declared for this module only: tsconfig.node
 // has no DOM library, and adding it would let Node code use browser globals unnoticed.
@@ -55,61 +46,17 @@ export function e2eComponentsPresent(): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Renderer build
-
-function newestMtime(dir: string): number {
-  let newest = 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
-  }
-  return newest
-}
-
-function rendererStale(): boolean {
-  const index = join(ROOT, 'out', 'renderer', 'index.html')
-  if (!existsSync(index)) return true
-  const built = statSync(index).mtimeMs
-  return newestMtime(join(ROOT, 'src-renderer')) > built || newestMtime(join(ROOT, 'src-shared')) > built
-}
+// The build
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /**
- * Builds the renderer (electron-vite) when out/renderer/index.html is missing or older than
- * src-renderer / src-shared. Test files run in parallel workers, so a lock folder (mkdir is atomic)
- * lets one build while the others wait, then re-check.
+ * Builds the app (electron-vite: the command line the tests start and the UI they open) when the
+ * build is missing or older than the sources (scripts/build-when-stale.mjs; parallel workers wait for
+ * one build).
  */
 export async function ensureRendererBuilt(timeoutMs = 240_000): Promise<void> {
-  if (!rendererStale()) return
-  mkdirSync(ARTIFACTS, { recursive: true })
-  const lock = join(ARTIFACTS, '.renderer-build.lock')
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      mkdirSync(lock)
-      break
-    } catch {
-      // A lock left behind by a killed run: older than the build can take.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > timeoutMs) rmSync(lock, { recursive: true, force: true })
-      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for another renderer build (${lock})`)
-      await sleep(250)
-    }
-  }
-  try {
-    if (!rendererStale()) return
-    const build = spawnSync(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: timeoutMs,
-    })
-    if (build.status !== 0)
-      throw new Error(
-        `renderer build failed (status ${build.status}${build.error ? `, ${build.error.message}` : ''}):\n${build.stdout}\n${build.stderr}`,
-      )
-  } finally {
-    rmSync(lock, { recursive: true, force: true })
-  }
+  await buildWhenStale({ root: ROOT, quiet: true, timeoutMs })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
  * `pos-agent serve`: the whole agent without Electron. The cashier UI and the local API on 127.0.0.1;
  * in training mode (no configuration) the embedded training host and the simulated PIN pad start with it.
  */
-import { join } from 'node:path'
 import { startLocalServer } from '../../api'
 import { defaultReaderFactory, startAgent, startNexoEndpoint, type Runtime } from '../../app'
+import { builtRendererDir } from '../../config'
 import { MemorySecretStore } from '../../keychain'
 import { EXIT } from '../exit-codes'
 
@@ -22,7 +22,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   const server = await startLocalServer({
     port: flags.port,
     ...socketActivation(process.env),
-    rendererRoot: flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer'),
+    rendererRoot: flags.rendererRoot ?? builtRendererDir(),
     service: agent.service,
     tokens: agent.tokenCheck,
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),

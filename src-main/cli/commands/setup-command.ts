@@ -4,7 +4,7 @@
  */
 import { join, resolve } from 'node:path'
 import { checkHost, checkReader, checkSignature, resolveDataDir, type Finding } from '../../app'
-import { loadConfig, preparePrivateFolder, userConfigDir, type AgentConfig, type LoadedConfig } from '../../config'
+import { builtRendererDir, loadConfig, preparePrivateFolder, userConfigDir, type AgentConfig, type LoadedConfig } from '../../config'
 import { AuditStore, JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase, OperatorStore } from '../../journal'
 import { openSecretStore } from '../../keychain'
 import { createLogger } from '../../log'
@@ -53,7 +53,7 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
   })
   const server = await startSetupServer({
     port: flags.port,
-    rendererRoot: flags.rendererRoot ?? join(import.meta.dirname, '../../../out/renderer'),
+    rendererRoot: flags.rendererRoot ?? builtRendererDir(),
     setup,
   })
   if (secrets.kind !== 'os-keychain')

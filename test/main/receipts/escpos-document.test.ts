@@ -1,6 +1,7 @@
 /** Receipts as ESC/POS bytes and the printer's status answers, without a printer. */
 import { describe, expect, it } from 'vitest'
-import { escPosReceipts, PAPER_COLUMNS, printerState, statusQuery } from '../../../src-main/receipts'
+import { printerState, statusQuery } from '../../../src-main/receipts'
+import { escPosReceipts, PAPER_COLUMNS } from '../../../src-main/receipts/escpos-document'
 import { slipsOf } from '../../../src-main/training/printer'
 import { receiptCopies, receiptText } from '../../../src-shared/receipt'
 import { CHIP_SALE, MERCHANT } from '../../support/receipt-fixtures'
