@@ -13,8 +13,9 @@
  * - TransactionStatus → the sale (or return) by that reference: the answer to "the POS crashed mid-sale".
  * - Reversal → voidSale of the POI transaction (the customer presents the card again); with a
  *   ReversedAmount below the payment's, startReturn of that amount (Adyen's "referenced refund").
- * - Abort → cancelSale of the payment still at the counter, only from the SaleID that started it;
- *   nexo gives it no answer of its own.
+ * - Abort → cancelSale of the payment still at the counter, only from the token and SaleID that
+ *   started it; nexo gives it no answer of its own, and another POS's Abort is rejected with an
+ *   EventNotification (nexo-abort.ts).
  * - GetTotals → the open batch's report; Diagnosis → reader, bank and queue; Login/Logout → the
  *   POS's operator, kept for Diagnosis (LoggedSaleID).
  * What nexo must remember (a login, an Abort, what a Reversal's ServiceID was about) is kept in the
@@ -40,6 +41,7 @@ import {
   type NexoRequest,
   type TransactionIdentification,
 } from './nexo-messages'
+import { PaymentStarters, rejection } from './nexo-abort'
 import { minorAmount, paymentResponseBody, paymentSettledForPos, type PaymentContext } from './nexo-payment'
 import { diagnosisBody, totalsBody } from './nexo-reports'
 import { returnReversalBody, returnSettled, voidReversalBody } from './nexo-reversal'
@@ -76,8 +78,14 @@ export interface NexoTerminalOptions {
   reversalWaitMs?: number
 }
 
-/** An answer: the response envelope, or nothing (Abort has no response message). */
-export type NexoAnswer = { SaleToPOIResponse: Record<string, unknown> } | null
+/**
+ * An answer: the response envelope; nothing (Abort has no response message); or, for a request the
+ * terminal refuses to act on and that has no response of its own, a Reject EventNotification.
+ */
+export type NexoAnswer = { SaleToPOIResponse: Record<string, unknown> } | { SaleToPOIRequest: Record<string, unknown> } | null
+
+/** A nexo POS as the service knows it: its token, and the SaleID in the message's header. */
+type NexoCaller = Extract<Caller, { door: 'nexo' }>
 
 /** The agent's refusals as nexo error conditions. */
 const CONDITION_OF: Partial<Record<ErrorCode, ErrorCondition>> = {
@@ -111,6 +119,9 @@ class NexoRefusal extends Error {
   }
 }
 
+/** A request with no response message of its own that the terminal will not act on (a Reject event). */
+class NexoRejection extends Error {}
+
 /** The sale reference of a nexo payment; a long SaleID is hashed so the reference stays within 64 characters. */
 export function nexoReference(saleId: string, serviceId: string): string {
   const plain = `nexo:${saleId}:${serviceId}`
@@ -119,6 +130,8 @@ export function nexoReference(saleId: string, serviceId: string): string {
 }
 
 export class NexoTerminal {
+  private readonly starters = new PaymentStarters()
+
   constructor(private readonly options: NexoTerminalOptions) {}
 
   /** One message in (from a POS holding `token`), one answer out; never throws. */
@@ -130,11 +143,15 @@ export class NexoTerminal {
     const category = header.MessageCategory
     if (!isNexoCategory(category))
       return this.answer(header, category, { Response: failure('NotAllowed', `${category} is not supported by this terminal`) })
-    const caller: Caller = { door: 'nexo', token, saleId: header.SaleID }
+    const caller: NexoCaller = { door: 'nexo', token, saleId: header.SaleID }
     try {
       const body = await this.run(category, header, request[`${category}Request`], caller)
       return body === null ? null : this.answer(header, category, body)
     } catch (error) {
+      if (error instanceof NexoRejection) {
+        this.options.logger.warn({ category, from: header.SaleID, token: token.id }, `nexo ${category} rejected: ${error.message}`)
+        return rejection(header, this.options.terminalId, error.message, message, new Date())
+      }
       if (error instanceof NexoRefusal) return this.answer(header, category, { Response: failure(error.condition, error.message) })
       this.options.logger.error({ err: error, category }, 'nexo message failed')
       return this.answer(header, category, { Response: failure('UnavailableService', 'the terminal could not handle this message') })
@@ -150,7 +167,7 @@ export class NexoTerminal {
     }
   }
 
-  private run(category: NexoCategory, header: MessageHeader, body: unknown, caller: Caller): Promise<Record<string, unknown> | null> {
+  private run(category: NexoCategory, header: MessageHeader, body: unknown, caller: NexoCaller): Promise<Record<string, unknown> | null> {
     switch (category) {
       case 'Login':
         return Promise.resolve(this.login(header, parseBody(REQUEST_SCHEMAS.Login, body, category)))
@@ -194,7 +211,7 @@ export class NexoTerminal {
 
   // ---- Payment --------------------------------------------------------------------------------
 
-  private async payment(header: MessageHeader, request: NexoRequest<'Payment'>, caller: Caller): Promise<Record<string, unknown>> {
+  private async payment(header: MessageHeader, request: NexoRequest<'Payment'>, caller: NexoCaller): Promise<Record<string, unknown>> {
     const paymentType = request.PaymentData?.PaymentType ?? 'Normal'
     if (paymentType !== 'Normal' && paymentType !== 'Refund')
       throw new NexoRefusal('NotAllowed', `PaymentType ${paymentType} is not supported: only Normal payments and Refund`)
@@ -203,6 +220,19 @@ export class NexoTerminal {
     if (amountMinor === undefined)
       throw new NexoRefusal('MessageFormat', `RequestedAmount ${requested} has more decimals than ${currency} allows`)
     const reference = nexoReference(header.SaleID, header.ServiceID)
+    // The token that starts a payment is the one whose Abort may stop it.
+    return this.starters.whilePaying(reference, caller.token.id, () =>
+      this.pay(paymentType, { amountMinor, currency, reference }, request, caller),
+    )
+  }
+
+  private async pay(
+    paymentType: string,
+    amount: { amountMinor: number; currency: string; reference: string },
+    request: NexoRequest<'Payment'>,
+    caller: NexoCaller,
+  ): Promise<Record<string, unknown>> {
+    const { amountMinor, currency, reference } = amount
     if (paymentType === 'Refund') {
       // A return without a sale on this terminal: the card presented is credited, within the limits.
       const started = await this.call(caller, 'startReturn', { amountMinor, currency, reference })
@@ -328,18 +358,18 @@ export class NexoTerminal {
 
   // ---- Abort, totals, diagnosis ---------------------------------------------------------------
 
-  private async abort(header: MessageHeader, request: NexoRequest<'Abort'>, caller: Caller): Promise<null> {
+  private async abort(header: MessageHeader, request: NexoRequest<'Abort'>, caller: NexoCaller): Promise<null> {
     const serviceId = request.MessageReference.ServiceID
     const saleId = request.MessageReference.SaleID ?? header.SaleID
     if (serviceId === undefined) return null
-    // A POS stops its own payments only: another SaleID's Abort is ignored, as nexo ignores an Abort
-    // it cannot apply (it has no answer to refuse with).
-    if (saleId !== header.SaleID) {
-      this.options.logger.warn({ from: header.SaleID, of: saleId }, 'nexo abort of another POS payment ignored')
-      return null
-    }
-    const sale = await this.saleByReference(caller, nexoReference(saleId, serviceId))
+    // A POS stops its own payments only: the SaleID in its header and the token it holds must be the
+    // ones that started the payment (nexo-abort.ts). Anything else is rejected in plain words.
+    if (saleId !== header.SaleID) throw new NexoRejection('this POS cannot stop a payment another POS started')
+    const reference = nexoReference(saleId, serviceId)
+    const sale = await this.saleByReference(caller, reference)
     if (sale === undefined || !COUNTER_BUSY.has(sale.state)) return null
+    if (this.starters.starterOf(reference) !== caller.token.id)
+      throw new NexoRejection('this payment was started with another integrator token: only the POS that started it can stop it')
     this.options.memory.recordAbort(sale.id, header.SaleID)
     // Refused when the payment can no longer be stopped (it is with the bank): its own answer says how it ended.
     await this.options.service.call(caller, 'cancelSale', { id: sale.id }).catch((error: unknown) => {
