@@ -42,6 +42,7 @@ import {
   type TransactionIdentification,
 } from './nexo-messages'
 import { PaymentStarters, rejection } from './nexo-abort'
+import { asksForSpeech } from './nexo-accessibility'
 import { minorAmount, paymentResponseBody, paymentSettledForPos, type PaymentContext } from './nexo-payment'
 import { diagnosisBody, totalsBody } from './nexo-reports'
 import { returnReversalBody, returnSettled, voidReversalBody } from './nexo-reversal'
@@ -246,6 +247,8 @@ export class NexoTerminal {
       options: { merchantOrderReference: request.SaleData.SaleTransactionID.TransactionID },
       // The POS confirmed its amount on its own screen; the terminal's maximum still applies.
       amountConfirmed: true,
+      // A customer who asked for spoken prompts, as Adyen's accessibility mode is asked for.
+      ...(asksForSpeech(request.SaleData.SaleToPOIData) ? { speech: true } : {}),
     })
     const sale = await this.settled(caller, started.id, paymentSettledForPos)
     return paymentResponseBody(sale, this.context(sale, request.SaleData.SaleTransactionID))

@@ -45,6 +45,11 @@ export interface SaleView {
    * Absent on sales journaled before it was recorded.
    */
   startedBy?: SaleOrigin
+  /**
+   * The cashier or the POS asked for this sale's prompts to be spoken on the customer display
+   * (startSale `speech`); absent otherwise.
+   */
+  speech?: true
   /** A return (a credit to the card); absent for a sale. */
   kind?: 'return'
   /** A return: the sale it credits (absent for a return without a sale on this terminal). */

@@ -39,6 +39,7 @@ export const saleViewSchema = z.object({
   orderReference: z.string().optional(),
   operatorId: z.string().optional(),
   startedBy: z.enum(SALE_ORIGINS).optional(),
+  speech: z.literal(true).optional(),
   kind: z.literal('return').optional(),
   originalId: z.string().optional(),
   returnableMinor: z.number().optional(),

@@ -307,6 +307,28 @@ describe('an Abort is the POS that started the payment', () => {
   }, 60_000)
 })
 
+describe('a payment whose customer asked for spoken prompts', () => {
+  it("SaleToPOIData with Adyen's accessibility Operation: the sale is marked for speech; a payment without it is not", async () => {
+    const serviceId = nextServiceId()
+    const message = paymentRequest(serviceId, 2.5, 'ORDER-53')
+    const body = message.SaleToPOIRequest.PaymentRequest as { SaleData: Record<string, unknown> }
+    body.SaleData.SaleToPOIData = Buffer.from(JSON.stringify({ Operation: [{ Type: 'Payment', Variant: 'Accessibility' }] })).toString(
+      'base64',
+    )
+    const pending = send(message)
+    const waiting = await eventually(async () => {
+      const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${serviceId}`)
+      return sale?.state === 'readingCard' ? sale : undefined
+    }, 5_000)
+    expect(waiting.speech).toBe(true)
+    expect((await pending).SaleToPOIResponse!.PaymentResponse!.Response.Result).toBe('Success')
+
+    const quiet = nextServiceId()
+    expect((await send(paymentRequest(quiet, 1.5, 'ORDER-54'))).SaleToPOIResponse!.PaymentResponse!.Response.Result).toBe('Success')
+    expect((await sales()).find((s) => s.reference === `nexo:POS-1:${quiet}`)).not.toHaveProperty('speech')
+  }, 60_000)
+})
+
 describe('what a POS gets for a message the terminal cannot take', () => {
   it('an amount with more decimals than the currency, an unsupported payment type, an unknown category: nexo failures', async () => {
     const odd = await send(paymentRequest(nextServiceId(), 1.005, 'ORDER-60'))
