@@ -45,6 +45,7 @@ describe.skipIf(!e2eComponentsPresent())('speech switched on for one sale', () =
       expect(await forSale.getAttribute('aria-pressed')).toBe('false')
       await forSale.click()
       expect(await forSale.getAttribute('aria-pressed')).toBe('true')
+      await screenshot(page, 'sale-speech-for-customer')
       await keyAmount(page, '4321', '43.21')
       await page.getByTestId('charge-button').click()
       await expect
@@ -52,6 +53,7 @@ describe.skipIf(!e2eComponentsPresent())('speech switched on for one sale', () =
         .toContainEqual('Total USD 43.21. Insert, tap or swipe your card. Follow the instructions on the card reader.')
       expect(await control.getAttribute('aria-pressed')).toBe('true')
       await page.getByTestId('sale-speech').waitFor()
+      await screenshot(page, 'sale-speech-running')
       await presentCard(page, 'chip-visa')
       await waitForResult(page, 'approved')
       await expect.poll(() => spoken(display)).toContainEqual(expect.stringContaining('Approved'))
