@@ -24,9 +24,8 @@
  */
 import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { z } from 'zod'
 import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
-import { PosError, wordsOf, type ErrorCode } from '../../src-shared/errors'
+import { PosError, wordsOf } from '../../src-shared/errors'
 import type { Caller, TokenGrant } from '../service'
 import { COUNTER_BUSY } from '../../src-shared/sale'
 import {
@@ -35,7 +34,6 @@ import {
   isNexoCategory,
   REQUEST_SCHEMAS,
   success,
-  type ErrorCondition,
   type MessageHeader,
   type NexoCategory,
   type NexoRequest,
@@ -44,7 +42,9 @@ import {
 import { PaymentStarters, rejection } from './nexo-abort'
 import { asksForSpeech } from './nexo-accessibility'
 import { minorAmount, paymentResponseBody, paymentSettledForPos, type PaymentContext } from './nexo-payment'
+import { CONDITION_OF, NexoRefusal, NexoRejection, parseBody } from './nexo-refusal'
 import { diagnosisBody, totalsBody } from './nexo-reports'
+import { repeatedStatus } from './nexo-status'
 import { returnReversalBody, returnSettled, voidReversalBody } from './nexo-reversal'
 
 /** What nexo remembers across restarts (the journal's NexoStore). */
@@ -87,41 +87,6 @@ export type NexoAnswer = { SaleToPOIResponse: Record<string, unknown> } | { Sale
 
 /** A nexo POS as the service knows it: its token, and the SaleID in the message's header. */
 type NexoCaller = Extract<Caller, { door: 'nexo' }>
-
-/** The agent's refusals as nexo error conditions. */
-const CONDITION_OF: Partial<Record<ErrorCode, ErrorCondition>> = {
-  INVALID_REQUEST: 'MessageFormat',
-  NO_SUCH_SALE: 'NotFound',
-  SALE_IN_PROGRESS: 'Busy',
-  REFERENCE_REUSED: 'NotAllowed',
-  CURRENCY_NOT_ACCEPTED: 'PaymentRestriction',
-  AMOUNT_TOO_LARGE: 'PaymentRestriction',
-  AMOUNT_ABOVE_LIMIT: 'PaymentRestriction',
-  INVALID_AMOUNT: 'PaymentRestriction',
-  RETURN_ABOVE_LIMIT: 'PaymentRestriction',
-  RETURN_TOO_LARGE: 'NotAllowed',
-  NOT_RETURNABLE: 'NotAllowed',
-  MANAGER_REQUIRED: 'NotAllowed',
-  FORBIDDEN: 'NotAllowed',
-  READER_DISCONNECTED: 'DeviceOut',
-  READER_NOT_FOUND: 'DeviceOut',
-  READER_BUSY: 'Busy',
-  CANNOT_CANCEL: 'NotAllowed',
-  INVALID_STEP: 'NotAllowed',
-  BATCH_CLOSED: 'NotAllowed',
-}
-
-class NexoRefusal extends Error {
-  constructor(
-    readonly condition: ErrorCondition,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
-/** A request with no response message of its own that the terminal will not act on (a Reject event). */
-class NexoRejection extends Error {}
 
 /** The sale reference of a nexo payment; a long SaleID is hashed so the reference stays within 64 characters. */
 export function nexoReference(saleId: string, serviceId: string): string {
@@ -268,7 +233,9 @@ export class NexoTerminal {
     if (category === 'Reversal') {
       const reversal = serviceId !== undefined ? this.options.memory.reversalOf(saleId, serviceId) : undefined
       if (reversal === undefined) throw new NexoRefusal('NotFound', 'no reversal with this ServiceID on this terminal')
-      return this.statusOf(header, 'Reversal', serviceId!, saleId, { Reversal: await this.reversalAnswer(caller, reversal) })
+      return repeatedStatus(header, this.options.terminalId, 'Reversal', serviceId!, saleId, {
+        Reversal: await this.reversalAnswer(caller, reversal),
+      })
     }
     if (category !== 'Payment') throw new NexoRefusal('NotAllowed', `TransactionStatus of ${category} is not supported`)
     const sale =
@@ -278,33 +245,9 @@ export class NexoTerminal {
       return { Response: failure('InProgress', 'the payment is still at the counter', { saleId: sale.id }) }
     }
     const original = serviceId ?? sale.reference?.split(':').at(-1) ?? header.ServiceID
-    return this.statusOf(header, 'Payment', original, saleId, { Payment: paymentResponseBody(sale, this.context(sale)) })
-  }
-
-  private statusOf(
-    header: MessageHeader,
-    category: 'Payment' | 'Reversal',
-    serviceId: string,
-    saleId: string,
-    body: { Payment?: Record<string, unknown>; Reversal?: Record<string, unknown> },
-  ): Record<string, unknown> {
-    const repeated = body.Payment ?? body.Reversal!
-    return {
-      Response: success(),
-      MessageReference: { MessageCategory: category, ServiceID: serviceId, SaleID: saleId },
-      RepeatedMessageResponse: {
-        MessageHeader: {
-          MessageClass: 'Service',
-          MessageCategory: category,
-          MessageType: 'Response',
-          ServiceID: serviceId,
-          SaleID: saleId,
-          POIID: header.POIID ?? this.options.terminalId,
-          ...(header.ProtocolVersion ? { ProtocolVersion: header.ProtocolVersion } : {}),
-        },
-        RepeatedResponseMessageBody: { [`${category}Response`]: repeated },
-      },
-    }
+    return repeatedStatus(header, this.options.terminalId, 'Payment', original, saleId, {
+      Payment: paymentResponseBody(sale, this.context(sale)),
+    })
   }
 
   // ---- Reversal -------------------------------------------------------------------------------
@@ -455,13 +398,4 @@ export class NexoTerminal {
       )
     })
   }
-}
-
-/** A message body of `category`, or a MessageFormat refusal naming what is wrong. */
-function parseBody<T>(schema: z.ZodType<T>, body: unknown, category: NexoCategory): T {
-  const parsed = schema.safeParse(body)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const where = issue?.path.join('.') || `${category}Request`
-  throw new NexoRefusal('MessageFormat', `${where}: ${issue?.message ?? 'invalid'}`)
 }
