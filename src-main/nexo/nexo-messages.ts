@@ -58,7 +58,12 @@ export const REQUEST_SCHEMAS = {
   Login: z.object({ OperatorID: z.string().max(64).optional(), OperatorLanguage: z.string().max(8).optional() }),
   Logout: z.object({}),
   Payment: z.object({
-    SaleData: z.object({ SaleTransactionID: transactionIdentificationSchema, OperatorID: z.string().max(64).optional() }),
+    SaleData: z.object({
+      SaleTransactionID: transactionIdentificationSchema,
+      OperatorID: z.string().max(64).optional(),
+      /** For the POI: Base64 JSON; an `Operation` Payment/Accessibility asks for spoken prompts (nexo-accessibility.ts). */
+      SaleToPOIData: z.string().max(4096).optional(),
+    }),
     PaymentTransaction: z.object({
       AmountsReq: z.object({
         Currency: z.string().regex(/^[A-Z]{3}$/, 'Currency is an ISO 4217 code'),

@@ -13,8 +13,9 @@
  * - TransactionStatus → the sale (or return) by that reference: the answer to "the POS crashed mid-sale".
  * - Reversal → voidSale of the POI transaction (the customer presents the card again); with a
  *   ReversedAmount below the payment's, startReturn of that amount (Adyen's "referenced refund").
- * - Abort → cancelSale of the payment still at the counter, only from the SaleID that started it;
- *   nexo gives it no answer of its own.
+ * - Abort → cancelSale of the payment still at the counter, only from the token and SaleID that
+ *   started it; nexo gives it no answer of its own, and another POS's Abort is rejected with an
+ *   EventNotification (nexo-abort.ts).
  * - GetTotals → the open batch's report; Diagnosis → reader, bank and queue; Login/Logout → the
  *   POS's operator, kept for Diagnosis (LoggedSaleID).
  * What nexo must remember (a login, an Abort, what a Reversal's ServiceID was about) is kept in the
@@ -23,9 +24,8 @@
  */
 import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
-import type { z } from 'zod'
 import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
-import { PosError, wordsOf, type ErrorCode } from '../../src-shared/errors'
+import { PosError, wordsOf } from '../../src-shared/errors'
 import type { Caller, TokenGrant } from '../service'
 import { COUNTER_BUSY } from '../../src-shared/sale'
 import {
@@ -34,14 +34,17 @@ import {
   isNexoCategory,
   REQUEST_SCHEMAS,
   success,
-  type ErrorCondition,
   type MessageHeader,
   type NexoCategory,
   type NexoRequest,
   type TransactionIdentification,
 } from './nexo-messages'
+import { PaymentStarters, rejection } from './nexo-abort'
+import { asksForSpeech } from './nexo-accessibility'
 import { minorAmount, paymentResponseBody, paymentSettledForPos, type PaymentContext } from './nexo-payment'
+import { CONDITION_OF, NexoRefusal, NexoRejection, parseBody } from './nexo-refusal'
 import { diagnosisBody, totalsBody } from './nexo-reports'
+import { repeatedStatus } from './nexo-status'
 import { returnReversalBody, returnSettled, voidReversalBody } from './nexo-reversal'
 
 /** What nexo remembers across restarts (the journal's NexoStore). */
@@ -76,40 +79,14 @@ export interface NexoTerminalOptions {
   reversalWaitMs?: number
 }
 
-/** An answer: the response envelope, or nothing (Abort has no response message). */
-export type NexoAnswer = { SaleToPOIResponse: Record<string, unknown> } | null
+/**
+ * An answer: the response envelope; nothing (Abort has no response message); or, for a request the
+ * terminal refuses to act on and that has no response of its own, a Reject EventNotification.
+ */
+export type NexoAnswer = { SaleToPOIResponse: Record<string, unknown> } | { SaleToPOIRequest: Record<string, unknown> } | null
 
-/** The agent's refusals as nexo error conditions. */
-const CONDITION_OF: Partial<Record<ErrorCode, ErrorCondition>> = {
-  INVALID_REQUEST: 'MessageFormat',
-  NO_SUCH_SALE: 'NotFound',
-  SALE_IN_PROGRESS: 'Busy',
-  REFERENCE_REUSED: 'NotAllowed',
-  CURRENCY_NOT_ACCEPTED: 'PaymentRestriction',
-  AMOUNT_TOO_LARGE: 'PaymentRestriction',
-  AMOUNT_ABOVE_LIMIT: 'PaymentRestriction',
-  INVALID_AMOUNT: 'PaymentRestriction',
-  RETURN_ABOVE_LIMIT: 'PaymentRestriction',
-  RETURN_TOO_LARGE: 'NotAllowed',
-  NOT_RETURNABLE: 'NotAllowed',
-  MANAGER_REQUIRED: 'NotAllowed',
-  FORBIDDEN: 'NotAllowed',
-  READER_DISCONNECTED: 'DeviceOut',
-  READER_NOT_FOUND: 'DeviceOut',
-  READER_BUSY: 'Busy',
-  CANNOT_CANCEL: 'NotAllowed',
-  INVALID_STEP: 'NotAllowed',
-  BATCH_CLOSED: 'NotAllowed',
-}
-
-class NexoRefusal extends Error {
-  constructor(
-    readonly condition: ErrorCondition,
-    message: string,
-  ) {
-    super(message)
-  }
-}
+/** A nexo POS as the service knows it: its token, and the SaleID in the message's header. */
+type NexoCaller = Extract<Caller, { door: 'nexo' }>
 
 /** The sale reference of a nexo payment; a long SaleID is hashed so the reference stays within 64 characters. */
 export function nexoReference(saleId: string, serviceId: string): string {
@@ -119,6 +96,8 @@ export function nexoReference(saleId: string, serviceId: string): string {
 }
 
 export class NexoTerminal {
+  private readonly starters = new PaymentStarters()
+
   constructor(private readonly options: NexoTerminalOptions) {}
 
   /** One message in (from a POS holding `token`), one answer out; never throws. */
@@ -130,11 +109,15 @@ export class NexoTerminal {
     const category = header.MessageCategory
     if (!isNexoCategory(category))
       return this.answer(header, category, { Response: failure('NotAllowed', `${category} is not supported by this terminal`) })
-    const caller: Caller = { door: 'nexo', token, saleId: header.SaleID }
+    const caller: NexoCaller = { door: 'nexo', token, saleId: header.SaleID }
     try {
       const body = await this.run(category, header, request[`${category}Request`], caller)
       return body === null ? null : this.answer(header, category, body)
     } catch (error) {
+      if (error instanceof NexoRejection) {
+        this.options.logger.warn({ category, from: header.SaleID, token: token.id }, `nexo ${category} rejected: ${error.message}`)
+        return rejection(header, this.options.terminalId, error.message, message, new Date())
+      }
       if (error instanceof NexoRefusal) return this.answer(header, category, { Response: failure(error.condition, error.message) })
       this.options.logger.error({ err: error, category }, 'nexo message failed')
       return this.answer(header, category, { Response: failure('UnavailableService', 'the terminal could not handle this message') })
@@ -150,7 +133,7 @@ export class NexoTerminal {
     }
   }
 
-  private run(category: NexoCategory, header: MessageHeader, body: unknown, caller: Caller): Promise<Record<string, unknown> | null> {
+  private run(category: NexoCategory, header: MessageHeader, body: unknown, caller: NexoCaller): Promise<Record<string, unknown> | null> {
     switch (category) {
       case 'Login':
         return Promise.resolve(this.login(header, parseBody(REQUEST_SCHEMAS.Login, body, category)))
@@ -194,7 +177,7 @@ export class NexoTerminal {
 
   // ---- Payment --------------------------------------------------------------------------------
 
-  private async payment(header: MessageHeader, request: NexoRequest<'Payment'>, caller: Caller): Promise<Record<string, unknown>> {
+  private async payment(header: MessageHeader, request: NexoRequest<'Payment'>, caller: NexoCaller): Promise<Record<string, unknown>> {
     const paymentType = request.PaymentData?.PaymentType ?? 'Normal'
     if (paymentType !== 'Normal' && paymentType !== 'Refund')
       throw new NexoRefusal('NotAllowed', `PaymentType ${paymentType} is not supported: only Normal payments and Refund`)
@@ -203,6 +186,19 @@ export class NexoTerminal {
     if (amountMinor === undefined)
       throw new NexoRefusal('MessageFormat', `RequestedAmount ${requested} has more decimals than ${currency} allows`)
     const reference = nexoReference(header.SaleID, header.ServiceID)
+    // The token that starts a payment is the one whose Abort may stop it.
+    return this.starters.whilePaying(reference, caller.token.id, () =>
+      this.pay(paymentType, { amountMinor, currency, reference }, request, caller),
+    )
+  }
+
+  private async pay(
+    paymentType: string,
+    amount: { amountMinor: number; currency: string; reference: string },
+    request: NexoRequest<'Payment'>,
+    caller: NexoCaller,
+  ): Promise<Record<string, unknown>> {
+    const { amountMinor, currency, reference } = amount
     if (paymentType === 'Refund') {
       // A return without a sale on this terminal: the card presented is credited, within the limits.
       const started = await this.call(caller, 'startReturn', { amountMinor, currency, reference })
@@ -216,6 +212,8 @@ export class NexoTerminal {
       options: { merchantOrderReference: request.SaleData.SaleTransactionID.TransactionID },
       // The POS confirmed its amount on its own screen; the terminal's maximum still applies.
       amountConfirmed: true,
+      // A customer who asked for spoken prompts, as Adyen's accessibility mode is asked for.
+      ...(asksForSpeech(request.SaleData.SaleToPOIData) ? { speech: true } : {}),
     })
     const sale = await this.settled(caller, started.id, paymentSettledForPos)
     return paymentResponseBody(sale, this.context(sale, request.SaleData.SaleTransactionID))
@@ -235,7 +233,9 @@ export class NexoTerminal {
     if (category === 'Reversal') {
       const reversal = serviceId !== undefined ? this.options.memory.reversalOf(saleId, serviceId) : undefined
       if (reversal === undefined) throw new NexoRefusal('NotFound', 'no reversal with this ServiceID on this terminal')
-      return this.statusOf(header, 'Reversal', serviceId!, saleId, { Reversal: await this.reversalAnswer(caller, reversal) })
+      return repeatedStatus(header, this.options.terminalId, 'Reversal', serviceId!, saleId, {
+        Reversal: await this.reversalAnswer(caller, reversal),
+      })
     }
     if (category !== 'Payment') throw new NexoRefusal('NotAllowed', `TransactionStatus of ${category} is not supported`)
     const sale =
@@ -245,33 +245,9 @@ export class NexoTerminal {
       return { Response: failure('InProgress', 'the payment is still at the counter', { saleId: sale.id }) }
     }
     const original = serviceId ?? sale.reference?.split(':').at(-1) ?? header.ServiceID
-    return this.statusOf(header, 'Payment', original, saleId, { Payment: paymentResponseBody(sale, this.context(sale)) })
-  }
-
-  private statusOf(
-    header: MessageHeader,
-    category: 'Payment' | 'Reversal',
-    serviceId: string,
-    saleId: string,
-    body: { Payment?: Record<string, unknown>; Reversal?: Record<string, unknown> },
-  ): Record<string, unknown> {
-    const repeated = body.Payment ?? body.Reversal!
-    return {
-      Response: success(),
-      MessageReference: { MessageCategory: category, ServiceID: serviceId, SaleID: saleId },
-      RepeatedMessageResponse: {
-        MessageHeader: {
-          MessageClass: 'Service',
-          MessageCategory: category,
-          MessageType: 'Response',
-          ServiceID: serviceId,
-          SaleID: saleId,
-          POIID: header.POIID ?? this.options.terminalId,
-          ...(header.ProtocolVersion ? { ProtocolVersion: header.ProtocolVersion } : {}),
-        },
-        RepeatedResponseMessageBody: { [`${category}Response`]: repeated },
-      },
-    }
+    return repeatedStatus(header, this.options.terminalId, 'Payment', original, saleId, {
+      Payment: paymentResponseBody(sale, this.context(sale)),
+    })
   }
 
   // ---- Reversal -------------------------------------------------------------------------------
@@ -328,18 +304,18 @@ export class NexoTerminal {
 
   // ---- Abort, totals, diagnosis ---------------------------------------------------------------
 
-  private async abort(header: MessageHeader, request: NexoRequest<'Abort'>, caller: Caller): Promise<null> {
+  private async abort(header: MessageHeader, request: NexoRequest<'Abort'>, caller: NexoCaller): Promise<null> {
     const serviceId = request.MessageReference.ServiceID
     const saleId = request.MessageReference.SaleID ?? header.SaleID
     if (serviceId === undefined) return null
-    // A POS stops its own payments only: another SaleID's Abort is ignored, as nexo ignores an Abort
-    // it cannot apply (it has no answer to refuse with).
-    if (saleId !== header.SaleID) {
-      this.options.logger.warn({ from: header.SaleID, of: saleId }, 'nexo abort of another POS payment ignored')
-      return null
-    }
-    const sale = await this.saleByReference(caller, nexoReference(saleId, serviceId))
+    // A POS stops its own payments only: the SaleID in its header and the token it holds must be the
+    // ones that started the payment (nexo-abort.ts). Anything else is rejected in plain words.
+    if (saleId !== header.SaleID) throw new NexoRejection('this POS cannot stop a payment another POS started')
+    const reference = nexoReference(saleId, serviceId)
+    const sale = await this.saleByReference(caller, reference)
     if (sale === undefined || !COUNTER_BUSY.has(sale.state)) return null
+    if (this.starters.starterOf(reference) !== caller.token.id)
+      throw new NexoRejection('this payment was started with another integrator token: only the POS that started it can stop it')
     this.options.memory.recordAbort(sale.id, header.SaleID)
     // Refused when the payment can no longer be stopped (it is with the bank): its own answer says how it ended.
     await this.options.service.call(caller, 'cancelSale', { id: sale.id }).catch((error: unknown) => {
@@ -422,13 +398,4 @@ export class NexoTerminal {
       )
     })
   }
-}
-
-/** A message body of `category`, or a MessageFormat refusal naming what is wrong. */
-function parseBody<T>(schema: z.ZodType<T>, body: unknown, category: NexoCategory): T {
-  const parsed = schema.safeParse(body)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const where = issue?.path.join('.') || `${category}Request`
-  throw new NexoRefusal('MessageFormat', `${where}: ${issue?.message ?? 'invalid'}`)
 }

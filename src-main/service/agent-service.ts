@@ -38,6 +38,7 @@ import { queueHandlers } from './queue'
 import { receiptsHandlers } from './receipts'
 import { returnsHandlers } from './returns'
 import { SaleEvents } from './sale-events'
+import { SpokenSales } from './spoken-sales'
 import { salesHandlers } from './sales'
 import { queueStatusOf, type CallContext, type Handler, type Handlers, type ServiceDeps, type ServiceParts } from './service-parts'
 import { terminalHandlers } from './terminal'
@@ -128,6 +129,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
       windows: this.windows,
       audit,
       receipts: deps.receipts ?? new ReceiptDesk(receiptMerchantOf(deps.info)),
+      spoken: new SpokenSales(),
       windowLink: (view, caller) => this.windowLink(view, caller),
       queueStatus: () => queueStatusOf(deps, now()),
       snapshot: () => this.saleEvents.snapshot(),
@@ -140,6 +142,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
       reader: deps.reader,
       alarms: () => engine.alarms,
       queue: () => this.parts.queueStatus(),
+      present: (view) => this.parts.spoken.view(view),
     })
     this.unsubscribe.push(
       ...feedEvents(

@@ -16,6 +16,8 @@ export interface SaleEventsDeps {
   reader: Pick<CardReader, 'status'>
   alarms: () => PosStreamSnapshot['alarms']
   queue: () => QueueStatusView
+  /** A sale as the doors see it (spoken-sales.ts adds `speech`). */
+  present: (view: SaleView) => SaleView
   now?: () => number
 }
 
@@ -27,7 +29,8 @@ export class SaleEvents {
   constructor(private readonly deps: SaleEventsDeps) {}
 
   /** A sale's change as an event. Called right after the change is journaled, so its latest event is this one. */
-  sale(view: SaleView): PosEvent {
+  sale(update: SaleView): PosEvent {
+    const view = this.deps.present(update)
     const busy = COUNTER_BUSY.has(view.state)
     if (busy || this.counterSale?.id === view.id) {
       if (this.counterSale?.id !== view.id) this.lastPrompt = undefined
@@ -63,7 +66,7 @@ export class SaleEvents {
     const events: PosEvent[] = []
     for (const { seq, saleId } of changes) {
       const view = this.deps.txn.get(saleId)
-      if (view) events.push({ type: 'sale', sale: view, seq, ...tagOf(view) })
+      if (view) events.push({ type: 'sale', sale: this.deps.present(view), seq, ...tagOf(view) })
     }
     return { events, lastSeq }
   }
@@ -75,7 +78,8 @@ export class SaleEvents {
   snapshot(): PosStreamSnapshot {
     const seq = this.deps.journal.saleChangesAfter(Number.MAX_SAFE_INTEGER, 0).lastSeq
     const record = this.deps.journal.openSales().find((sale) => COUNTER_BUSY.has(sale.state))
-    const sale = record ? this.deps.txn.get(record.id) : undefined
+    const found = record ? this.deps.txn.get(record.id) : undefined
+    const sale = found ? this.deps.present(found) : undefined
     const prompt = sale && this.counterSale?.id === sale.id ? this.lastPrompt : undefined
     return {
       seq,

@@ -9,16 +9,18 @@ export function salesHandlers(parts: ServiceParts): Handlers<SalesOperations> {
   const { txn, journal } = parts.deps.engine
   return {
     startSale: (r, { caller, actor }) =>
-      txn.startSale({
-        startedBy: saleOriginOf(caller),
-        operatorId: actor,
-        amountMinor: r.amountMinor,
-        currency: r.currency ?? parts.deps.info.currency,
-        reference: r.reference,
-        offlinePolicy: r.offlinePolicy,
-        options: r.options,
-        amountConfirmed: r.amountConfirmed,
-      }),
+      parts.spoken.start(r.speech === true, () =>
+        txn.startSale({
+          startedBy: saleOriginOf(caller),
+          operatorId: actor,
+          amountMinor: r.amountMinor,
+          currency: r.currency ?? parts.deps.info.currency,
+          reference: r.reference,
+          offlinePolicy: r.offlinePolicy,
+          options: r.options,
+          amountConfirmed: r.amountConfirmed,
+        }),
+      ),
     getSale: (r) => saleOf(parts, r.id),
     getSaleByReference: (r) => {
       const record = journal.byReference(r.reference)
@@ -33,7 +35,7 @@ export function salesHandlers(parts: ServiceParts): Handlers<SalesOperations> {
       await txn.confirmDuplicate(r.id, r.charge, actor)
       return saleOf(parts, r.id)
     },
-    listSales: (r) => txn.searchSales(r),
+    listSales: (r) => txn.searchSales(r).map((view) => parts.spoken.view(view)),
     presentTestCard: (r) => {
       if (!parts.deps.presentTestCard) throw new PosError('NOT_TRAINING', 'test cards exist only in training mode')
       parts.deps.presentTestCard(r.name)

@@ -26,6 +26,7 @@ import type { Caller } from './caller'
 import type { CounterSessions } from './counter-session'
 import type { IntegratorTokens } from './integrator-tokens'
 import type { PinGuard } from './pin-guard'
+import type { SpokenSales } from './spoken-sales'
 import type { WindowSessions } from './windows'
 
 /** What the service uses of the engine the composition root builds (src-main/app/compose.ts). */
@@ -75,6 +76,8 @@ export interface ServiceParts {
   windows: WindowSessions
   audit: AuditTrail
   receipts: ReceiptDesk
+  /** The sales whose prompts the customer display speaks (startSale `speech`). */
+  spoken: SpokenSales
   /** A one-time link for a window of `view`, once a door that serves windows is there. */
   windowLink(view: 'cashier' | 'customer', caller: Caller): string
   queueStatus(): QueueStatusView
@@ -101,7 +104,7 @@ export type Handlers<K extends OperationName> = { [P in K]: Handler<P> }
 export function saleOf(parts: ServiceParts, id: string) {
   const view = parts.deps.engine.txn.get(id)
   if (!view) throw new PosError('NO_SUCH_SALE', `no sale ${id}`)
-  return view
+  return parts.spoken.view(view)
 }
 
 /** The queue as the screens and integrators read it. */

@@ -97,6 +97,12 @@ export const OPERATIONS = {
        * AMOUNT_NEEDS_CONFIRMATION, to be asked and sent again.
        */
       amountConfirmed: z.boolean().optional(),
+      /**
+       * The customer display speaks this sale's prompts (the amount, present the card, enter the PIN on
+       * the pad, the outcome): a customer who asked for it. Only this sale; the customer can still
+       * switch it off on the display. Read back as the sale's `speech`.
+       */
+      speech: z.boolean().optional(),
     }),
     works('sell'),
     saleViewSchema,

@@ -48,6 +48,11 @@ export const saleViewSchema = z.object({
    * Absent on sales journaled before it was recorded.
    */
   startedBy: z.enum(SALE_ORIGINS).optional(),
+  /**
+   * The cashier or the POS asked for this sale's prompts to be spoken on the customer display
+   * (startSale `speech`); absent otherwise.
+   */
+  speech: z.literal(true).optional(),
   /** A return (a credit to the card); absent for a sale. */
   kind: z.literal('return').optional(),
   /** A return: the sale it credits (absent for a return without a sale on this terminal). */

@@ -39,6 +39,10 @@ export interface SaleSlice {
   testCardNotice: Notice | null
   /** Training: the test card picked in the picker, kept while the screens change under it. */
   testCardPick: string | null
+  /** The next sale's prompts are spoken on the customer display (a customer who asked); off again once it starts. */
+  speechForSale: boolean
+  /** Switches spoken prompts for the next sale on or off. */
+  toggleSpeechForSale(): void
   /**
    * Training: pick a test card. `present`: no card request is waiting, so the customer holds it out for
    * the next one now (the simulated PIN pad would otherwise present its own default card).
@@ -88,10 +92,18 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
     /** One press, one sale: `starting` is set before the first await, so a second press finds it. */
     const send = async (amountMinor: number, currency: string, amountConfirmed: boolean): Promise<void> => {
       set({ starting: true, saleError: null, currentSaleId: null, prompt: null, amountToConfirm: null })
-      const result = await bridge.call('startSale', { amountMinor, currency, ...(amountConfirmed ? { amountConfirmed } : {}) })
+      const speech = get().speechForSale
+      const result = await bridge.call('startSale', {
+        amountMinor,
+        currency,
+        ...(amountConfirmed ? { amountConfirmed } : {}),
+        ...(speech ? { speech } : {}),
+      })
       if (result.ok) {
         set((state) => ({
           starting: false,
+          // For this customer only: the next one asks again if they need it.
+          speechForSale: false,
           currentSaleId: result.value.id,
           entryDigits: '',
           sales: upsertSale(state.sales, result.value),
@@ -116,6 +128,9 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
       amountToConfirm: null,
       testCardNotice: null,
       testCardPick: null,
+      speechForSale: false,
+
+      toggleSpeechForSale: () => set((s) => ({ speechForSale: !s.speechForSale })),
 
       typeDigits: (digits) => editEntry((entry) => appendDigits(entry, digits, entryFractionDigits(get()))),
       typePoint: () => editEntry((entry) => appendPoint(entry, entryFractionDigits(get()))),

@@ -256,6 +256,79 @@ describe("the nexo endpoint with Adyen's Node library as the POS", () => {
   }, 30_000)
 })
 
+describe('an Abort is the POS that started the payment', () => {
+  it('an Abort from another integrator token, or another SaleID, is rejected in plain words and the payment goes on', async () => {
+    const serviceId = nextServiceId()
+    const pending = send(paymentRequest(serviceId, 8.25, 'ORDER-52'))
+    const waiting = await eventually(async () => {
+      const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${serviceId}`)
+      return sale?.state === 'readingCard' ? sale : undefined
+    }, 5_000)
+    const abortOf = (saleId: string): NexoJson => ({
+      SaleToPOIRequest: {
+        MessageHeader: { ...header('Abort', nextServiceId()), SaleID: saleId },
+        AbortRequest: {
+          AbortReason: 'MerchantAbort',
+          MessageReference: { MessageCategory: 'Payment', SaleID: 'POS-1', ServiceID: serviceId },
+        },
+      },
+    })
+    // A second POS with a token of its own (scope sell), writing the first POS's SaleID in its header.
+    const other = agent.tokens.create('second nexo POS')
+    try {
+      const refused = await send(abortOf('POS-1'), terminalApi({ apiKey: other.token }))
+      expect(refused.SaleToPOIResponse).toBeUndefined()
+      const event = refused.SaleToPOIRequest!
+      expect(event.MessageHeader).toMatchObject({
+        MessageClass: 'Event',
+        MessageCategory: 'Event',
+        MessageType: 'Notification',
+        SaleID: 'POS-1',
+      })
+      expect(event.EventNotification).toMatchObject({ EventToNotify: 'Reject' })
+      expect(new URLSearchParams(event.EventNotification!.EventDetails).get('message')).toBe(
+        'this payment was started with another integrator token: only the POS that started it can stop it',
+      )
+      const rejected = JSON.parse(Buffer.from(event.EventNotification!.RejectedMessage!, 'base64').toString()) as NexoJson
+      expect(rejected.SaleToPOIRequest).toHaveProperty('AbortRequest')
+      // The same token as the payment, but another POS's SaleID in the header.
+      const otherPos = (await send(abortOf('POS-2'))).SaleToPOIRequest!
+      expect(new URLSearchParams(otherPos.EventNotification!.EventDetails).get('message')).toBe(
+        'this POS cannot stop a payment another POS started',
+      )
+      expect((await sales()).find((s) => s.id === waiting.id)?.state).toBe('readingCard')
+    } finally {
+      agent.tokens.revoke(other.view.id)
+    }
+    // Nothing stopped it: the simulated PIN pad presents its card and the bank approves.
+    const payment = (await pending).SaleToPOIResponse!.PaymentResponse!
+    expect(payment.Response.Result).toBe('Success')
+    expect(payment.POIData.POITransactionID.TransactionID).toBe(waiting.id)
+  }, 60_000)
+})
+
+describe('a payment whose customer asked for spoken prompts', () => {
+  it("SaleToPOIData with Adyen's accessibility Operation: the sale is marked for speech; a payment without it is not", async () => {
+    const serviceId = nextServiceId()
+    const message = paymentRequest(serviceId, 2.5, 'ORDER-53')
+    const body = message.SaleToPOIRequest.PaymentRequest as { SaleData: Record<string, unknown> }
+    body.SaleData.SaleToPOIData = Buffer.from(JSON.stringify({ Operation: [{ Type: 'Payment', Variant: 'Accessibility' }] })).toString(
+      'base64',
+    )
+    const pending = send(message)
+    const waiting = await eventually(async () => {
+      const sale = (await sales()).find((s) => s.reference === `nexo:POS-1:${serviceId}`)
+      return sale?.state === 'readingCard' ? sale : undefined
+    }, 5_000)
+    expect(waiting.speech).toBe(true)
+    expect((await pending).SaleToPOIResponse!.PaymentResponse!.Response.Result).toBe('Success')
+
+    const quiet = nextServiceId()
+    expect((await send(paymentRequest(quiet, 1.5, 'ORDER-54'))).SaleToPOIResponse!.PaymentResponse!.Response.Result).toBe('Success')
+    expect((await sales()).find((s) => s.reference === `nexo:POS-1:${quiet}`)).not.toHaveProperty('speech')
+  }, 60_000)
+})
+
 describe('what a POS gets for a message the terminal cannot take', () => {
   it('an amount with more decimals than the currency, an unsupported payment type, an unknown category: nexo failures', async () => {
     const odd = await send(paymentRequest(nextServiceId(), 1.005, 'ORDER-60'))

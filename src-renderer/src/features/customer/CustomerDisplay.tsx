@@ -31,8 +31,14 @@ export function CustomerDisplay() {
     if (busyId !== null) setFollowedId(busyId)
   }, [busyId])
   const view = usePos(useShallow((s) => customerView(s, now, busyId ?? followedId)))
-  // Switched on by the customer, with one large control that needs no speech to find; and high contrast.
+  // Switched on by the customer, with one large control that needs no speech to find; or for one sale
+  // by the cashier or the POS (the sale's `speech`), which the customer can still switch off. And high contrast.
   const [speaking, setSpeaking] = useState(false)
+  const saleId = busyId ?? followedId
+  const saleAsks = usePos((s) => saleId !== null && s.sales[saleId]?.speech === true)
+  const [silencedSale, setSilencedSale] = useState<string | null>(null)
+  const asked = saleAsks && saleId !== silencedSale
+  const spoken = speaking || asked
   const [contrast, setContrast] = useState(false)
   const speech = useMemo(platformSpeech, [])
   const limit = usePos(useShallow((s) => cardPromptLimit(s, now)))
@@ -41,7 +47,7 @@ export function CustomerDisplay() {
   const chime = useMemo(platformChime, [])
   useTimeWarningCue(limit !== null, chime)
   const warning = limit ? ` ${TIME_WARNING_WORDS}${limit.canExtend ? ` ${MORE_TIME_WORDS}` : ''}` : ''
-  useSpokenPrompts(`${spokenLine(view)}${warning}`, speaking, speech)
+  useSpokenPrompts(`${spokenLine(view)}${warning}`, spoken, speech)
 
   return (
     <main
@@ -94,10 +100,14 @@ export function CustomerDisplay() {
             type="button"
             className="customer-access-button"
             data-testid="customer-speech"
-            aria-pressed={speaking}
-            onClick={() => setSpeaking((on) => !on)}
+            aria-pressed={spoken}
+            onClick={() => {
+              if (!spoken) return setSpeaking(true)
+              setSpeaking(false)
+              if (asked) setSilencedSale(saleId)
+            }}
           >
-            {speaking ? 'Spoken help is on' : 'Spoken help'}
+            {spoken ? 'Spoken help is on' : 'Spoken help'}
           </button>
         )}
         <button

@@ -57,6 +57,8 @@ export function SaleScreen() {
   const training = usePos(isTraining)
   const prompt = usePos(useShallow(salePrompt))
   const amountToConfirm = usePos((s) => s.amountToConfirm)
+  const speechForSale = usePos((s) => s.speechForSale)
+  const toggleSpeechForSale = usePos((s) => s.toggleSpeechForSale)
   const { typeDigits, typePoint, eraseDigit, clearEntry, setEntryText, editEntryText, startSale, cancelSale, chargeAgain } = usePos(
     useShallow((s) => ({
       typeDigits: s.typeDigits,
@@ -181,6 +183,23 @@ export function SaleScreen() {
           </div>
           {running && <DisabledReason id={`${fieldId}-cancel-why`} reason={cancelReason} testId="cancel-disabled-reason" />}
           <div className="status-more">
+            {phase === 'idle' && (
+              // A customer who asks to hear the prompts: the customer display speaks this sale's.
+              <button
+                type="button"
+                className="button button-speech"
+                data-testid="speech-for-sale"
+                aria-pressed={speechForSale}
+                onClick={toggleSpeechForSale}
+              >
+                {speechForSale ? 'Spoken help on for this customer' : 'Spoken help for this customer'}
+              </button>
+            )}
+            {running && sale?.speech && (
+              <p className="hint" data-testid="sale-speech">
+                The customer display speaks this sale
+              </p>
+            )}
             {phase === 'result' && sale && <SaleFacts sale={sale} />}
             {training && askingForCard && (
               <TestCardPicker {...(phase === 'idle' ? { afterPresent: focusAmountField, presentOnPick: true } : {})} />
