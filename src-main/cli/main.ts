@@ -3,7 +3,7 @@
  * command module, exit with a documented code (README "Exit codes"). Errors go to stderr in one line.
  */
 import { Command, CommanderError, Option } from 'commander'
-import { openHostClient, openRuntime, type Runtime, type RuntimeOptions } from '../app'
+import { auditFromCommandLine, openHostClient, openRuntime, type Runtime, type RuntimeOptions } from '../app'
 import { OPERATION_KINDS, readSigningKey, SIGN_TYPES, type OperationKind, type SignType } from '../gateway'
 import { configCheck } from './commands/config-check'
 import { doctorCommand } from './commands/doctor-command'
@@ -19,7 +19,8 @@ import { signCommand, verifyCommand } from './commands/sign-commands'
 import { trainingHostCommand } from './commands/training-host-command'
 import { EXIT, exitCodeOf } from './exit-codes'
 import { fleetCommand, rescueCommand, storeConnectionOf, storeKeygen } from './commands/store-commands'
-import { readSecret } from './commands/io'
+import { askYes, readSecret } from './commands/io'
+import { liftFenceCommand } from './commands/fence-command'
 import { copyMaxAgeMs } from '../app'
 import { storeSecretAccount } from '../keychain'
 import { readFileSync } from 'node:fs'
@@ -312,6 +313,38 @@ program
         } finally {
           await host.close()
         }
+      }),
+    ),
+  )
+
+program
+  .command('lift-fence')
+  .description(
+    "put a rescued terminal back in service: lifts the fence its rescue set, so that once restarted it sends its own queue again (the store's recovery key is needed, as for the rescue)",
+  )
+  .requiredOption('--terminal <id>', 'the rescued terminal, e.g. T-0003')
+  .requiredOption('--recovery-key <file>', "the store's recovery private key (its passphrase is read from standard input)")
+  .option('--yes', 'do not ask before lifting it (when no one can answer the question)')
+  .action(async (o: { terminal: string; recoveryKey: string; yes?: boolean }) =>
+    finish(
+      await withRuntime(async (rt) => {
+        const config = rt.loaded?.config
+        const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+        if (!config?.store || !connection) {
+          console.error('no store section in the configuration: the fence is kept by the store server (docs/store.md)')
+          return EXIT.config
+        }
+        const keyPem = readFileSync(o.recoveryKey, 'utf8')
+        const passphrase = await readSecret('passphrase of the recovery key (not echoed): ')
+        return liftFenceCommand({
+          connection,
+          terminalId: o.terminal,
+          recoveryPublicKey: config.store.recoveryPublicKey,
+          keyPem,
+          passphrase,
+          confirm: async (question) => (o.yes === true ? (console.log(question), true) : askYes(question)),
+          audit: (entry) => auditFromCommandLine(rt.dataDir, entry),
+        })
       }),
     ),
   )

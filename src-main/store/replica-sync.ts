@@ -44,10 +44,16 @@ export interface ReplicaState {
   fenced: boolean
 }
 
+/**
+ * No stream took the publish: the store server is new, or lost its store. nats.js says so as
+ * "jetstream is not enabled" with "no responders" as its cause, or "stream not found".
+ */
 function isNoStream(error: unknown): boolean {
-  return (
-    error instanceof Error && /no responders|503|stream not found/i.test(`${error.message} ${(error as { code?: unknown }).code ?? ''}`)
-  )
+  for (let at: unknown = error; at instanceof Error; at = at.cause) {
+    const code = (at as { code?: unknown }).code
+    if (/no responders|jetstream is not enabled|503|stream not found/i.test(`${at.name} ${at.message} ${String(code ?? '')}`)) return true
+  }
+  return false
 }
 
 /** A copy confirmed for a sale still being journaled is not erased by a pass that runs meanwhile. */
