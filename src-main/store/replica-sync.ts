@@ -73,6 +73,7 @@ export class ReplicaSync implements QueueReplica {
   private readonly discarded = new Set<string>()
   /** Subjects known to hold a copy, as of the last listing, publication or erasure. */
   private readonly known = new Set<string>()
+  private readonly subjects = new Map<string, string>()
   private listed = false
   private lastListing = 0
   private timer: NodeJS.Timeout | undefined
@@ -247,6 +248,8 @@ export class ReplicaSync implements QueueReplica {
         this.known.delete(subject)
         this.discarded.delete(subject)
       }
+      // Subjects are remembered for what is still owed or confirming only.
+      if (this.subjects.size > 2 * wanted.size + this.confirming.size + 64) this.subjects.clear()
       this.failures = 0
       this.state.failingSince = undefined
       this.state.lastError = undefined
@@ -271,7 +274,17 @@ export class ReplicaSync implements QueueReplica {
     }
   }
 
+  /**
+   * An item's subject, remembered: every pass names every owed item (up to `offline.maxStoredCount`
+   * and the reversals), and escaping each token again each time is most of a pass's work.
+   */
   private subjectOf(key: CopyKey): string {
-    return copySubject(this.options.storeId, this.options.terminalId, key.operation, key.messageId)
+    const id = `${key.operation} ${key.messageId}`
+    let subject = this.subjects.get(id)
+    if (subject === undefined) {
+      subject = copySubject(this.options.storeId, this.options.terminalId, key.operation, key.messageId)
+      this.subjects.set(id, subject)
+    }
+    return subject
   }
 }

@@ -152,6 +152,27 @@ export class StoreConnection {
     }
   }
 
+  /**
+   * Every copy of `terminalId`'s items, read in one pass over the stream (an ordered consumer, made
+   * and gone with the read) rather than one request per copy: `expected` is how many the listing
+   * found, the read ends when they are in or `ms` passed without the next.
+   */
+  async readCopies(terminalId: string, expected: number, ms: number): Promise<Array<{ subject: string; seq: number; data: Uint8Array }>> {
+    if (expected === 0) return []
+    const js = await this.jetstream(ms)
+    const consumer = await js.consumers.get(this.streamName, { filter_subjects: terminalCopies(this.settings.storeId, terminalId) })
+    const out: Array<{ subject: string; seq: number; data: Uint8Array }> = []
+    while (out.length < expected) {
+      const before = out.length
+      const batch = await consumer.fetch({ max_messages: expected - out.length, expires: Math.max(1_000, ms) })
+      // Copied: a message's data is a view of the client's read buffer.
+      for await (const message of batch) out.push({ subject: message.subject, seq: message.seq, data: new Uint8Array(message.data) })
+      // Copies erased or aged out since the listing: nothing more will come.
+      if (out.length === before) break
+    }
+    return out
+  }
+
   /** The copy at `subject`, or undefined when there is none. */
   async readCopy(subject: string, ms: number): Promise<{ seq: number; data: Uint8Array } | undefined> {
     const jsm = await this.manager(ms)
