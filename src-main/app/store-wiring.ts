@@ -3,9 +3,10 @@
  * the keychain, the engine's view of it (the queue replica, the fence, the alarms), and the hooks
  * it reads the journal, the queue and the reader through. Nothing here when `store` is absent.
  */
+import { readFileSync } from 'node:fs'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device'
-import type { AgentConfig } from '../config'
+import { ConfigError, type AgentConfig } from '../config'
 import { storeSecretAccount, type SecretStore } from '../keychain'
 import type { FenceRecord, OwedItem, StoreLink } from '../store'
 import type { Engine, EngineStore } from './compose'
@@ -26,6 +27,16 @@ export function copyMaxAgeMs(config: AgentConfig): number {
   return (Math.max(config.offline.maxOldestAgeHours, 72) + 24) * 3_600_000
 }
 
+/** The store server's CA (`store.caFile`), read once at start; a file that cannot be read stops the start. */
+export function storeCaPem(store: { caFile?: string | undefined }): string | undefined {
+  if (store.caFile === undefined) return undefined
+  try {
+    return readFileSync(store.caFile, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`store.caFile ${store.caFile} cannot be read (${error instanceof Error ? error.message : String(error)})`)
+  }
+}
+
 export async function openStoreWiring(
   config: AgentConfig,
   secrets: SecretStore,
@@ -42,6 +53,7 @@ export async function openStoreWiring(
   const link = new StoreLink(
     {
       servers: store.servers,
+      caPem: storeCaPem(store),
       domain: store.domain,
       user: store.user,
       password,

@@ -341,6 +341,44 @@ program
   })
 
 program
+  .command('lift-fence')
+  .description(
+    "put a rescued terminal back in service: lifts the fence its rescue set, so that once restarted it sends its own queue again (the store's recovery key is needed, as for the rescue)",
+  )
+  .requiredOption('--terminal <id>', 'the rescued terminal, e.g. T-0003')
+  .requiredOption('--recovery-key <file>', "the store's recovery private key (its passphrase is read from standard input)")
+  .option('--yes', 'do not ask before lifting it (when no one can answer the question)')
+  .action(async (o: { terminal: string; recoveryKey: string; yes?: boolean }) => {
+    const [{ auditFromCommandLine, copyMaxAgeMs }, { storeConnectionOf }, { liftFenceCommand }, { askYes }] = await Promise.all([
+      import('../app'),
+      import('./commands/store-commands'),
+      import('./commands/fence-command'),
+      import('./commands/io'),
+    ])
+    finish(
+      await withRuntime(async (rt) => {
+        const config = rt.loaded?.config
+        const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+        if (!config?.store || !connection) {
+          console.error('no store section in the configuration: the fence is kept by the store server (docs/store.md)')
+          return EXIT.config
+        }
+        const keyPem = readFileSync(o.recoveryKey, 'utf8')
+        const passphrase = await readSecret('passphrase of the recovery key (not echoed): ')
+        return liftFenceCommand({
+          connection,
+          terminalId: o.terminal,
+          recoveryPublicKey: config.store.recoveryPublicKey,
+          keyPem,
+          passphrase,
+          confirm: async (question) => (o.yes === true ? (console.log(question), true) : askYes(question)),
+          audit: (entry) => auditFromCommandLine(rt.dataDir, entry),
+        })
+      }),
+    )
+  })
+
+program
   .command('fleet')
   .description('every lane of this store (or, through a hub, of these stores) and what needs a person; exits 1 when something does')
   .option('--domain <domain...>', "store servers' JetStream domains, read through the hub this configuration names")

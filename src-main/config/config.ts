@@ -27,6 +27,14 @@ const natsUrl = z.string().refine((s) => {
   }
 }, 'must be a nats:// or tls:// URL')
 
+/** A `nats://` URL (no TLS) to anything but this machine's loopback. */
+function plainToAnotherMachine(server: string): boolean {
+  const url = new URL(server)
+  if (url.protocol !== 'nats:') return false
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  return !(host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host))
+}
+
 const id = (what: string) => z.string().min(1, `${what} must not be empty`).max(64, `${what} must be at most 64 characters`)
 
 export const configSchema = z
@@ -165,6 +173,11 @@ export const configSchema = z
     store: z
       .strictObject({
         servers: z.array(natsUrl).min(1, 'name at least one store server'),
+        /**
+         * The CA (PEM) that signed the store server's certificate, for `tls://` servers whose
+         * certificate is the store's own; relative to the config file. Without it, the public roots.
+         */
+        caFile: z.string().min(1).optional(),
         /** The store server's JetStream domain, when terminals reach it through a chain's hub. */
         domain: z
           .string()
@@ -185,6 +198,11 @@ export const configSchema = z
         heartbeatSeconds: z.number().int().min(1).max(600).default(15),
       })
       .refine((store) => !(store.user && store.nkey), { message: 'give either user or nkey, not both', path: ['nkey'] })
+      // The client takes one TLS setting for all its servers: a list that mixes them is a mistake.
+      .refine((store) => new Set(store.servers.map((s) => new URL(s).protocol)).size === 1, {
+        message: 'name every store server with the same scheme: all tls://, or all nats://',
+        path: ['servers'],
+      })
       .optional(),
     duplicateWindowMinutes: z.number().min(0).max(1440).default(10),
     /**
@@ -227,6 +245,20 @@ export const configSchema = z
   .refine((config) => config.email?.security !== 'none' || config.mode === 'training', {
     path: ['email', 'security'],
     message: '"none" (no TLS) is allowed in training mode only: use "starttls" or "tls"',
+  })
+  // Without TLS the store password (or the NKey's signed nonce), the fences and the lanes' events
+  // cross the store's network in clear, and anyone on it could fence a lane or lift a fence: only a
+  // store server on this very machine is spared it (docs/store.md "TLS").
+  .superRefine((config, ctx) => {
+    if (config.mode === 'training') return
+    config.store?.servers.forEach((server, index) => {
+      if (!plainToAnotherMachine(server)) return
+      ctx.addIssue({
+        code: 'custom',
+        path: ['store', 'servers', index],
+        message: `${server} has no TLS: use tls:// (with store.caFile when the store server's certificate is the store's own); nats:// is for a store server on this machine (127.0.0.1), or training mode`,
+      })
+    })
   })
 
 export type AgentConfig = z.infer<typeof configSchema>
@@ -284,6 +316,7 @@ export function loadConfig(location: ConfigLocation = {}): LoadedConfig | undefi
   const base = dirname(file)
   if (config.host.caFile !== undefined && !isAbsolute(config.host.caFile)) config.host.caFile = resolve(base, config.host.caFile)
   if (config.email?.caFile !== undefined && !isAbsolute(config.email.caFile)) config.email.caFile = resolve(base, config.email.caFile)
+  if (config.store?.caFile !== undefined && !isAbsolute(config.store.caFile)) config.store.caFile = resolve(base, config.store.caFile)
   const dataDir = config.dataDir ? resolve(base, config.dataDir) : userDataDir(env)
   return { config, file, dataDir }
 }

@@ -57,8 +57,30 @@ export async function fenceTerminal(
   }
 }
 
-/** Lifts the fence (a manager put the terminal back in service after checking its journal). */
-export async function liftFence(connection: StoreConnection, storeId: string, terminalId: string, ms: number): Promise<void> {
+/** The fence with its revision in the bucket, so that lifting it lifts this one and not a newer one. */
+export async function readFenceEntry(
+  connection: StoreConnection,
+  storeId: string,
+  terminalId: string,
+  ms: number,
+): Promise<{ fence: FenceRecord; revision: number } | undefined> {
   const kv = await connection.bucket(FENCE_BUCKET, ms)
-  await kv.delete(terminalKey(storeId, terminalId))
+  const entry = await kv.get(terminalKey(storeId, terminalId))
+  if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined
+  return { fence: entry.json<FenceRecord>(), revision: entry.revision }
+}
+
+/**
+ * Lifts the fence (a manager put the terminal back in service after checking its journal). With
+ * `revision`, only the fence read at that revision: a rescue started meanwhile keeps its own.
+ */
+export async function liftFence(
+  connection: StoreConnection,
+  storeId: string,
+  terminalId: string,
+  ms: number,
+  revision?: number,
+): Promise<void> {
+  const kv = await connection.bucket(FENCE_BUCKET, ms)
+  await kv.delete(terminalKey(storeId, terminalId), revision === undefined ? undefined : { previousSeq: revision })
 }

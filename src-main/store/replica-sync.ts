@@ -44,10 +44,16 @@ export interface ReplicaState {
   fenced: boolean
 }
 
+/**
+ * No stream took the publish: the store server is new, or lost its store. nats.js says so as
+ * "jetstream is not enabled" with "no responders" as its cause, or "stream not found".
+ */
 function isNoStream(error: unknown): boolean {
-  return (
-    error instanceof Error && /no responders|503|stream not found/i.test(`${error.message} ${(error as { code?: unknown }).code ?? ''}`)
-  )
+  for (let at: unknown = error; at instanceof Error; at = at.cause) {
+    const code = (at as { code?: unknown }).code
+    if (/no responders|jetstream is not enabled|503|stream not found/i.test(`${at.name} ${at.message} ${String(code ?? '')}`)) return true
+  }
+  return false
 }
 
 /** A copy confirmed for a sale still being journaled is not erased by a pass that runs meanwhile. */
@@ -67,6 +73,7 @@ export class ReplicaSync implements QueueReplica {
   private readonly discarded = new Set<string>()
   /** Subjects known to hold a copy, as of the last listing, publication or erasure. */
   private readonly known = new Set<string>()
+  private readonly subjects = new Map<string, string>()
   private listed = false
   private lastListing = 0
   private timer: NodeJS.Timeout | undefined
@@ -241,6 +248,8 @@ export class ReplicaSync implements QueueReplica {
         this.known.delete(subject)
         this.discarded.delete(subject)
       }
+      // Subjects are remembered for what is still owed or confirming only.
+      if (this.subjects.size > 2 * wanted.size + this.confirming.size + 64) this.subjects.clear()
       this.failures = 0
       this.state.failingSince = undefined
       this.state.lastError = undefined
@@ -265,7 +274,17 @@ export class ReplicaSync implements QueueReplica {
     }
   }
 
+  /**
+   * An item's subject, remembered: every pass names every owed item (up to `offline.maxStoredCount`
+   * and the reversals), and escaping each token again each time is most of a pass's work.
+   */
   private subjectOf(key: CopyKey): string {
-    return copySubject(this.options.storeId, this.options.terminalId, key.operation, key.messageId)
+    const id = `${key.operation} ${key.messageId}`
+    let subject = this.subjects.get(id)
+    if (subject === undefined) {
+      subject = copySubject(this.options.storeId, this.options.terminalId, key.operation, key.messageId)
+      this.subjects.set(id, subject)
+    }
+    return subject
   }
 }

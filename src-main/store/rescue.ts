@@ -80,16 +80,15 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
   const lines: RescueLine[] = []
   const sales = new Map<string, Array<{ subject: string; seq: number; copy: QueueCopy }>>()
   const subjects = await connection.copySubjects(terminalId, timeoutMs)
+  const stored = await connection.readCopies(terminalId, subjects.length, timeoutMs)
   let read = 0
-  const reader = async () => {
-    while (read < subjects.length) {
-      const subject = subjects[read++]!
-      const stored = await connection.readCopy(subject, timeoutMs)
-      if (!stored) continue
+  const openOne = async () => {
+    while (read < stored.length) {
+      const { subject, seq, data } = stored[read++]!
       try {
-        const copy = await opener.open(stored.data, subject)
+        const copy = await opener.open(data, subject)
         if (copy.terminalId !== terminalId || copy.storeId !== storeId) throw new Error('the copy names another terminal')
-        sales.set(copy.saleId, [...(sales.get(copy.saleId) ?? []), { subject, seq: stored.seq, copy }])
+        sales.set(copy.saleId, [...(sales.get(copy.saleId) ?? []), { subject, seq, copy }])
       } catch (error) {
         const item = itemOfSubject(subject)
         lines.push({
@@ -105,7 +104,7 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 16) }, reader))
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 16) }, openOne))
   const queue = [...sales.values()].map((items) =>
     items.sort(
       (a, b) =>
@@ -115,11 +114,17 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
     ),
   )
   let next = 0
+  const erasures: Array<Promise<unknown>> = []
+  let eraseFailure: unknown
   const worker = async () => {
     while (next < queue.length) {
       const items = queue[next++]!
       let held: string | undefined
+      // The previous item's erasure: awaited before the sale's next item is sent, so an interruption
+      // resends at most one item of a sale; a sale's last erasure runs on while the next sale is sent.
+      let erasing: Promise<unknown> = Promise.resolve()
       for (const { subject, seq, copy } of items) {
+        await erasing
         if (held !== undefined) {
           lines.push(lineOf(copy, 'not sent', `not sent: it waits behind an earlier message of the same sale (${held})`))
           continue
@@ -130,8 +135,9 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
           lines.push(lineOf(copy, answer.kind === 'notSent' ? 'not sent' : 'refused', answer.reason))
           continue
         }
-        // Answered: the copy's work is done. Erased before the next item, so an interruption resends at most this one.
-        await connection.erase(subject, timeoutMs, seq)
+        // Answered: the copy's work is done.
+        erasing = connection.erase(subject, timeoutMs, seq).catch((error: unknown) => (eraseFailure ??= error))
+        erasures.push(erasing)
         lines.push(
           answer.kind === 'approved'
             ? { ...lineOf(copy, 'approved', 'approved'), authCode: answer.authCode }
@@ -141,6 +147,9 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 16) }, worker))
+  await Promise.all(erasures)
+  // A copy answered but not erased would be sent again by the next run (answered with its first answer): said, not hidden.
+  if (eraseFailure !== undefined) throw eraseFailure
   lines.sort((a, b) => a.queuedAt.localeCompare(b.queuedAt) || a.messageId.localeCompare(b.messageId))
   const left = lines.filter((line) => line.result === 'not sent' || line.result === 'refused' || line.result === 'unreadable').length
   return { storeId, terminalId, fence, continued: earlier, startedAt, endedAt: now().toISOString(), lines, left }

@@ -49,9 +49,11 @@ export class CopyOpener {
       throw new PosError('RECOVERY_KEY_INVALID', `the copy at ${subject} is not one this version can read`)
     this.key ??= this.suite.kem.importKey('jwk', this.privateJwk, false)
     try {
+      // Copied into buffers of their own: a Node Buffer's `slice` is a view of a shared pool, whose
+      // `.buffer` is the whole pool.
       const plain = await this.suite.open(
-        { recipientKey: await this.key, enc: envelope.slice(1, 1 + ENC_SIZE).buffer, info: INFO },
-        envelope.slice(1 + ENC_SIZE).buffer,
+        { recipientKey: await this.key, enc: new Uint8Array(envelope.subarray(1, 1 + ENC_SIZE)).buffer, info: INFO },
+        new Uint8Array(envelope.subarray(1 + ENC_SIZE)).buffer,
         new TextEncoder().encode(subject),
       )
       return JSON.parse(new TextDecoder().decode(plain)) as QueueCopy

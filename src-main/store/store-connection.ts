@@ -19,6 +19,12 @@ export interface StoreConnectionSettings {
   password?: string | undefined
   /** An NKey seed (`SU...`), from the keychain. */
   nkeySeed?: string | undefined
+  /**
+   * The CA (PEM) that signed the store server's certificate (`store.caFile`). With it, or with
+   * `tls://` servers, the connection is TLS or nothing: the client checks the server's certificate
+   * against this CA (the public roots without it) and refuses a server that offers no TLS.
+   */
+  caPem?: string | undefined
   /** A name the server shows for this connection (`pos-agent T-0003`). */
   name: string
   /** How long a copy may live in the stream: the longest an item may stay owed, with a margin. */
@@ -59,6 +65,7 @@ export class StoreConnection {
           reconnectTimeWait: 500,
           timeout: 2_000,
           ...(authenticator ? { authenticator } : {}),
+          ...tlsOption(settings),
         })
         if (this.closed) {
           await nc.close()
@@ -134,8 +141,36 @@ export class StoreConnection {
   async copySubjects(terminalId: string, ms: number): Promise<string[]> {
     await this.ensureStream(ms)
     const jsm = await this.manager(ms)
-    const info = await jsm.streams.info(this.streamName, { subjects_filter: terminalCopies(this.settings.storeId, terminalId) })
-    return Object.keys(info.state.subjects ?? {})
+    const filter = { subjects_filter: terminalCopies(this.settings.storeId, terminalId) }
+    try {
+      return Object.keys((await jsm.streams.info(this.streamName, filter)).state.subjects ?? {})
+    } catch (error) {
+      if (!isNotFound(error)) throw error
+      // The stream was there and is gone (a store server that lost its store): made again, empty.
+      await this.ensureStream(ms, true)
+      return []
+    }
+  }
+
+  /**
+   * Every copy of `terminalId`'s items, read in one pass over the stream (an ordered consumer, made
+   * and gone with the read) rather than one request per copy: `expected` is how many the listing
+   * found, the read ends when they are in or `ms` passed without the next.
+   */
+  async readCopies(terminalId: string, expected: number, ms: number): Promise<Array<{ subject: string; seq: number; data: Uint8Array }>> {
+    if (expected === 0) return []
+    const js = await this.jetstream(ms)
+    const consumer = await js.consumers.get(this.streamName, { filter_subjects: terminalCopies(this.settings.storeId, terminalId) })
+    const out: Array<{ subject: string; seq: number; data: Uint8Array }> = []
+    while (out.length < expected) {
+      const before = out.length
+      const batch = await consumer.fetch({ max_messages: expected - out.length, expires: Math.max(1_000, ms) })
+      // Copied: a message's data is a view of the client's read buffer.
+      for await (const message of batch) out.push({ subject: message.subject, seq: message.seq, data: new Uint8Array(message.data) })
+      // Copies erased or aged out since the listing: nothing more will come.
+      if (out.length === before) break
+    }
+    return out
   }
 
   /** The copy at `subject`, or undefined when there is none. */
@@ -181,6 +216,18 @@ export class StoreConnection {
   private domainOption(): { domain?: string } {
     return this.settings.domain ? { domain: this.settings.domain } : {}
   }
+}
+
+/**
+ * The client's TLS setting. nats.js reads no meaning into a `tls://` scheme (it upgrades only when
+ * the server offers TLS), so a `tls://` server is held to it here: with `tls` set, a server without
+ * TLS is refused ("server does not support 'tls'") and the certificate is checked (Node's
+ * `tls.connect`, `rejectUnauthorized` left on).
+ */
+export function tlsOption(settings: Pick<StoreConnectionSettings, 'servers' | 'caPem'>): { tls?: { ca?: string } } {
+  const wanted = settings.caPem !== undefined || settings.servers.some((server) => server.startsWith('tls://'))
+  if (!wanted) return {}
+  return { tls: settings.caPem !== undefined ? { ca: settings.caPem } : {} }
 }
 
 export function isNotFound(error: unknown): boolean {

@@ -24,6 +24,8 @@ export interface NatsServerOptions {
   leafRemote?: string
   /** The JetStream API of this server is reachable from a hub (a store server in a chain). */
   jetstream?: boolean
+  /** Clients must speak TLS with this certificate and key (PEM files); the URL is then `tls://`. */
+  tls?: { certFile: string; keyFile: string }
 }
 
 export interface NatsServer {
@@ -53,6 +55,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
         : `jetstream { store_dir: "${join(dir, 'js')}"${options.domain ? `, domain: "${options.domain}"` : ''} }`,
       leafPort !== undefined ? `leafnodes { listen: "127.0.0.1:${leafPort}" }` : '',
       options.leafRemote ? `leafnodes { remotes: [ { url: "${options.leafRemote}" } ] }` : '',
+      options.tls ? `tls { cert_file: "${options.tls.certFile}", key_file: "${options.tls.keyFile}", timeout: 2 }` : '',
     ]
     writeFileSync(join(dir, 'server.conf'), lines.join('\n'))
   }
@@ -97,7 +100,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   await launch()
   const server: NatsServer = {
     get url() {
-      return `nats://127.0.0.1:${port}`
+      return `${options.tls ? 'tls' : 'nats'}://127.0.0.1:${port}`
     },
     get port() {
       return port

@@ -22,15 +22,18 @@ export async function configCheck(runtime: Runtime, json: boolean): Promise<numb
     lines.push(
       `store ${config.merchant.storeId}, terminal ${config.merchant.terminalId}, merchant ${config.merchant.merchantId}, currency ${config.currency}`,
     )
-    if (config.host.caFile !== undefined) {
+    const extraCas = [
+      ['host.caFile', 'extra CA', config.host.caFile],
+      ['store.caFile', "store server's CA", config.store?.caFile],
+    ] as const
+    for (const [field, what, file] of extraCas) {
+      if (file === undefined) continue
       try {
-        const cert = new X509Certificate(readFileSync(config.host.caFile))
-        lines.push(`extra CA: ${cert.subject.replaceAll('\n', ', ')} (valid to ${cert.validTo})`)
-        if (Date.parse(cert.validTo) < Date.now()) problems.push(`the extra CA in ${config.host.caFile} has expired`)
+        const cert = new X509Certificate(readFileSync(file))
+        lines.push(`${what}: ${cert.subject.replaceAll('\n', ', ')} (valid to ${cert.validTo})`)
+        if (Date.parse(cert.validTo) < Date.now()) problems.push(`the ${what} in ${file} has expired`)
       } catch (error) {
-        problems.push(
-          `host.caFile ${config.host.caFile} is not a readable PEM certificate (${error instanceof Error ? error.message : String(error)})`,
-        )
+        problems.push(`${field} ${file} is not a readable PEM certificate (${error instanceof Error ? error.message : String(error)})`)
       }
     }
   }

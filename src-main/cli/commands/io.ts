@@ -51,3 +51,21 @@ export async function readSecret(prompt: string): Promise<string> {
     stdin.on('data', onData)
   })
 }
+
+/**
+ * A yes-or-no question on the terminal (stderr, the answer on stdin): true only for "yes". Without a
+ * terminal to ask on (a pipe), no one can answer: false, and the command says to use `--yes`.
+ */
+export async function askYes(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`${question}\nno one to answer here (standard input is not a terminal): confirm with --yes\n`)
+    return false
+  }
+  const { createInterface } = await import('node:readline/promises')
+  const rl = createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    return (await rl.question(`${question} Type yes to go on: `)).trim().toLowerCase() === 'yes'
+  } finally {
+    rl.close()
+  }
+}

@@ -22,6 +22,7 @@ import {
   type RescueSender,
   type StoreConnectionSettings,
 } from '../../store'
+import { storeCaPem } from '../../app'
 import { storeSecretAccount } from '../../keychain'
 import { displayAmount } from '../../../src-shared/money'
 import { EXIT } from '../exit-codes'
@@ -148,7 +149,15 @@ export async function fleetCommand(
 export async function storeConnectionOf(
   config: {
     merchant: { storeId: string }
-    store?: { servers: string[]; domain?: string | undefined; user?: string | undefined; nkey?: string | undefined } | undefined
+    store?:
+      | {
+          servers: string[]
+          caFile?: string | undefined
+          domain?: string | undefined
+          user?: string | undefined
+          nkey?: string | undefined
+        }
+      | undefined
   },
   secrets: { get(account: string): Promise<string | undefined> },
   maxAgeMs: number,
@@ -157,6 +166,7 @@ export async function storeConnectionOf(
   if (!store) return undefined
   return {
     servers: store.servers,
+    caPem: storeCaPem(store),
     storeId: config.merchant.storeId,
     domain: store.domain,
     user: store.user,
