@@ -123,7 +123,11 @@ export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: Co
   return result
 }
 
-/** Back to FULL after a relaxed commit, verified: every other commit of the journal counts on it. */
+/**
+ * Back to FULL after a relaxed commit, verified: every other commit of the journal counts on it.
+ * Through `db.pragma` each time: SQLite applies a synchronous pragma when it compiles it, so a
+ * prepared statement run again would change nothing.
+ */
 function restoreFullSync(db: Database.Database): void {
   db.pragma(`synchronous = ${SYNCHRONOUS_FULL}`)
   const synchronous = db.pragma('synchronous', { simple: true })
