@@ -286,6 +286,7 @@ export class JournalStore {
       ),
       getSale: db.prepare(`${SELECT_SALE} WHERE id = ?`),
       returnSums: db.prepare(RETURN_SUMS),
+      stateOf: db.prepare('SELECT state FROM sale WHERE id = ?').pluck(),
       byReference: db.prepare(`${SELECT_SALE} WHERE reference = ?`),
       byDay: db.prepare(`${SELECT_SALE} WHERE business_day = ? ORDER BY created_at`),
       byBatch: db.prepare(`${SELECT_SALE} WHERE batch = ? ORDER BY created_at`),
@@ -410,6 +411,11 @@ export class JournalStore {
     } finally {
       wipe(plain)
     }
+  }
+
+  /** A sale's state alone (a flow asking whether its step is still due), without reading the row. */
+  stateOf(id: string): SaleState | undefined {
+    return this.statements.stateOf.get(id) as SaleState | undefined
   }
 
   get(id: string): SaleRecord | undefined {

@@ -170,7 +170,7 @@ export class SaleFlow {
         return { decision: 'declined' }
       })
     // Only a sale still waiting for the card takes its decision (a declined sale was told, not asked).
-    if (this.deps.writeAhead.sale(id).state !== 'completingCard') return
+    if (this.deps.journal.stateOf(id) !== 'completingCard') return
     const { event, input } = this.keepCompletion(id, completion)
     await this.step(id, event, input)
   }

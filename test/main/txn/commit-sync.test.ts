@@ -44,6 +44,9 @@ describe('a sale in fewer durable commits', () => {
     const { outcome, events } = await sale(TEST_CARDS.chipVisa(), 2_000)
     expect(outcome.state).toBe('approved')
     expect(events).toEqual(['created', 'readingCard', 'sending', 'completingCard', 'approved'])
+    // The chip's answer is taken only while the sale waits for it, asked by its state alone.
+    expect(harness?.engine.journal.stateOf(outcome.id)).toBe('approved')
+    expect(harness?.engine.journal.stateOf('T1-none-1')).toBeUndefined()
     // Two relaxed commits, each followed by the switch back to FULL; the other two are durable.
     expect(levels).toEqual(['synchronous = 1', 'synchronous = 2', 'synchronous = 1', 'synchronous = 2'])
   })
