@@ -222,6 +222,8 @@ const READ_ONLY_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['returnedMinor', 'returned_minor'],
   ['returningMinor', 'returning_minor'],
 ]
+/** Every column a read gives back, listed once rather than on every read. */
+const READ_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [...COLUMNS, ...READ_ONLY_COLUMNS]
 const SELECT_SALE = 'SELECT sale.* FROM sale'
 /**
  * A sale's returned amounts summed again from its returns' rows (the partial index sale_by_original
@@ -544,7 +546,7 @@ function toRow(record: SaleRecord): Record<string, unknown> {
 function fromRow(row: unknown): SaleRecord {
   const source = row as Record<string, unknown>
   const record: Record<string, unknown> = {}
-  for (const [field, column] of [...COLUMNS, ...READ_ONLY_COLUMNS]) {
+  for (const [field, column] of READ_COLUMNS) {
     const value = source[column]
     if (BOOLEAN_FIELDS.has(field)) record[field] = value === 1
     else if (value !== null) record[field] = value
