@@ -33,6 +33,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000
 const MAX_REPORTED_PROBLEMS = 20
 /** PRAGMA synchronous values (https://sqlite.org/pragma.html#pragma_synchronous). */
 const SYNCHRONOUS_FULL = 2
+const SYNCHRONOUS_NORMAL = 1
 
 /** A pragma that did not take effect: the journal would not keep sales the way the agent promises. */
 export class JournalNotDurableError extends JournalError {
@@ -77,6 +78,19 @@ export function openJournalDatabase(file: string, options: OpenJournalOptions): 
   }
 }
 
+/** How a transaction's commit reaches the disk (https://sqlite.org/pragma.html#pragma_synchronous). */
+export type CommitSync =
+  /** The WAL is synced before the commit returns (synchronous=FULL): it survives a power cut. */
+  | 'durable'
+  /**
+   * The commit is written to the WAL, not synced (synchronous=NORMAL): it survives the agent's own
+   * crash, and becomes durable with the next durable commit, which syncs the whole WAL, itself
+   * included. A power cut before then loses it, and only it and what came after it: WAL frames are
+   * chained by checksum, so recovery never keeps a later commit without an earlier one
+   * (https://sqlite.org/wal.html, "Durability"; https://sqlite.org/fileformat2.html §4.3).
+   */
+  | 'withNext'
+
 /**
  * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a writer never
  * fails half-way on a lock upgrade (https://sqlite.org/lang_transaction.html; `.immediate()` in
@@ -84,11 +98,15 @@ export function openJournalDatabase(file: string, options: OpenJournalOptions): 
  * Commits when `fn` returns, rolls back when it throws. `fn` must be synchronous (better-sqlite3
  * rejects a returned promise). SQLite failures come back as JournalErrors; anything `fn` throws
  * itself comes back unchanged. Called inside another transaction it is a savepoint of it: what it
- * wrote is durable only when the outermost one commits, and so are the callbacks of `afterCommit`.
+ * wrote is durable only when the outermost one commits, and so are the callbacks of `afterCommit`;
+ * the outermost transaction's `sync` decides how it reaches the disk.
  */
-export function runInTransaction<T>(db: Database.Database, fn: () => T): T {
+export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: CommitSync = 'durable'): T {
   const commits = commitQueueOf(db)
   const mark = commits.pending.length
+  // SQLite refuses to change synchronous inside a transaction: only the outermost level sets it.
+  const relaxed = sync === 'withNext' && commits.depth === 0 && !db.inTransaction
+  if (relaxed) db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`)
   commits.depth++
   let result: T
   try {
@@ -99,9 +117,21 @@ export function runInTransaction<T>(db: Database.Database, fn: () => T): T {
     throw mapJournalError(error, db.name)
   } finally {
     commits.depth--
+    if (relaxed) restoreFullSync(db)
   }
   if (commits.depth === 0) runCommitted(commits)
   return result
+}
+
+/**
+ * Back to FULL after a relaxed commit, verified: every other commit of the journal counts on it.
+ * Through `db.pragma` each time: SQLite applies a synchronous pragma when it compiles it, so a
+ * prepared statement run again would change nothing.
+ */
+function restoreFullSync(db: Database.Database): void {
+  db.pragma(`synchronous = ${SYNCHRONOUS_FULL}`)
+  const synchronous = db.pragma('synchronous', { simple: true })
+  if (synchronous !== SYNCHRONOUS_FULL) throw new JournalNotDurableError(db.name, 'synchronous=FULL', synchronous)
 }
 
 /**

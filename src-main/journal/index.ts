@@ -1,6 +1,6 @@
 /** The journal domain's public door. */
 export * from './journal-error'
-export { afterCommit, openJournalDatabase, runInTransaction, JournalNotDurableError } from './database'
+export { afterCommit, openJournalDatabase, runInTransaction, JournalNotDurableError, type CommitSync } from './database'
 export type { Migration } from './migrations'
 export { JournalTooNewError, JournalMigrationError, migrateTo, journalVersion } from './migrations'
 export { FieldSealer, DataKeyMissingError, SealedFieldError, wipe } from './sealed-fields'

@@ -4,7 +4,7 @@
  * enqueues or withdraws queue items, so the journal alone tells what the agent did and meant to do.
  */
 import type Database from 'better-sqlite3'
-import { afterCommit, runInTransaction } from './database'
+import { afterCommit, runInTransaction, type CommitSync } from './database'
 import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
 import { OutboxStore, type NewOutboxItem } from './outbox-store'
 import { SaleKeys } from './sale-keys'
@@ -77,9 +77,9 @@ export interface SaleRecord {
   kind?: SaleKind | undefined
   /** A return: the sale it credits (absent for an unreferenced return). */
   originalId?: string | undefined
-  /** A sale: what its crediting returns add up to (CREDITING), read with it, never written. */
+  /** A sale: what its crediting returns add up to (CREDITING), kept by its returns' commits, never written by its own. */
   readonly returnedMinor?: number | undefined
-  /** A sale: what its returns still at the counter ask to credit (RETURN_AT_COUNTER), read with it, never written. */
+  /** A sale: what its returns still at the counter ask to credit (RETURN_AT_COUNTER), kept as returnedMinor is. */
   readonly returningMinor?: number | undefined
 }
 
@@ -214,18 +214,28 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
 ]
 /**
  * Read, never written by a sale's own change: a close of day moves sales into a batch (batch-store.ts);
- * what was returned of a sale is its returns' own rows, summed as the sale is read (SELECT_SALE).
+ * what was returned of a sale is summed from its returns' rows by the commit that changes a return
+ * (RETURN_SUMS), so that reading a sale is one row, not two sums over its returns.
  */
 const READ_ONLY_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['batchNumber', 'batch'],
   ['returnedMinor', 'returned_minor'],
   ['returningMinor', 'returning_minor'],
 ]
-/** A sale row with what its crediting returns add up to (the partial index sale_by_original serves the sum). */
-const SELECT_SALE = `SELECT sale.*, (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
-    WHERE r.original_id = sale.id AND r.state IN (${sqlStateList(CREDITING)})) AS returned_minor,
-    (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
-    WHERE r.original_id = sale.id AND r.state IN (${sqlStateList(RETURN_AT_COUNTER)})) AS returning_minor FROM sale`
+/** Every column a read gives back, listed once rather than on every read. */
+const READ_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [...COLUMNS, ...READ_ONLY_COLUMNS]
+const SELECT_SALE = 'SELECT sale.* FROM sale'
+/**
+ * A sale's returned amounts summed again from its returns' rows (the partial index sale_by_original
+ * serves the sums), in the same commit as the return's change: the credit's own commit reads the
+ * sale (write-ahead.ts) and so finds every other return as it stands, exact as a sum at read time.
+ */
+const RETURN_SUMS = `UPDATE sale SET
+    returned_minor = (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
+      WHERE r.original_id = @id AND r.state IN (${sqlStateList(CREDITING)})),
+    returning_minor = (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
+      WHERE r.original_id = @id AND r.state IN (${sqlStateList(RETURN_AT_COUNTER)}))
+  WHERE id = @id`
 const BOOLEAN_FIELDS = new Set<keyof SaleRecord>(['autoCapture', 'offline', 'chip'])
 
 export class JournalStore {
@@ -277,6 +287,8 @@ export class JournalStore {
         'INSERT INTO sale_event (sale_id, at, type, from_state, to_state, detail, operator_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       getSale: db.prepare(`${SELECT_SALE} WHERE id = ?`),
+      returnSums: db.prepare(RETURN_SUMS),
+      stateOf: db.prepare('SELECT state FROM sale WHERE id = ?').pluck(),
       byReference: db.prepare(`${SELECT_SALE} WHERE reference = ?`),
       byDay: db.prepare(`${SELECT_SALE} WHERE business_day = ? ORDER BY created_at`),
       byBatch: db.prepare(`${SELECT_SALE} WHERE batch = ? ORDER BY created_at`),
@@ -326,13 +338,17 @@ export class JournalStore {
       }
       this.statements.insertSale.run(toRow(record))
       this.statements.insertEvent.run(record.id, at, 'created', null, record.state, null, record.operatorId ?? null)
+      if (record.originalId !== undefined) this.statements.returnSums.run({ id: record.originalId })
       return record
     })
   }
 
-  /** Runs several changes in one SQLite transaction: one disk sync for a batch of acknowledgements. */
-  batch<T>(work: () => T): T {
-    return runInTransaction(this.db, work)
+  /**
+   * Runs several changes in one SQLite transaction: one disk sync for a batch of acknowledgements.
+   * `withNext`: the commit is not synced on its own but with the next durable one (database.ts).
+   */
+  batch<T>(work: () => T, sync: CommitSync = 'durable'): T {
+    return runInTransaction(this.db, work, sync)
   }
 
   /** Whether a transaction is open on the journal (nothing may be announced while one is). */
@@ -361,6 +377,8 @@ export class JournalStore {
         change.event.detail === undefined ? null : JSON.stringify(change.event.detail),
         change.event.operator ?? null,
       )
+      // A return's change moves its amount between its sale's sums (CREDITING, RETURN_AT_COUNTER).
+      if (next.originalId !== undefined) this.statements.returnSums.run({ id: next.originalId })
       if (change.sealCard) {
         const envelope = this.keys.seal(
           next.id,
@@ -395,6 +413,11 @@ export class JournalStore {
     } finally {
       wipe(plain)
     }
+  }
+
+  /** A sale's state alone (a flow asking whether its step is still due), without reading the row. */
+  stateOf(id: string): SaleState | undefined {
+    return this.statements.stateOf.get(id) as SaleState | undefined
   }
 
   get(id: string): SaleRecord | undefined {
@@ -523,7 +546,7 @@ function toRow(record: SaleRecord): Record<string, unknown> {
 function fromRow(row: unknown): SaleRecord {
   const source = row as Record<string, unknown>
   const record: Record<string, unknown> = {}
-  for (const [field, column] of [...COLUMNS, ...READ_ONLY_COLUMNS]) {
+  for (const [field, column] of READ_COLUMNS) {
     const value = source[column]
     if (BOOLEAN_FIELDS.has(field)) record[field] = value === 1
     else if (value !== null) record[field] = value

@@ -19,6 +19,8 @@
  *   a change of the sale it returns: it has its own merchantTransID, card data, sale key, queue item
  *   and history, and everything that keeps a sale's money safe (write-ahead, sealing, crypto-shredding,
  *   store-and-forward, recovery, batches) keeps the credit safe the same way, without a second copy.
+ * - `sale.returned_minor`, `sale.returning_minor` (version 13): what a sale's crediting returns and
+ *   its returns still at the counter add up to, written in the commit that changes a return's state.
  */
 import type { Migration } from './migrations'
 
@@ -372,6 +374,26 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
           at          INTEGER NOT NULL,
           PRIMARY KEY (pos_sale_id, service_id)
         ) STRICT;
+      `)
+    },
+  },
+  {
+    version: 13,
+    description: "a sale's returned and returning amounts kept on its row, maintained with its returns' states",
+    up(db) {
+      // Every read of a sale summed its returns (two subqueries through sale_by_original); the sums
+      // are now columns, kept exact by the commit that changes a return's state (journal-store.ts),
+      // and filled here once from the returns journaled so far. The states are those of CREDITING
+      // and RETURN_AT_COUNTER (src-shared/sale) as this version ships them.
+      db.exec(`
+        ALTER TABLE sale ADD COLUMN returned_minor INTEGER NOT NULL DEFAULT 0 CHECK (returned_minor >= 0);
+        ALTER TABLE sale ADD COLUMN returning_minor INTEGER NOT NULL DEFAULT 0 CHECK (returning_minor >= 0);
+        UPDATE sale SET
+          returned_minor = (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
+            WHERE r.original_id = sale.id AND r.state IN ('creditPending', 'credited')),
+          returning_minor = (SELECT coalesce(sum(r.amount_minor), 0) FROM sale r
+            WHERE r.original_id = sale.id AND r.state IN ('created', 'returnReadingCard'))
+          WHERE id IN (SELECT original_id FROM sale WHERE original_id IS NOT NULL);
       `)
     },
   },

@@ -73,6 +73,8 @@ export class SaleFlow {
     const at = this.deps.now()
     checkSaleRequest(request, settings, formatDateTime(at))
     // Created and handed to the reader in one commit: the journal knows the sale before the reader does.
+    // Synced with the card's commit, before the bank is called: nothing is read or sent yet, so a power
+    // cut in between loses a sale that never charged anything (write-ahead.ts syncsWithNext).
     const { id, io } = journal.batch(() => {
       const created = journal.createSale(settings.merchant.terminalId, {
         state: 'created',
@@ -89,7 +91,7 @@ export class SaleFlow {
       })
       const committed = writeAhead.commit(created.id, { type: 'readCard' })
       return { id: created.id, io: committed.ok ? committed.io : [] }
-    })
+    }, 'withNext')
     // Taken once the sale is committed: a failed commit (a full disk) leaves the counter free.
     lock.take(id)
     this.deps.engine.continueInBackground(id, io)
@@ -125,10 +127,16 @@ export class SaleFlow {
       outcome === undefined || outcome.kind === 'notDelivered'
         ? { kind: 'notDelivered', offline: this.offlineDecision(sale, card, policy) }
         : answerOf(outcome)
+    // A chip approved (by the bank, or to decide offline) is asked for its last word next: that commit
+    // may be synced with the one that journals the chip's answer (write-ahead.ts syncsWithNext).
+    const syncWithNext = sale.chip && (answer.kind === 'approved' || (answer.kind === 'notDelivered' && answer.offline.eligible))
     await this.step(
       id,
       { type: 'paymentAnswered', answer },
-      outcome?.kind === 'approved' ? { answerPatch: { svcTransID: outcome.svcTransID } } : {},
+      {
+        ...(outcome?.kind === 'approved' ? { answerPatch: { svcTransID: outcome.svcTransID } } : {}),
+        syncWithNext,
+      },
     )
   }
 
@@ -162,7 +170,7 @@ export class SaleFlow {
         return { decision: 'declined' }
       })
     // Only a sale still waiting for the card takes its decision (a declined sale was told, not asked).
-    if (this.deps.writeAhead.sale(id).state !== 'completingCard') return
+    if (this.deps.journal.stateOf(id) !== 'completingCard') return
     const { event, input } = this.keepCompletion(id, completion)
     await this.step(id, event, input)
   }

@@ -25,6 +25,12 @@ export interface StepInput {
   card?: CardData
   answerPatch?: Partial<SaleRecord>
   settleOutbox?: SaleChange['settleOutbox']
+  /**
+   * The flow expects this step only to ask the reader or the card something (no bank, no queue, no
+   * result for the cashier): its commit may be synced with the next one. Checked in the commit itself
+   * (syncsWithNext); a step that turns out otherwise is written again, durably.
+   */
+  syncWithNext?: boolean
 }
 
 /** The parts of a journal change that effects add to, before it is written. */
@@ -79,11 +85,26 @@ export class WriteAhead {
 
   /** Journals what `event` means for sale `id`; a refusal changes nothing and says why in plain words. */
   commit(id: string, event: TxnEvent, input: StepInput = {}): Committed {
+    const { journal } = this.deps
     // What the machine decides on is read in the same SQLite transaction that writes its decision.
-    return this.deps.journal.batch(() => {
-      const prepared = this.prepare(id, event, input)
-      return prepared.ok ? this.write(prepared) : prepared
-    })
+    if (input.syncWithNext !== true || journal.inTransaction)
+      return journal.batch(() => {
+        const prepared = this.prepare(id, event, input)
+        return prepared.ok ? this.write(prepared) : prepared
+      })
+    try {
+      return journal.batch(() => {
+        const prepared = this.prepare(id, event, input)
+        if (!prepared.ok) return prepared
+        // SQLite fixes how a commit syncs before it begins: a decision that needs the disk (a refusal,
+        // a result, a queue item, the bank) is rolled back here and written again, durably.
+        if (!syncsWithNext(prepared)) throw NEEDS_DURABLE_COMMIT
+        return this.write(prepared)
+      }, 'withNext')
+    } catch (error) {
+      if (error !== NEEDS_DURABLE_COMMIT) throw error
+      return this.commit(id, event, { ...input, syncWithNext: false })
+    }
   }
 
   /** A store whose copy an offline approval waits for (`store.requireReplica`). */
@@ -219,6 +240,37 @@ export class WriteAhead {
   private apply<E extends JournalEffect>(draft: ChangeDraft, effect: E): void {
     ;(this.inCommit[effect.type] as (draft: ChangeDraft, effect: E) => void)(draft, effect)
   }
+}
+
+/** Thrown inside a relaxed commit to roll it back; never leaves WriteAhead.commit. */
+const NEEDS_DURABLE_COMMIT = new Error('this step needs a durable commit')
+
+/**
+ * A commit that may wait for the next one's sync (CommitSync 'withNext', database.ts): it only asks
+ * the reader or the chip, and writes nothing the agent would act on after a power cut: no queue item,
+ * no purge, no card data, no settled queue answer. Lost in a power cut, the sale reads as its step
+ * before, and recovery ends it the safe way from there (txn-machine.ts onRecovered):
+ * - the sale created and the reader asked (readingCard): lost, the sale never existed; no card was
+ *   journaled, nothing reached the bank, the merchantTransID is never issued again (transaction-ids.ts).
+ * - the bank's approval and the chip asked for its last word (completingCard): the sale reads
+ *   `sending`, which recovery reverses, as it reverses a lost completingCard; the card sealed by the
+ *   durable cardRead commit builds the reversal, and a reversal of a payment the bank never recorded
+ *   is safe (docs/gateway.md §D3). The chip's answer is journaled by a durable commit before the
+ *   cashier sees the result.
+ * Every other step (the bank called, a result, a queue item) waits for its sync as before.
+ */
+function syncsWithNext({ draft, io, input }: Prepared): boolean {
+  const asksOnlyTheCounter = io.length > 0 && io.every((effect) => effect.type === 'readCard' || effect.type === 'completeCard')
+  return (
+    asksOnlyTheCounter &&
+    input.card === undefined &&
+    input.settleOutbox === undefined &&
+    draft.enqueue.length === 0 &&
+    !draft.withdrawPending &&
+    !draft.retryAttention &&
+    !draft.purgeCard &&
+    !draft.keepForManager
+  )
 }
 
 /** The card of each reading event is sealed under its own purpose (a void's and a return's are not a purchase's). */
