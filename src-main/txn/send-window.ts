@@ -2,9 +2,9 @@
  * The queue's window: up to `size` items at the host at once, their answers journaled in groups.
  * Every answer that came back by the time the loop runs again (one turn of the event loop: all the
  * sockets that became readable together) is one group, and the group is journaled in one commit
- * together with the claim of the items that take the freed places. One disk sync thus settles many
- * answers and counts the next attempts, and the window never waits for its slowest item: a place is
- * refilled in the turn after its answer, not once a whole batch is back.
+ * together with the claim of further items when fewer than a window are left to send. One disk sync
+ * thus settles many answers, and the window never waits for its slowest item or for a commit: a
+ * place that frees is refilled at once from the items claimed ahead, not once a whole batch is back.
  *
  * What the commit guarantees is unchanged: an item counts an attempt, durably, before it goes out
  * (the claim commits before the send), and an answer is durable before its item counts as done.
@@ -13,6 +13,9 @@
  */
 import type { GatewayOutcome } from '../gateway'
 import type { ClaimedItem } from '../journal'
+
+/** Items claimed ahead, in windows: a place that frees never waits for a commit to be refilled. */
+const CLAIM_AHEAD = 4
 
 /** An item and the answer the host gave it. */
 export interface Answered {
@@ -46,18 +49,23 @@ export interface WindowResult {
 
 /** Sends until nothing due is left and nothing is out; resolves once every sent item has come back. */
 export async function runSendWindow(deps: SendWindowDeps): Promise<WindowResult> {
+  /** Claimed and not journaled: waiting to go, at the host, or answered and not yet committed. */
   const out = new Set<number>()
+  /** Claimed (the attempt counted, durably) and not sent yet: a place that frees is refilled at once. */
+  const ahead: ClaimedItem[] = []
   const arrived: Answered[] = []
   let failure: { error: unknown } | undefined
   let sent = 0
   let inFlight = 0
   let answerCame: (() => void) | undefined
 
+  const refill = (): void => {
+    while (failure === undefined && inFlight < deps.size && ahead.length > 0 && deps.mayClaim()) dispatch(ahead.shift()!)
+  }
   const dispatch = (item: ClaimedItem): void => {
-    out.add(item.seq)
     sent++
     inFlight++
-    deps
+    void deps
       .send(item)
       .then(
         (outcome) => arrived.push({ item, outcome }),
@@ -65,6 +73,7 @@ export async function runSendWindow(deps: SendWindowDeps): Promise<WindowResult>
       )
       .finally(() => {
         inFlight--
+        refill()
         const wake = answerCame
         answerCame = undefined
         wake?.()
@@ -72,8 +81,13 @@ export async function runSendWindow(deps: SendWindowDeps): Promise<WindowResult>
   }
 
   for (;;) {
-    const answers = failure === undefined ? arrived.splice(0) : []
-    const room = failure === undefined && deps.mayClaim() ? deps.size - inFlight : 0
+    // A group is committed once fewer than a window are left to send (its commit claims more), once
+    // nothing is out, or once it is a full claim's worth: between commits the window keeps sending.
+    const low = ahead.length < deps.size
+    const groupDue = low || inFlight === 0 || arrived.length >= deps.size * CLAIM_AHEAD || !deps.mayClaim()
+    const answers = failure === undefined && groupDue ? arrived.splice(0) : []
+    // Claimed in chunks of several windows: few claims, each riding in the commit of a group.
+    const room = failure === undefined && low && deps.mayClaim() ? deps.size * CLAIM_AHEAD - inFlight - ahead.length : 0
     let claimed: ClaimedItem[] = []
     if (answers.length > 0 || room > 0) {
       try {
@@ -84,9 +98,12 @@ export async function runSendWindow(deps: SendWindowDeps): Promise<WindowResult>
         failure ??= { error }
       }
     }
-    claimed.forEach(dispatch)
-    if (inFlight === 0 && (failure !== undefined || (claimed.length === 0 && arrived.length === 0))) break
-    if (arrived.length === 0 || failure !== undefined) await new Promise<void>((resolve) => (answerCame = resolve))
+    for (const item of claimed) out.add(item.seq)
+    ahead.push(...claimed)
+    refill()
+    const stopped = failure !== undefined || !deps.mayClaim()
+    if (inFlight === 0 && (stopped || (arrived.length === 0 && ahead.length === 0 && claimed.length === 0))) break
+    await new Promise<void>((resolve) => (answerCame = resolve))
     // Whatever else comes back in this turn joins the group: setImmediate runs after the poll phase
     // has handed over every readable socket (nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
     await new Promise<void>((resolve) => setImmediate(resolve))
