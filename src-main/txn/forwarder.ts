@@ -1,8 +1,8 @@
 /**
  * The store-and-forward loop: drains the journal's queue through the same gateway client, in the
- * background, until the host acknowledges each item. Answers go back into the sale's state machine
- * and are journaled in batches (one disk sync per batch, every acknowledgement durable before the
- * item counts as done). A stored payment or a reversal is resent with the same body until answered:
+ * background, until the host acknowledges each item. Several items are at the host at once (items of
+ * one sale in order); answers go back into the sale's state machine and are journaled in groups (one
+ * disk sync per group, every acknowledgement durable before the item counts as done; send-window.ts). A stored payment or a reversal is resent with the same body until answered:
  * the host de-duplicates by merchantTransID (docs/gateway.md §D3, §7), so resending is always safe.
  */
 import { EventEmitter } from 'node:events'
@@ -13,6 +13,7 @@ import { PosError } from '../../src-shared/pos-error'
 import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
 import type { QueueFailure, SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
+import { runSendWindow, type Answered } from './send-window'
 
 /** The last failure of a message the queue gives up on, as the sale states it to a manager. */
 const LAST_FAILURE_WORDS: Readonly<Record<'notDelivered' | 'unknown', string>> = {
@@ -58,7 +59,7 @@ export interface ForwarderDeps {
   logger: Logger
   now?: () => number
   random?: () => number
-  /** Items sent at once. */
+  /** Items at the host at once (the window; 16 when unset). */
   concurrency?: number
   /** Longest sleep when nothing is due, so new items and clock changes are noticed. */
   idleMs?: number
@@ -68,8 +69,6 @@ export interface ForwarderDeps {
    */
   halted?: () => string | undefined
 }
-
-type Settled = { item: ClaimedItem; outcome: GatewayOutcome }
 
 export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: [ClaimedItem]; attention: [ClaimedItem, QueueAttention] }> {
   private running = false
@@ -122,46 +121,47 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   }
 
   /**
-   * Drains what is due now; resolves when nothing due is left (tests, "forward now", benchmarks).
-   * Items are claimed in batches, sent `concurrency` at a time, and the batch's answers are journaled
-   * in one transaction: one disk sync per batch, each answer durable before its item counts as done.
+   * Drains what is due now; resolves when nothing due is left and nothing is out (tests, "forward
+   * now", benchmarks). Up to `concurrency` items are at the host at once, items of one sale one after
+   * the other; the answers that come back together are journaled in one transaction with the claim of
+   * the next items (send-window.ts): one disk sync per group, each answer durable before its item
+   * counts as done, each attempt counted durably before it goes out.
    */
   async drainOnce(): Promise<number> {
     const halted = this.deps.halted?.()
     if (halted !== undefined) throw new PosError('QUEUE_RESCUED', halted)
-    const concurrency = this.deps.concurrency ?? 16
-    let total = 0
+    const size = Math.max(1, this.deps.concurrency ?? 16)
     this.putBack([])
-    for (;;) {
-      const items = this.deps.journal.outbox.claimDue(concurrency * 4)
-      if (items.length === 0) return total
-      total += items.length
-      let journaled = false
-      try {
-        const settled = await this.sendAll(items, concurrency)
-        this.deps.journal.batch(() => settled.forEach((s) => this.settle(s)))
-        journaled = true
-      } finally {
-        // A batch whose answers could not be journaled (a full disk, a client that threw) goes back
-        // to waiting: resending the same messages is safe, the host de-duplicates them by id.
-        if (!journaled) this.putBack(items.map((item) => item.seq))
-      }
-      this.emit('status', this.status())
-    }
+    let unannounced = 0
+    const { sent, unjournaled, failure } = await runSendWindow({
+      size,
+      send: (item) => this.send(item),
+      commit: (answers, room) => this.journalGroup(answers, room),
+      mayClaim: () => this.deps.halted?.() === undefined,
+      journaled: (count) => {
+        // The queue's totals are read by every listener: told once per few windows' worth, and at the end.
+        unannounced += count
+        if (unannounced < size * 4) return
+        unannounced = 0
+        this.emit('status', this.status())
+      },
+    })
+    // Answers that could not be journaled (a full disk, a client that threw) go back to waiting:
+    // resending the same messages is safe, the host de-duplicates them by id.
+    this.putBack(unjournaled)
+    if (failure !== undefined) throw failure.error
+    if (unannounced > 0) this.emit('status', this.status())
+    return sent
   }
 
-  private async sendAll(items: ClaimedItem[], concurrency: number): Promise<Settled[]> {
-    const settled: Settled[] = []
-    let next = 0
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-        while (next < items.length) {
-          const item = items[next++]!
-          settled.push({ item, outcome: await this.send(item) })
-        }
-      }),
-    )
-    return settled
+  /** One group: its answers settled and the next items claimed, in one transaction. */
+  private journalGroup(answers: Answered[], room: number): ClaimedItem[] {
+    const { journal } = this.deps
+    if (answers.length === 0) return journal.outbox.claimDue(room)
+    return journal.batch(() => {
+      answers.forEach((answered) => this.settle(answered))
+      return room > 0 ? journal.outbox.claimDue(room) : []
+    })
   }
 
   /** Claimed items back to waiting; those the journal cannot take back now are retried at the next drain. */
@@ -203,7 +203,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   }
 
   /** One answer → the sale's machine and the queue, inside the caller's batch transaction. */
-  private settle({ item, outcome }: Settled): void {
+  private settle({ item, outcome }: Answered): void {
     const operation = item.operation
     if (outcome.kind === 'notDelivered' || outcome.kind === 'unknown') {
       this.hostReachable = outcome.kind === 'notDelivered' ? false : this.hostReachable
