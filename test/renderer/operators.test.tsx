@@ -6,6 +6,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { CounterOperatorView, OperatorView } from '../../src-shared/contract'
+import { createPosStore, signInNeeded } from '../../src-renderer/src/store'
 import { err, FakeBridge, makeSettings, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
@@ -116,5 +117,37 @@ describe("a manager's approval", () => {
     })
     expect(screen.queryByTestId('approval-dialog')).toBeNull()
     expect(screen.getByTestId('signing-key-notice').textContent).toContain('A manager must approve this.')
+  })
+})
+
+describe('a late reading of the counter', () => {
+  it('never puts a cashier who just signed in back at the sign-in screen', async () => {
+    const nobody: CounterOperatorView = { required: true, voidWithoutManagerMinutes: 30 }
+    let signedIn = false
+    /** The answer to a reading asked before the sign-in, held until the test lets it arrive. */
+    let answerLate: (() => void) | undefined
+    const bridge = new FakeBridge()
+      .on('counterOperator', () => {
+        const now = signedIn ? { ...nobody, operator: ANN } : nobody
+        if (signedIn || answerLate !== undefined || bridge.callsOf('counterOperator').length === 1) return ok(now)
+        return new Promise((resolve) => (answerLate = () => resolve(ok(now))))
+      })
+      .on('signIn', () => {
+        signedIn = true
+        return ok(ANN)
+      })
+    const store = createPosStore({ bridge, now: () => 0 })
+    await store.getState().load()
+    expect(signInNeeded(store.getState())).toBe(true)
+    // A reload (after the event stream reconnected) asks who is signed in: nobody, yet; its answer is slow.
+    const reload = store.getState().refreshOperator()
+    // The cashier signs in meanwhile, and the sign-in's own reading comes back first.
+    expect(await store.getState().signIn('17', '1234')).toBe(true)
+    expect(signInNeeded(store.getState())).toBe(false)
+    // The reload's answer, from before the sign-in, arrives last: older news, dropped.
+    answerLate?.()
+    await reload
+    expect(signInNeeded(store.getState())).toBe(false)
+    expect(store.getState().counter?.operator?.id).toBe('17')
   })
 })

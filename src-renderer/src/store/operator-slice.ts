@@ -34,37 +34,49 @@ export function signInNeeded(s: Pick<OperatorSlice, 'counter'>): boolean {
 
 export const createOperatorSlice: SliceCreator<OperatorSlice> =
   ({ bridge }) =>
-  (set, get) => ({
-    counter: null,
-    signingIn: false,
-    signInProblem: null,
-    approval: null,
+  (set, get) => {
+    /**
+     * Which reading of the counter is the latest asked for. A reading that comes back after a newer
+     * one was asked (a reload after a reconnect, answered late, overtaking a sign-in's own reading)
+     * is older news: it never puts a cashier who just signed in back at the sign-in screen.
+     */
+    let counterAsked = 0
+    return {
+      counter: null,
+      signingIn: false,
+      signInProblem: null,
+      approval: null,
 
-    async refreshOperator() {
-      const result = await bridge.call('counterOperator', {})
-      set({ counter: result.ok ? result.value : null })
-    },
+      async refreshOperator() {
+        const asked = ++counterAsked
+        const result = await bridge.call('counterOperator', {})
+        if (asked === counterAsked) set({ counter: result.ok ? result.value : null })
+      },
 
-    async signIn(operatorId, pin) {
-      if (get().signingIn) return false
-      set({ signingIn: true, signInProblem: null })
-      const result = await bridge.call('signIn', { operatorId, pin })
-      if (!result.ok) {
-        set({ signingIn: false, signInProblem: describeError(result.error) })
-        return false
-      }
-      set({ signingIn: false, screen: 'sale' })
-      await get().refreshOperator()
-      return true
-    },
+      async signIn(operatorId, pin) {
+        if (get().signingIn) return false
+        set({ signingIn: true, signInProblem: null })
+        const result = await bridge.call('signIn', { operatorId, pin })
+        if (!result.ok) {
+          set({ signingIn: false, signInProblem: describeError(result.error) })
+          return false
+        }
+        set({ signingIn: false, screen: 'sale' })
+        // A newer reading: one asked before this sign-in, answered after it, is dropped.
+        await get().refreshOperator()
+        return true
+      },
 
-    async signOut() {
-      const result = await bridge.call('signOut', {})
-      // Whoever signs in next starts at the sale screen, with nothing of the last operator's on it.
-      if (result.ok) set({ counter: result.value, screen: 'sale', receiptSaleId: null, newToken: null })
-    },
+      async signOut() {
+        const asked = ++counterAsked
+        const result = await bridge.call('signOut', {})
+        if (asked !== counterAsked) return
+        // Whoever signs in next starts at the sale screen, with nothing of the last operator's on it.
+        if (result.ok) set({ counter: result.value, screen: 'sale', receiptSaleId: null, newToken: null })
+      },
 
-    answerApproval() {
-      // Replaced by the approving bridge while a request is open (approving-bridge.ts).
-    },
-  })
+      answerApproval() {
+        // Replaced by the approving bridge while a request is open (approving-bridge.ts).
+      },
+    }
+  }
