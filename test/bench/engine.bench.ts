@@ -14,13 +14,14 @@ import { join } from 'node:path'
 import pino from 'pino'
 import { Agent, request } from 'undici'
 import { composeEngine } from '../../src-main/app/compose'
-import { UndiciHostClient, type HostClient } from '../../src-main/gateway/gateway-client'
+import type { HostClient } from '../../src-main/gateway/gateway-client'
 import { operationPath } from '../../src-main/gateway/operations'
 import { MemorySecretStore } from '../../src-main/keychain'
 import { ScriptedCardReader, TEST_CARDS } from '../fakes/scripted-card-reader'
 import { AID, KEY, testSettings } from '../support/engine-harness'
 import { percentile, report, startHostProcess, throughput } from './support/bench-kit'
 import { fillHistory } from './support/journal-history'
+import { benchHostClient } from './support/timed-engine'
 
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000)
 const SALES = Number(process.env.BENCH_SALES ?? 1_000)
@@ -30,21 +31,6 @@ const CONCURRENCY = 16
 const host = await startHostProcess(AID, KEY)
 const dirs: string[] = []
 const logger = pino({ level: 'silent' })
-
-function client(): UndiciHostClient {
-  return new UndiciHostClient(
-    {
-      offlineBaseUrl: host.url,
-      baseUrl: host.url,
-      aid: AID,
-      signType: 'HMAC-SHA256',
-      extraCaPem: host.caPem,
-      connectTimeoutMs: 5_000,
-      responseTimeoutMs: 30_000,
-    },
-    { signingKey: KEY },
-  )
-}
 
 /** A HostClient that adds up the time spent waiting for the host, to subtract it from the sale. */
 function timed(inner: HostClient): HostClient & { spentMs: number } {
@@ -91,7 +77,7 @@ function tempDir(): string {
 // ---- 1. forwarding a backlog ------------------------------------------------------------------
 async function forwardingRate(): Promise<{ perSecond: number; baselinePerSecond: number }> {
   const reader = new ScriptedCardReader()
-  const engine = await engineIn(tempDir(), client(), reader, `F${process.pid}`)
+  const engine = await engineIn(tempDir(), benchHostClient(host), reader, `F${process.pid}`)
   await engine.forwarder.stop() // build the backlog first, then measure the drain alone
   let businessDay = ''
   for (let i = 0; i < BACKLOG; i++) {
@@ -137,8 +123,8 @@ interface SaleLane {
 
 async function lane(dir: string, terminalId: string): Promise<SaleLane> {
   const reader = new ScriptedCardReader()
-  const host = timed(client())
-  return { reader, host, engine: await engineIn(dir, host, reader, terminalId), times: [] }
+  const timedClient = timed(benchHostClient(host))
+  return { reader, host: timedClient, engine: await engineIn(dir, timedClient, reader, terminalId), times: [] }
 }
 
 async function oneSale(l: SaleLane, i: number): Promise<void> {
