@@ -46,7 +46,12 @@ export interface RunningAgent {
 }
 
 /** The engine's alarm codes (compose.ts), each reported by the metrics whether raised or not. */
-const ENGINE_ALARM_CODES: ReadonlyArray<EngineAlarm['code']> = ['DATA_KEY_MISSING', 'QUEUE_RESCUED', 'QUEUE_COPY_MISSING']
+const ENGINE_ALARM_CODES: ReadonlyArray<EngineAlarm['code']> = [
+  'DATA_KEY_MISSING',
+  'QUEUE_RESCUED',
+  'QUEUE_COPY_MISSING',
+  'JOURNAL_DAMAGED',
+]
 
 export function engineSettings(config: AgentConfig, dataDir: string): EngineSettings {
   const unit = 10 ** minorUnitDigits(config.currency)

@@ -8,13 +8,18 @@ import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import type { HostClient } from '../gateway'
 import {
+  checkIntegrityAside,
   countSealedRows,
   DataKeyMissingError,
   FieldSealer,
+  FULL_CHECK_AT_OPEN_MAX_BYTES,
+  fullCheckPending,
   JOURNAL_FILE,
+  JournalError,
   JOURNAL_MIGRATIONS,
   JournalCheckpointer,
   JournalStore,
+  markJournalDamaged,
   openIdEpoch,
   openJournalDatabase,
 } from '../journal'
@@ -44,11 +49,13 @@ export interface EngineSettings extends TxnSettings {
   dataDir: string
   retry?: RetryPolicy
   forwarderConcurrency?: number
+  /** A larger journal is checked whole aside, after start (journal-integrity.ts); 64 MiB when unset. */
+  journalFullCheckAtOpenMaxBytes?: number
 }
 
 /** A condition a manager must see: shown on the status panel, the local API and `doctor`. */
 export interface EngineAlarm {
-  code: 'DATA_KEY_MISSING' | 'QUEUE_RESCUED' | 'QUEUE_COPY_MISSING'
+  code: 'DATA_KEY_MISSING' | 'QUEUE_RESCUED' | 'QUEUE_COPY_MISSING' | 'JOURNAL_DAMAGED'
   message: string
 }
 
@@ -61,6 +68,10 @@ export interface Engine {
 }
 
 export { JOURNAL_FILE } from '../journal'
+
+/** A manager's words for a journal the full check found damaged. */
+export const JOURNAL_DAMAGED_WORDS =
+  'The sales record on this terminal is damaged. It takes no more payments, so nothing more is lost. Do not delete it: call support to restore it.'
 
 /**
  * The data key. A new one is made only for a journal that holds nothing sealed (a fresh key could
@@ -91,8 +102,13 @@ async function openSealer(
 
 export async function composeEngine(settings: EngineSettings, ports: EnginePorts): Promise<Engine> {
   const file = join(settings.dataDir, JOURNAL_FILE)
-  const db = openJournalDatabase(file, { migrations: JOURNAL_MIGRATIONS })
+  const db = openJournalDatabase(file, {
+    migrations: JOURNAL_MIGRATIONS,
+    fullCheckAtOpenMaxBytes: settings.journalFullCheckAtOpenMaxBytes ?? FULL_CHECK_AT_OPEN_MAX_BYTES,
+  })
   const checkpointer = new JournalCheckpointer(db, file)
+  // A large journal's full check runs beside the counter from the start; what it finds stops the journal.
+  const integrity = fullCheckPending(db) ? checkIntegrityAside(file) : undefined
   try {
     const { sealer, alarms, offlineAllowed } = await openSealer(db, settings, ports)
     // A fenced terminal's queue belongs to the rescue: nothing new is stored for it to send.
@@ -128,6 +144,17 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       ...(store ? { halted: () => store.fenced() } : {}),
     })
     wakeForwarder.wake = () => forwarder.wake()
+    integrity?.done.catch((error: unknown) => {
+      if (!(error instanceof JournalError)) {
+        // The check could not run (no verdict on the file): said in the log, the journal goes on.
+        ports.logger.error({ err: error }, 'the journal integrity check could not run')
+        return
+      }
+      markJournalDamaged(db, error)
+      alarms.push({ code: 'JOURNAL_DAMAGED', message: JOURNAL_DAMAGED_WORDS })
+      ports.logger.error({ err: error }, 'the journal failed its integrity check: it takes no more writes')
+      void forwarder.stop()
+    })
     txn.on('update', () => checkpointer.noteActivity())
     forwarder.on('status', () => checkpointer.noteActivity())
     const recovered = await txn.recover()
@@ -141,12 +168,14 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       txn,
       forwarder,
       close: async () => {
+        await integrity?.cancel()
         await forwarder.stop()
         checkpointer.stop()
         db.close()
       },
     }
   } catch (error) {
+    await integrity?.cancel()
     checkpointer.stop()
     db.close()
     throw error

@@ -7,12 +7,14 @@
  *
  * quick_check runs before journal_mode on purpose: switching a rollback-journal file to WAL rewrites
  * its header, and a corrupt journal must be left byte-for-byte as found for recovery. The other
- * pragmas are per connection and write nothing.
+ * pragmas are per connection and write nothing. A large journal already in WAL mode may have its
+ * full check aside instead (journal-integrity.ts, `fullCheckAtOpenMaxBytes`).
  */
 import { chmodSync, closeSync, constants, mkdirSync, openSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
-import { JournalCorruptError, JournalError, mapJournalError } from './journal-error'
+import { JournalError, mapJournalError } from './journal-error'
+import { checkIntegrity, checkStructure, fullCheckGoesAside } from './journal-integrity'
 import { applyMigrations, validateMigrations, type Migration } from './migrations'
 
 export interface OpenJournalOptions {
@@ -22,6 +24,12 @@ export interface OpenJournalOptions {
   now?: () => Date
   /** How long a write waits for another connection's lock before JournalBusyError. */
   busyTimeoutMs?: number
+  /**
+   * A journal in WAL mode larger than this gets only the structural check at open; its full check is
+   * then the caller's to run aside (`fullCheckPending`, journal-integrity.ts `checkIntegrityAside`).
+   * Unset: every journal is checked whole before use.
+   */
+  fullCheckAtOpenMaxBytes?: number
 }
 
 /**
@@ -29,8 +37,6 @@ export interface OpenJournalOptions {
  * better-sqlite3 API documentation, github.com/WiseLibs/better-sqlite3, docs folder, "api").
  */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000
-/** quick_check lists at most this many problems; the first few go into the error message. */
-const MAX_REPORTED_PROBLEMS = 20
 /** PRAGMA synchronous values (https://sqlite.org/pragma.html#pragma_synchronous). */
 const SYNCHRONOUS_FULL = 2
 const SYNCHRONOUS_NORMAL = 1
@@ -67,7 +73,14 @@ export function openJournalDatabase(file: string, options: OpenJournalOptions): 
   try {
     createPrivately(path)
     db = new Database(path, { timeout })
-    checkIntegrity(db, path)
+    // Asked before journal_mode is set, so a file in rollback mode is still checked whole, untouched.
+    const aside =
+      options.fullCheckAtOpenMaxBytes !== undefined &&
+      fullCheckGoesAside(path, options.fullCheckAtOpenMaxBytes) &&
+      db.pragma('journal_mode', { simple: true }) === 'wal'
+    if (aside) checkStructure(db)
+    else checkIntegrity(db, path)
+    stateOf(db).fullCheckPending = aside
     configureDurability(db, path)
     configureErasure(db, path)
     applyMigrations(db, options.migrations, { now: options.now })
@@ -102,7 +115,9 @@ export type CommitSync =
  * the outermost transaction's `sync` decides how it reaches the disk.
  */
 export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: CommitSync = 'durable'): T {
-  const commits = commitQueueOf(db)
+  const commits = stateOf(db)
+  // A journal found damaged takes no more writes: it stays as it stands for recovery.
+  if (commits.damaged) throw commits.damaged
   const mark = commits.pending.length
   // SQLite refuses to change synchronous inside a transaction: only the outermost level sets it.
   const relaxed = sync === 'withNext' && commits.depth === 0 && !db.inTransaction
@@ -141,26 +156,44 @@ function restoreFullSync(db: Database.Database): void {
  * woken) goes through here, so that nobody learns of a change a failed commit took back.
  */
 export function afterCommit(db: Database.Database, announce: () => void): void {
-  const commits = commitQueueOf(db)
+  const commits = stateOf(db)
   if (commits.depth === 0 && !db.inTransaction) announce()
   else commits.pending.push(announce)
 }
 
-interface CommitQueue {
+/** What the journal layer keeps per connection: its transactions' depth and announcements, its health. */
+interface JournalState {
   depth: number
   pending: Array<() => void>
+  /** Set by the integrity check aside: every later transaction is refused with it. */
+  damaged?: JournalError | undefined
+  /** The open left the full integrity check to the caller (a large journal). */
+  fullCheckPending?: boolean
 }
 
-const commitQueues = new WeakMap<Database.Database, CommitQueue>()
+const journalStates = new WeakMap<Database.Database, JournalState>()
 
-function commitQueueOf(db: Database.Database): CommitQueue {
-  let queue = commitQueues.get(db)
-  if (!queue) commitQueues.set(db, (queue = { depth: 0, pending: [] }))
-  return queue
+function stateOf(db: Database.Database): JournalState {
+  let state = journalStates.get(db)
+  if (!state) journalStates.set(db, (state = { depth: 0, pending: [] }))
+  return state
+}
+
+/** Whether the open left the full integrity check to be run aside (journal-integrity.ts). */
+export function fullCheckPending(db: Database.Database): boolean {
+  return stateOf(db).fullCheckPending === true
+}
+
+/**
+ * The full check found damage: from now on every transaction on `db` is refused with `error` (reads
+ * go on, so sales can still be looked up), and the file is left as it stands for recovery.
+ */
+export function markJournalDamaged(db: Database.Database, error: JournalError): void {
+  stateOf(db).damaged = error
 }
 
 /** Every announcement runs, even after one throws; the first error is thrown once all have run. */
-function runCommitted(commits: CommitQueue): void {
+function runCommitted(commits: JournalState): void {
   const announcements = commits.pending.splice(0)
   let failure: { error: unknown } | undefined
   for (const announce of announcements) {
@@ -183,15 +216,6 @@ function createPrivately(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600))
   chmodSync(path, 0o600)
-}
-
-function checkIntegrity(db: Database.Database, path: string): void {
-  // quick_check is O(size) but the journal stays small (purged after authorization, docs/card-reader.md §5).
-  const rows = db.prepare(`PRAGMA quick_check(${MAX_REPORTED_PROBLEMS})`).pluck().all() as string[]
-  if (rows.length === 1 && rows[0] === 'ok') return
-  // Rows may carry several lines and a "*** in database main ***" banner: keep one problem per entry.
-  const problems = rows.flatMap((row) => row.split('\n')).filter((line) => line !== '' && !line.startsWith('*** in database'))
-  throw new JournalCorruptError(path, problems.length > 0 ? problems : rows)
 }
 
 /**

@@ -1,6 +1,15 @@
 /** The journal domain's public door. */
 export * from './journal-error'
-export { afterCommit, openJournalDatabase, runInTransaction, JournalNotDurableError, type CommitSync } from './database'
+export {
+  afterCommit,
+  fullCheckPending,
+  markJournalDamaged,
+  openJournalDatabase,
+  runInTransaction,
+  JournalNotDurableError,
+  type CommitSync,
+} from './database'
+export { checkIntegrityAside, FULL_CHECK_AT_OPEN_MAX_BYTES, type IntegrityCheckAside } from './journal-integrity'
 export type { Migration } from './migrations'
 export { JournalTooNewError, JournalMigrationError, migrateTo, journalVersion } from './migrations'
 export { FieldSealer, DataKeyMissingError, SealedFieldError, wipe } from './sealed-fields'

@@ -27,11 +27,13 @@ export function probeJournal(file: string, trainingTerminalId: string): JournalS
       .pluck()
       .all() as string[]
     if (!tables.includes('sale')) return undefined
-    // substr, not LIKE: terminal ids may hold "_", which LIKE reads as a wildcard. The scan stops at
-    // the first foreign sale; only a training-only journal is read to its end, once, at start.
+    // A range on the primary key, not LIKE (terminal ids may hold "_", a wildcard there) nor a scan:
+    // every id starting with the prefix sorts in [prefix, prefix with its last character raised), so a
+    // foreign sale is one below or above it, and each side is one index seek, whatever the journal holds.
     const prefix = `${trainingTerminalId}-`
-    const foreign = db.prepare('SELECT id FROM sale WHERE substr(id, 1, ?) <> ? LIMIT 1').pluck().get(prefix.length, prefix) as
-      string | undefined
+    const above = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
+    const foreign = (db.prepare('SELECT id FROM sale WHERE id < ? ORDER BY id DESC LIMIT 1').pluck().get(prefix) ??
+      db.prepare('SELECT id FROM sale WHERE id >= ? ORDER BY id LIMIT 1').pluck().get(above)) as string | undefined
     const waiting = tables.includes('outbox')
       ? (db.prepare(`SELECT count(*) FROM outbox WHERE ${OWED_TO_HOST_SQL}`).pluck().get() as number)
       : 0
