@@ -30,12 +30,13 @@ describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
 
   it('names every status the note lists by value, each with advice that fits its kind', () => {
     // §9.1 item by item: 00-08, 0A-0E, 10-1D, 20-25 (IDG p.28), then the SDK's RETURN_CODE_NEO_* names
-    // (S2 IDTCommon.h): 26-2A, 41-4F, 50, 51, 60-68, 80, 81, 90, 91.
+    // (S2 IDTCommon.h): 26-2A, 41-4F, 50, 51, 60-68, 80, 81, 90, 91; then the C SDK's IDG_P2_STATUS_CODE
+    // names (S11 IDTDef.h): 1E, 2B-2D, 70, A0, A3, F0.
     const documented = [
       0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
-      0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x41, 0x42, 0x43, 0x44, 0x45,
-      0x46, 0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50, 0x51, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x80,
-      0x81, 0x90, 0x91,
+      0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x41,
+      0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50, 0x51, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65,
+      0x66, 0x67, 0x68, 0x70, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa3, 0xf0,
     ]
     const listed = Array.from({ length: 256 }, (_, s) => describeNeo2Status(s)).filter((info) => info.code !== 'unknownStatus')
     expect(listed.map((info) => info.status)).toEqual(documented)
@@ -47,6 +48,7 @@ describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
     }
   })
 
+  // 41-4F are the IDG's own "EMV Key Manager Status Codes – Protocol 2" too (IDG p.247), 4E excepted.
   it.each([
     [0x26, 'versionInformationMismatch', 'Version Information Mismatch (ILM)'],
     [0x2a, 'otherLanguageNotSupported', 'Other language not supported (ILM)'],
@@ -59,13 +61,50 @@ describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
     expect(describeNeo2Status(status)).toMatchObject({ code, description, kind: 'error' })
   })
 
+  // The C SDK's own status table, enum IDG_P2_STATUS_CODE in ID TECH's Universal SDK header IDTDef.h
+  // (docs/neo2-protocol.md S11, libIDTechSDK 1.0.35.030; §9.1 lists the names: CARD_NOT_REMOVE = 0x1E, ...,
+  // POWER_OFF = 0xF0).
+  it.each([
+    ['1E', 'cardNotRemoved', 'Card not removed', 'tryAgain', 'take it out'],
+    ['2B', 'deviceNotReady', 'Device not ready', 'waitAndRetry', 'busy'],
+    ['2C', 'cancelledByCommand', 'Operation cancelled by a command', 'tryAgain', 'Try again'],
+    ['2D', 'cancelledOnKeypad', 'Operation cancelled by a key press', 'tryAgain', 'pressed Cancel'],
+    ['70', 'antennaError', 'Antenna error', 'callSupport', 'Call support'],
+    ['A0', 'consumerDeviceVerification', 'CDCVM: verify on the consumer device', 'presentCardAgain', 'unlock their phone'],
+    ['A3', 'cardInserted', 'Card inserted', 'insertCard', 'Leave it in the reader'],
+    ['F0', 'powerOff', 'Power off', 'waitAndRetry', 'switching off'],
+  ])('status %s has the C SDK name %s (S11 IDTDef.h, IDG_P2_STATUS_CODE)', (byte, code, description, action, words) => {
+    const status = Number.parseInt(byte, 16)
+    const info = describeNeo2Status(status)
+    expect(info).toMatchObject({ code, description, action, kind: 'error' })
+    expect(info.message).toContain(words)
+    expect(new Neo2StatusError(status, 0x02).message).toBe(
+      `NEO 2 status 0x${status.toString(16).toUpperCase()} ${description} (command 0x02)`,
+    )
+  })
+
+  // No public table names these as status bytes: not the IDG's (p.28, p.484, p.247), not S2's RETURN_CODE_NEO_*,
+  // not S11's IDG_P2_STATUS_CODE. (S11's RETURN_CODE_EMV_PIN = 0x31 is a return value of the SDK's own
+  // functions, not a byte a reader sends; 57 names a failure-record error code, "Cardholder Verification
+  // Failed", below.) They keep the safe advice for a byte nobody documents.
+  it.each(['31', '57'])('status %s stays unknown: an error for support, never OK', (byte) => {
+    expect(describeNeo2Status(Number.parseInt(byte, 16))).toMatchObject({
+      code: 'unknownStatus',
+      kind: 'error',
+      action: 'callSupport',
+      retryable: false,
+    })
+  })
+
   // S2 IDTCommon.h: 0xEE80 "Cannot start Contact EMV transaction", 0xEE81 "CTLS/MSR cancelled due to card
-  // insertion". Outcomes, not progress: another card, or the chip of the card just inserted (D2.1).
-  it('reads 80 and 81 as final outcomes with the next step for the cashier', () => {
+  // insertion"; S11 IDTDef.h reads 80 and 81 as USE_ANOTHER_CARD and INSERT_OR_SWIPE_CARD, and names A3
+  // CARD_INSERTED. Outcomes, not progress: another card, or the chip of the card just inserted (D2.1).
+  it('reads 80, 81 and A3 as final outcomes with the next step for the cashier', () => {
     expect(describeNeo2Status(0x80)).toMatchObject({ kind: 'error', action: 'useAnotherCard', retryable: false })
     expect(describeNeo2Status(0x80).message).toContain('Use another card')
     expect(describeNeo2Status(0x81)).toMatchObject({ kind: 'error', action: 'insertCard', retryable: true })
     expect(describeNeo2Status(0x81).message).toContain('Leave it in the reader')
+    expect(describeNeo2Status(0xa3)).toMatchObject({ kind: 'error', action: 'insertCard', retryable: true })
     const statuses = Array.from({ length: 256 }, (_, s) => describeNeo2Status(s))
     expect(statuses.filter((info) => info.kind === 'event').map((info) => info.status)).toEqual([0x0e])
   })
