@@ -15,16 +15,17 @@ import { FRAME_VECTORS } from './neo2-vectors'
 
 describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
   it.each([
-    [0x00, 'ok', 'ok'],
-    [0x23, 'requestOnlineAuthorization', 'ok'],
-    [0x63, 'okNextCommand', 'ok'],
-    [0x0e, 'userInterfaceEvent', 'event'],
-    [0x04, 'crcError', 'error'],
-    [0x08, 'timeout', 'error'],
-    [0x0a, 'failed', 'error'],
-    [0x1d, 'tamperOccurred', 'error'],
-    [0x91, 'dukptKeyExhausted', 'error'],
-  ])('status 0x%s is %s (%s)', (status, code, kind) => {
+    ['00', 'ok', 'ok'],
+    ['23', 'requestOnlineAuthorization', 'ok'],
+    ['63', 'okNextCommand', 'ok'],
+    ['0E', 'userInterfaceEvent', 'event'],
+    ['04', 'crcError', 'error'],
+    ['08', 'timeout', 'error'],
+    ['0A', 'failed', 'error'],
+    ['1D', 'tamperOccurred', 'error'],
+    ['91', 'dukptKeyExhausted', 'error'],
+  ])('status %s is %s (%s)', (byte, code, kind) => {
+    const status = Number.parseInt(byte, 16)
     expect(describeNeo2Status(status)).toMatchObject({ status, code, kind })
   })
 
@@ -50,14 +51,15 @@ describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
 
   // 41-4F are the IDG's own "EMV Key Manager Status Codes – Protocol 2" too (IDG p.247), 4E excepted.
   it.each([
-    [0x26, 'versionInformationMismatch', 'Version Information Mismatch (ILM)'],
-    [0x2a, 'otherLanguageNotSupported', 'Other language not supported (ILM)'],
-    [0x41, 'samUnknownError', 'Unknown error from SAM'],
-    [0x4c, 'cryptoNotResponding', 'Crypto not responding'],
-    [0x4e, 'keyManagerError', 'Module-specific error for Key Manager'],
-    [0x64, 'kernelAbsent', 'Kernel is absent'],
-    [0x68, 'plugInChargingCable', 'Plug in charging cable'],
-  ])('status 0x%s has the SDK name %s (S2 IDTCommon.h, RETURN_CODE_*)', (status, code, description) => {
+    ['26', 'versionInformationMismatch', 'Version Information Mismatch (ILM)'],
+    ['2A', 'otherLanguageNotSupported', 'Other language not supported (ILM)'],
+    ['41', 'samUnknownError', 'Unknown error from SAM'],
+    ['4C', 'cryptoNotResponding', 'Crypto not responding'],
+    ['4E', 'keyManagerError', 'Module-specific error for Key Manager'],
+    ['64', 'kernelAbsent', 'Kernel is absent'],
+    ['68', 'plugInChargingCable', 'Plug in charging cable'],
+  ])('status %s has the SDK name %s (S2 IDTCommon.h, RETURN_CODE_*)', (byte, code, description) => {
+    const status = Number.parseInt(byte, 16)
     expect(describeNeo2Status(status)).toMatchObject({ code, description, kind: 'error' })
   })
 
@@ -135,29 +137,31 @@ describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
 
 describe('transaction error codes (docs/neo2-protocol.md §9.2)', () => {
   it.each([
-    [0x24, 'cardCommunicationError', 'presentCardAgain', 'Insert the card again'],
-    [0x02, 'goToContact', 'insertCard', 'Insert the card'],
-    [0x21, 'collision', 'presentCardAgain', 'only one card'],
-    [0x27, 'unsupportedCard', 'useAnotherCard', 'Use another card'],
-    [0x42, 'cardGeneratedAac', 'cardDeclined', 'Declined'],
-    [0x50, 'caPublicKeyMissing', 'callSupport', 'Call support'],
-  ])('0x%s is %s → %s', (errorCode, code, action, message) => {
+    ['24', 'cardCommunicationError', 'presentCardAgain', 'Insert the card again'],
+    ['02', 'goToContact', 'insertCard', 'Insert the card'],
+    ['21', 'collision', 'presentCardAgain', 'only one card'],
+    ['27', 'unsupportedCard', 'useAnotherCard', 'Use another card'],
+    ['42', 'cardGeneratedAac', 'cardDeclined', 'Declined'],
+    ['50', 'caPublicKeyMissing', 'callSupport', 'Call support'],
+  ])('error %s is %s → %s', (byte, code, action, message) => {
+    const errorCode = Number.parseInt(byte, 16)
     const info = describeNeo2TransactionError(errorCode)
     expect(info).toMatchObject({ code, action })
     expect(info.message).toContain(message)
   })
 
   it.each([
-    [0x04, 'goToOtherInterface', 'insertCard'],
-    [0x05, 'goToNearbyContact', 'insertCard'],
-    [0x06, 'goToMagstripe', 'insertCard'],
-    [0x55, 'processingRestrictionsFailed', 'useAnotherCard'],
-    [0x56, 'terminalRiskManagementFailed', 'useAnotherCard'],
-    [0x57, 'cardholderVerificationFailed', 'useAnotherCard'],
-    [0x58, 'terminalActionAnalysisFailed', 'useAnotherCard'],
-    [0x61, 'sdMemoryError', 'callSupport'],
-    [0x70, 'contactEmvError', 'insertCard'],
-  ])('0x%s has the SDK name %s → %s (S2 IDTCommon.h, TRANS_ERROR_CODE)', (errorCode, code, action) => {
+    ['04', 'goToOtherInterface', 'insertCard'],
+    ['05', 'goToNearbyContact', 'insertCard'],
+    ['06', 'goToMagstripe', 'insertCard'],
+    ['55', 'processingRestrictionsFailed', 'useAnotherCard'],
+    ['56', 'terminalRiskManagementFailed', 'useAnotherCard'],
+    ['57', 'cardholderVerificationFailed', 'useAnotherCard'],
+    ['58', 'terminalActionAnalysisFailed', 'useAnotherCard'],
+    ['61', 'sdMemoryError', 'callSupport'],
+    ['70', 'contactEmvError', 'insertCard'],
+  ])('error %s has the SDK name %s → %s (S2 IDTCommon.h, TRANS_ERROR_CODE)', (byte, code, action) => {
+    const errorCode = Number.parseInt(byte, 16)
     expect(describeNeo2TransactionError(errorCode)).toMatchObject({ code, action })
   })
 
