@@ -191,6 +191,17 @@ describe.skipIf(!hasSocat)('every named code reaches the cashier as its own line
     }
   })
 
+  // 31 and 57: no public table names them as a status byte (docs/neo2-protocol.md §9.1).
+  it.each(['31', '57'])('an unnamed status (%s) ends 02-40 at once with the safe "call support" line', async (byte) => {
+    const { sim, reader } = await rig()
+    const status = Number.parseInt(byte, 16)
+    sim.emulator.scriptActivation({ kind: 'status', status })
+    const { result, ms } = await timedRead(reader, 60)
+    expect(result).toEqual({ kind: 'failed', code: 'unknownStatus', message: describeNeo2Status(status).message })
+    expect(result.kind === 'failed' && result.message).toContain('Call support')
+    expect(ms).toBeLessThan(1_000)
+  })
+
   it('a record saying "go to contact" (02) asks for the chip and reads it', async () => {
     const { sim, reader, log } = await rig()
     sim.emulator.scriptActivation({ kind: 'failure', attribution: 0x01, errorCode: 0x02, layout: 'DFEE02' })
