@@ -4,8 +4,8 @@
  * - 00/23 with card data → by read method: swipe (the chip-card-swiped rule), contactless (done),
  *   contact chip (continue with 60-11, `neo2-emv-flow.ts`);
  * - 08 → no card in time; 0A/80 on a chip → the chip failed: fallback to the stripe when allowed;
- * - 81 (tap/swipe given up because a card was inserted) or a failure record saying "go to contact"
- *   → a new 02-40 on the contact interface only;
+ * - 81 (tap/swipe given up because a card was inserted), A3 (card inserted) or a failure record saying
+ *   "go to contact" → a new 02-40 on the contact interface only;
  * - a chip card swiped → `insertChip` and a new 02-40 on the contact interface only, while the
  *   sale's own timeout lasts (the reader "keeps waiting" from the cashier's point of view).
  */
@@ -35,6 +35,7 @@ const STATUS = {
   onlineAuthorization: 0x23,
   cannotStartContactEmv: 0x80,
   cancelledByCardInsertion: 0x81,
+  cardInserted: 0xa3,
 } as const
 /** Failure-record codes that mean the chip itself could not be read (docs/neo2-protocol.md §9.2; D7.19). */
 const CHIP_READ_FAILURES: ReadonlySet<number> = new Set([0x20, 0x24, 0x30, 0x70])
@@ -103,6 +104,7 @@ async function activated(ctx: FlowContext, session: SaleSession, request: ReadCa
     case STATUS.cannotStartContactEmv:
       return chipFailed(ctx, session, new Neo2StatusError(frame.status, ACTIVATE))
     case STATUS.cancelledByCardInsertion:
+    case STATUS.cardInserted:
       return toChip(ctx, new Neo2StatusError(frame.status, ACTIVATE))
     case STATUS.failed: {
       const data = parseTransactionData(frame.data)
@@ -122,8 +124,8 @@ async function activated(ctx: FlowContext, session: SaleSession, request: ReadCa
 }
 
 /**
- * The reader wants the chip: a card went into the slot while it listened for a tap or swipe (status 81),
- * or the card told it to go to contact. The next 02-40 listens to the chip only (D7.27); a reader
+ * The reader wants the chip: a card went into the slot while it listened for a tap or swipe (status 81,
+ * or A3 as the C SDK names it), or the card told it to go to contact. The next 02-40 listens to the chip only (D7.27); a reader
  * without one cannot follow, and the sale fails with the status's advice.
  */
 function toChip(ctx: FlowContext, error: Error): Step {

@@ -1,11 +1,13 @@
 /**
  * Protocol-2 status byte (response byte 11), docs/neo2-protocol.md §9.1 (IDG p.28, duplicated p.484; the
- * 0x26-0x91 range as named in the iOS SDK's `RETURN_CODE_NEO_*` table, S2 IDTCommon.h). Each status maps
- * to a typed error with a cashier-actionable message; statuses that are not failures (00 OK, 23 Request
+ * 0x26-0x91 range as named in the iOS SDK's `RETURN_CODE_NEO_*` table, S2 IDTCommon.h; 1E, 2B-2D, 70, A0,
+ * A3 and F0 as named in the C SDK's `IDG_P2_STATUS_CODE` table, S11 IDTDef.h). Each status maps to a
+ * typed error with a cashier-actionable message; statuses that are not failures (00 OK, 23 Request
  * Online Authorization, 63 OK-and-next-command, ...) are `kind: 'ok'`, only 0E is `kind: 'event'`.
- * 80 and 81 end the command: the SDK names them "cannot start contact EMV transaction" and "CTLS/MSR
- * cancelled due to card insertion", outcomes whose next step is another card or the inserted chip
- * (docs/neo2-protocol.md §9.1, docs/device-protocol.md D7.27).
+ * 80 and 81 end the command: S2 names them "cannot start contact EMV transaction" and "CTLS/MSR
+ * cancelled due to card insertion", S11 "use another card" and "insert or swipe card", outcomes whose
+ * next step is another card or the inserted chip; A3 "card inserted" (S11) is read as 81
+ * (docs/neo2-protocol.md §9.1, docs/device-protocol.md D2.2, D7.27).
  */
 import type { CashierAction, CashierAdvice } from '../cashier-action'
 
@@ -14,9 +16,9 @@ export type Neo2StatusKind = (typeof NEO2_STATUS_KINDS)[number]
 
 export interface Neo2StatusInfo extends CashierAdvice {
   status: number
-  /** camelCase name of the status; `unknownStatus` for bytes the IDG table does not list. */
+  /** camelCase name of the status; `unknownStatus` for bytes neither the IDG nor the SDK tables list. */
   code: string
-  /** The IDG's own wording, for logs. */
+  /** The IDG's (or the SDK's) own wording, for logs. */
   description: string
   kind: Neo2StatusKind
 }
@@ -38,6 +40,7 @@ const KEYS = advice('error', 'callSupport', false, 'Card reader key problem. Cal
 const FAULT = advice('error', 'callSupport', false, 'Card reader fault. Call support.')
 const LANGUAGE = advice('error', 'callSupport', false, 'The card reader display messages are not set up. Call support.')
 const SETUP = advice('error', 'callSupport', false, 'The card reader is not set up for this. Call support.')
+const CARD_INSERTED = advice('error', 'insertCard', true, 'A card was inserted. Leave it in the reader and start the payment again.')
 
 /** [code, IDG description, advice] by status byte. */
 const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
@@ -83,6 +86,14 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
       advice('error', 'callSupport', false, 'The card reader reports tampering. Stop using it and call support.'),
     ],
   ],
+  [
+    0x1e,
+    [
+      'cardNotRemoved',
+      'Card not removed',
+      advice('error', 'tryAgain', true, 'A card is still in the reader. Ask the customer to take it out, then try again.'),
+    ],
+  ],
   [0x20, ['unsupportedIndex', 'Unsupported index (ILM) / SAM transceiver error', REJECTED]],
   [0x21, ['unexpectedSequenceCounter', 'Unexpected sequence counter / SAM length error', REJECTED]],
   [0x22, ['improperBitMap', 'Improper bit map', REJECTED]],
@@ -94,6 +105,28 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
   [0x28, ['ilmTimeout', 'Time out or next expected message not received (ILM)', LANGUAGE]],
   [0x29, ['ilmLanguagesNotAvailable', 'ILM languages not available for viewing (ILM)', LANGUAGE]],
   [0x2a, ['otherLanguageNotSupported', 'Other language not supported (ILM)', LANGUAGE]],
+  [0x2b, ['deviceNotReady', 'Device not ready', BUSY]],
+  [
+    0x2c,
+    [
+      'cancelledByCommand',
+      'Operation cancelled by a command',
+      advice('error', 'tryAgain', true, 'The card reader stopped the request. Try again.'),
+    ],
+  ],
+  [
+    0x2d,
+    [
+      'cancelledOnKeypad',
+      'Operation cancelled by a key press',
+      advice(
+        'error',
+        'tryAgain',
+        true,
+        'The customer pressed Cancel on the card reader. Start the payment again if they still want to pay.',
+      ),
+    ],
+  ],
   [0x41, ['samUnknownError', 'Unknown error from SAM', KEYS]],
   [0x42, ['samInvalidData', 'Invalid data detected by SAM', KEYS]],
   [0x43, ['samIncompleteData', 'Incomplete data detected by SAM', KEYS]],
@@ -127,6 +160,7 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
       advice('error', 'waitAndRetry', true, 'The card reader battery is low. Plug in its charging cable, then try again.'),
     ],
   ],
+  [0x70, ['antennaError', 'Antenna error', FAULT]],
   [
     0x80,
     [
@@ -135,14 +169,7 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
       advice('error', 'useAnotherCard', false, 'The chip on this card cannot be used. Use another card.'),
     ],
   ],
-  [
-    0x81,
-    [
-      'cancelledByCardInsertion',
-      'CTLS/MSR cancelled due to card insertion',
-      advice('error', 'insertCard', true, 'A card was inserted. Leave it in the reader and start the payment again.'),
-    ],
-  ],
+  [0x81, ['cancelledByCardInsertion', 'CTLS/MSR cancelled due to card insertion', CARD_INSERTED]],
   [
     0x90,
     [
@@ -159,6 +186,24 @@ const TABLE: ReadonlyMap<number, readonly [string, string, Advice]> = new Map([
       advice('error', 'callSupport', false, 'The PIN pad encryption key is used up. Call support to reload it.'),
     ],
   ],
+  [
+    0xa0,
+    [
+      // Consumer Device CVM: the phone or watch wants its owner to confirm on it before it pays.
+      'consumerDeviceVerification',
+      'CDCVM: verify on the consumer device',
+      advice('error', 'presentCardAgain', true, 'Ask the customer to unlock their phone or watch, then tap again.'),
+    ],
+  ],
+  [0xa3, ['cardInserted', 'Card inserted', CARD_INSERTED]],
+  [
+    0xf0,
+    [
+      'powerOff',
+      'Power off',
+      advice('error', 'waitAndRetry', true, 'The card reader is switching off. Wake it or plug it in, then try again.'),
+    ],
+  ],
 ])
 
 const hex = (byte: number): string => `0x${byte.toString(16).padStart(2, '0').toUpperCase()}`
@@ -167,8 +212,8 @@ const hex = (byte: number): string => `0x${byte.toString(16).padStart(2, '0').to
 export function describeNeo2Status(status: number): Neo2StatusInfo {
   const entry = TABLE.get(status)
   if (entry) return { status, code: entry[0], description: entry[1], ...entry[2] }
-  // Not in the IDG table nor the SDK's: no safe advice, the raw byte goes to the log.
-  return { status, code: 'unknownStatus', description: `Status ${hex(status)} not in the IDG table`, ...REJECTED }
+  // In neither the IDG table nor the SDKs': no safe advice, the raw byte goes to the log.
+  return { status, code: 'unknownStatus', description: `Status ${hex(status)} not in the IDG or SDK tables`, ...REJECTED }
 }
 
 export function isNeo2StatusOk(status: number): boolean {

@@ -67,8 +67,10 @@ describe('Neo2Channel: one command outstanding', () => {
   })
 
   // S2 IDTCommon.h names 80 "Cannot start Contact EMV transaction" and 81 "CTLS/MSR cancelled due to
-  // card insertion" (docs/neo2-protocol.md §9.1): outcomes, so they end the wait (D2.1).
-  it.each([0x80, 0x81])('ends an outstanding 02-40 at once on the final status 0x%s', async (status) => {
+  // card insertion", S11 IDTDef.h A3 "card insertion" (docs/neo2-protocol.md §9.1): outcomes, so they
+  // end the wait (D2.1).
+  it.each(['80', '81', 'A3'])('ends an outstanding 02-40 at once on the final status %s', async (byte) => {
+    const status = Number.parseInt(byte, 16)
     const h = harness()
     const pending = h.channel.send(activate())
     await sleep(1)

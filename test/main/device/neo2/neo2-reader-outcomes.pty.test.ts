@@ -5,8 +5,8 @@
  *   level or inside `FFEE1F`, or the IDG's raw `FFEE1F` (docs/neo2-protocol.md §3.2, IDG p.232): each
  *   leads to the chip-to-stripe fallback (D7.19);
  * - status 80 "Cannot start Contact EMV transaction" and 81 "CTLS/MSR cancelled due to card insertion"
- *   (docs/neo2-protocol.md §9.1, SDK S2 IDTCommon.h): outcomes that end the wait within a second with
- *   the next step (D2.1, D7.27);
+ *   (docs/neo2-protocol.md §9.1, SDK S2 IDTCommon.h), and A3 "card insertion" (C SDK S11 IDTDef.h):
+ *   outcomes that end the wait within a second with the next step (D2.1, D7.27);
  * - every status and error code the IDG and SDK tables name (§9.1, §9.2): the sale fails with that
  *   code and its own cashier line, never as "unknown".
  * Skips with a message without socat on a developer machine; fails under CI=true.
@@ -92,7 +92,7 @@ describe.skipIf(!hasSocat)('a chip failure, whichever way the record comes, lead
   })
 })
 
-describe.skipIf(!hasSocat)('statuses 80 and 81 end the wait with the next step', () => {
+describe.skipIf(!hasSocat)('statuses 80, 81 and A3 end the wait with the next step', () => {
   it('81 (tap given up for an inserted card): within a second the reader is asked for the chip, which is read', async () => {
     const { sim, reader, log } = await rig()
     sim.present('inserted-while-tapping')
@@ -110,6 +110,28 @@ describe.skipIf(!hasSocat)('statuses 80 and 81 end the wait with the next step',
     sim.emulator.scriptActivation({ kind: 'status', status: 0x81 })
     const { result, ms } = await timedRead(reader, 60)
     expect(result).toEqual({ kind: 'failed', code: 'cancelledByCardInsertion', message: describeNeo2Status(0x81).message })
+    expect(ms).toBeLessThan(1_000)
+  })
+
+  // S11 IDTDef.h, IDG_P2_STATUS_CODE_CARD_INSERTED = 0xA3, "Error code for card insertion": read as 81.
+  it('A3 (card inserted): within a second the reader is asked for the chip, which is read', async () => {
+    const { sim, reader, log } = await rig()
+    sim.emulator.scriptActivation({ kind: 'status', status: 0xa3 })
+    sim.present('chip-visa')
+    const reading = timedRead(reader)
+    const start = performance.now()
+    await log.waitFor((e) => e.type === 'insertChip', 1_000)
+    expect(performance.now() - start).toBeLessThan(1_000)
+    const { result } = await reading
+    expect(result).toMatchObject({ kind: 'card', card: { method: 'chip' } })
+    expect(log.events).toContainEqual({ type: 'insertChip', reason: 'readerAskedForChip' })
+  })
+
+  it('A3 on a reader without a chip slot fails at once with "insert" advice', async () => {
+    const { sim, reader } = await rig({}, { capabilities: { contact: false, contactless: true, magstripe: true, pinPad: true } })
+    sim.emulator.scriptActivation({ kind: 'status', status: 0xa3 })
+    const { result, ms } = await timedRead(reader, 60)
+    expect(result).toEqual({ kind: 'failed', code: 'cardInserted', message: describeNeo2Status(0xa3).message })
     expect(ms).toBeLessThan(1_000)
   })
 
@@ -131,7 +153,7 @@ describe.skipIf(!hasSocat)('statuses 80 and 81 end the wait with the next step',
 })
 
 /** Statuses the driver reads as something other than a failure of 02-40 (card data, timeout, UI, resend). */
-const NOT_FAILURES = new Set([0x00, 0x04, 0x08, 0x0a, 0x0e, 0x23, 0x24, 0x50, 0x63, 0x80, 0x81])
+const NOT_FAILURES = new Set([0x00, 0x04, 0x08, 0x0a, 0x0e, 0x23, 0x24, 0x50, 0x63, 0x80, 0x81, 0xa3])
 const NAMED_STATUSES = Array.from({ length: 256 }, (_, s) => describeNeo2Status(s)).filter(
   (info) => info.code !== 'unknownStatus' && !NOT_FAILURES.has(info.status),
 )
@@ -167,6 +189,17 @@ describe.skipIf(!hasSocat)('every named code reaches the cashier as its own line
         result: { kind: 'failed', code: info.code, message: info.message },
       })
     }
+  })
+
+  // 31 and 57: no public table names them as a status byte (docs/neo2-protocol.md §9.1).
+  it.each(['31', '57'])('an unnamed status (%s) ends 02-40 at once with the safe "call support" line', async (byte) => {
+    const { sim, reader } = await rig()
+    const status = Number.parseInt(byte, 16)
+    sim.emulator.scriptActivation({ kind: 'status', status })
+    const { result, ms } = await timedRead(reader, 60)
+    expect(result).toEqual({ kind: 'failed', code: 'unknownStatus', message: describeNeo2Status(status).message })
+    expect(result.kind === 'failed' && result.message).toContain('Call support')
+    expect(ms).toBeLessThan(1_000)
   })
 
   it('a record saying "go to contact" (02) asks for the chip and reads it', async () => {

@@ -15,27 +15,29 @@ import { FRAME_VECTORS } from './neo2-vectors'
 
 describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
   it.each([
-    [0x00, 'ok', 'ok'],
-    [0x23, 'requestOnlineAuthorization', 'ok'],
-    [0x63, 'okNextCommand', 'ok'],
-    [0x0e, 'userInterfaceEvent', 'event'],
-    [0x04, 'crcError', 'error'],
-    [0x08, 'timeout', 'error'],
-    [0x0a, 'failed', 'error'],
-    [0x1d, 'tamperOccurred', 'error'],
-    [0x91, 'dukptKeyExhausted', 'error'],
-  ])('status 0x%s is %s (%s)', (status, code, kind) => {
+    ['00', 'ok', 'ok'],
+    ['23', 'requestOnlineAuthorization', 'ok'],
+    ['63', 'okNextCommand', 'ok'],
+    ['0E', 'userInterfaceEvent', 'event'],
+    ['04', 'crcError', 'error'],
+    ['08', 'timeout', 'error'],
+    ['0A', 'failed', 'error'],
+    ['1D', 'tamperOccurred', 'error'],
+    ['91', 'dukptKeyExhausted', 'error'],
+  ])('status %s is %s (%s)', (byte, code, kind) => {
+    const status = Number.parseInt(byte, 16)
     expect(describeNeo2Status(status)).toMatchObject({ status, code, kind })
   })
 
   it('names every status the note lists by value, each with advice that fits its kind', () => {
     // §9.1 item by item: 00-08, 0A-0E, 10-1D, 20-25 (IDG p.28), then the SDK's RETURN_CODE_NEO_* names
-    // (S2 IDTCommon.h): 26-2A, 41-4F, 50, 51, 60-68, 80, 81, 90, 91.
+    // (S2 IDTCommon.h): 26-2A, 41-4F, 50, 51, 60-68, 80, 81, 90, 91; then the C SDK's IDG_P2_STATUS_CODE
+    // names (S11 IDTDef.h): 1E, 2B-2D, 70, A0, A3, F0.
     const documented = [
       0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
-      0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x41, 0x42, 0x43, 0x44, 0x45,
-      0x46, 0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50, 0x51, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x80,
-      0x81, 0x90, 0x91,
+      0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x41,
+      0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50, 0x51, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65,
+      0x66, 0x67, 0x68, 0x70, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa3, 0xf0,
     ]
     const listed = Array.from({ length: 256 }, (_, s) => describeNeo2Status(s)).filter((info) => info.code !== 'unknownStatus')
     expect(listed.map((info) => info.status)).toEqual(documented)
@@ -47,25 +49,64 @@ describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
     }
   })
 
+  // 41-4F are the IDG's own "EMV Key Manager Status Codes – Protocol 2" too (IDG p.247), 4E excepted.
   it.each([
-    [0x26, 'versionInformationMismatch', 'Version Information Mismatch (ILM)'],
-    [0x2a, 'otherLanguageNotSupported', 'Other language not supported (ILM)'],
-    [0x41, 'samUnknownError', 'Unknown error from SAM'],
-    [0x4c, 'cryptoNotResponding', 'Crypto not responding'],
-    [0x4e, 'keyManagerError', 'Module-specific error for Key Manager'],
-    [0x64, 'kernelAbsent', 'Kernel is absent'],
-    [0x68, 'plugInChargingCable', 'Plug in charging cable'],
-  ])('status 0x%s has the SDK name %s (S2 IDTCommon.h, RETURN_CODE_*)', (status, code, description) => {
+    ['26', 'versionInformationMismatch', 'Version Information Mismatch (ILM)'],
+    ['2A', 'otherLanguageNotSupported', 'Other language not supported (ILM)'],
+    ['41', 'samUnknownError', 'Unknown error from SAM'],
+    ['4C', 'cryptoNotResponding', 'Crypto not responding'],
+    ['4E', 'keyManagerError', 'Module-specific error for Key Manager'],
+    ['64', 'kernelAbsent', 'Kernel is absent'],
+    ['68', 'plugInChargingCable', 'Plug in charging cable'],
+  ])('status %s has the SDK name %s (S2 IDTCommon.h, RETURN_CODE_*)', (byte, code, description) => {
+    const status = Number.parseInt(byte, 16)
     expect(describeNeo2Status(status)).toMatchObject({ code, description, kind: 'error' })
   })
 
+  // The C SDK's own status table, enum IDG_P2_STATUS_CODE in ID TECH's Universal SDK header IDTDef.h
+  // (docs/neo2-protocol.md S11, libIDTechSDK 1.0.35.030; §9.1 lists the names: CARD_NOT_REMOVE = 0x1E, ...,
+  // POWER_OFF = 0xF0).
+  it.each([
+    ['1E', 'cardNotRemoved', 'Card not removed', 'tryAgain', 'take it out'],
+    ['2B', 'deviceNotReady', 'Device not ready', 'waitAndRetry', 'busy'],
+    ['2C', 'cancelledByCommand', 'Operation cancelled by a command', 'tryAgain', 'Try again'],
+    ['2D', 'cancelledOnKeypad', 'Operation cancelled by a key press', 'tryAgain', 'pressed Cancel'],
+    ['70', 'antennaError', 'Antenna error', 'callSupport', 'Call support'],
+    ['A0', 'consumerDeviceVerification', 'CDCVM: verify on the consumer device', 'presentCardAgain', 'unlock their phone'],
+    ['A3', 'cardInserted', 'Card inserted', 'insertCard', 'Leave it in the reader'],
+    ['F0', 'powerOff', 'Power off', 'waitAndRetry', 'switching off'],
+  ])('status %s has the C SDK name %s (S11 IDTDef.h, IDG_P2_STATUS_CODE)', (byte, code, description, action, words) => {
+    const status = Number.parseInt(byte, 16)
+    const info = describeNeo2Status(status)
+    expect(info).toMatchObject({ code, description, action, kind: 'error' })
+    expect(info.message).toContain(words)
+    expect(new Neo2StatusError(status, 0x02).message).toBe(
+      `NEO 2 status 0x${status.toString(16).toUpperCase()} ${description} (command 0x02)`,
+    )
+  })
+
+  // No public table names these as status bytes: not the IDG's (p.28, p.484, p.247), not S2's RETURN_CODE_NEO_*,
+  // not S11's IDG_P2_STATUS_CODE. (S11's RETURN_CODE_EMV_PIN = 0x31 is a return value of the SDK's own
+  // functions, not a byte a reader sends; 57 names a failure-record error code, "Cardholder Verification
+  // Failed", below.) They keep the safe advice for a byte nobody documents.
+  it.each(['31', '57'])('status %s stays unknown: an error for support, never OK', (byte) => {
+    expect(describeNeo2Status(Number.parseInt(byte, 16))).toMatchObject({
+      code: 'unknownStatus',
+      kind: 'error',
+      action: 'callSupport',
+      retryable: false,
+    })
+  })
+
   // S2 IDTCommon.h: 0xEE80 "Cannot start Contact EMV transaction", 0xEE81 "CTLS/MSR cancelled due to card
-  // insertion". Outcomes, not progress: another card, or the chip of the card just inserted (D2.1).
-  it('reads 80 and 81 as final outcomes with the next step for the cashier', () => {
+  // insertion"; S11 IDTDef.h reads 80 and 81 as USE_ANOTHER_CARD and INSERT_OR_SWIPE_CARD, and names A3
+  // CARD_INSERTED. Outcomes, not progress: another card, or the chip of the card just inserted (D2.1).
+  it('reads 80, 81 and A3 as final outcomes with the next step for the cashier', () => {
     expect(describeNeo2Status(0x80)).toMatchObject({ kind: 'error', action: 'useAnotherCard', retryable: false })
     expect(describeNeo2Status(0x80).message).toContain('Use another card')
     expect(describeNeo2Status(0x81)).toMatchObject({ kind: 'error', action: 'insertCard', retryable: true })
     expect(describeNeo2Status(0x81).message).toContain('Leave it in the reader')
+    expect(describeNeo2Status(0xa3)).toMatchObject({ kind: 'error', action: 'insertCard', retryable: true })
     const statuses = Array.from({ length: 256 }, (_, s) => describeNeo2Status(s))
     expect(statuses.filter((info) => info.kind === 'event').map((info) => info.status)).toEqual([0x0e])
   })
@@ -96,29 +137,31 @@ describe('Protocol-2 status byte (docs/neo2-protocol.md §9.1)', () => {
 
 describe('transaction error codes (docs/neo2-protocol.md §9.2)', () => {
   it.each([
-    [0x24, 'cardCommunicationError', 'presentCardAgain', 'Insert the card again'],
-    [0x02, 'goToContact', 'insertCard', 'Insert the card'],
-    [0x21, 'collision', 'presentCardAgain', 'only one card'],
-    [0x27, 'unsupportedCard', 'useAnotherCard', 'Use another card'],
-    [0x42, 'cardGeneratedAac', 'cardDeclined', 'Declined'],
-    [0x50, 'caPublicKeyMissing', 'callSupport', 'Call support'],
-  ])('0x%s is %s → %s', (errorCode, code, action, message) => {
+    ['24', 'cardCommunicationError', 'presentCardAgain', 'Insert the card again'],
+    ['02', 'goToContact', 'insertCard', 'Insert the card'],
+    ['21', 'collision', 'presentCardAgain', 'only one card'],
+    ['27', 'unsupportedCard', 'useAnotherCard', 'Use another card'],
+    ['42', 'cardGeneratedAac', 'cardDeclined', 'Declined'],
+    ['50', 'caPublicKeyMissing', 'callSupport', 'Call support'],
+  ])('error %s is %s → %s', (byte, code, action, message) => {
+    const errorCode = Number.parseInt(byte, 16)
     const info = describeNeo2TransactionError(errorCode)
     expect(info).toMatchObject({ code, action })
     expect(info.message).toContain(message)
   })
 
   it.each([
-    [0x04, 'goToOtherInterface', 'insertCard'],
-    [0x05, 'goToNearbyContact', 'insertCard'],
-    [0x06, 'goToMagstripe', 'insertCard'],
-    [0x55, 'processingRestrictionsFailed', 'useAnotherCard'],
-    [0x56, 'terminalRiskManagementFailed', 'useAnotherCard'],
-    [0x57, 'cardholderVerificationFailed', 'useAnotherCard'],
-    [0x58, 'terminalActionAnalysisFailed', 'useAnotherCard'],
-    [0x61, 'sdMemoryError', 'callSupport'],
-    [0x70, 'contactEmvError', 'insertCard'],
-  ])('0x%s has the SDK name %s → %s (S2 IDTCommon.h, TRANS_ERROR_CODE)', (errorCode, code, action) => {
+    ['04', 'goToOtherInterface', 'insertCard'],
+    ['05', 'goToNearbyContact', 'insertCard'],
+    ['06', 'goToMagstripe', 'insertCard'],
+    ['55', 'processingRestrictionsFailed', 'useAnotherCard'],
+    ['56', 'terminalRiskManagementFailed', 'useAnotherCard'],
+    ['57', 'cardholderVerificationFailed', 'useAnotherCard'],
+    ['58', 'terminalActionAnalysisFailed', 'useAnotherCard'],
+    ['61', 'sdMemoryError', 'callSupport'],
+    ['70', 'contactEmvError', 'insertCard'],
+  ])('error %s has the SDK name %s → %s (S2 IDTCommon.h, TRANS_ERROR_CODE)', (byte, code, action) => {
+    const errorCode = Number.parseInt(byte, 16)
     expect(describeNeo2TransactionError(errorCode)).toMatchObject({ code, action })
   })
 
