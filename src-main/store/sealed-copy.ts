@@ -7,7 +7,7 @@
  *   envelope = version (1 byte) | enc (32 bytes, the KEM's encapsulated key) | ciphertext
  */
 import type { webcrypto } from 'node:crypto'
-import { Aes256Gcm, CipherSuite, DhkemX25519HkdfSha256, HkdfSha256 } from '@hpke/core'
+import { Aes256Gcm, CipherSuite, DhkemX25519HkdfSha256, HkdfSha256, type SenderContext } from '@hpke/core'
 import { PosError } from '../../src-shared/pos-error'
 import type { QueueCopy } from './queue-replica'
 import type { X25519PrivateJwk, X25519PublicJwk } from './recovery-key'
@@ -19,22 +19,49 @@ const INFO = new TextEncoder().encode('pos-agent queue copy v1')
 
 const suite = () => new CipherSuite({ kem: new DhkemX25519HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() })
 
+/** Contexts kept built ahead: enough for a burst of sales whose contexts are still being built. */
+const READY_CONTEXTS = 2
+
+/**
+ * Seals copies. A single-shot seal is a fresh sender context (RFC 9180 §5.1.1: an ephemeral key, its
+ * Diffie-Hellman with the recipient's key, the key schedule) and one AEAD seal under it (§6.1). The
+ * context does not depend on the copy, and building it is most of the time (about twenty WebCrypto
+ * calls in turn, each waiting for the event loop): so contexts are built ahead, while the store
+ * acknowledges a copy or the counter waits for the next sale, and an offline approval waits only for
+ * the AEAD seal. Each context seals exactly one copy and is dropped: the envelope and its security
+ * are those of the single-shot seal.
+ */
 export class CopySealer {
   private readonly suite = suite()
   private key: Promise<webcrypto.CryptoKey> | undefined
+  private readonly ready: Array<Promise<SenderContext>> = []
 
   constructor(private readonly publicJwk: X25519PublicJwk) {}
 
   async seal(copy: QueueCopy, subject: string): Promise<Uint8Array> {
-    this.key ??= this.suite.kem.importKey('jwk', this.publicJwk, true)
+    const context = this.ready.shift() ?? this.context()
     const plain = new TextEncoder().encode(JSON.stringify(copy))
-    const sealed = await this.suite.seal({ recipientPublicKey: await this.key, info: INFO }, plain, new TextEncoder().encode(subject))
-    plain.fill(0)
-    const out = new Uint8Array(1 + ENC_SIZE + sealed.ct.byteLength)
-    out[0] = VERSION
-    out.set(new Uint8Array(sealed.enc), 1)
-    out.set(new Uint8Array(sealed.ct), 1 + ENC_SIZE)
-    return out
+    try {
+      const taken = await context
+      const ct = await taken.seal(plain, new TextEncoder().encode(subject))
+      const out = new Uint8Array(1 + ENC_SIZE + ct.byteLength)
+      out[0] = VERSION
+      out.set(new Uint8Array(taken.enc), 1)
+      out.set(new Uint8Array(ct), 1 + ENC_SIZE)
+      return out
+    } finally {
+      plain.fill(0)
+      // Built after this seal, off the caller's path: the next copies find theirs ready.
+      while (this.ready.length < READY_CONTEXTS) this.ready.push(this.context())
+    }
+  }
+
+  private context(): Promise<SenderContext> {
+    this.key ??= this.suite.kem.importKey('jwk', this.publicJwk, true)
+    const context = this.key.then((recipientPublicKey) => this.suite.createSenderContext({ recipientPublicKey, info: INFO }))
+    // A context that failed to build fails the seal that takes it; until then it is not an unhandled rejection.
+    context.catch(() => undefined)
+    return context
   }
 }
 
