@@ -20,16 +20,16 @@ const INFO = new TextEncoder().encode('pos-agent queue copy v1')
 const suite = () => new CipherSuite({ kem: new DhkemX25519HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() })
 
 /** Contexts kept built ahead: enough for a burst of sales whose contexts are still being built. */
-const READY_CONTEXTS = 2
+const READY_CONTEXTS = 4
 
 /**
  * Seals copies. A single-shot seal is a fresh sender context (RFC 9180 §5.1.1: an ephemeral key, its
  * Diffie-Hellman with the recipient's key, the key schedule) and one AEAD seal under it (§6.1). The
  * context does not depend on the copy, and building it is most of the time (about twenty WebCrypto
- * calls in turn, each waiting for the event loop): so contexts are built ahead, while the store
- * acknowledges a copy or the counter waits for the next sale, and an offline approval waits only for
- * the AEAD seal. Each context seals exactly one copy and is dropped: the envelope and its security
- * are those of the single-shot seal.
+ * calls in turn, each waiting for the event loop): so contexts are built ahead (`prepareAhead`, once
+ * the store acknowledged the last copy, so that they do not take the processor from the store server
+ * while it answers), and an offline approval waits only for the AEAD seal. Each context seals exactly
+ * one copy and is dropped: the envelope and its security are those of the single-shot seal.
  */
 export class CopySealer {
   private readonly suite = suite()
@@ -51,9 +51,12 @@ export class CopySealer {
       return out
     } finally {
       plain.fill(0)
-      // Built after this seal, off the caller's path: the next copies find theirs ready.
-      while (this.ready.length < READY_CONTEXTS) this.ready.push(this.context())
     }
+  }
+
+  /** Builds contexts for the next copies, in the background, up to a few. */
+  prepareAhead(): void {
+    while (this.ready.length < READY_CONTEXTS) this.ready.push(this.context())
   }
 
   private context(): Promise<SenderContext> {

@@ -39,10 +39,15 @@ const encOf = (envelope: Uint8Array) => Buffer.from(envelope.subarray(1, 33)).to
 describe('sealed copies', () => {
   it('gives each copy of a burst its own ephemeral key, and each opens to what was sealed', async () => {
     const sealer = new CopySealer(recoveryPublicJwk(keys.publicKey))
+    // One sealed with nothing built ahead, then more at once than the sealer keeps ready, then one
+    // after another with contexts built ahead in between.
     const first = await sealer.seal(copy(0), subject(0))
-    // More at once than the sealer keeps ready, then one after another.
+    sealer.prepareAhead()
     const burst = await Promise.all(Array.from({ length: 9 }, (_, i) => sealer.seal(copy(i + 1), subject(i + 1))))
-    const after = [await sealer.seal(copy(10), subject(10)), await sealer.seal(copy(11), subject(11))]
+    sealer.prepareAhead()
+    const tenth = await sealer.seal(copy(10), subject(10))
+    sealer.prepareAhead()
+    const after = [tenth, await sealer.seal(copy(11), subject(11))]
     const envelopes = [first, ...burst, ...after]
     expect(new Set(envelopes.map(encOf)).size).toBe(envelopes.length)
     const open = opener()
