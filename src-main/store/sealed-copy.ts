@@ -70,19 +70,32 @@ export class CopySealer {
 
 export class CopyOpener {
   private readonly suite = suite()
-  private key: Promise<webcrypto.CryptoKey> | undefined
+  /**
+   * The recovery key as a pair, imported once: given only the private key, the library derives its
+   * public half again for every copy it opens (RFC 9180 §4.1 Decap needs pkRm), through an export
+   * that a non-extractable key refuses and a fallback of three more WebCrypto calls.
+   */
+  private key: Promise<webcrypto.CryptoKeyPair> | undefined
 
   constructor(private readonly privateJwk: X25519PrivateJwk) {}
+
+  private keyPair(): Promise<webcrypto.CryptoKeyPair> {
+    const { kty, crv, x } = this.privateJwk
+    this.key ??= Promise.all([
+      this.suite.kem.importKey('jwk', this.privateJwk, false),
+      this.suite.kem.importKey('jwk', { kty, crv, x }, true),
+    ]).then(([privateKey, publicKey]) => ({ privateKey, publicKey }))
+    return this.key
+  }
 
   async open(envelope: Uint8Array, subject: string): Promise<QueueCopy> {
     if (envelope[0] !== VERSION || envelope.length <= 1 + ENC_SIZE)
       throw new PosError('RECOVERY_KEY_INVALID', `the copy at ${subject} is not one this version can read`)
-    this.key ??= this.suite.kem.importKey('jwk', this.privateJwk, false)
     try {
       // Copied into buffers of their own: a Node Buffer's `slice` is a view of a shared pool, whose
       // `.buffer` is the whole pool.
       const plain = await this.suite.open(
-        { recipientKey: await this.key, enc: new Uint8Array(envelope.subarray(1, 1 + ENC_SIZE)).buffer, info: INFO },
+        { recipientKey: await this.keyPair(), enc: new Uint8Array(envelope.subarray(1, 1 + ENC_SIZE)).buffer, info: INFO },
         new Uint8Array(envelope.subarray(1 + ENC_SIZE)).buffer,
         new TextEncoder().encode(subject),
       )
