@@ -92,6 +92,8 @@ export class ReplicaSync implements QueueReplica {
   /** Starts keeping copies of `queue` (the engine's journal). */
   attach(queue: OwedQueue): void {
     this.queue = queue
+    // The first offline approval finds its copy's sealing ready.
+    if (this.options.required) this.options.sealer.prepareAhead()
     this.schedule(0)
   }
 
@@ -120,6 +122,8 @@ export class ReplicaSync implements QueueReplica {
       // It may have stored it all the same (an acknowledgement lost): the sale is not approved, so the copy goes.
       this.discard(copies)
       return false
+    } finally {
+      this.options.sealer.prepareAhead()
     }
   }
 

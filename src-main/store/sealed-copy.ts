@@ -7,7 +7,7 @@
  *   envelope = version (1 byte) | enc (32 bytes, the KEM's encapsulated key) | ciphertext
  */
 import type { webcrypto } from 'node:crypto'
-import { Aes256Gcm, CipherSuite, DhkemX25519HkdfSha256, HkdfSha256 } from '@hpke/core'
+import { Aes256Gcm, CipherSuite, DhkemX25519HkdfSha256, HkdfSha256, type SenderContext } from '@hpke/core'
 import { PosError } from '../../src-shared/pos-error'
 import type { QueueCopy } from './queue-replica'
 import type { X25519PrivateJwk, X25519PublicJwk } from './recovery-key'
@@ -19,40 +19,83 @@ const INFO = new TextEncoder().encode('pos-agent queue copy v1')
 
 const suite = () => new CipherSuite({ kem: new DhkemX25519HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() })
 
+/** Contexts kept built ahead: enough for a burst of sales whose contexts are still being built. */
+const READY_CONTEXTS = 4
+
+/**
+ * Seals copies. A single-shot seal is a fresh sender context (RFC 9180 §5.1.1: an ephemeral key, its
+ * Diffie-Hellman with the recipient's key, the key schedule) and one AEAD seal under it (§6.1). The
+ * context does not depend on the copy, and building it is most of the time (about twenty WebCrypto
+ * calls in turn, each waiting for the event loop): so contexts are built ahead (`prepareAhead`, once
+ * the store acknowledged the last copy, so that they do not take the processor from the store server
+ * while it answers), and an offline approval waits only for the AEAD seal. Each context seals exactly
+ * one copy and is dropped: the envelope and its security are those of the single-shot seal.
+ */
 export class CopySealer {
   private readonly suite = suite()
   private key: Promise<webcrypto.CryptoKey> | undefined
+  private readonly ready: Array<Promise<SenderContext>> = []
 
   constructor(private readonly publicJwk: X25519PublicJwk) {}
 
   async seal(copy: QueueCopy, subject: string): Promise<Uint8Array> {
-    this.key ??= this.suite.kem.importKey('jwk', this.publicJwk, true)
+    const context = this.ready.shift() ?? this.context()
     const plain = new TextEncoder().encode(JSON.stringify(copy))
-    const sealed = await this.suite.seal({ recipientPublicKey: await this.key, info: INFO }, plain, new TextEncoder().encode(subject))
-    plain.fill(0)
-    const out = new Uint8Array(1 + ENC_SIZE + sealed.ct.byteLength)
-    out[0] = VERSION
-    out.set(new Uint8Array(sealed.enc), 1)
-    out.set(new Uint8Array(sealed.ct), 1 + ENC_SIZE)
-    return out
+    try {
+      const taken = await context
+      const ct = await taken.seal(plain, new TextEncoder().encode(subject))
+      const out = new Uint8Array(1 + ENC_SIZE + ct.byteLength)
+      out[0] = VERSION
+      out.set(new Uint8Array(taken.enc), 1)
+      out.set(new Uint8Array(ct), 1 + ENC_SIZE)
+      return out
+    } finally {
+      plain.fill(0)
+    }
+  }
+
+  /** Builds contexts for the next copies, in the background, up to a few. */
+  prepareAhead(): void {
+    while (this.ready.length < READY_CONTEXTS) this.ready.push(this.context())
+  }
+
+  private context(): Promise<SenderContext> {
+    this.key ??= this.suite.kem.importKey('jwk', this.publicJwk, true)
+    const context = this.key.then((recipientPublicKey) => this.suite.createSenderContext({ recipientPublicKey, info: INFO }))
+    // A context that failed to build fails the seal that takes it; until then it is not an unhandled rejection.
+    context.catch(() => undefined)
+    return context
   }
 }
 
 export class CopyOpener {
   private readonly suite = suite()
-  private key: Promise<webcrypto.CryptoKey> | undefined
+  /**
+   * The recovery key as a pair, imported once: given only the private key, the library derives its
+   * public half again for every copy it opens (RFC 9180 §4.1 Decap needs pkRm), through an export
+   * that a non-extractable key refuses and a fallback of three more WebCrypto calls.
+   */
+  private key: Promise<webcrypto.CryptoKeyPair> | undefined
 
   constructor(private readonly privateJwk: X25519PrivateJwk) {}
+
+  private keyPair(): Promise<webcrypto.CryptoKeyPair> {
+    const { kty, crv, x } = this.privateJwk
+    this.key ??= Promise.all([
+      this.suite.kem.importKey('jwk', this.privateJwk, false),
+      this.suite.kem.importKey('jwk', { kty, crv, x }, true),
+    ]).then(([privateKey, publicKey]) => ({ privateKey, publicKey }))
+    return this.key
+  }
 
   async open(envelope: Uint8Array, subject: string): Promise<QueueCopy> {
     if (envelope[0] !== VERSION || envelope.length <= 1 + ENC_SIZE)
       throw new PosError('RECOVERY_KEY_INVALID', `the copy at ${subject} is not one this version can read`)
-    this.key ??= this.suite.kem.importKey('jwk', this.privateJwk, false)
     try {
       // Copied into buffers of their own: a Node Buffer's `slice` is a view of a shared pool, whose
       // `.buffer` is the whole pool.
       const plain = await this.suite.open(
-        { recipientKey: await this.key, enc: new Uint8Array(envelope.subarray(1, 1 + ENC_SIZE)).buffer, info: INFO },
+        { recipientKey: await this.keyPair(), enc: new Uint8Array(envelope.subarray(1, 1 + ENC_SIZE)).buffer, info: INFO },
         new Uint8Array(envelope.subarray(1 + ENC_SIZE)).buffer,
         new TextEncoder().encode(subject),
       )

@@ -122,7 +122,9 @@ export class WriteAhead {
     if (!prepared.ok) return prepared
     const replica = this.deps.replica
     const stored = prepared.draft.enqueue.filter((item) => item.operation === 'payment')
-    if (!replica?.required || stored.length === 0) return this.write(prepared)
+    // A step that stores no payment is committed as any other: decided and written in one
+    // transaction, synced with the next when it only asks the reader (syncsWithNext).
+    if (!replica?.required || stored.length === 0) return this.commit(id, event, input)
     const copies = stored.map((item) => this.copyOf(id, item))
     if (!(await replica.confirm(copies))) return { ok: false, copyMissing: true }
     try {

@@ -10,8 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from '@nats-io/transport-node'
+import Database from 'better-sqlite3'
 import pino from 'pino'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MemorySecretStore } from '../../../src-main/keychain'
 import {
   CopyOpener,
@@ -113,6 +114,29 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     lane.engine.forwarder.wake()
     await eventually(() => lane!.engine.txn.get(sale.id)?.state === 'forwarded', 8_000)
     expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)).toBe(0)
+  })
+
+  it('a sale that stores nothing offline commits as on a lane without a store: its reader steps synced with the next commit', async () => {
+    lane = await open(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }))
+    // Each relaxed commit is seen as the switch to synchronous=NORMAL before it (journal/database.ts),
+    // as in test/main/txn/commit-sync.test.ts for a lane without a store.
+    const levels: string[] = []
+    const pragma = Database.prototype.pragma
+    const spy = vi.spyOn(Database.prototype, 'pragma').mockImplementation(function (
+      this: Database.Database,
+      source: string,
+      options?: Database.PragmaOptions,
+    ) {
+      if (/^synchronous = \d$/.test(source)) levels.push(source)
+      return pragma.call(this, source, options)
+    })
+    try {
+      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 2_000, currency: 'USD' }).id)
+      expect(sale.state).toBe('approved')
+    } finally {
+      spy.mockRestore()
+    }
+    expect(levels).toEqual(['synchronous = 1', 'synchronous = 2', 'synchronous = 1', 'synchronous = 2'])
   })
 
   it('store server down with requireReplica: the sale needs the bank now; a reversal goes on, alarmed, and is copied once the store is back', async () => {

@@ -1,0 +1,102 @@
+/**
+ * The commands that run or check this terminal: `config check`, `training-host`, `serve`, `setup`,
+ * `pinpad-sim` and `doctor`.
+ */
+import type { CliContext } from './context'
+
+export function addAgentCommands({ program, runtimeOptions, withRuntime, finish }: CliContext): void {
+  program
+    .command('config')
+    .description('configuration')
+    .command('check')
+    .description('validate the configuration and check what it names (CA file, signing key)')
+    .option('--json', 'machine-readable output')
+    .action(async (o: { json?: boolean }) => {
+      const { configCheck } = await import('../commands/config-check')
+      finish(await withRuntime((rt) => configCheck(rt, o.json === true)))
+    })
+
+  program
+    .command('training-host')
+    .description('run the training host: an HTTPS stand-in for the offline host, with fault injection')
+    .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '8443')
+    .option('--aid <aid...>', 'also serve these acquirer ids, with their keys from the keychain')
+    .option('--fault <spec...>', 'inject a fault, e.g. payment:delay=2000, *:process-then-drop, reversal:http-503x3')
+    .action(async (o: { port: string; aid?: string[]; fault?: string[] }) => {
+      const { trainingHostCommand } = await import('../commands/training-host-command')
+      finish(await withRuntime((rt) => trainingHostCommand(rt, { port: Number(o.port), aids: o.aid ?? [], faults: o.fault ?? [] })))
+    })
+
+  program
+    .command('serve')
+    .description('run the agent without Electron: the cashier UI and local API on 127.0.0.1 (training host included in training mode)')
+    .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '7480')
+    .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
+    .option('--nexo', 'also serve the nexo Terminal API over HTTPS (docs/nexo.md)')
+    .option('--nexo-port <port>', 'port of the nexo endpoint (default 8443, or the configuration)')
+    .option(
+      '--training',
+      "try the configuration in training mode: its settings (restaurant mode, limits, tips, receipts) with the training host and the simulated PIN pad, in a journal of its own under the data folder's training/ (no OS keychain needed)",
+    )
+    .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string; training?: boolean }) => {
+      const { configFlag, dataDirFlag } = runtimeOptions()
+      const [{ needsFirstRunSetup }, { setupCommand, setupConfigFile }, { serveCommand }] = await Promise.all([
+        import('../../setup'),
+        import('../commands/setup-command'),
+        import('../commands/serve-command'),
+      ])
+      if (!o.training && needsFirstRunSetup(setupConfigFile(configFlag, process.env))) {
+        // A production terminal not set up yet: the manager gets the setup page, not a refusal to start.
+        console.log('This terminal is not set up yet (no host or store settings): opening first-run setup.')
+        return finish(await setupCommand({ port: 0, configFlag, dataDirFlag, rendererRoot: o.renderer }))
+      }
+      finish(
+        await withRuntime(
+          (rt) =>
+            serveCommand(rt, {
+              port: Number(o.port),
+              rendererRoot: o.renderer,
+              nexo: o.nexo,
+              nexoPort: o.nexoPort === undefined ? undefined : Number(o.nexoPort),
+            }),
+          false,
+          o.training === true,
+        ),
+      )
+    })
+
+  program
+    .command('setup')
+    .description(
+      'first-run setup: a page on 127.0.0.1, opened once from the link it prints, for the host, the store, the signing key and the first manager',
+    )
+    .option('--port <port>', 'TCP port on 127.0.0.1 (0 = any free port)', '0')
+    .option('--renderer <dir>', 'folder of the built UI (default: out/renderer)')
+    .action(async (o: { port: string; renderer?: string }) => {
+      const { configFlag, dataDirFlag } = runtimeOptions()
+      const { setupCommand } = await import('../commands/setup-command')
+      finish(await setupCommand({ port: Number(o.port), configFlag, dataDirFlag, rendererRoot: o.renderer }))
+    })
+
+  program
+    .command('pinpad-sim')
+    .description('a simulated NEO 2 PIN pad on a pty pair (socat), for manual testing; type a test card name to present it')
+    .requiredOption('--link <path>', 'path of the pty the agent (or a serial tool) opens')
+    .option('--card <name>', 'default test card presented after each Activate Transaction')
+    .option('--baud-rate <n>', 'line speed', '115200')
+    .action(async (o: { link: string; card?: string; baudRate: string }) => {
+      const { pinpadSimCommand } = await import('../commands/pinpad-sim-command')
+      finish(await pinpadSimCommand({ link: o.link, ...(o.card ? { card: o.card } : {}), baudRate: Number(o.baudRate) }))
+    })
+
+  program
+    .command('doctor')
+    .description(
+      'check configuration, keychain, card reader, host reachability and TLS, clock, free disk and the queue, and say how to fix what is wrong',
+    )
+    .option('--json', 'machine-readable output')
+    .action(async (o: { json?: boolean }) => {
+      const { doctorCommand } = await import('../commands/doctor-command')
+      finish(await withRuntime((rt) => doctorCommand(rt, o.json === true), true))
+    })
+}

@@ -1,0 +1,174 @@
+/**
+ * The store's server (docs/store.md): `store keygen|password|nkey`, `rescue`, `lift-fence` and
+ * `fleet`. Each needs the configuration's `store` section but the key pair's making.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Runtime } from '../../app'
+import { readSecret } from '../commands/io'
+import { EXIT } from '../exit-codes'
+import type { CliContext } from './context'
+
+/** A keychain secret named by the configuration's `store` section, read from standard input. */
+async function storeSecret(rt: Runtime, name: 'user' | 'nkey', save: (rt: Runtime, id: string) => Promise<number>): Promise<number> {
+  const id = rt.loaded?.config.store?.[name]
+  if (!id) {
+    console.error(`no store.${name} in the configuration`)
+    return EXIT.config
+  }
+  return save(rt, id)
+}
+
+export function addStoreCommands({ program, withRuntime, finish }: CliContext): void {
+  const store = program.command('store').description("the store's server: the recovery key, and this terminal's store credentials")
+  store
+    .command('keygen')
+    .description("make the store's recovery key pair: the private key into FILE (passphrase from standard input), the public key printed")
+    .requiredOption('--out <file>', 'where to write the passphrase-protected private key (a new file, e.g. on a USB stick)')
+    .action(async (o: { out: string }) => {
+      const { storeKeygen } = await import('../commands/store-commands')
+      finish(storeKeygen(o.out, await readSecret('passphrase for the recovery key (not echoed): ')))
+    })
+  store
+    .command('password')
+    .description('read the store server password of store.user from standard input and keep it in the OS keychain')
+    .action(async () => {
+      const { storeSecretAccount } = await import('../../keychain')
+      finish(
+        await withRuntime((rt) =>
+          storeSecret(rt, 'user', async (rt, user) => {
+            await rt.secrets.set(storeSecretAccount('password', user), await readSecret(`store server password for ${user} (not echoed): `))
+            console.log(`store server password for ${user} stored`)
+            return EXIT.ok
+          }),
+        ),
+      )
+    })
+  store
+    .command('nkey')
+    .description("read this terminal's NKey seed (SU...) for store.nkey from standard input and keep it in the OS keychain")
+    .action(async () => {
+      const { storeSecretAccount } = await import('../../keychain')
+      finish(
+        await withRuntime((rt) =>
+          storeSecret(rt, 'nkey', async (rt, nkey) => {
+            const seed = await readSecret('NKey seed (not echoed): ')
+            if (!/^SU[A-Z2-7]{56}$/.test(seed)) {
+              console.error('this is not a user NKey seed (it starts with SU): nothing was stored')
+              return EXIT.usage
+            }
+            await rt.secrets.set(storeSecretAccount('nkey-seed', nkey), seed)
+            console.log('NKey seed stored')
+            return EXIT.ok
+          }),
+        ),
+      )
+    })
+
+  program
+    .command('rescue')
+    .description(
+      "send a dead terminal's waiting payments, reversals and credits from the store's copies: fences it first, sends each once, writes a report",
+    )
+    .requiredOption('--terminal <id>', 'the terminal whose queue to rescue, e.g. T-0003')
+    .requiredOption('--recovery-key <file>', "the store's recovery private key (its passphrase is read from standard input)")
+    .option('--report-dir <dir>', 'where the report (CSV) goes (default: rescue-reports in the data folder)')
+    .option('--json', 'print the report as one JSON line')
+    .action(async (o: { terminal: string; recoveryKey: string; reportDir?: string; json?: boolean }) => {
+      const [{ copyMaxAgeMs, openHostClient }, { rescueCommand, storeConnectionOf }] = await Promise.all([
+        import('../../app'),
+        import('../commands/store-commands'),
+      ])
+      finish(
+        await withRuntime(async (rt) => {
+          const config = rt.loaded?.config
+          const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+          if (!config || !connection) {
+            console.error('no store section in the configuration: the rescue needs the store server (docs/store.md)')
+            return EXIT.config
+          }
+          const keyPem = readFileSync(o.recoveryKey, 'utf8')
+          const passphrase = await readSecret('passphrase of the recovery key (not echoed): ')
+          const host = await openHostClient(rt)
+          try {
+            const reportDir = o.reportDir ?? join(rt.dataDir, 'rescue-reports')
+            return (
+              await rescueCommand({
+                connection,
+                terminalId: o.terminal,
+                keyPem,
+                passphrase,
+                host: host.client,
+                reportDir,
+                json: o.json === true,
+              })
+            ).code
+          } finally {
+            await host.close()
+          }
+        }),
+      )
+    })
+
+  program
+    .command('lift-fence')
+    .description(
+      "put a rescued terminal back in service: lifts the fence its rescue set, so that once restarted it sends its own queue again (the store's recovery key is needed, as for the rescue)",
+    )
+    .requiredOption('--terminal <id>', 'the rescued terminal, e.g. T-0003')
+    .requiredOption('--recovery-key <file>', "the store's recovery private key (its passphrase is read from standard input)")
+    .option('--yes', 'do not ask before lifting it (when no one can answer the question)')
+    .action(async (o: { terminal: string; recoveryKey: string; yes?: boolean }) => {
+      const [{ auditFromCommandLine, copyMaxAgeMs }, { storeConnectionOf }, { liftFenceCommand }, { askYes }] = await Promise.all([
+        import('../../app'),
+        import('../commands/store-commands'),
+        import('../commands/fence-command'),
+        import('../commands/io'),
+      ])
+      finish(
+        await withRuntime(async (rt) => {
+          const config = rt.loaded?.config
+          const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+          if (!config?.store || !connection) {
+            console.error('no store section in the configuration: the fence is kept by the store server (docs/store.md)')
+            return EXIT.config
+          }
+          const keyPem = readFileSync(o.recoveryKey, 'utf8')
+          const passphrase = await readSecret('passphrase of the recovery key (not echoed): ')
+          return liftFenceCommand({
+            connection,
+            terminalId: o.terminal,
+            recoveryPublicKey: config.store.recoveryPublicKey,
+            keyPem,
+            passphrase,
+            confirm: async (question) => (o.yes === true ? (console.log(question), true) : askYes(question)),
+            audit: (entry) => auditFromCommandLine(rt.dataDir, entry),
+          })
+        }),
+      )
+    })
+
+  program
+    .command('fleet')
+    .description('every lane of this store (or, through a hub, of these stores) and what needs a person; exits 1 when something does')
+    .option('--domain <domain...>', "store servers' JetStream domains, read through the hub this configuration names")
+    .option('--json', 'machine-readable output')
+    .action(async (o: { domain?: string[]; json?: boolean }) => {
+      const [{ copyMaxAgeMs }, { fleetCommand, storeConnectionOf }] = await Promise.all([
+        import('../../app'),
+        import('../commands/store-commands'),
+      ])
+      finish(
+        await withRuntime(async (rt) => {
+          const config = rt.loaded?.config
+          const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+          if (!config || !connection) {
+            console.error('no store section in the configuration (docs/store.md)')
+            return EXIT.config
+          }
+          const connections = o.domain ? o.domain.map((domain) => ({ ...connection, domain })) : [connection]
+          return fleetCommand(connections, o.json === true)
+        }),
+      )
+    })
+}
