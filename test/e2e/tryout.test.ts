@@ -5,7 +5,8 @@
  * chose), and after a refused card the amount is still keyed; the receipt opens at its top; the
  * customer's copy of a reversed sale speaks to the customer; every field is as tall as a tap needs and
  * in readable type; each screen opens at its top, whatever the last one was scrolled to; an amount over
- * the terminal's limit is refused with the limit; no internal word shows. Then with staff: the
+ * the terminal's limit is refused with the limit; the sales search reads an amount the sale's way; no
+ * internal word shows. Then with staff: the
  * keypad never shows before the sign-in, which opens on the operator number; and with an operator
  * signed in and an alarm in the header, keying "1" then "0" keys 0.10 and starts nothing. The tests
  * build on each other, in order. Screenshots go to test-artifacts/e2e/tryout-*.png.
@@ -141,6 +142,14 @@ describe.skipIf(!e2eComponentsPresent())('the counter tried as a cashier, at thr
       await screenshot(page, `tryout-${label}-tips`)
       problems.push(...(await internalWords(page)).map((word) => `tips: "${word}"`))
       await goTo(page, 'transactions')
+      // The search reads an amount as the sale does: the refused card's digits are that sale's amount.
+      const search = page.getByLabel('Amount (USD)')
+      await search.pressSequentially(refused)
+      expect(await search.inputValue()).toBe(shown(refused))
+      await page.getByRole('button', { name: 'Search' }).click()
+      await expect
+        .poll(() => page.locator('[data-testid^="sale-row-"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-testid'))))
+        .toContain(`sale-row-${approved}`)
       await screenshot(page, `tryout-${label}-transactions`)
       problems.push(...(await internalWords(page)).map((word) => `transactions: "${word}"`))
       await page.getByTestId(`return-${approved}`).click()
