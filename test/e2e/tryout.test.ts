@@ -7,7 +7,8 @@
  * in readable type; each screen opens at its top, whatever the last one was scrolled to; an amount over
  * the terminal's limit is refused with the limit; the sales search reads an amount the sale's way; no
  * internal word shows. Then with staff: the
- * keypad never shows before the sign-in, which opens on the operator number; and with an operator
+ * keypad never shows before the sign-in, which opens on the operator number, and the page's event stream
+ * is opened once and kept through the sign-in; and with an operator
  * signed in and an alarm in the header, keying "1" then "0" keys 0.10 and starts nothing. The tests
  * build on each other, in order. Screenshots go to test-artifacts/e2e/tryout-*.png.
  */
@@ -177,6 +178,11 @@ describe.skipIf(!e2eComponentsPresent())('the counter tried as a cashier, at thr
         expect((await asCounter('addOperator', { ...CASHIER, approval })).ok()).toBe(true)
       }
       await page.addInitScript(SEEN_SCRIPT)
+      // The page's event stream: opened once with the page, and kept through the sign-in.
+      let streams = 0
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/v1/events') streams++
+      })
       await page.reload()
       const form = page.getByTestId('sign-in-form')
       await form.waitFor()
@@ -189,6 +195,8 @@ describe.skipIf(!e2eComponentsPresent())('the counter tried as a cashier, at thr
       ]
       await screenshot(page, `tryout-${label}-sign-in`)
       await signInIfAsked(page)
+      await page.waitForTimeout(1_000)
+      expect(streams).toBe(1)
 
       if (index === 0) {
         // A payment stored offline that the bank declines once back: it needs a manager, an alarm.
