@@ -29,9 +29,10 @@ const SCREENS: Readonly<Record<Screen, () => ReactNode>> = {
 function Shell() {
   const loadStatus = usePos((s) => s.loadStatus)
   const loadError = usePos((s) => s.loadError)
-  // Whether the counter is known to need a sign-in or not: until then nothing of the counter is shown,
-  // so a terminal with staff never flashes its keypad (a tap on it) before the sign-in screen.
-  const hasInfo = usePos((s) => s.appInfo !== null && (s.counter !== null || s.loadStatus !== 'loading'))
+  // On the first load, nothing of the counter is shown until it is known whether someone must sign in,
+  // so a terminal with staff never flashes its keypad (a tap on it) before the sign-in screen. A later
+  // load (after a reconnect) refreshes the screen in place.
+  const hasInfo = usePos((s) => s.appInfo !== null && (s.counter !== null || s.loadedOnce))
   const screen = usePos((s) => s.screen)
   const load = usePos((s) => s.load)
   const mustSignIn = usePos(signInNeeded)
