@@ -26,6 +26,7 @@ import {
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
 import { DEFAULT_RETRY_POLICY, Forwarder, TxnService, type RetryPolicy, type TxnSettings } from '../txn'
 import type { QueueReplica } from '../store'
+import { agreeing, counted } from '../../src-shared/counted'
 
 export interface EnginePorts {
   reader: CardReader
@@ -93,7 +94,7 @@ async function openSealer(
     }
   } catch (error) {
     if (!(error instanceof DataKeyMissingError)) throw error
-    const message = `the journal's data key is missing from the keychain while ${sealedRows} encrypted row(s) wait for it: offline payments are stopped and those rows are kept; restore the keychain entry "${dataKeyAccount(settings.merchant.terminalId)}" and restart`
+    const message = `the journal's data key is missing from the keychain while ${counted(sealedRows, 'encrypted row')} ${agreeing(sealedRows, 'waits', 'wait')} for it: offline payments are stopped and those rows are kept; restore the keychain entry "${dataKeyAccount(settings.merchant.terminalId)}" and restart`
     ports.logger.error({ sealedRows }, message)
     const sealer = await FieldSealer.open(new MemorySecretStore(), settings.merchant.terminalId, { create: true })
     return { sealer, alarms: [{ code: 'DATA_KEY_MISSING', message }], offlineAllowed: false }

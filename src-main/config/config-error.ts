@@ -1,5 +1,6 @@
 /** The configuration's errors: a file that cannot be used, or one that went missing over real sales. */
 import { PosError } from '../../src-shared/errors'
+import { agreeing, counted } from '../../src-shared/counted'
 
 export class ConfigError extends PosError {
   override readonly name: string = 'ConfigError'
@@ -18,7 +19,9 @@ export class ConfigError extends PosError {
 export class MissingConfigurationError extends ConfigError {
   constructor(dataDir: string, saleId: string, waitingItems: number) {
     const waiting =
-      waitingItems > 0 ? `; ${waitingItems} stored payment(s) and reversal(s) are kept and wait for it` : '; its sales are kept'
+      waitingItems > 0
+        ? `; ${counted(waitingItems, 'stored payment or reversal', 'stored payments and reversals')} ${agreeing(waitingItems, 'is kept and waits', 'are kept and wait')} for it`
+        : '; its sales are kept'
     super(
       `no configuration file was found, but ${dataDir} holds a production journal (sale ${saleId}): the configuration went missing${waiting}. ` +
         'Put the configuration back (--config, POS_AGENT_CONFIG, or the per-user config.json) and start again; training mode was not started.',

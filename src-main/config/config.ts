@@ -297,7 +297,7 @@ export function parseConfig(raw: unknown, file: string): AgentConfig {
   const field = issue?.path.map(String).join('.') || '(top level)'
   const message =
     issue?.code === 'unrecognized_keys'
-      ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+      ? `${issue.keys.length === 1 ? 'unknown field' : 'unknown fields'} ${issue.keys.map((k) => `"${k}"`).join(', ')}`
       : (issue?.message ?? 'is invalid')
   throw new ConfigError(`${file}: ${field}: ${message}`)
 }

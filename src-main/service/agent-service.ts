@@ -25,7 +25,7 @@ import { Operators, Shifts } from '../operators'
 import { ReceiptDesk } from '../receipts'
 import { decide } from './access'
 import { authorise } from './authorise'
-import { feedEvents } from './event-feed'
+import { feedEvents, standingAlarms } from './event-feed'
 import { afterSaleHandlers } from './after-sale'
 import { Approvals } from './approvals'
 import { AuditTrail } from './audit-trail'
@@ -132,6 +132,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
       spoken: new SpokenSales(),
       windowLink: (view, caller) => this.windowLink(view, caller),
       queueStatus: () => queueStatusOf(deps, now()),
+      alarms: () => standingAlarms(engine.alarms, this.parts.queueStatus()),
       snapshot: () => this.saleEvents.snapshot(),
       pinKey: (caller) => pinLimitKey(caller, (session) => this.windows.rootOf(session)),
     }
@@ -140,7 +141,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
       journal: engine.journal,
       txn: engine.txn,
       reader: deps.reader,
-      alarms: () => engine.alarms,
+      alarms: () => this.parts.alarms(),
       queue: () => this.parts.queueStatus(),
       present: (view) => this.parts.spoken.view(view),
     })

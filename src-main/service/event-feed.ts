@@ -3,11 +3,22 @@
  * queue, a queued message that needs a manager (an alarm in a manager's words; the technical detail
  * to the log), and the reader's prompts. Returns how to stop listening.
  */
-import type { PosEvent, QueueStatusView, SaleView } from '../../src-shared/contract'
+import type { AlarmView, PosEvent, QueueStatusView, SaleView } from '../../src-shared/contract'
 import { QUEUE_FAILURE_WORDS, QUEUE_OPERATION_NOUNS, type QueueOperation } from '../../src-shared/sale'
 import type { QueueAttention } from '../txn'
 import type { SaleEvents } from './sale-events'
 import type { ServiceDeps } from './service-parts'
+
+/**
+ * The alarm a queued message needing a manager raises stays standing while any waits: a window opened
+ * or reloaded after the live alarm went out reads it here (appInfo, a stream's snapshot), and it is
+ * over once the last such message was handled (the queue's attention count back to 0).
+ */
+export function standingAlarms(engineAlarms: readonly AlarmView[], queue: QueueStatusView): AlarmView[] {
+  if (queue.attentionCount === 0) return [...engineAlarms]
+  const waiting = queue.attentionCount === 1 ? 'A queued message needs' : `${queue.attentionCount} queued messages need`
+  return [...engineAlarms, { code: 'NEEDS_ATTENTION', message: `${waiting} a manager: see the Queue screen.` }]
+}
 
 export function feedEvents(
   deps: ServiceDeps,

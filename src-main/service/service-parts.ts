@@ -81,6 +81,8 @@ export interface ServiceParts {
   /** A one-time link for a window of `view`, once a door that serves windows is there. */
   windowLink(view: 'cashier' | 'customer', caller: Caller): string
   queueStatus(): QueueStatusView
+  /** The terminal's alarms as they stand: the engine's, and one while a queued message waits for a manager. */
+  alarms(): AppInfo['alarms']
   snapshot(): PosStreamSnapshot
   /** The key a caller's PIN tries are counted under (caller.ts pinLimitKey). */
   pinKey(caller: Caller): string

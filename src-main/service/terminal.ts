@@ -35,7 +35,7 @@ export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperatio
     return deps.tokens
   }
   return {
-    appInfo: () => ({ ...deps.info, receipts: { printer: receipts.canPrint, email: receipts.canEmail }, alarms: deps.engine.alarms }),
+    appInfo: () => ({ ...deps.info, receipts: { printer: receipts.canPrint, email: receipts.canEmail }, alarms: parts.alarms() }),
     deviceStatus: () => deps.reader.status(),
     extendCardRead: () => {
       const extension = deps.reader.extendRead?.()

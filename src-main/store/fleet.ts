@@ -3,6 +3,7 @@
  * queue depth, oldest stored age, alarms, reader and bank state; never card data), and the reading
  * of them that `pos-agent fleet` prints: which lanes need a person, and why, in plain words.
  */
+import { agreeing, counted } from '../../src-shared/counted'
 export interface Heartbeat {
   storeId: string
   terminalId: string
@@ -51,9 +52,12 @@ function needsPerson(beat: Heartbeat, now: number): string[] {
   const silentFor = Math.round((now - beat.lastSeen) / 1000)
   if (silentFor > MISSED_BEATS * beat.heartbeatSeconds) out.push(`not heard from for ${duration(silentFor)}`)
   if (beat.fenced) out.push('its waiting payments were rescued: check it before using it again')
-  if (beat.attentionCount > 0) out.push(`${beat.attentionCount} sale(s) need a manager`)
-  if (beat.uncopied > 0) out.push(`${beat.uncopied} waiting message(s) have no copy at the store`)
-  if (beat.bank === 'unreachable' && beat.queueDepth > 0) out.push(`the bank cannot be reached; ${beat.queueDepth} message(s) wait`)
+  if (beat.attentionCount > 0)
+    out.push(`${counted(beat.attentionCount, 'sale')} ${agreeing(beat.attentionCount, 'needs', 'need')} a manager`)
+  if (beat.uncopied > 0)
+    out.push(`${counted(beat.uncopied, 'waiting message')} ${agreeing(beat.uncopied, 'has', 'have')} no copy at the store`)
+  if (beat.bank === 'unreachable' && beat.queueDepth > 0)
+    out.push(`the bank cannot be reached; ${counted(beat.queueDepth, 'message')} ${agreeing(beat.queueDepth, 'waits', 'wait')}`)
   if (beat.reader !== 'ready' && beat.reader !== 'busy') out.push(`card reader: ${beat.reader}`)
   for (const alarm of beat.alarms) if (!out.some((line) => line === alarm.message)) out.push(alarm.message)
   return out
@@ -76,5 +80,5 @@ export function fleetTable(lanes: LaneView[]): string {
       : `${head}\n${lane.needsPerson.map((why) => `  NEEDS A PERSON: ${why}`).join('\n')}`
   })
   const needing = lanes.filter((lane) => lane.needsPerson.length > 0).length
-  return `${lines.join('\n')}\n${lanes.length} lane(s), ${needing} need a person`
+  return `${lines.join('\n')}\n${counted(lanes.length, 'lane')}, ${needing} ${agreeing(needing, 'needs', 'need')} a person`
 }

@@ -11,6 +11,7 @@ import { ReplicaSync, type OwedQueue, type ReplicaState } from './replica-sync'
 import { CopySealer } from './sealed-copy'
 import { StoreConnection, type StoreConnectionSettings } from './store-connection'
 import { eventSubject, FLEET_BUCKET, terminalKey } from './store-names'
+import { agreeing, counted } from '../../src-shared/counted'
 
 export interface StoreLinkSettings extends Omit<StoreConnectionSettings, 'name'> {
   terminalId: string
@@ -90,7 +91,7 @@ export class StoreLink {
     if (!this.fence && state.uncopied > 0 && state.failingSince !== undefined)
       out.push({
         code: 'QUEUE_COPY_MISSING',
-        message: `${state.uncopied} waiting message(s) for the bank have no copy at the store server yet: it is not answering. They are kept on this terminal and copied as soon as it answers.`,
+        message: `${counted(state.uncopied, 'waiting message')} for the bank ${agreeing(state.uncopied, 'has', 'have')} no copy at the store server yet: it is not answering. They are kept on this terminal and copied as soon as it answers.`,
       })
     return out
   }

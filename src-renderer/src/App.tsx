@@ -29,7 +29,10 @@ const SCREENS: Readonly<Record<Screen, () => ReactNode>> = {
 function Shell() {
   const loadStatus = usePos((s) => s.loadStatus)
   const loadError = usePos((s) => s.loadError)
-  const hasInfo = usePos((s) => s.appInfo !== null)
+  // On the first load, nothing of the counter is shown until it is known whether someone must sign in,
+  // so a terminal with staff never flashes its keypad (a tap on it) before the sign-in screen. A later
+  // load (after a reconnect) refreshes the screen in place.
+  const hasInfo = usePos((s) => s.appInfo !== null && (s.counter !== null || s.loadedOnce))
   const screen = usePos((s) => s.screen)
   const load = usePos((s) => s.load)
   const mustSignIn = usePos(signInNeeded)

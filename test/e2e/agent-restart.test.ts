@@ -3,11 +3,17 @@
  * the agent is stopped, and while it does not answer the header says so in grey and Charge is
  * disabled with that reason; the agent is started again on the same data directory and port, and
  * the same window reconnects by itself (no new launch link: its pairing is kept in the journal),
- * reloads, and sells.
+ * reloads, and sells. Down and back, at 800x480, 1024x768 and 1280x800.
  */
 import { describe, expect, it } from 'vitest'
 import { keyAmount, sell } from './cashier'
 import { e2eComponentsPresent, ensureRendererBuilt, launchChromium, openCashier, screenshot, startServe } from './harness'
+
+const SIZES = [
+  { width: 800, height: 480 },
+  { width: 1024, height: 768 },
+  { width: 1280, height: 800 },
+] as const
 
 describe.skipIf(!e2eComponentsPresent())('a cashier window across an agent restart', () => {
   it('goes grey with Charge disabled while the agent is down, then reconnects by itself and sells', async () => {
@@ -38,6 +44,20 @@ describe.skipIf(!e2eComponentsPresent())('a cashier window across an agent resta
       expect(await page.getByTestId('charge-disabled-reason').textContent()).toContain('Payment agent not answering')
       expect(await page.getByRole('status', { name: 'Sale status' }).textContent()).toContain('Payment agent not answering')
       await screenshot(page, 'agent-restart-down-800x480')
+      // At every size the line says so, in sight (never only in the Menu), and Charge stays disabled.
+      for (const size of SIZES) {
+        await page.setViewportSize(size)
+        await expect.poll(() => badge.isVisible()).toBe(true)
+        // Whole, on one line of the status line: no word of it clipped under the line's edge.
+        const [box, line] = [await badge.boundingBox(), await page.locator('.status-line').boundingBox()]
+        const label = `${size.width}x${size.height}: badge ${JSON.stringify(box)} in line ${JSON.stringify(line)}`
+        expect(box!.height, label).toBeLessThan(40)
+        expect(box!.y + box!.height, label).toBeLessThanOrEqual(line!.y + line!.height)
+        expect(box!.x + box!.width, label).toBeLessThanOrEqual(line!.x + line!.width)
+        expect(await charge.isDisabled()).toBe(true)
+        await screenshot(page, `agent-restart-down-${size.width}x${size.height}`)
+      }
+      await page.setViewportSize(SIZES[0])
 
       second = await startServe('agent-restart-again', {}, 45_000, {
         dataDir: first.dataDir,
@@ -51,7 +71,12 @@ describe.skipIf(!e2eComponentsPresent())('a cashier window across an agent resta
       expect(await page.evaluate('window.samePage')).toBe(true)
       await page.getByTestId('amount-input').waitFor()
       expect(await page.getByTestId('amount-input').inputValue()).toBe('3.00')
-      await screenshot(page, 'agent-restart-back-800x480')
+      for (const size of SIZES) {
+        await page.setViewportSize(size)
+        await expect.poll(() => charge.isEnabled()).toBe(true)
+        await screenshot(page, `agent-restart-back-${size.width}x${size.height}`)
+      }
+      await page.setViewportSize(SIZES[0])
       await page.getByTestId('key-clear').click()
       await sell(page, '250', '2.50', 'approved')
       await context.close()

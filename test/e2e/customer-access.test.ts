@@ -92,6 +92,19 @@ describe.skipIf(!e2eComponentsPresent())('the customer display, accessible', () 
       expect(high.ratio).toBeGreaterThanOrEqual(plain.ratio)
       expect(await axeViolations(display)).toEqual([])
       await screenshot(display, 'customer-high-contrast')
+      // The larger displays a shop may face the customer with: the same 7:1, axe clean, the controls in reach.
+      for (const size of [
+        { width: 1024, height: 768 },
+        { width: 1280, height: 800 },
+      ]) {
+        await display.setViewportSize(size)
+        const lowest = (await display.evaluate(LOWEST_CONTRAST)) as { ratio: number; text: string }
+        expect(lowest.ratio, `${size.width}x${size.height}, lowest: "${lowest.text}"`).toBeGreaterThanOrEqual(7)
+        expect(await axeViolations(display)).toEqual([])
+        expect(await coveredControls(display)).toEqual([])
+        await screenshot(display, `customer-high-contrast-${size.width}x${size.height}`)
+      }
+      await display.setViewportSize({ width: 800, height: 480 })
 
       // Text at 200% (WCAG 1.4.4): an 800x480 display zoomed to 200% is a 400x240 page. Nothing is cut
       // at the side, and both controls can still be brought into view and pressed.

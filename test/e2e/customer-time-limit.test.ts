@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { axeViolations } from './axe'
 import { keyAmount, presentCard, salePrompt, waitForResult } from './cashier'
+import { coveredControls } from './in-view'
 import {
   e2eComponentsPresent,
   ensureRendererBuilt,
@@ -100,6 +101,17 @@ describe.skipIf(!e2eComponentsPresent())('the card prompt’s time limit on the 
       await expect.poll(() => recorded(display, '__spoken')).toContainEqual(expect.stringContaining('Time is almost up.'))
       expect(await axeViolations(display)).toEqual([])
       await screenshot(display, 'customer-time-warning')
+      // On the larger displays a shop may face the customer with: the warning and More time in reach, axe clean.
+      for (const size of [
+        { width: 1024, height: 768 },
+        { width: 1280, height: 800 },
+      ]) {
+        await display.setViewportSize(size)
+        expect(await coveredControls(display)).toEqual([])
+        expect(await axeViolations(display)).toEqual([])
+        await screenshot(display, `customer-time-warning-${size.width}x${size.height}`)
+      }
+      await display.setViewportSize({ width: 800, height: 480 })
 
       // More time: the warning goes (the end moved 30 s), and may come back later.
       await display.getByTestId('customer-more-time').click()

@@ -3,10 +3,11 @@
  * signing out; and a manager's approval asked for when the agent says an action needs one, sent
  * again with the manager's number and PIN, asked again after a wrong PIN, given up on Cancel.
  */
-import { act, fireEvent, screen, within } from '@testing-library/react'
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { CounterOperatorView, OperatorView } from '../../src-shared/contract'
-import { createPosStore, signInNeeded } from '../../src-renderer/src/store'
+import { App } from '../../src-renderer/src/App'
+import { connectStore, createPosStore, signInNeeded } from '../../src-renderer/src/store'
 import { err, FakeBridge, makeSettings, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
@@ -57,6 +58,32 @@ describe('signing in at the counter', () => {
       { operatorId: '17', pin: '9999' },
       { operatorId: '17', pin: '1234' },
     ])
+  })
+
+  it('shows nothing of the counter while it is not yet known whether someone must sign in', async () => {
+    let answer: (() => void) | undefined
+    const bridge = new FakeBridge().on(
+      'counterOperator',
+      () => new Promise((resolve) => (answer = () => resolve(ok({ required: true, voidWithoutManagerMinutes: 30 })))),
+    )
+    const store = createPosStore({ bridge, now: () => 0 })
+    connectStore(store)
+    render(<App store={store} />)
+    const loading = store.getState().load()
+    // Everything else has answered; who is at the counter has not.
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    })
+    expect(answer).toBeDefined()
+    expect(screen.queryByTestId('amount-input')).toBeNull()
+    expect(screen.queryByTestId('key-0')).toBeNull()
+    expect(screen.getByText('Connecting to the payment agent…')).toBeTruthy()
+    await act(async () => {
+      answer!()
+      await loading
+    })
+    expect(screen.getByTestId('sign-in-form')).toBeTruthy()
+    expect(screen.queryByTestId('key-0')).toBeNull()
   })
 
   it('a terminal without operators opens straight onto the sale screen', async () => {

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { QueueItemView } from '../../src-shared/contract'
+import { internalWordsIn } from '../support/internal-words'
 import { FakeBridge, makeQueue, makeSale, ok } from './fake-bridge'
 import { makeClock, renderApp } from './render-app'
 
@@ -63,6 +64,20 @@ describe('queue panel', () => {
     emit({ type: 'queue', queue: makeQueue({ count: 0, hostReachable: true }) })
     expect(screen.getByTestId('queue-host').textContent).toBe('Bank reachable')
     expect(screen.getByTestId('queue-oldest').textContent).toBe('None')
+  })
+
+  it('says how many items are locked in plain words, one or many', async () => {
+    for (const [lockedCount, words] of [
+      [1, 'One item was sealed'],
+      [3, '3 items were sealed'],
+    ] as const) {
+      const bridge = new FakeBridge().on('queueStatus', () => ok(makeQueue({ count: lockedCount, lockedCount })))
+      const { view } = await renderApp(bridge, { screen: 'queue' })
+      const alert = within(view.container).getByRole('alert')
+      expect(alert.textContent).toContain(words)
+      expect(internalWordsIn(alert.textContent ?? '')).toEqual([])
+      view.unmount()
+    }
   })
 
   it('lists needs-attention items with a retry per sale, and forwards now', async () => {

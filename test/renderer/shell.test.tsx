@@ -70,7 +70,7 @@ describe('app shell', () => {
   })
 
   it("shows alarms from appInfo and from alarm events, in the catalogue's words, never the detail", async () => {
-    const detail = "the journal's data key is missing from the keychain while 3 encrypted row(s) wait for it"
+    const detail = "the journal's data key is missing from the keychain while 3 encrypted rows wait for it"
     const { emit } = await renderApp(new FakeBridge(makeAppInfo({ alarms: [{ code: 'DATA_KEY_MISSING', message: detail }] })))
     expect(screen.getByTestId('alarms-banner').textContent).toContain(wordsOf('DATA_KEY_MISSING'))
     emit({

@@ -13,6 +13,7 @@ export const INTERNAL_WORDS: ReadonlyArray<[string, RegExp]> = [
   ['a gateway result code', /\b[A-Z]\d{4}\b/],
   ['an error code', new RegExp(`\\b(${ERROR_CODES.join('|')})\\b`)],
   ['an HTTP status', /\bHTTP\b/],
+  ['a word in two numbers at once', /\w\(s\)/],
 ]
 
 /** Each internal word in `text`, with what it is and where (empty: none). */

@@ -9,6 +9,7 @@ import { keyCheckValue } from '../../gateway'
 import { JOURNAL_FILE, probeQueue } from '../../journal'
 import { dataKeyAccount, keychainWords, signingKeyAccount } from '../../keychain'
 import { EXIT } from '../exit-codes'
+import { agreeing, counted } from '../../../src-shared/counted'
 
 const MIN_FREE_BYTES = 500 * 1024 * 1024
 
@@ -91,7 +92,7 @@ function checkQueue(runtime: Runtime, add: AddFinding): void {
   add(
     queue.needsManager > 0 ? 'fail' : queue.waiting > 0 ? 'warn' : 'ok',
     'queue',
-    `${queue.waiting} waiting${age}, ${queue.needsManager} sale(s) need a manager`,
+    `${queue.waiting} waiting${age}, ${counted(queue.needsManager, 'sale')} ${agreeing(queue.needsManager, 'needs', 'need')} a manager`,
     queue.needsManager > 0
       ? 'open the queue: a manager must retry or acknowledge each sale that needs one (a stored payment the bank declined is money not received)'
       : 'they are forwarded when the host answers',

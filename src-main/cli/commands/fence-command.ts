@@ -9,6 +9,7 @@ import { PosError } from '../../../src-shared/pos-error'
 import type { AuditEntry } from '../../journal'
 import { liftFence, openRecoveryPrivateKey, readFenceEntry, StoreConnection, type StoreConnectionSettings } from '../../store'
 import { EXIT } from '../exit-codes'
+import { agreeing, counted } from '../../../src-shared/counted'
 
 export interface LiftFenceInput {
   connection: Omit<StoreConnectionSettings, 'name'>
@@ -55,7 +56,7 @@ export async function liftFenceCommand(input: LiftFenceInput): Promise<number> {
       `terminal ${terminalId} of store ${storeId} was rescued on ${fence.rescuedAt.slice(0, 16).replace('T', ' ')} (from ${fence.by}).`,
       left === 0
         ? 'The rescue left nothing waiting at the store.'
-        : `${left} message(s) of it are still waiting at the store: the rescue did not finish. Once the fence is lifted the terminal sends them itself (the bank answers a repeat with its first answer).`,
+        : `${counted(left, 'message')} of it ${agreeing(left, 'is', 'are')} still waiting at the store: the rescue did not finish. Once the fence is lifted the terminal sends them itself (the bank answers a repeat with its first answer).`,
       'Once lifted and restarted, the terminal sends its own waiting payments again and may store new ones.',
       `Lift the fence of terminal ${terminalId}?`,
     ].join('\n')
@@ -75,7 +76,7 @@ export async function liftFenceCommand(input: LiftFenceInput): Promise<number> {
       action: 'liftFence',
       subject,
       ok: true,
-      detail: `fence of ${fence.rescuedAt} from ${fence.by} (rescue ${fence.rescueId}); ${left} message(s) still at the store`,
+      detail: `fence of ${fence.rescuedAt} from ${fence.by} (rescue ${fence.rescueId}); ${counted(left, 'message')} still at the store`,
     })
     console.log(
       `the fence of terminal ${terminalId} is lifted: restart that terminal, it reads its fence at start and sends its queue again`,

@@ -26,6 +26,7 @@ import { storeCaPem } from '../../app'
 import { storeSecretAccount } from '../../keychain'
 import { displayAmount } from '../../../src-shared/money'
 import { EXIT } from '../exit-codes'
+import { agreeing, counted } from '../../../src-shared/counted'
 
 /** `pos-agent store keygen`: the private key into a new file (owner-only), the public key printed for the configuration. */
 export function storeKeygen(file: string, passphrase: string): number {
@@ -109,12 +110,12 @@ function rescueSummary(report: RescueReport, file: string): string {
   )
   return [
     `terminal ${report.terminalId} of store ${report.storeId} is fenced since ${report.fence.rescuedAt} (by ${report.fence.by}): it no longer sends its queue`,
-    report.lines.length === 0 ? 'nothing was left to send' : `${report.lines.length} message(s):`,
+    report.lines.length === 0 ? 'nothing was left to send' : `${counted(report.lines.length, 'message')}:`,
     ...what,
     [...counts].map(([result, n]) => `${n} ${result}`).join(', '),
     report.left === 0
       ? 'nothing is left at the store for this terminal'
-      : `${report.left} message(s) are still waiting: run the rescue again once the bank answers`,
+      : `${counted(report.left, 'message')} ${agreeing(report.left, 'is', 'are')} still waiting: run the rescue again once the bank answers`,
     `report: ${file}`,
   ]
     .filter((line) => line !== '')

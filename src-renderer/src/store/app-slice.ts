@@ -11,6 +11,8 @@ export interface AppSlice {
   alarms: AlarmView[]
   loadStatus: 'idle' | 'loading' | 'ready' | 'failed'
   loadError: PosErrorView | null
+  /** A load has finished once: what the screens show is known (a later load refreshes it in place). */
+  loadedOnce: boolean
   screen: Screen
   /** The sale whose receipt is open, if any. */
   receiptSaleId: string | null
@@ -39,6 +41,7 @@ export const createAppSlice: SliceCreator<AppSlice> =
     alarms: [],
     loadStatus: 'idle',
     loadError: null,
+    loadedOnce: false,
     screen: 'sale',
     receiptSaleId: null,
     keySaving: false,
@@ -57,7 +60,7 @@ export const createAppSlice: SliceCreator<AppSlice> =
       const s = get()
       await Promise.all([s.refreshSettings(), s.refreshDevice(), s.refreshQueue(), s.refreshSales(), s.refreshOperator()])
       const running = runningSale(get().sales)
-      set({ loadStatus: 'ready', ...(running ? adoptRunningSale(get(), running) : {}) })
+      set({ loadStatus: 'ready', loadedOnce: true, ...(running ? adoptRunningSale(get(), running) : {}) })
     },
 
     navigate(screen) {

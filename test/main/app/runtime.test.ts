@@ -55,9 +55,7 @@ describe('no configuration file', () => {
     const dir = dataDirWith('production', 'T-0001-00000042', 2)
     const error = await openRuntime({ env: noConfig(dir) }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(MissingConfigurationError)
-    expect((error as Error).message).toMatch(
-      /the configuration went missing; 2 stored payment\(s\) and reversal\(s\) are kept and wait for it/,
-    )
+    expect((error as Error).message).toMatch(/the configuration went missing; 2 stored payments and reversals are kept and wait for it/)
     expect((error as Error).message).toContain('T-0001-00000042')
   })
 

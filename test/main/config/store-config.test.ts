@@ -36,7 +36,7 @@ describe('the store section', () => {
       /store\.nkey: give either user or nkey, not both/,
     ],
     [{ servers: ['nats://b:4222'], recoveryPublicKey, nkey: 'not-a-key' }, /store\.nkey: must be a user NKey/],
-    [{ servers: ['nats://b:4222'], recoveryPublicKey, password: 'in the file' }, /unknown field\(s\) "password"/],
+    [{ servers: ['nats://b:4222'], recoveryPublicKey, password: 'in the file' }, /unknown field "password"/],
     [
       { servers: ['tls://b:4222', 'nats://127.0.0.1:4222'], recoveryPublicKey },
       /store\.servers: name every store server with the same scheme/,

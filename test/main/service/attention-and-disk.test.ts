@@ -46,10 +46,18 @@ describe('needs attention', () => {
       ],
     })
     expect(await ops.dispatch(COUNTER, 'queueStatus', {})).toMatchObject({ ok: true, value: { attentionCount: 1, storedCount: 1 } })
+    // A window opened (or reloaded) after the alarm went out still sees it, for as long as the item
+    // waits for a manager: in the terminal's alarms and in a stream's snapshot.
+    const standing = { code: 'NEEDS_ATTENTION', message: 'A queued message needs a manager: see the Queue screen.' }
+    expect(await ops.dispatch(COUNTER, 'appInfo', {})).toMatchObject({ ok: true, value: { alarms: [standing] } })
+    expect(await ops.dispatch(COUNTER, 'snapshot', {})).toMatchObject({ ok: true, value: { alarms: [standing] } })
 
     harness.host.clearFaults()
     expect(await ops.dispatch(COUNTER, 'retryAttention', { id })).toMatchObject({ ok: true, value: { state: 'storedOffline' } })
     await eventually(() => harness!.engine.txn.get(id)?.state === 'forwarded', 8_000)
+    // Handled: the alarm is over for every window.
+    expect(await ops.dispatch(COUNTER, 'appInfo', {})).toMatchObject({ ok: true, value: { alarms: [] } })
+    expect(await ops.dispatch(COUNTER, 'snapshot', {})).toMatchObject({ ok: true, value: { alarms: [] } })
     ops.close()
   })
 })

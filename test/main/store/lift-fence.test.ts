@@ -104,7 +104,7 @@ describe.runIf(natsServerAvailable())('lifting a fence', () => {
         action: 'liftFence',
         subject: 'S1/T-0003',
         ok: true,
-        detail: 'fence of 2026-11-20T09:15:00.000Z from lane-2 (rescue r-1); 0 message(s) still at the store',
+        detail: 'fence of 2026-11-20T09:15:00.000Z from lane-2 (rescue r-1); 0 messages still at the store',
       },
     ])
     // Nothing left to lift: said plainly, nothing recorded.

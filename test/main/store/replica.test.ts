@@ -156,7 +156,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     const reversed = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 1600, currency: 'USD' }).id)
     expect(reversed.state).toBe('reversalPending')
     const alarm = await eventually(() => lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
-    expect(alarm.message).toMatch(/1 waiting message\(s\) for the bank have no copy at the store server/)
+    expect(alarm.message).toMatch(/1 waiting message for the bank has no copy at the store server/)
     expect(internalWordsIn(alarm.message)).toEqual([])
 
     await nats.restart()

@@ -125,7 +125,8 @@ export function QueueScreen() {
             <div className="fact-alert">
               <dt>Locked</dt>
               <dd role="alert">
-                {queue.lockedCount} item(s) were sealed with a data key this terminal no longer has. They are kept; call support.
+                {queue.lockedCount === 1 ? 'One item was' : `${queue.lockedCount} items were`} sealed with a data key this terminal no
+                longer has. They are kept; call support.
               </dd>
             </div>
           )}
