@@ -107,7 +107,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     migrations: JOURNAL_MIGRATIONS,
     fullCheckAtOpenMaxBytes: settings.journalFullCheckAtOpenMaxBytes ?? FULL_CHECK_AT_OPEN_MAX_BYTES,
   })
-  const checkpointer = new JournalCheckpointer(db, file)
+  const checkpointer = new JournalCheckpointer(db, file, { backfillAside: true })
   // A large journal's full check runs beside the counter from the start; what it finds stops the journal.
   const integrity = fullCheckPending(db) ? checkIntegrityAside(file) : undefined
   try {
@@ -155,6 +155,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       alarms.push({ code: 'JOURNAL_DAMAGED', message: JOURNAL_DAMAGED_WORDS })
       ports.logger.error({ err: error }, 'the journal failed its integrity check: it takes no more writes')
       void forwarder.stop()
+      void checkpointer.stopBackfill()
     })
     txn.on('update', () => checkpointer.noteActivity())
     forwarder.on('status', () => checkpointer.noteActivity())
@@ -171,13 +172,13 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       close: async () => {
         await integrity?.cancel()
         await forwarder.stop()
-        checkpointer.stop()
+        await checkpointer.close()
         db.close()
       },
     }
   } catch (error) {
     await integrity?.cancel()
-    checkpointer.stop()
+    await checkpointer.close()
     db.close()
     throw error
   }

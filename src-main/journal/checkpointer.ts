@@ -9,9 +9,14 @@
  * passive checkpoint leaves them in the file until they happen to be overwritten. It waits for the
  * counter to be idle like any checkpoint, but no longer than `maxEraseDelayMs`, so a terminal that is
  * never idle still gets rid of them.
+ *
+ * Between idle moments, `backfillAside` copies the WAL back on a worker thread soon after each burst
+ * of activity (wal-backfill.ts), so a busy counter's WAL is written over in place instead of growing:
+ * a commit's sync is then cheaper and steadier.
  */
 import { statSync } from 'node:fs'
 import type Database from 'better-sqlite3'
+import { WalBackfill } from './wal-backfill'
 
 export interface CheckpointerOptions {
   /** Quiet time after the last activity before a checkpoint. */
@@ -21,6 +26,8 @@ export interface CheckpointerOptions {
   /** How long a purge may wait for an idle moment before its truncating checkpoint runs anyway. */
   maxEraseDelayMs?: number
   pollMs?: number
+  /** Copy the WAL back on a worker thread soon after activity (the agent's journal; off in unit harnesses). */
+  backfillAside?: boolean
 }
 
 export class JournalCheckpointer {
@@ -29,6 +36,7 @@ export class JournalCheckpointer {
   private dirty = false
   /** When the oldest purge not yet truncated out of the WAL happened; undefined when there is none. */
   private erasedAt: number | undefined
+  private backfill: WalBackfill | undefined
 
   constructor(
     private readonly db: Database.Database,
@@ -38,6 +46,7 @@ export class JournalCheckpointer {
     db.pragma('wal_autocheckpoint = 0')
     // A WAL left by an earlier run may hold purged pages too: truncate it at the first idle moment.
     this.noteErase()
+    if (options.backfillAside === true) this.backfill = new WalBackfill(file)
     this.timer = setInterval(() => this.tick(), options.pollMs ?? 500)
     this.timer.unref()
   }
@@ -46,6 +55,7 @@ export class JournalCheckpointer {
   noteActivity(): void {
     this.lastActivity = Date.now()
     this.dirty = true
+    this.backfill?.noteActivity()
   }
 
   /** Sealed data was deleted or a sale's key destroyed: the next checkpoint truncates the WAL. */
@@ -67,6 +77,19 @@ export class JournalCheckpointer {
   stop(): void {
     clearInterval(this.timer)
     if (this.db.open) this.db.pragma('wal_checkpoint(TRUNCATE)')
+  }
+
+  /** Stops the copying aside (a journal found damaged is left as it stands); idle checkpoints go on. */
+  async stopBackfill(): Promise<void> {
+    const backfill = this.backfill
+    this.backfill = undefined
+    await backfill?.stop()
+  }
+
+  /** The agent's close: the worker's connection first, then the last truncation, as `stop`. */
+  async close(): Promise<void> {
+    await this.stopBackfill()
+    this.stop()
   }
 
   private tick(): void {

@@ -1,0 +1,69 @@
+import { existsSync, statSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it } from 'vitest'
+import { openJournalDatabase, runInTransaction } from '../../../src-main/journal/database'
+import { JournalCheckpointer } from '../../../src-main/journal/checkpointer'
+import { WalBackfill } from '../../../src-main/journal/wal-backfill'
+import { MIGRATIONS, useTempJournals } from './journal-harness'
+
+/** Commits that each append two 4 KiB pages or more, a short pause after each, as a busy counter does. */
+async function busyCounter(db: ReturnType<typeof openJournalDatabase>, commits: number, noteActivity: () => void): Promise<number> {
+  const insert = db.prepare('INSERT INTO sale (id, amount) VALUES (?, ?)')
+  for (let i = 0; i < commits; i++) {
+    runInTransaction(db, () => insert.run(`sale-${i}-${'x'.repeat(6_000)}`, i))
+    noteActivity()
+    await sleep(2)
+  }
+  return commits * 6_000
+}
+
+function walBytes(file: string): number {
+  return existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0
+}
+
+describe('the WAL copied back aside, so a busy counter writes over it instead of growing it', () => {
+  const temp = useTempJournals()
+
+  it('with the copy aside the WAL is started over and stays far below what was written; without it, it holds everything', async () => {
+    const withAside = temp.path('aside.sqlite')
+    const db = temp.track(openJournalDatabase(withAside, { migrations: MIGRATIONS }))
+    db.pragma('wal_autocheckpoint = 0')
+    const backfill = new WalBackfill(withAside)
+    const written = await busyCounter(db, 300, () => backfill.noteActivity())
+    await backfill.stop()
+    expect(walBytes(withAside)).toBeLessThan(written / 3)
+    expect(db.prepare('SELECT count(*) FROM sale').pluck().get()).toBe(300)
+
+    const without = temp.path('without.sqlite')
+    const plain = temp.track(openJournalDatabase(without, { migrations: MIGRATIONS }))
+    plain.pragma('wal_autocheckpoint = 0')
+    await busyCounter(plain, 300, () => undefined)
+    expect(walBytes(without)).toBeGreaterThan(written)
+  }, 30_000)
+
+  it('copied-back commits are in the journal file: a reader of the file alone, WAL removed after close, finds them all', async () => {
+    const file = temp.path()
+    const db = openJournalDatabase(file, { migrations: MIGRATIONS })
+    const checkpointer = new JournalCheckpointer(db, file, { backfillAside: true, pollMs: 60_000 })
+    await busyCounter(db, 50, () => checkpointer.noteActivity())
+    await checkpointer.close()
+    db.close()
+    expect(existsSync(`${file}-wal`)).toBe(false)
+    const reopened = temp.track(openJournalDatabase(file, { migrations: MIGRATIONS }))
+    expect(reopened.prepare('SELECT count(*) FROM sale').pluck().get()).toBe(50)
+  }, 30_000)
+
+  it('stops at once when asked, idle or not, and a stopped copy leaves further commits to the writer', async () => {
+    const file = temp.path()
+    const db = temp.track(openJournalDatabase(file, { migrations: MIGRATIONS }))
+    db.pragma('wal_autocheckpoint = 0')
+    // Resolving at all is the point: a worker asleep on its signal must wake to stop.
+    await new WalBackfill(file).stop()
+    const stopped = new WalBackfill(file)
+    await stopped.stop()
+    stopped.noteActivity()
+    const before = walBytes(file)
+    const written = await busyCounter(db, 30, () => stopped.noteActivity())
+    expect(walBytes(file)).toBeGreaterThanOrEqual(before + written)
+  }, 30_000)
+})
