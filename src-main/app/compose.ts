@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device'
-import type { HostClient } from '../gateway'
+import type { GatewayOutcome, HostClient } from '../gateway'
 import {
   checkIntegrityAside,
   countSealedRows,
@@ -123,11 +123,12 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       now: () => now().getTime(),
       onErase: () => checkpointer.noteErase(),
     })
-    const wakeForwarder = { wake: (): void => undefined }
+    const wakeForwarder = { wake: (): void => undefined, bankAnswered: (): void => undefined }
     const txn = new TxnService({
       journal,
       reader: ports.reader,
-      host: ports.host,
+      // A sale that reaches the bank ends the queue's wait for its next probe of an outage.
+      host: watchingBankAnswers(ports.host, () => wakeForwarder.bankAnswered()),
       settings,
       logger: ports.logger,
       now,
@@ -145,6 +146,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       ...(store ? { halted: () => store.fenced() } : {}),
     })
     wakeForwarder.wake = () => forwarder.wake()
+    wakeForwarder.bankAnswered = () => forwarder.bankAnswered()
     integrity?.done.catch((error: unknown) => {
       if (!(error instanceof JournalError)) {
         // The check could not run (no verdict on the file): said in the log, the journal goes on.
@@ -181,5 +183,18 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     await checkpointer.close()
     db.close()
     throw error
+  }
+}
+
+/** `host`, telling `answered` whenever the bank gave an answer (any answer: the bank is reachable). */
+function watchingBankAnswers(host: HostClient, answered: () => void): HostClient {
+  const watch = (outcome: GatewayOutcome): GatewayOutcome => {
+    if (outcome.kind !== 'notDelivered' && outcome.kind !== 'unknown') answered()
+    return outcome
+  }
+  return {
+    send: async (...args) => watch(await host.send(...args)),
+    sendUnchecked: async (...args) => watch(await host.sendUnchecked(...args)),
+    close: () => host.close(),
   }
 }

@@ -4,13 +4,18 @@
  * one sale in order); answers go back into the sale's state machine and are journaled in groups (one
  * disk sync per group, every acknowledgement durable before the item counts as done; send-window.ts). A stored payment or a reversal is resent with the same body until answered:
  * the host de-duplicates by merchantTransID (docs/gateway.md §D3, §7), so resending is always safe.
+ *
+ * While the bank cannot be reached, the queue does not try it again for every new item (each try
+ * costs two disk syncs beside the counter's sales): an outage is probed with one item at a time, on
+ * the retry policy's backoff, and ends at once when the probe, a sale of the counter, or a manager's
+ * "forward now" reaches the bank (docs/transactions.md, "Store-and-forward").
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import { OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
-import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
+import { afterFailedAttempt, nextDelayMs, type RetryPolicy } from './retry-policy'
 import type { QueueFailure, SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
 import { runSendWindow, type Answered } from './send-window'
@@ -78,6 +83,8 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   private loop: Promise<void> | undefined
   private hostReachable: boolean | undefined
   private lastAttemptAt: number | undefined
+  /** The bank could not be reached: when it is probed next, and how many probes failed in a row. */
+  private outage: { probeAt: number; failedProbes: number } | undefined
   private readonly now: () => number
   private readonly random: () => number
 
@@ -95,7 +102,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
 
   async stop(): Promise<void> {
     this.running = false
-    this.wake()
+    this.interrupt()
     await this.loop
   }
 
@@ -106,14 +113,30 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
    */
   async forwardNow(): Promise<number> {
     this.deps.journal.outbox.makeAllDue()
+    this.outage = undefined
     return this.drainOnce()
   }
 
-  /** Something was enqueued. */
+  /** Something was enqueued: sent now, or with the next probe while the bank cannot be reached. */
   wake(): void {
+    if (this.untilProbeMs() === 0) this.interrupt()
+  }
+
+  /** The bank answered someone else (a sale of the counter): an outage is over, the queue goes now. */
+  bankAnswered(): void {
+    if (this.outage === undefined) return
+    this.outage = undefined
+    this.interrupt()
+  }
+
+  private interrupt(): void {
     const wake = this.wakeUp
     this.wakeUp = undefined
     wake?.()
+  }
+
+  private untilProbeMs(): number {
+    return this.outage === undefined ? 0 : Math.max(0, this.outage.probeAt - this.now())
   }
 
   status(): QueueStatus {
@@ -130,14 +153,26 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   async drainOnce(): Promise<number> {
     const halted = this.deps.halted?.()
     if (halted !== undefined) throw new PosError('QUEUE_RESCUED', halted)
-    const size = Math.max(1, this.deps.concurrency ?? 16)
+    // During an outage one item goes first, alone: the rest follow once the bank has answered it.
+    const probing = this.outage !== undefined
+    const size = probing ? 1 : Math.max(1, this.deps.concurrency ?? 16)
     this.putBack([])
     let unannounced = 0
+    let dispatched = 0
+    const seen = { reached: false, unreachable: false }
     const { sent, unjournaled, failure } = await runSendWindow({
       size,
-      send: (item) => this.send(item),
+      ...(probing ? { claimAhead: 1 } : {}),
+      send: async (item) => {
+        dispatched++
+        const outcome = await this.send(item)
+        if (outcome.kind === 'notDelivered') seen.unreachable = true
+        else if (outcome.kind !== 'unknown') seen.reached = true
+        return outcome
+      },
       commit: (answers, room) => this.journalGroup(answers, room),
-      mayClaim: () => this.deps.halted?.() === undefined,
+      // Once the bank could not be reached and nothing reached it, nothing more is sent: what is claimed goes back.
+      mayClaim: () => this.deps.halted?.() === undefined && (probing ? dispatched === 0 : seen.reached || !seen.unreachable),
       journaled: (count) => {
         // The queue's totals are read by every listener: told once per few windows' worth, and at the end.
         unannounced += count
@@ -149,9 +184,24 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     // Answers that could not be journaled (a full disk, a client that threw) go back to waiting:
     // resending the same messages is safe, the host de-duplicates them by id.
     this.putBack(unjournaled)
+    if (dispatched > 0) this.noteReachability(seen)
     if (failure !== undefined) throw failure.error
     if (unannounced > 0) this.emit('status', this.status())
     return sent
+  }
+
+  /**
+   * After a drain that sent something: an outage begins or goes on (the next probe on the retry
+   * policy's backoff) when no item reached the bank and one could not reach it; otherwise it ends. A
+   * drain with nothing due leaves it as it is: the next item, new or due again, is the probe.
+   */
+  private noteReachability(seen: { reached: boolean; unreachable: boolean }): void {
+    if (seen.reached || !seen.unreachable) {
+      this.outage = undefined
+      return
+    }
+    const failedProbes = (this.outage?.failedProbes ?? 0) + 1
+    this.outage = { failedProbes, probeAt: this.now() + nextDelayMs(this.deps.retry, failedProbes, this.random()) }
   }
 
   /** One group: its answers settled and the next items claimed, in one transaction. */
@@ -179,14 +229,18 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
 
   private async run(): Promise<void> {
     while (this.running) {
-      try {
-        const sent = this.deps.halted?.() === undefined ? await this.drainOnce() : 0
-        if (sent > 0) continue
-      } catch (error) {
-        this.deps.logger.error({ err: error }, 'store-and-forward loop failed; retrying shortly')
+      const untilProbe = this.untilProbeMs()
+      if (untilProbe === 0) {
+        try {
+          const sent = this.deps.halted?.() === undefined ? await this.drainOnce() : 0
+          if (sent > 0 && this.outage === undefined) continue
+        } catch (error) {
+          this.deps.logger.error({ err: error }, 'store-and-forward loop failed; retrying shortly')
+        }
       }
+      const sleepMs = this.outage === undefined ? (this.deps.idleMs ?? 1_000) : Math.min(this.untilProbeMs(), this.deps.idleMs ?? 1_000)
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.deps.idleMs ?? 1_000)
+        const timer = setTimeout(resolve, sleepMs)
         this.wakeUp = () => {
           clearTimeout(timer)
           resolve()

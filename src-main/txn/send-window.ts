@@ -26,6 +26,8 @@ export interface Answered {
 export interface SendWindowDeps {
   /** Items at the host at once. */
   size: number
+  /** Windows' worth of items claimed ahead (4 when unset; 1 for a single probe of the host). */
+  claimAhead?: number
   send(item: ClaimedItem): Promise<GatewayOutcome>
   /**
    * Journals `answers` and claims up to `room` items to send next, in one commit. When it throws,
@@ -49,6 +51,7 @@ export interface WindowResult {
 
 /** Sends until nothing due is left and nothing is out; resolves once every sent item has come back. */
 export async function runSendWindow(deps: SendWindowDeps): Promise<WindowResult> {
+  const claimAhead = deps.claimAhead ?? CLAIM_AHEAD
   /** Claimed and not journaled: waiting to go, at the host, or answered and not yet committed. */
   const out = new Set<number>()
   /** Claimed (the attempt counted, durably) and not sent yet: a place that frees is refilled at once. */
@@ -84,10 +87,10 @@ export async function runSendWindow(deps: SendWindowDeps): Promise<WindowResult>
     // A group is committed once fewer than a window are left to send (its commit claims more), once
     // nothing is out, or once it is a full claim's worth: between commits the window keeps sending.
     const low = ahead.length < deps.size
-    const groupDue = low || inFlight === 0 || arrived.length >= deps.size * CLAIM_AHEAD || !deps.mayClaim()
+    const groupDue = low || inFlight === 0 || arrived.length >= deps.size * claimAhead || !deps.mayClaim()
     const answers = failure === undefined && groupDue ? arrived.splice(0) : []
     // Claimed in chunks of several windows: few claims, each riding in the commit of a group.
-    const room = failure === undefined && low && deps.mayClaim() ? deps.size * CLAIM_AHEAD - inFlight - ahead.length : 0
+    const room = failure === undefined && low && deps.mayClaim() ? deps.size * claimAhead - inFlight - ahead.length : 0
     let claimed: ClaimedItem[] = []
     if (answers.length > 0 || room > 0) {
       try {

@@ -186,7 +186,8 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
 
   /** A forwarded item's answer, or the queue giving up on it (called by the forwarder in its batch). */
   applyQueueEvent(id: string, event: QueueEvent, settleOutbox: QueueSettlement): SaleState | undefined {
-    return this.writeAhead.commit(id, event, { settleOutbox }).ok ? this.writeAhead.sale(id).state : undefined
+    const written = this.writeAhead.commit(id, event, { settleOutbox })
+    return written.ok ? written.state : undefined
   }
 
   /** Settles, after a restart, every sale that was in flight (txn-machine `recovered`). */

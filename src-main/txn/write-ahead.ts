@@ -7,6 +7,7 @@
 import type { Logger } from 'pino'
 import type { CardData } from '../device'
 import type { JournalStore, NewOutboxItem, SaleChange, SaleRecord } from '../journal'
+import type { SaleState } from '../../src-shared/sale'
 import type { QueueCopy, QueueReplica } from '../store'
 import { PosError } from '../../src-shared/pos-error'
 import type { CardVault } from './card-vault'
@@ -65,7 +66,8 @@ export type JournalEffectHandlers = {
   readonly [K in JournalEffect['type']]: (draft: ChangeDraft, effect: Extract<JournalEffect, { type: K }>) => void
 }
 
-export type Committed = { ok: true; io: IoEffect[] } | { ok: false; refusal: PosError }
+/** A journaled step: the effects left to carry out outside, and the state the sale is now in. */
+export type Committed = { ok: true; io: IoEffect[]; state: SaleState } | { ok: false; refusal: PosError }
 
 /** A transition decided and drafted, not yet written. */
 type Prepared = { ok: true; id: string; event: TxnEvent; input: StepInput; before: SaleRecord; draft: ChangeDraft; io: IoEffect[] }
@@ -209,7 +211,7 @@ export class WriteAhead {
       this.deps.published(saved)
       if (draft.enqueue.length > 0 || draft.retryAttention) this.deps.onEnqueued?.()
     })
-    return { ok: true, io }
+    return { ok: true, io, state: saved.state }
   }
 
   /**

@@ -20,6 +20,7 @@ import { Forwarder, type QueueAnswerSink, type QueueEvent, type QueueSettlement,
 import type { RetryPolicy } from '../../../src-main/txn/retry-policy'
 import type { QueuedOperation } from '../../../src-main/txn/txn-types'
 import type { QueueFailure, SaleState } from '../../../src-shared/sale'
+import { eventually } from '../../support/engine-harness'
 
 const T0 = Date.parse('2026-11-21T10:00:00Z')
 const HOUR = 3_600_000
@@ -638,6 +639,96 @@ function countCommits(db: Database.Database, sink: RecordingSink) {
 }
 
 // ---- behaviour worth knowing -----------------------------------------------------------------------
+
+describe('an outage of the bank is probed on the backoff, not tried again for every new item', () => {
+  const bank = { down: true }
+  const whileDown: Answerer = () => (bank.down ? 'notDelivered' : 'approved')
+  const calls = (f: Awaited<ReturnType<typeof rig>>) => f.host.calls.length
+  beforeEach(() => {
+    bank.down = true
+  })
+
+  /** A running forwarder that has just met the bank down once, with A:payment. */
+  async function afterFirstFailure() {
+    const f = await rig({ answer: whileDown, concurrency: 4 })
+    f.queue('A:payment')
+    f.forwarder.start()
+    await eventually(() => (calls(f) === 1 && f.item('A:payment').lastFailure === 'bankUnreachable' ? true : undefined))
+    return f
+  }
+
+  it('new items while the bank is down wait for the next probe; the probe is one item; the bank back, all go', async () => {
+    const f = await afterFirstFailure()
+    try {
+      for (const label of ['B:payment', 'C:payment', 'D:payment']) {
+        f.queue(label)
+        f.forwarder.wake()
+      }
+      // Their turn is the probe (2 500 ms after the failure with random 0.5): the loop tries nothing before it.
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      expect(calls(f)).toBe(1)
+      f.clock.now = T0 + 2_500
+      f.forwarder.wake()
+      await eventually(() => (calls(f) === 2 ? true : undefined))
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      expect(calls(f)).toBe(2)
+      // The next probe waits longer (the policy's backoff for a 2nd failure): 4 500 ms later, the bank is back.
+      bank.down = false
+      f.clock.now = T0 + 2_500 + 4_499
+      f.forwarder.wake()
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      expect(calls(f)).toBe(2)
+      f.clock.now = T0 + 2_500 + 4_500
+      f.forwarder.wake()
+      await eventually(() =>
+        ['A:payment', 'B:payment', 'C:payment', 'D:payment'].every((l) => f.item(l).state === 'done') ? true : undefined,
+      )
+      expect(calls(f)).toBe(6)
+      expect(f.forwarder.status()).toMatchObject({ count: 0, hostReachable: true })
+    } finally {
+      await f.forwarder.stop()
+    }
+  })
+
+  it('a sale that reaches the bank ends the wait: the queue goes at once, before the probe was due', async () => {
+    const f = await afterFirstFailure()
+    try {
+      f.queue('B:payment')
+      f.forwarder.wake()
+      bank.down = false
+      // A, failed at T0, is due again at T0 + 2 500 ms; B is due now and goes as soon as the wait ends.
+      f.forwarder.bankAnswered()
+      await eventually(() => (f.item('B:payment').state === 'done' ? true : undefined))
+      expect(f.item('A:payment').state).toBe('pending')
+      expect(calls(f)).toBe(2)
+    } finally {
+      await f.forwarder.stop()
+    }
+  })
+
+  it("a manager's forward now sends every waiting item at once, outage or not", async () => {
+    const f = await afterFirstFailure()
+    await f.forwarder.stop()
+    f.queue('B:payment', 'C:payment')
+    bank.down = false
+    expect(await f.forwarder.forwardNow()).toBe(3)
+    expect(['A:payment', 'B:payment', 'C:payment'].map((l) => f.item(l).state)).toEqual(['done', 'done', 'done'])
+  })
+
+  it('one bank answer among failures in a drain is enough: the other sales go on, no outage begins', async () => {
+    const f = await rig({ answer: byLabel({ 'A:payment': 'notDelivered' }), concurrency: 4 })
+    f.queue('A:payment', 'B:payment', 'C:payment')
+    expect(await f.forwarder.drainOnce()).toBe(3)
+    f.queue('D:payment')
+    f.forwarder.start()
+    try {
+      f.forwarder.wake()
+      await eventually(() => (f.item('D:payment').state === 'done' ? true : undefined))
+    } finally {
+      await f.forwarder.stop()
+    }
+  })
+})
 
 describe('edges', () => {
   it('a host client that throws instead of answering puts its items back to waiting; the next drain sends them again', async () => {
