@@ -21,7 +21,7 @@ import { ScriptedCardReader, TEST_CARDS } from '../fakes/scripted-card-reader'
 import { AID, KEY, testSettings } from '../support/engine-harness'
 import { percentile, report, startHostProcess, throughput } from './support/bench-kit'
 import { fillHistory } from './support/journal-history'
-import { benchHostClient } from './support/timed-engine'
+import { benchHostClient, timedHost, type TimedHost } from './support/timed-engine'
 
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000)
 const SALES = Number(process.env.BENCH_SALES ?? 1_000)
@@ -31,24 +31,6 @@ const CONCURRENCY = 16
 const host = await startHostProcess(AID, KEY)
 const dirs: string[] = []
 const logger = pino({ level: 'silent' })
-
-/** A HostClient that adds up the time spent waiting for the host, to subtract it from the sale. */
-function timed(inner: HostClient): HostClient & { spentMs: number } {
-  const wrapper = {
-    spentMs: 0,
-    async send(...args: Parameters<HostClient['send']>) {
-      const started = performance.now()
-      try {
-        return await inner.send(...args)
-      } finally {
-        wrapper.spentMs += performance.now() - started
-      }
-    },
-    sendUnchecked: inner.sendUnchecked.bind(inner),
-    close: () => inner.close(),
-  }
-  return wrapper
-}
 
 /** Each journal gets its own terminal id: merchantTransIDs must never repeat at the one host. */
 async function engineIn(dir: string, hostClient: HostClient, reader: ScriptedCardReader, terminalId: string) {
@@ -116,14 +98,14 @@ async function forwardingRate(): Promise<{ perSecond: number; baselinePerSecond:
 // ---- 2 and 3. the agent's own time per sale -------------------------------------------------
 interface SaleLane {
   reader: ScriptedCardReader
-  host: HostClient & { spentMs: number }
+  host: TimedHost
   engine: Awaited<ReturnType<typeof engineIn>>
   times: number[]
 }
 
 async function lane(dir: string, terminalId: string): Promise<SaleLane> {
   const reader = new ScriptedCardReader()
-  const timedClient = timed(benchHostClient(host))
+  const timedClient = timedHost(benchHostClient(host))
   return { reader, host: timedClient, engine: await engineIn(dir, timedClient, reader, terminalId), times: [] }
 }
 

@@ -1,9 +1,9 @@
-import { chmodSync, closeSync, copyFileSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { afterCommit, DEFAULT_BUSY_TIMEOUT_MS, openJournalDatabase, runInTransaction } from '../../../src-main/journal/database'
 import { JournalBusyError, JournalCorruptError, JournalDiskFullError, JournalIoError } from '../../../src-main/journal/journal-error'
-import { MIGRATIONS, catchError, useTempJournals } from './journal-harness'
+import { MIGRATIONS, catchError, damagedCopy, useTempJournals } from './journal-harness'
 
 const posix = process.platform !== 'win32'
 const mode = (path: string): number => statSync(path).mode & 0o777
@@ -68,22 +68,8 @@ describe('openJournalDatabase: integrity check', () => {
     ["the header of the sale table's root page (SQLite refuses the page)", (root: number) => root, 0, Buffer.alloc(24, 0xff)],
     ['the cells of a later page (quick_check lists the damage)', () => 20, 100, Buffer.alloc(200, 0)],
   ])('corrupting %s: JournalCorruptError naming the file, and the file stays byte-identical', (_, page, offset, bytes) => {
-    const good = temp.path('good.sqlite')
-    const db = openJournalDatabase(good, { migrations: MIGRATIONS })
-    const insert = db.prepare('INSERT INTO sale (id, amount) VALUES (?, ?)')
-    runInTransaction(db, () => {
-      for (let i = 0; i < 500; i++) insert.run(`sale-${i}-${'x'.repeat(60)}`, i)
-    })
-    const pageSize = db.pragma('page_size', { simple: true }) as number
-    const root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'sale'").pluck().get() as number
-    expect(db.pragma('page_count', { simple: true })).toBeGreaterThan(20)
-    db.close()
-
-    const bad = temp.path('bad.sqlite')
-    copyFileSync(good, bad)
-    const fd = openSync(bad, 'r+')
-    writeSync(fd, bytes, 0, bytes.length, (page(root) - 1) * pageSize + offset)
-    closeSync(fd)
+    const { good, bad, pageCount } = damagedCopy(temp, page, offset, bytes)
+    expect(pageCount).toBeGreaterThan(20)
     const before = readFileSync(bad)
 
     const error = catchError(() => openJournalDatabase(bad, { migrations: MIGRATIONS }))

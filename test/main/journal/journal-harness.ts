@@ -3,11 +3,12 @@
  * migration list (sale → currency column → queue table → backfilled status) that stands in for the
  * journal's real schema, which is not this module's business.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import { afterEach, beforeEach } from 'vitest'
+import { openJournalDatabase, runInTransaction } from '../../../src-main/journal/database'
 import type { Migration } from '../../../src-main/journal/migrations'
 
 export interface TempJournals {
@@ -85,4 +86,33 @@ export function catchError(fn: () => unknown): unknown {
     return error
   }
   throw new Error('expected an error, none was thrown')
+}
+
+/**
+ * A WAL journal of 500 sales (over 20 pages), closed, and a copy of it with `bytes` written at
+ * `offset` of page `page(root)`, where `root` is the sale table's root page.
+ */
+export function damagedCopy(
+  temp: TempJournals,
+  page: (root: number) => number,
+  offset: number,
+  bytes: Buffer,
+): { good: string; bad: string; pageCount: number } {
+  const good = temp.path('good.sqlite')
+  const db = openJournalDatabase(good, { migrations: MIGRATIONS })
+  const insert = db.prepare('INSERT INTO sale (id, amount) VALUES (?, ?)')
+  runInTransaction(db, () => {
+    for (let i = 0; i < 500; i++) insert.run(`sale-${i}-${'x'.repeat(60)}`, i)
+  })
+  const pageSize = db.pragma('page_size', { simple: true }) as number
+  const root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'sale'").pluck().get() as number
+  const pageCount = db.pragma('page_count', { simple: true }) as number
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  db.close()
+  const bad = temp.path('bad.sqlite')
+  copyFileSync(good, bad)
+  const fd = openSync(bad, 'r+')
+  writeSync(fd, bytes, 0, bytes.length, (page(root) - 1) * pageSize + offset)
+  closeSync(fd)
+  return { good, bad, pageCount }
 }

@@ -1,36 +1,16 @@
-import { closeSync, copyFileSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { fullCheckPending, markJournalDamaged, openJournalDatabase, runInTransaction } from '../../../src-main/journal/database'
 import { JournalCorruptError } from '../../../src-main/journal/journal-error'
 import { checkIntegrityAside } from '../../../src-main/journal/journal-integrity'
 import { probeJournal } from '../../../src-main/journal/journal-probe'
-import { MIGRATIONS, catchError, useTempJournals } from './journal-harness'
+import { MIGRATIONS, catchError, damagedCopy, useTempJournals } from './journal-harness'
 
 describe('a large journal: structural check at open, full check aside', () => {
   const temp = useTempJournals()
 
-  /** A WAL journal of 500 sales, closed, and a copy with `bytes` written at `page`/`offset`. */
-  function damagedCopy(page: (root: number) => number, offset: number, bytes: Buffer): { good: string; bad: string } {
-    const good = temp.path('good.sqlite')
-    const db = openJournalDatabase(good, { migrations: MIGRATIONS })
-    const insert = db.prepare('INSERT INTO sale (id, amount) VALUES (?, ?)')
-    runInTransaction(db, () => {
-      for (let i = 0; i < 500; i++) insert.run(`sale-${i}-${'x'.repeat(60)}`, i)
-    })
-    const pageSize = db.pragma('page_size', { simple: true }) as number
-    const root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'sale'").pluck().get() as number
-    db.pragma('wal_checkpoint(TRUNCATE)')
-    db.close()
-    const bad = temp.path('bad.sqlite')
-    copyFileSync(good, bad)
-    const fd = openSync(bad, 'r+')
-    writeSync(fd, bytes, 0, bytes.length, (page(root) - 1) * pageSize + offset)
-    closeSync(fd)
-    return { good, bad }
-  }
-
   it('damage deep in the file: the open goes on, and the check aside finds it; an intact file passes', async () => {
-    const { good, bad } = damagedCopy(() => 20, 100, Buffer.alloc(200, 0))
+    const { good, bad } = damagedCopy(temp, () => 20, 100, Buffer.alloc(200, 0))
     const db = temp.track(openJournalDatabase(bad, { migrations: MIGRATIONS, fullCheckAtOpenMaxBytes: 0 }))
     expect(fullCheckPending(db)).toBe(true)
     const error = await checkIntegrityAside(bad).done.then(
@@ -45,7 +25,7 @@ describe('a large journal: structural check at open, full check aside', () => {
   })
 
   it('a damaged root page is refused at open even when the full check would go aside, the file untouched', () => {
-    const { bad } = damagedCopy((root) => root, 0, Buffer.alloc(24, 0xff))
+    const { bad } = damagedCopy(temp, (root) => root, 0, Buffer.alloc(24, 0xff))
     const before = readFileSync(bad)
     const error = catchError(() => openJournalDatabase(bad, { migrations: MIGRATIONS, fullCheckAtOpenMaxBytes: 0 }))
     expect(error).toBeInstanceOf(JournalCorruptError)
@@ -53,7 +33,7 @@ describe('a large journal: structural check at open, full check aside', () => {
   })
 
   it('a journal under the size, or one not in WAL mode, is checked whole at open', () => {
-    const { bad } = damagedCopy(() => 20, 100, Buffer.alloc(200, 0))
+    const { bad } = damagedCopy(temp, () => 20, 100, Buffer.alloc(200, 0))
     const error = catchError(() => openJournalDatabase(bad, { migrations: MIGRATIONS, fullCheckAtOpenMaxBytes: 1 << 30 }))
     expect(error).toBeInstanceOf(JournalCorruptError)
   })
