@@ -93,31 +93,17 @@ describe.skipIf(!hasSocat)('a chip failure, whichever way the record comes, lead
 })
 
 describe.skipIf(!hasSocat)('statuses 80, 81 and A3 end the wait with the next step', () => {
-  it('81 (tap given up for an inserted card): within a second the reader is asked for the chip, which is read', async () => {
-    const { sim, reader, log } = await rig()
-    sim.present('inserted-while-tapping')
-    const reading = timedRead(reader)
-    const start = performance.now()
-    await log.waitFor((e) => e.type === 'insertChip', 1_000)
-    expect(performance.now() - start).toBeLessThan(1_000)
-    const { result } = await reading
-    expect(result).toMatchObject({ kind: 'card', card: { method: 'chip' } })
-    expect(log.events).toContainEqual({ type: 'insertChip', reason: 'readerAskedForChip' })
-  })
-
-  it('81 on a reader without a chip slot fails at once with "insert" advice, not after the card timeout', async () => {
-    const { sim, reader } = await rig({}, { capabilities: { contact: false, contactless: true, magstripe: true, pinPad: true } })
-    sim.emulator.scriptActivation({ kind: 'status', status: 0x81 })
-    const { result, ms } = await timedRead(reader, 60)
-    expect(result).toEqual({ kind: 'failed', code: 'cancelledByCardInsertion', message: describeNeo2Status(0x81).message })
-    expect(ms).toBeLessThan(1_000)
-  })
-
   // S11 IDTDef.h, IDG_P2_STATUS_CODE_CARD_INSERTED = 0xA3, "Error code for card insertion": read as 81.
-  it('A3 (card inserted): within a second the reader is asked for the chip, which is read', async () => {
+  const ASKS_FOR_CHIP = [
+    { title: '81 (tap given up for an inserted card)', status: 0x81, code: 'cancelledByCardInsertion', card: 'inserted-while-tapping' },
+    { title: 'A3 (card inserted)', status: 0xa3, code: 'cardInserted', card: 'chip-visa' },
+  ] as const
+
+  it.each(ASKS_FOR_CHIP)('$title: within a second the reader is asked for the chip, which is read', async ({ status, card }) => {
     const { sim, reader, log } = await rig()
-    sim.emulator.scriptActivation({ kind: 'status', status: 0xa3 })
-    sim.present('chip-visa')
+    // The simulator's 'inserted-while-tapping' card answers 81 by itself; A3 is scripted before the chip.
+    if (card === 'chip-visa') sim.emulator.scriptActivation({ kind: 'status', status })
+    sim.present(card)
     const reading = timedRead(reader)
     const start = performance.now()
     await log.waitFor((e) => e.type === 'insertChip', 1_000)
@@ -127,13 +113,16 @@ describe.skipIf(!hasSocat)('statuses 80, 81 and A3 end the wait with the next st
     expect(log.events).toContainEqual({ type: 'insertChip', reason: 'readerAskedForChip' })
   })
 
-  it('A3 on a reader without a chip slot fails at once with "insert" advice', async () => {
-    const { sim, reader } = await rig({}, { capabilities: { contact: false, contactless: true, magstripe: true, pinPad: true } })
-    sim.emulator.scriptActivation({ kind: 'status', status: 0xa3 })
-    const { result, ms } = await timedRead(reader, 60)
-    expect(result).toEqual({ kind: 'failed', code: 'cardInserted', message: describeNeo2Status(0xa3).message })
-    expect(ms).toBeLessThan(1_000)
-  })
+  it.each(ASKS_FOR_CHIP)(
+    '$title on a reader without a chip slot fails at once with "insert" advice, not after the card timeout',
+    async ({ status, code }) => {
+      const { sim, reader } = await rig({}, { capabilities: { contact: false, contactless: true, magstripe: true, pinPad: true } })
+      sim.emulator.scriptActivation({ kind: 'status', status })
+      const { result, ms } = await timedRead(reader, 60)
+      expect(result).toEqual({ kind: 'failed', code, message: describeNeo2Status(status).message })
+      expect(ms).toBeLessThan(1_000)
+    },
+  )
 
   it('80 (chip cannot start): fallback swipe when allowed', async () => {
     const { sim, reader } = await rig()
