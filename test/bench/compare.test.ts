@@ -62,14 +62,14 @@ describe('figures, medians and ratios', () => {
     expect(medianFigures(runs)).toEqual({ bench: 'ui', p50: 20, ok: [true, false, true], targets: { p99: 3 } })
   })
 
-  it('divides current by baseline per figure, leaving out settings, figures the baseline lacks and a zero baseline', () => {
+  it('divides current by baseline per figure, leaving out settings, targets, figures the baseline lacks and a zero baseline', () => {
     const current = [
-      { bench: 'engine', saleOwnMsP50: 1.5, forwardedPerSecond: 2000, rows: 1000, added: 4, errors: 1 },
-      { bench: 'engine', saleOwnMsP50: 1.7, forwardedPerSecond: 1800, rows: 1000, added: 5, errors: 1 },
+      { bench: 'engine', saleOwnMsP50: 1.5, forwardedPerSecond: 2000, rows: 1000, added: 4, errors: 1, saleOwnMsP99Target: 3 },
+      { bench: 'engine', saleOwnMsP50: 1.7, forwardedPerSecond: 1800, rows: 1000, added: 5, errors: 1, saleOwnMsP99Target: 3 },
     ]
     const baseline = [
-      { bench: 'engine', saleOwnMsP50: 2.4, forwardedPerSecond: 1000, rows: 1000, errors: 0 },
-      { bench: 'engine', saleOwnMsP50: 2.6, forwardedPerSecond: 1000, rows: 1000, errors: 0 },
+      { bench: 'engine', saleOwnMsP50: 2.4, forwardedPerSecond: 1000, rows: 1000, errors: 0, saleOwnMsP99Target: 5 },
+      { bench: 'engine', saleOwnMsP50: 2.6, forwardedPerSecond: 1000, rows: 1000, errors: 0, saleOwnMsP99Target: 5 },
     ]
     expect(ratios(current, baseline)).toEqual({ saleOwnMsP50: 0.64, forwardedPerSecond: 1.9, errors: null })
   })

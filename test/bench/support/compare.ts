@@ -118,14 +118,15 @@ export function higherIsBetter(bench: string, figure: string): boolean {
 
 /**
  * current / baseline for each numeric figure both sides have. A figure with the same value in every
- * run of both sides is a setting of the bench (a target, a row count), not a measurement: no ratio.
+ * run of both sides is a setting of the bench (a row count), not a measurement: no ratio; nor is a
+ * target (a name ending in "Target"), which a newer release may have moved.
  */
 export function ratios(currentRuns: readonly Figures[], baselineRuns: readonly Figures[]): Record<string, number | null> {
   const current = medianFigures(currentRuns)
   const baseline = medianFigures(baselineRuns)
   const out: Record<string, number | null> = {}
   for (const [name, value] of Object.entries(current)) {
-    if (name === 'bench') continue
+    if (name === 'bench' || name.endsWith('Target')) continue
     const base = baseline[name]
     if (typeof value !== 'number' || typeof base !== 'number') continue
     const all = [...currentRuns, ...baselineRuns].map((r) => r[name])
