@@ -36,7 +36,9 @@ export class JournalCheckpointer {
   private dirty = false
   /** When the oldest purge not yet truncated out of the WAL happened; undefined when there is none. */
   private erasedAt: number | undefined
+  /** Started at the first activity (a start, or an agent that never sells, costs no thread). */
   private backfill: WalBackfill | undefined
+  private backfillWanted: boolean
 
   constructor(
     private readonly db: Database.Database,
@@ -46,7 +48,7 @@ export class JournalCheckpointer {
     db.pragma('wal_autocheckpoint = 0')
     // A WAL left by an earlier run may hold purged pages too: truncate it at the first idle moment.
     this.noteErase()
-    if (options.backfillAside === true) this.backfill = new WalBackfill(file)
+    this.backfillWanted = options.backfillAside === true
     this.timer = setInterval(() => this.tick(), options.pollMs ?? 500)
     this.timer.unref()
   }
@@ -55,6 +57,7 @@ export class JournalCheckpointer {
   noteActivity(): void {
     this.lastActivity = Date.now()
     this.dirty = true
+    if (this.backfillWanted) this.backfill ??= new WalBackfill(this.file)
     this.backfill?.noteActivity()
   }
 
@@ -82,6 +85,7 @@ export class JournalCheckpointer {
   /** Stops the copying aside (a journal found damaged is left as it stands); idle checkpoints go on. */
   async stopBackfill(): Promise<void> {
     const backfill = this.backfill
+    this.backfillWanted = false
     this.backfill = undefined
     await backfill?.stop()
   }
