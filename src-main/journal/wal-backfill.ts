@@ -23,9 +23,10 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 
-/** Slots of the shared signal. */
+/** Slots of the shared signal: activity count, stop, and whether the worker sleeps on the count. */
 const ACTIVITY = 0
 const STOP = 1
+const ASLEEP = 2
 
 /**
  * The worker's code, evaluated (like the integrity check's): it loads better-sqlite3 from the path
@@ -40,7 +41,9 @@ const db = new Database(workerData.file, { fileMustExist: true, timeout: 0 })
 let seen = Atomics.load(signal, 0)
 try {
   while (Atomics.load(signal, 1) === 0) {
+    Atomics.store(signal, 2, 1)
     Atomics.wait(signal, 0, seen)
+    Atomics.store(signal, 2, 0)
     if (Atomics.load(signal, 1) !== 0) break
     Atomics.wait(signal, 1, 0, workerData.settleMs)
     if (Atomics.load(signal, 1) !== 0) break
@@ -70,7 +73,7 @@ export interface WalBackfillOptions {
 }
 
 export class WalBackfill {
-  private readonly signal = new Int32Array(new SharedArrayBuffer(8))
+  private readonly signal = new Int32Array(new SharedArrayBuffer(12))
   private readonly worker: Worker
   private readonly exited: Promise<void>
 
@@ -88,10 +91,13 @@ export class WalBackfill {
     })
   }
 
-  /** Something was committed: copy it back soon. */
+  /**
+   * Something was committed: copy it back soon. Woken only when asleep (a wake is a system call, and
+   * a sale makes several changes): a worker about to sleep sees the count moved and does not sleep.
+   */
   noteActivity(): void {
     Atomics.add(this.signal, ACTIVITY, 1)
-    Atomics.notify(this.signal, ACTIVITY)
+    if (Atomics.load(this.signal, ASLEEP) === 1) Atomics.notify(this.signal, ACTIVITY)
   }
 
   /** Stops after the checkpoint in progress, if any; resolves once the worker's connection is closed. */
