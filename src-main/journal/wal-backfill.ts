@@ -105,6 +105,8 @@ export class WalBackfill {
     Atomics.store(this.signal, STOP, 1)
     Atomics.notify(this.signal, ACTIVITY)
     Atomics.notify(this.signal, STOP)
+    // Held until it has exited: a close awaited at the end of a program must not find the loop empty.
+    this.worker.ref()
     await this.exited
   }
 }

@@ -1,4 +1,7 @@
-import { existsSync, statSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { openJournalDatabase, runInTransaction } from '../../../src-main/journal/database'
@@ -83,5 +86,19 @@ describe('the WAL copied back aside, so a busy counter writes over it instead of
     const before = walBytes(file)
     const written = await busyCounter(db, 30, () => stopped.noteActivity())
     expect(walBytes(file)).toBeGreaterThanOrEqual(before + written)
+  }, 30_000)
+
+  it('a program whose last step awaits the stop ends normally once the worker is gone (the worker never keeps it alive otherwise)', () => {
+    const file = temp.path()
+    temp.track(openJournalDatabase(file, { migrations: MIGRATIONS })).close()
+    const script = temp.path('last-step.mts')
+    const source = pathToFileURL(join(process.cwd(), 'src-main/journal/wal-backfill.ts')).href
+    writeFileSync(
+      script,
+      `import { WalBackfill } from ${JSON.stringify(source)}\nconst backfill = new WalBackfill(${JSON.stringify(file)})\nbackfill.noteActivity()\nawait backfill.stop()\nconsole.log('stopped')\n`,
+    )
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 20_000 })
+    // 13 is Node's exit code for a top-level await left unsettled when the event loop ran empty.
+    expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'stopped' })
   }, 30_000)
 })
