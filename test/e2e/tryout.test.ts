@@ -1,8 +1,8 @@
 /**
  * The counter tried as a hurried cashier would, in Chromium against `pos-agent serve` in training mode,
  * at 800x480, 1024x768 and 1280x800: the bank's state is said before the first sale; a test card picked
- * before Charge is the one read (an expired card is declined, never approved by a card the simulator
- * chose), and after a refused card the amount is still keyed; the receipt opens at its top; the
+ * before Charge, or after it however late, is the one read (an expired card is declined, never approved
+ * by a card the simulator chose), and after a refused card the amount is still keyed; the receipt opens at its top; the
  * customer's copy of a reversed sale speaks to the customer; every field is as tall as a tap needs and
  * in readable type; each screen opens at its top, whatever the last one was scrolled to; an amount over
  * the terminal's limit is refused with the limit; the sales search reads an amount the sale's way; no
@@ -92,6 +92,20 @@ describe.skipIf(!e2eComponentsPresent())('the counter tried as a cashier, at thr
       await screenshot(page, `tryout-${label}-refused-card`)
       // The amount is still keyed: the cashier asks for another card and charges again.
       expect(await page.getByTestId('amount-input').inputValue()).toBe(shown(refused))
+      await page
+        .getByTestId('charge-button')
+        .filter({ hasText: `Charge USD ${shown(refused)} again` })
+        .click()
+      await salePrompt(page).filter({ hasText: 'Insert, tap or swipe' }).waitFor()
+      // A trainee slower than the simulator's own pace: the prompt waits for the pick, and the card
+      // picked then (the expired one) is the card read, refused as expired, not a card of the simulator's.
+      await page.waitForTimeout(3_500)
+      expect(await page.getByTestId('sale-result').count()).toBe(0)
+      expect(await salePrompt(page).innerText()).toContain('Insert, tap or swipe')
+      await presentCard(page, 'expired')
+      await waitForResult(page, 'declined')
+      expect(await page.getByTestId('sale-result').innerText()).toMatch(/expired/i)
+      await screenshot(page, `tryout-${label}-slow-pick-refused`)
       await page
         .getByTestId('charge-button')
         .filter({ hasText: `Charge USD ${shown(refused)} again` })
