@@ -24,7 +24,7 @@ import {
   openJournalDatabase,
 } from '../journal'
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
-import { DEFAULT_RETRY_POLICY, Forwarder, TxnService, type RetryPolicy, type TxnSettings } from '../txn'
+import { DEFAULT_RETRY_POLICY, Forwarder, HostReach, TxnService, type RetryPolicy, type TxnSettings } from '../txn'
 import type { QueueReplica } from '../store'
 import { agreeing, counted } from '../../src-shared/counted'
 
@@ -124,10 +124,12 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       onErase: () => checkpointer.noteErase(),
     })
     const wakeForwarder = { wake: (): void => undefined }
+    // The sales' own answers from the bank count as much as the queue's for "is the bank reached".
+    const reach = new HostReach()
     const txn = new TxnService({
       journal,
       reader: ports.reader,
-      host: ports.host,
+      host: reach.watch(ports.host),
       settings,
       logger: ports.logger,
       now,
@@ -142,6 +144,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       logger: ports.logger,
       now: () => now().getTime(),
       concurrency: settings.forwarderConcurrency ?? 16,
+      reach,
       ...(store ? { halted: () => store.fenced() } : {}),
     })
     wakeForwarder.wake = () => forwarder.wake()

@@ -14,6 +14,7 @@ import { afterFailedAttempt, type RetryPolicy } from './retry-policy'
 import type { QueueFailure, SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
 import { runSendWindow, type Answered } from './send-window'
+import { HostReach } from './host-reach'
 
 /** The last failure of a message the queue gives up on, as the sale states it to a manager. */
 const LAST_FAILURE_WORDS: Readonly<Record<'notDelivered' | 'unknown', string>> = {
@@ -68,6 +69,8 @@ export interface ForwarderDeps {
    * undefined while it may. Asked before every drain.
    */
   halted?: () => string | undefined
+  /** Whether the bank answered last, shared with the sales' own calls (its own when unset). */
+  reach?: HostReach
 }
 
 export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: [ClaimedItem]; attention: [ClaimedItem, QueueAttention] }> {
@@ -76,7 +79,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   private stranded: number[] = []
   private wakeUp: (() => void) | undefined
   private loop: Promise<void> | undefined
-  private hostReachable: boolean | undefined
+  private readonly reach: HostReach
   private lastAttemptAt: number | undefined
   private readonly now: () => number
   private readonly random: () => number
@@ -85,6 +88,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     super()
     this.now = deps.now ?? Date.now
     this.random = deps.random ?? Math.random
+    this.reach = deps.reach ?? new HostReach()
   }
 
   start(): void {
@@ -117,7 +121,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   }
 
   status(): QueueStatus {
-    return { ...this.deps.journal.outbox.totals(), hostReachable: this.hostReachable, lastAttemptAt: this.lastAttemptAt }
+    return { ...this.deps.journal.outbox.totals(), hostReachable: this.reach.reachable, lastAttemptAt: this.lastAttemptAt }
   }
 
   /**
@@ -205,8 +209,8 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   /** One answer → the sale's machine and the queue, inside the caller's batch transaction. */
   private settle({ item, outcome }: Answered): void {
     const operation = item.operation
+    this.reach.note(outcome)
     if (outcome.kind === 'notDelivered' || outcome.kind === 'unknown') {
-      this.hostReachable = outcome.kind === 'notDelivered' ? false : this.hostReachable
       const verdict = afterFailedAttempt(this.deps.retry, operation, item.attempts, item.createdAt, this.now(), this.random())
       if (verdict.retry) {
         this.deps.journal.outbox.retryLater(item.seq, verdict.at, FAILURE_OF[outcome.kind], `${outcome.kind}: ${outcome.reason}`)
@@ -227,7 +231,6 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       this.deps.journal.afterCommit(() => this.emit('attention', item, { failure: FAILURE_OF[outcome.kind], detail: technical }))
       return
     }
-    this.hostReachable = true
     const answer: ForwardAnswer =
       outcome.kind === 'approved'
         ? { kind: 'approved', authCode: outcome.authorizationCode }

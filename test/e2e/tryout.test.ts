@@ -114,6 +114,13 @@ describe.skipIf(!e2eComponentsPresent())('the counter tried as a cashier, at thr
       await page.getByTestId('close-receipt-button').click()
       await newSale(page)
 
+      // The bank answered these sales: the Queue screen, asking the agent afresh, says it is reached, and
+      // the header goes on saying online (not "not tried yet" because the queue itself sent nothing).
+      await goTo(page, 'queue')
+      await expect.poll(() => page.getByTestId('queue-host').textContent()).toBe('Bank reachable')
+      expect(await page.locator('[data-status-item="bank"]').textContent()).toBe('Bank online')
+      await goTo(page, 'sale')
+
       // A sale the bank took and never answered is reversed: the customer's copy speaks to the customer.
       await e2e.serve.host.setFault('payment', 'process-then-drop', 1)
       const lost = cents(60, 7)

@@ -2,7 +2,8 @@
  * Training mode's simulated customer, through the agent's own doors: a sale rung up at the counter
  * waits for the card the trainee picks, however long the trainee takes (the card read is the card
  * chosen, never the simulator's default); a sale a POS rings up with nobody at the counter gets the
- * default card by itself. The real agent on a throwaway data folder, its simulated PIN pad at a fast pace.
+ * default card by itself (and the bank's answer to it counts as the bank reached, in the queue's
+ * status). The real agent on a throwaway data folder, its simulated PIN pad at a fast pace.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -74,5 +75,8 @@ describe('the simulated customer in training', () => {
     expect(started.ok).toBe(true)
     const sale = await settled(started.value.id, { authorization: pos })
     expect(sale.state).toBe('approved')
+    // The sale's own answer from the bank says it is reached, though the queue never sent anything.
+    const queue = (await call('queueStatus', { authorization: pos })).value as unknown as { count: number; hostReachable?: boolean }
+    expect(queue).toMatchObject({ count: 0, hostReachable: true })
   })
 })
