@@ -5,7 +5,7 @@
  * and the signed-in cashier after it, at 1024x768 and 800x480. Every item kept in the line lies inside
  * it and is the element under its own centre; every item in the Menu is wider than the room the kept
  * ones left; at 1024x768 the long queue badge goes into the Menu and the reader's badge after it stays
- * in sight. Screenshots go to test-artifacts/e2e/header-overflow-*.png.
+ * in sight; and before any bad news, at 800x480, the kept badges stay one row centred on the line. Screenshots go to test-artifacts/e2e/header-overflow-*.png.
  */
 import { describe, expect, it } from 'vitest'
 import { newSale, sell } from './cashier'
@@ -27,6 +27,13 @@ describe.skipIf(!e2eComponentsPresent())('the status line keeps what fits', () =
       await addStaff(context, tried.serve, MANAGER, CASHIER)
       await page.reload()
       await signInIfAsked(page, CASHIER)
+      // No bad news yet, at 800x480: the signed-in cashier goes into the Menu, and the badges kept stay
+      // one row, centred on the line (the moved item leaves no second row to push them up).
+      await page.setViewportSize({ width: 800, height: 480 })
+      await expect.poll(async () => (await statusLine(page)).problems, { timeout: 5_000 }).toEqual([])
+      expect((await statusLine(page)).moved.map((item) => item.key)).toContain('operator')
+      await screenshot(page, 'header-overflow-800x480-quiet')
+      await page.setViewportSize({ width: 1024, height: 768 })
       await raiseManagerAlarm(page, tried.serve)
       await page.getByTestId('alarm-button').waitFor()
       // The bank down again, with payments stored: "Bank offline" beside the alarm.

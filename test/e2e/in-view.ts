@@ -163,7 +163,7 @@ export interface StatusLineLayout {
 
 /**
  * The status line measured on its boxes: every item kept in sight lies whole inside the line, on its
- * one row, and is the element under its own centre; every item moved into the Menu is wider than the
+ * one row centred on the line, and is the element under its own centre; every item moved into the Menu is wider than the
  * room the kept ones left (nothing that would have fitted was moved).
  */
 export function statusLine(page: Page): Promise<StatusLineLayout> {
@@ -187,6 +187,8 @@ export function statusLine(page: Page): Promise<StatusLineLayout> {
         problems.push(key + ' is kept in the line but drawn outside it')
       const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
       if (!top || !item.contains(top)) problems.push(key + ' is kept in the line but not the element under its centre')
+      const off = (r.top + r.bottom) / 2 - (lr.top + lr.bottom) / 2
+      if (Math.abs(off) > 1.5) problems.push(key + ' sits ' + Math.round(off) + ' px off the middle of the line')
     }
     const roomLeft = lr.right - right - (kept.length > 0 ? gap : 0)
     for (const item of moved)

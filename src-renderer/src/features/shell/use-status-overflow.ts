@@ -2,8 +2,8 @@
  * Which items of the status line do not fit on its one line. On a small screen the line keeps one
  * row: the items are taken in order of importance, each kept if it fits in the room the ones kept
  * before it left, so a long item moves into the Menu alone and shorter ones after it stay in sight.
- * A moved item is drawn after the kept ones, on a second row clipped out of sight (and hidden from
- * assistive technology), and the Menu lists it instead. Items are measured by their own width, which
+ * A moved item is taken out of the line's flow, out of sight (and hidden from assistive technology),
+ * and the Menu lists it instead. Items are measured by their own width, which
  * does not depend on where they are drawn, so measuring again never changes the answer (no flicker).
  */
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react'
