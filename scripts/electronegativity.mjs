@@ -35,7 +35,9 @@ for (const f of findings)
     `electronegativity: ${f.id} [${f.severity?.name ?? ''}/${f.confidence?.name ?? ''}] ${f.file ?? ''}:${f.location?.line ?? ''} ${f.description ?? ''}`,
   )
 for (const e of result.errors ?? []) console.log(`electronegativity: could not parse ${e.file}: ${e.message ?? e.error ?? ''}`)
+// "1 finding", "2 findings": a count in plain words, as src-shared/counted.ts says them.
+const counted = (n, one) => `${n} ${n === 1 ? one : `${one}s`}`
 console.log(
-  `electronegativity ${electronVersion}: ${result.atomicChecks} atomic and ${result.globalChecks} global checks, ${findings.length} finding(s), ${(result.errors ?? []).length} parse error(s)`,
+  `electronegativity ${electronVersion}: ${result.atomicChecks} atomic and ${result.globalChecks} global checks, ${counted(findings.length, 'finding')}, ${counted((result.errors ?? []).length, 'parse error')}`,
 )
 process.exit(findings.length === 0 && (result.errors ?? []).length === 0 ? 0 : 1)

@@ -22,6 +22,8 @@ export interface ReaderHandle {
   reader: CardReader
   trainingCards: TrainingCardView[]
   presentTestCard?: (name: string) => void
+  /** Whether the simulated customer presents the default card by itself at the next card requests. */
+  autoPresentTestCard?: (on: boolean) => void
   close(): Promise<void>
 }
 
@@ -163,6 +165,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
         merchantId: config.merchant.merchantId,
       },
       ...(readerHandle.presentTestCard ? { presentTestCard: readerHandle.presentTestCard } : {}),
+      ...(readerHandle.autoPresentTestCard ? { autoPresentTestCard: readerHandle.autoPresentTestCard } : {}),
       metrics,
       idleSignOutMinutes: config.operators.idleSignOutMinutes,
       voidWithoutManagerMinutes: config.operators.voidWithoutManagerMinutes,

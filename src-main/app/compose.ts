@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device'
-import type { GatewayOutcome, HostClient } from '../gateway'
+import type { HostClient } from '../gateway'
 import {
   checkIntegrityAside,
   countSealedRows,
@@ -24,7 +24,7 @@ import {
   openJournalDatabase,
 } from '../journal'
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
-import { DEFAULT_RETRY_POLICY, Forwarder, TxnService, type RetryPolicy, type TxnSettings } from '../txn'
+import { DEFAULT_RETRY_POLICY, Forwarder, HostReach, TxnService, type RetryPolicy, type TxnSettings } from '../txn'
 import type { QueueReplica } from '../store'
 import { agreeing, counted } from '../../src-shared/counted'
 
@@ -123,12 +123,13 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       now: () => now().getTime(),
       onErase: () => checkpointer.noteErase(),
     })
-    const wakeForwarder = { wake: (): void => undefined, bankAnswered: (): void => undefined }
+    const wakeForwarder = { wake: (): void => undefined }
+    // The sales' own answers from the bank count as much as the queue's for "is the bank reached".
+    const reach = new HostReach()
     const txn = new TxnService({
       journal,
       reader: ports.reader,
-      // A sale that reaches the bank ends the queue's wait for its next probe of an outage.
-      host: watchingBankAnswers(ports.host, () => wakeForwarder.bankAnswered()),
+      host: reach.watch(ports.host),
       settings,
       logger: ports.logger,
       now,
@@ -143,10 +144,12 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       logger: ports.logger,
       now: () => now().getTime(),
       concurrency: settings.forwarderConcurrency ?? 16,
+      reach,
       ...(store ? { halted: () => store.fenced() } : {}),
     })
     wakeForwarder.wake = () => forwarder.wake()
-    wakeForwarder.bankAnswered = () => forwarder.bankAnswered()
+    // A sale that reaches the bank ends the queue's wait for its next probe of an outage.
+    reach.onReached(() => forwarder.bankAnswered())
     integrity?.done.catch((error: unknown) => {
       if (!(error instanceof JournalError)) {
         // The check could not run (no verdict on the file): said in the log, the journal goes on.
@@ -183,18 +186,5 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     await checkpointer.close()
     db.close()
     throw error
-  }
-}
-
-/** `host`, telling `answered` whenever the bank gave an answer (any answer: the bank is reachable). */
-function watchingBankAnswers(host: HostClient, answered: () => void): HostClient {
-  const watch = (outcome: GatewayOutcome): GatewayOutcome => {
-    if (outcome.kind !== 'notDelivered' && outcome.kind !== 'unknown') answered()
-    return outcome
-  }
-  return {
-    send: async (...args) => watch(await host.send(...args)),
-    sendUnchecked: async (...args) => watch(await host.sendUnchecked(...args)),
-    close: () => host.close(),
   }
 }

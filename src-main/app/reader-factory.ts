@@ -17,7 +17,10 @@ export interface TrainingPace {
   pinEntryMs: number
 }
 
-/** Human-paced: the cashier sees each prompt; the default card comes if nobody picks one. */
+/**
+ * Human-paced: the cashier sees each prompt. The default card comes by itself only for a POS's sale (an
+ * integrator trying one with nobody at the counter); a counter's sale waits for the trainee's pick.
+ */
 export const TRAINING_PACE: TrainingPace = { autoPresentMs: 2_500, cardReadMs: 500, pinEntryMs: 1_200 }
 
 /** The reader for a runtime; in training mode the simulated PIN pad at `pace` (benchmarks run it fast). */
@@ -74,6 +77,7 @@ async function simulatedReader(runtime: Runtime, config: AgentConfig, pace: Trai
     reader,
     trainingCards: TEST_CARD_NAMES.map((name) => ({ name, ...TEST_CARDS[name].trainee })),
     presentTestCard: (name) => sim.present(name),
+    autoPresentTestCard: (on) => sim.emulator.autoPresent(on),
     close: async () => {
       await reader.close()
       await sim.close()

@@ -227,9 +227,10 @@ export const configSchema = z
       })
       .prefault({}),
     /**
-     * Training mode's simulated customer: by default they present the default test card a moment after
-     * the card prompt when the trainee picked none; `autoPresentCard: false` leaves the prompt waiting
-     * (to show a card prompt's time limit, its warning and its extension).
+     * Training mode's simulated customer: at a POS's card prompt they present the default test card a
+     * moment after it when nobody picked one (a counter's card prompt always waits for the trainee's
+     * pick); `autoPresentCard: false` leaves a POS's prompt waiting too (to show a card prompt's time
+     * limit, its warning and its extension).
      */
     training: z.strictObject({ autoPresentCard: z.boolean().default(true) }).prefault({}),
     dataDir: z.string().min(1).optional(),

@@ -202,7 +202,7 @@ export class AgentMetrics {
     })
     const reachable: Gauge = new Gauge({
       name: 'pos_agent_host_reachable',
-      help: "1 when the forwarder's latest attempt reached the host, 0 when it did not; absent before the first attempt.",
+      help: "1 when the latest call to the host (a sale's or the forwarder's) reached it, 0 when it did not; absent before the first call.",
       registers,
       collect: () => {
         reachable.reset()

@@ -1,12 +1,13 @@
 /** Returns: part or all of a sale credited to its card, or a return without a sale (a manager's, within its limit). */
 import { saleOriginOf } from './caller'
-import type { Handlers, ServiceParts } from './service-parts'
+import { cardPickedAt, type Handlers, type ServiceParts } from './service-parts'
 
 export function returnsHandlers(parts: ServiceParts): Handlers<'startReturn'> {
   const { txn } = parts.deps.engine
   return {
-    startReturn: (r, { caller, actor }) =>
-      txn.startReturn({
+    startReturn: (r, { caller, actor }) => {
+      cardPickedAt(parts, caller)
+      return txn.startReturn({
         originalId: r.originalId,
         amountMinor: r.amountMinor,
         currency: r.currency ?? parts.deps.info.currency,
@@ -17,6 +18,7 @@ export function returnsHandlers(parts: ServiceParts): Handlers<'startReturn'> {
         managerApproved: caller.door === 'nexo' || parts.operators.hasManager(),
         startedBy: saleOriginOf(caller),
         operatorId: actor,
-      }),
+      })
+    },
   }
 }

@@ -8,7 +8,7 @@
  * While the bank cannot be reached, the queue does not try it again for every new item (each try
  * costs two disk syncs beside the counter's sales): an outage is probed with one item at a time, on
  * the retry policy's backoff, and ends at once when the probe, a sale of the counter, or a manager's
- * "forward now" reaches the bank (docs/transactions.md, "Store-and-forward").
+ * "forward now" reaches the bank; then every waiting item goes (docs/transactions.md, "Store-and-forward").
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
@@ -19,6 +19,7 @@ import { afterFailedAttempt, nextDelayMs, type RetryPolicy } from './retry-polic
 import type { QueueFailure, SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
 import { runSendWindow, type Answered } from './send-window'
+import { HostReach, reachedBank } from './host-reach'
 
 /** The last failure of a message the queue gives up on, as the sale states it to a manager. */
 const LAST_FAILURE_WORDS: Readonly<Record<'notDelivered' | 'unknown', string>> = {
@@ -73,6 +74,8 @@ export interface ForwarderDeps {
    * undefined while it may. Asked before every drain.
    */
   halted?: () => string | undefined
+  /** Whether the bank answered last, shared with the sales' own calls (its own when unset). */
+  reach?: HostReach
 }
 
 export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: [ClaimedItem]; attention: [ClaimedItem, QueueAttention] }> {
@@ -81,7 +84,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   private stranded: number[] = []
   private wakeUp: (() => void) | undefined
   private loop: Promise<void> | undefined
-  private hostReachable: boolean | undefined
+  private readonly reach: HostReach
   private lastAttemptAt: number | undefined
   /** The bank could not be reached: when it is probed next, and how many probes failed in a row. */
   private outage: { probeAt: number; failedProbes: number } | undefined
@@ -92,6 +95,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     super()
     this.now = deps.now ?? Date.now
     this.random = deps.random ?? Math.random
+    this.reach = deps.reach ?? new HostReach()
   }
 
   start(): void {
@@ -125,8 +129,24 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   /** The bank answered someone else (a sale of the counter): an outage is over, the queue goes now. */
   bankAnswered(): void {
     if (this.outage === undefined) return
-    this.outage = undefined
+    this.endOutage()
     this.interrupt()
+  }
+
+  /**
+   * The bank is back: what waited out the outage on its own backoff goes now, as after a manager's
+   * "forward now", rather than minutes later (their waits grew while the bank was away).
+   */
+  private endOutage(): void {
+    this.outage = undefined
+    try {
+      this.deps.journal.outbox.makeAllDue()
+    } catch (error) {
+      this.deps.logger.error(
+        { err: error },
+        'waiting queue items could not be made due after the bank came back; they go on their own backoff',
+      )
+    }
   }
 
   private interrupt(): void {
@@ -140,7 +160,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   }
 
   status(): QueueStatus {
-    return { ...this.deps.journal.outbox.totals(), hostReachable: this.hostReachable, lastAttemptAt: this.lastAttemptAt }
+    return { ...this.deps.journal.outbox.totals(), hostReachable: this.reach.reachable, lastAttemptAt: this.lastAttemptAt }
   }
 
   /**
@@ -166,8 +186,9 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       send: async (item) => {
         dispatched++
         const outcome = await this.send(item)
-        if (outcome.kind === 'notDelivered') seen.unreachable = true
-        else if (outcome.kind !== 'unknown') seen.reached = true
+        const reached = reachedBank(outcome)
+        if (reached === false) seen.unreachable = true
+        else if (reached === true) seen.reached = true
         return outcome
       },
       commit: (answers, room) => this.journalGroup(answers, room),
@@ -197,7 +218,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
    */
   private noteReachability(seen: { reached: boolean; unreachable: boolean }): void {
     if (seen.reached || !seen.unreachable) {
-      this.outage = undefined
+      if (this.outage !== undefined) this.endOutage()
       return
     }
     const failedProbes = (this.outage?.failedProbes ?? 0) + 1
@@ -259,8 +280,8 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   /** One answer → the sale's machine and the queue, inside the caller's batch transaction. */
   private settle({ item, outcome }: Answered): void {
     const operation = item.operation
+    this.reach.note(outcome)
     if (outcome.kind === 'notDelivered' || outcome.kind === 'unknown') {
-      this.hostReachable = outcome.kind === 'notDelivered' ? false : this.hostReachable
       const verdict = afterFailedAttempt(this.deps.retry, operation, item.attempts, item.createdAt, this.now(), this.random())
       if (verdict.retry) {
         this.deps.journal.outbox.retryLater(item.seq, verdict.at, FAILURE_OF[outcome.kind], `${outcome.kind}: ${outcome.reason}`)
@@ -281,7 +302,6 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       this.deps.journal.afterCommit(() => this.emit('attention', item, { failure: FAILURE_OF[outcome.kind], detail: technical }))
       return
     }
-    this.hostReachable = true
     const answer: ForwardAnswer =
       outcome.kind === 'approved'
         ? { kind: 'approved', authCode: outcome.authorizationCode }

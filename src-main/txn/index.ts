@@ -12,6 +12,7 @@ export {
   type ReturnRequest,
   type TxnSettings,
 } from './txn-service'
+export { HostReach } from './host-reach'
 export { Forwarder, type ForwarderDeps, type QueueAttention, type QueueStatus, type QueueAnswerSink } from './forwarder'
 export { DEFAULT_RETRY_POLICY, timeLeftMs, type RetryPolicy } from './retry-policy'
 export { DEFAULT_OFFLINE_LIMITS, type OfflineLimits } from './offline-policy'

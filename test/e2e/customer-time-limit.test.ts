@@ -6,20 +6,13 @@
  * customer's "More time" moves the end (twice at most), the reader keeps waiting past the first end,
  * and the card presented then is approved. axe finds nothing with the warning shown.
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { axeViolations } from './axe'
 import { keyAmount, presentCard, salePrompt, waitForResult } from './cashier'
 import { coveredControls } from './in-view'
-import {
-  e2eComponentsPresent,
-  ensureRendererBuilt,
-  launchChromium,
-  openCashier,
-  screenshot,
-  startServe,
-  type ServeProcess,
-} from './harness'
+import { e2eComponentsPresent, openCashier, screenshot } from './harness'
+import { triedTerminal, useTriedE2E } from './suite'
 
 const CARD_PROMPT_SECONDS = 25
 
@@ -46,27 +39,10 @@ const SOUND_STUBS = `(() => {
 })()`
 
 describe.skipIf(!e2eComponentsPresent())('the card prompt’s time limit on the customer display', () => {
-  let serve: ServeProcess
-  let browser: Browser
-
-  beforeAll(async () => {
-    await ensureRendererBuilt()
-    serve = await startServe('customer-time-limit', {}, 45_000, undefined, {
-      // A terminal's settings tried in training: its host is never asked (an address that cannot resolve).
-      mode: 'production',
-      host: { offlineBaseUrl: 'https://acquirer.invalid/offline', baseUrl: 'https://acquirer.invalid', aid: 'REAL-AID-1' },
-      merchant: { storeId: 'S-9', terminalId: 'REAL-T9', merchantId: 'M-9', storeName: 'Corner Shop' },
-      currency: 'USD',
-      device: { cardReadTimeoutSeconds: CARD_PROMPT_SECONDS },
-      training: { autoPresentCard: false },
-    })
-    browser = await launchChromium()
-  }, 300_000)
-
-  afterAll(async () => {
-    await browser?.close().catch(() => undefined)
-    await serve?.stop()
-  }, 30_000)
+  const tried = useTriedE2E(
+    'customer-time-limit',
+    triedTerminal('Corner Shop', { device: { cardReadTimeoutSeconds: CARD_PROMPT_SECONDS }, training: { autoPresentCard: false } }),
+  )
 
   const recorded = (display: Page, what: '__spoken' | '__tones') => display.evaluate(`window.${what}`) as Promise<unknown[]>
   const extend = (display: Page) =>
@@ -76,12 +52,12 @@ describe.skipIf(!e2eComponentsPresent())('the card prompt’s time limit on the 
     })
 
   it('warns by sound, words and screen before the card prompt ends, and More time keeps it open', async () => {
-    const { page, context } = await openCashier(browser, await serve.launchUrl())
-    const customer = await browser.newContext({ viewport: { width: 800, height: 480 } })
+    const { page, context } = await openCashier(tried.browser, await tried.serve.launchUrl())
+    const customer = await tried.browser.newContext({ viewport: { width: 800, height: 480 } })
     try {
       await customer.addInitScript(SOUND_STUBS)
       const display = await customer.newPage()
-      await display.goto(await serve.launchUrl('customer'))
+      await display.goto(await tried.serve.launchUrl('customer'))
       await display.getByTestId('customer-message').filter({ hasText: 'Welcome' }).waitFor()
       await display.getByRole('button', { name: 'Spoken help' }).click()
 

@@ -151,3 +151,48 @@ export function cutAtRight(page: Page): Promise<string[]> {
     return [...problems]
   })()`)
 }
+
+/** How the status line stands: the items in sight, and those moved into the Menu, each with its width. */
+export interface StatusLineLayout {
+  kept: Array<{ key: string; width: number }>
+  moved: Array<{ key: string; width: number }>
+  /** The room the kept items leave at the end of the line (px), less the gap before another item. */
+  roomLeft: number
+  problems: string[]
+}
+
+/**
+ * The status line measured on its boxes: every item kept in sight lies whole inside the line, on its
+ * one row centred on the line, and is the element under its own centre; every item moved into the Menu is wider than the
+ * room the kept ones left (nothing that would have fitted was moved).
+ */
+export function statusLine(page: Page): Promise<StatusLineLayout> {
+  return page.evaluate(String.raw`(() => {
+    const line = document.querySelector('[data-testid="status-bar"]')
+    if (!line) return { kept: [], moved: [], roomLeft: 0, problems: ['no status line'] }
+    const lr = line.getBoundingClientRect()
+    const gap = parseFloat(getComputedStyle(line).columnGap) || 0
+    const kept = []
+    const moved = []
+    const problems = []
+    let right = lr.left
+    for (const item of line.querySelectorAll(':scope > [data-status-item]')) {
+      const r = item.getBoundingClientRect()
+      if (r.width === 0) continue
+      const key = item.getAttribute('data-status-item')
+      if (item.hasAttribute('data-overflowed')) { moved.push({ key, width: r.width }); continue }
+      kept.push({ key, width: r.width })
+      right = Math.max(right, r.right)
+      if (r.left < lr.left - 0.5 || r.right > lr.right + 0.5 || r.top < lr.top - 0.5 || r.bottom > lr.bottom + 0.5)
+        problems.push(key + ' is kept in the line but drawn outside it')
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+      if (!top || !item.contains(top)) problems.push(key + ' is kept in the line but not the element under its centre')
+      const off = (r.top + r.bottom) / 2 - (lr.top + lr.bottom) / 2
+      if (Math.abs(off) > 1.5) problems.push(key + ' sits ' + Math.round(off) + ' px off the middle of the line')
+    }
+    const roomLeft = lr.right - right - (kept.length > 0 ? gap : 0)
+    for (const item of moved)
+      if (item.width <= roomLeft) problems.push(item.key + ' (' + Math.round(item.width) + ' px) is in the Menu though ' + Math.round(roomLeft) + ' px were left on the line')
+    return { kept, moved, roomLeft, problems }
+  })()`)
+}

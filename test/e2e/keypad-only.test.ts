@@ -3,8 +3,9 @@
  * 1024x768 and 1280x800:
  * digits, Enter, Escape and the four arrows, nothing else (no Tab, no Space, no mouse). A sale, a void,
  * a tip, a return, the close of day and a sign-in, each from start to end; after every key the focus is
- * on a control on screen, never lost on the page. The simulated customer holds out the default card
- * whenever the reader asks.
+ * on a control on screen, never lost on the page. Whenever the reader asks for a card the focus is on
+ * the training picker's Present, and Enter holds out the card it shows (the simulated customer waits
+ * for the trainee's pick).
  */
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -95,12 +96,16 @@ describe.skipIf(!e2eComponentsPresent())('the counter with a keypad alone', () =
       if (index > 0) await signIn(page)
       expect(await focused(page)).toBe('amount-input')
 
-      // Three sales: digits, Enter; the customer presents the card; Enter starts the next.
+      // Three sales: digits, Enter; Enter presents the card the picker shows; Enter starts the next.
       const ids: string[] = []
       for (const amount of [`25${index}0`, `36${index}0`, `47${index}0`]) {
         await keys(page, amount)
         await key(page, 'Enter')
+        await expect.poll(() => focused(page)).toBe('present-test-card')
+        await key(page, 'Enter')
         ids.push(await waitForResult(page, 'approved'))
+        // The card read, the picker goes: the focus is back on the amount, where Enter starts the next sale.
+        await expect.poll(() => focused(page)).toBe('amount-input')
         await key(page, 'Enter')
         await expect.poll(() => page.getByTestId('amount-input').inputValue()).toBe('')
       }
@@ -114,6 +119,9 @@ describe.skipIf(!e2eComponentsPresent())('the counter with a keypad alone', () =
       expect(await focused(page)).toBe('Keep the sale')
       await key(page, 'ArrowRight')
       expect(await focused(page)).toBe('Void sale')
+      await key(page, 'Enter')
+      // The customer presents the card again: Present has the focus.
+      await expect.poll(() => focused(page)).toBe('present-test-card')
       await key(page, 'Enter')
       await page.getByRole('status', { name: 'Void status' }).filter({ hasText: 'Voided' }).waitFor({ timeout: 20_000 })
       await arrowTo(page, 'void-done-button')
@@ -129,6 +137,8 @@ describe.skipIf(!e2eComponentsPresent())('the counter with a keypad alone', () =
       expect(await focused(page)).toBe('return-amount')
       await keys(page, '1000')
       expect(await panel.getByTestId('return-amount').inputValue()).toBe('10.00')
+      await key(page, 'Enter')
+      await expect.poll(() => focused(page)).toBe('present-test-card')
       await key(page, 'Enter')
       await panel.getByRole('status', { name: 'Return status' }).filter({ hasText: 'Returned: USD 10.00' }).waitFor({ timeout: 20_000 })
       await arrowTo(page, 'return-done-button')

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { goTo, keyAmount, newSale, presentCard, salePrompt, sell, waitForResult } from './cashier'
 import { e2eComponentsPresent, screenshot } from './harness'
 import { coveredControls, cutAtRight } from './in-view'
-import { posValue } from './pos-api'
+import { addStaff, raiseManagerAlarm, signInIfAsked, type StaffMember } from './staff'
 import { useE2E } from './suite'
 
 const SIZES = [
@@ -24,13 +24,13 @@ const SIZES = [
 type HeaderState = 'training' | 'long-name' | 'alarm'
 const HEADERS: readonly HeaderState[] = ['training', 'long-name', 'alarm']
 
-const MANAGER = { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' } as const
-const CASHIER = {
+const MANAGER: StaffMember = { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' }
+const CASHIER: StaffMember = {
   operatorId: '17',
   name: 'Anna-Katharina Wolkenstein-Trostburg de Montmorency',
   role: 'cashier',
   pin: '1234',
-} as const
+}
 
 const MODAL = '[aria-modal="true"]'
 
@@ -52,15 +52,6 @@ describe.skipIf(!e2eComponentsPresent())('no region covers another, at every siz
     }
   }
 
-  async function signInIfAsked(page: Page): Promise<void> {
-    await page.locator('[data-testid="sign-in-form"], [data-testid="amount-input"]').first().waitFor()
-    if ((await page.getByTestId('sign-in-form').count()) === 0) return
-    await page.getByTestId('operator-id-input').fill(CASHIER.operatorId)
-    await page.getByTestId('operator-pin-input').fill(CASHIER.pin)
-    await page.getByTestId('sign-in-button').click()
-    await page.getByTestId('amount-input').waitFor()
-  }
-
   async function signOut(page: Page): Promise<void> {
     const inLine = page.getByTestId('sign-out-button')
     if (await inLine.isVisible()) await inLine.click()
@@ -75,7 +66,7 @@ describe.skipIf(!e2eComponentsPresent())('no region covers another, at every siz
   async function everyView(page: Page, state: HeaderState, size: string): Promise<string[]> {
     const findings: string[] = []
     const at = (view: string) => `${size}-${state}-${view}`
-    await signInIfAsked(page)
+    await signInIfAsked(page, CASHIER)
     await goTo(page, 'sale')
     await check(page, findings, at('sale'))
 
@@ -138,7 +129,7 @@ describe.skipIf(!e2eComponentsPresent())('no region covers another, at every siz
     if (state !== 'training') {
       await signOut(page)
       await check(page, findings, at('sign-in'))
-      await signInIfAsked(page)
+      await signInIfAsked(page, CASHIER)
     }
 
     await goTo(page, 'close-of-day')
@@ -186,32 +177,24 @@ describe.skipIf(!e2eComponentsPresent())('no region covers another, at every siz
           await newSale(page)
         }
         if (state === 'long-name' && size.width === 800) {
-          const asCounter = (operation: string, data: unknown) => context.request.post(`${e2e.serve.uiUrl}/v1/ops/${operation}`, { data })
-          expect((await asCounter('addOperator', MANAGER)).ok()).toBe(true)
-          const approval = { operatorId: MANAGER.operatorId, pin: MANAGER.pin }
-          expect((await asCounter('addOperator', { ...CASHIER, approval })).ok()).toBe(true)
+          await addStaff(context, e2e.serve, MANAGER, CASHIER)
           await page.reload()
         }
         if (state === 'alarm' && size.width === 800) {
-          await signInIfAsked(page)
-          // A payment stored offline that the bank declines once it is back: it needs a manager, an alarm.
-          await e2e.serve.host.setFault('*', 'http-503')
-          await sell(page, '2551', '25.51', 'storedOffline')
-          await newSale(page)
-          await e2e.serve.host.clearFaults()
-          await posValue(e2e.serve, 'forwardNow', {})
+          await signInIfAsked(page, CASHIER)
+          await raiseManagerAlarm(page, e2e.serve)
           await page.getByTestId('alarm-button').waitFor()
         }
         if (state === 'alarm') {
           // The bank is down from here on, with a payment stored: the header says so beside the alarm.
           await e2e.serve.host.setFault('*', 'http-503')
           // (Each test: the faults are cleared between tests, and the queue may have been sent meanwhile.)
-          await signInIfAsked(page)
+          await signInIfAsked(page, CASHIER)
           const cents = String(25 + SIZES.indexOf(size))
           await sell(page, `25${cents}`, `25.${cents}`, 'storedOffline')
           await newSale(page)
         }
-        await signInIfAsked(page)
+        await signInIfAsked(page, CASHIER)
         if (state === 'alarm') {
           // The alarm raised at 800x480 stands in every window opened after it, while a manager has not handled it.
           await page.getByTestId('alarms-banner').waitFor({ state: 'attached' })

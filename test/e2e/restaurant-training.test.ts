@@ -7,19 +7,11 @@
  */
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { goTo, newSale, sell } from './cashier'
-import {
-  e2eComponentsPresent,
-  ensureRendererBuilt,
-  launchChromium,
-  openCashier,
-  screenshot,
-  startServe,
-  type ServeProcess,
-} from './harness'
+import { e2eComponentsPresent, openCashier, screenshot } from './harness'
 import { internalWords } from './plain-words'
+import { triedTerminal, useTriedE2E } from './suite'
 
 const SIZES = [
   { width: 800, height: 480 },
@@ -28,39 +20,17 @@ const SIZES = [
 ] as const
 
 describe.skipIf(!e2eComponentsPresent())('restaurant mode tried in training without a keychain', () => {
-  let serve: ServeProcess
-  let browser: Browser
-
-  beforeAll(async () => {
-    await ensureRendererBuilt()
-    serve = await startServe(
-      'restaurant-training',
-      // No Secret Service to be found: the keychain is missing, as on a computer without one.
-      { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmpdir(), 'pos-e2e-no-bus')}`, DISPLAY: '' },
-      45_000,
-      undefined,
-      {
-        // A real terminal's settings: its host is never asked (an address that cannot resolve).
-        mode: 'production',
-        host: { offlineBaseUrl: 'https://acquirer.invalid/offline', baseUrl: 'https://acquirer.invalid', aid: 'REAL-AID-1' },
-        merchant: { storeId: 'S-9', terminalId: 'REAL-T9', merchantId: 'M-9', storeName: 'Trattoria Prova' },
-        currency: 'USD',
-        restaurantMode: true,
-        tips: { tolerancePercent: 25 },
-      },
-    )
-    browser = await launchChromium()
-  }, 300_000)
-
-  afterAll(async () => {
-    await browser?.close().catch(() => undefined)
-    await serve?.stop()
-  }, 30_000)
+  const tried = useTriedE2E(
+    'restaurant-training',
+    triedTerminal('Trattoria Prova', { restaurantMode: true, tips: { tolerancePercent: 25 } }),
+    // No Secret Service to be found: the keychain is missing, as on a computer without one.
+    { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(tmpdir(), 'pos-e2e-no-bus')}`, DISPLAY: '' },
+  )
 
   for (const [index, size] of SIZES.entries()) {
     const label = `${size.width}x${size.height}`
     it(`${label}: a sale is approved and left open, and its tip is keyed and saved`, async () => {
-      const cashier = await openCashier(browser, await serve.launchUrl(), size)
+      const cashier = await openCashier(tried.browser, await tried.serve.launchUrl(), size)
       const { page } = cashier
       try {
         await page.getByText('Trattoria Prova').first().waitFor()

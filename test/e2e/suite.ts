@@ -71,3 +71,52 @@ export function useE2E(name: string): E2E {
     },
   }
 }
+
+/**
+ * A real terminal's settings, as a manager would try them in training before going live: production
+ * mode, a host that is never asked (an address that cannot resolve), the store named `storeName`, and
+ * `more` on top (restaurant mode, the card prompt's time, ...).
+ */
+export function triedTerminal(storeName: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    mode: 'production',
+    host: { offlineBaseUrl: 'https://acquirer.invalid/offline', baseUrl: 'https://acquirer.invalid', aid: 'REAL-AID-1' },
+    merchant: { storeId: 'S-9', terminalId: 'REAL-T9', merchantId: 'M-9', storeName },
+    currency: 'USD',
+    ...more,
+  }
+}
+
+export interface TriedE2E {
+  serve: ServeProcess
+  browser: Browser
+}
+
+/**
+ * One agent trying `settings` in training (`pos-agent serve --training`, the training host and the
+ * simulated PIN pad) and one browser for a test file; each test opens its own cashier (openCashier).
+ * `env` is added to the agent's environment (e.g. no Secret Service to be found).
+ */
+export function useTriedE2E(name: string, settings: Record<string, unknown>, env: Record<string, string> = {}): TriedE2E {
+  const state = {} as { serve?: ServeProcess; browser?: Browser }
+
+  beforeAll(async () => {
+    await ensureRendererBuilt()
+    state.serve = await startServe(name, env, 45_000, undefined, settings)
+    state.browser = await launchChromium()
+  }, 300_000)
+
+  afterAll(async () => {
+    await state.browser?.close().catch(() => undefined)
+    await state.serve?.stop()
+  }, 30_000)
+
+  return {
+    get serve() {
+      return state.serve!
+    },
+    get browser() {
+      return state.browser!
+    },
+  }
+}

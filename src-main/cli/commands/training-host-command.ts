@@ -30,7 +30,7 @@ export async function trainingHostCommand(runtime: Runtime, flags: TrainingHostF
   })
   console.log(`training host listening on ${host.url}`)
   console.log(`trust its CA with host.caFile: ${host.caFile}`)
-  console.log(`serving aid(s): ${Object.keys(signingKeys).join(', ')}; admin: ${host.url}/admin/faults, ${host.url}/admin/ledger`)
+  console.log(`acquirer ids served: ${Object.keys(signingKeys).join(', ')}; admin: ${host.url}/admin/faults, ${host.url}/admin/ledger`)
   if (faults.length > 0) console.log(`faults: ${flags.faults.join(', ')}`)
   await new Promise<void>((resolve) => {
     const stop = () => resolve()

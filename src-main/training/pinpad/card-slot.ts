@@ -46,6 +46,8 @@ export class CardSlot {
   private readonly presented: SimCard[] = []
   private current: { card: SimCard; step: number; chipFailed: boolean } | undefined
   private activation: Activation | undefined
+  /** The next requests wait for a card someone presents: no default card comes by itself. */
+  private waitForPick = false
 
   constructor(
     private readonly io: EmulatorOutput,
@@ -53,6 +55,15 @@ export class CardSlot {
     private readonly lookup: (name: string) => SimCard,
     private readonly onRead: (read: CardRead) => void,
   ) {}
+
+  /**
+   * Whether the default card comes by itself for the requests from now on (`false`: they wait for a
+   * pick). A trainee at the counter picks the card, however long that takes; a POS tried with nobody at
+   * the counter gets the default card.
+   */
+  autoPresent(on: boolean): void {
+    this.waitForPick = !on
+  }
 
   get waiting(): boolean {
     return this.activation !== undefined
@@ -74,7 +85,7 @@ export class CardSlot {
     this.activation = activation
     if (this.current || this.presented.length > 0) return this.tryRead()
     const name = this.options.defaultCard
-    if (name !== undefined)
+    if (name !== undefined && !this.waitForPick)
       this.io.later(
         this.options.autoPresentMs ?? 1_000,
         () => this.activation === activation && !activation.reading && this.present(this.lookup(name)),

@@ -123,6 +123,11 @@ export class Neo2Emulator {
     this.slot.present(this.card(name))
   }
 
+  /** Whether the default card comes by itself at the next card requests (see CardSlot.autoPresent). */
+  autoPresent(on: boolean): void {
+    this.slot.autoPresent(on)
+  }
+
   fault(fault: PinpadFault, times?: number): void {
     this.faults.add(fault, times)
   }

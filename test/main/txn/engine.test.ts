@@ -69,6 +69,31 @@ describe('a sale through the engine', () => {
     expect(harness.engine.journal.openCard(started.id, 'purchase')).toBeUndefined()
   })
 
+  it('an outage ends with the first sale that reaches the bank: the stored payment goes at once, not after its backoff', async () => {
+    const reader = new ScriptedCardReader()
+    harness = await startEngineHarness(reader, {
+      retry: {
+        baseDelayMs: 600_000,
+        maxDelayMs: 600_000,
+        maxAttempts: 50,
+        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+      },
+    })
+    harness.host.setFault('*', 'http-503')
+    reader.present({ card: TEST_CARDS.chipVisa() })
+    const first = harness.engine.txn.startSale({ amountMinor: 4500, currency: 'USD' })
+    expect((await harness.engine.txn.waitForOutcome(first.id)).state).toBe('storedOffline')
+    // The queue met the bank down: its payment now waits ten minutes, and so does the next probe.
+    const payment = () => harness!.engine.journal.outbox.ofSale(first.id).find((i) => i.operation === 'payment')!
+    await eventually(() => (payment().attempts > 0 && payment().state === 'pending') || undefined)
+    expect(payment().nextAttemptAt).toBeGreaterThan(Date.now() + 60_000)
+    harness.host.clearFaults()
+    reader.present({ card: TEST_CARDS.chipVisa() })
+    const second = harness.engine.txn.startSale({ amountMinor: 1200, currency: 'USD' })
+    expect((await harness.engine.txn.waitForOutcome(second.id)).state).toBe('approved')
+    await eventually(() => harness!.engine.txn.get(first.id)?.state === 'forwarded', 8_000)
+  })
+
   it('swipe with the host down is declined offline (not eligible)', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.swipeMastercard() })
     harness = await startEngineHarness(reader)

@@ -202,7 +202,11 @@ export function SaleScreen() {
             )}
             {phase === 'result' && sale && <SaleFacts sale={sale} />}
             {training && askingForCard && (
-              <TestCardPicker {...(phase === 'idle' ? { afterPresent: focusAmountField, presentOnPick: true } : {})} />
+              <TestCardPicker
+                {...(phase === 'idle'
+                  ? { afterPresent: focusAmountField, presentOnPick: true }
+                  : { focusPresent: true, afterLeave: focusAmountField })}
+              />
             )}
           </div>
         </div>

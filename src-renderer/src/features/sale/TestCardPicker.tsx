@@ -5,7 +5,7 @@
  * the trainee chose is the card read, never the simulator's own default. `afterPresent` lets the screen take the focus back, so
  * Enter then does what that screen says (charge) rather than presenting the card again.
  */
-import { useId } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { NoticeLine } from '../../components/Notice'
 import { trainingCards, usePos } from '../../store'
@@ -14,10 +14,31 @@ export interface TestCardPickerProps {
   afterPresent?: () => void
   /** No card request is waiting: a pick is held out for the next one at once, so it is the card read. */
   presentOnPick?: boolean
+  /**
+   * The reader waits for the card: Present takes the focus, so Enter holds out the card shown (the
+   * simulated customer waits for the trainee's pick) and a keypad alone can finish the sale.
+   */
+  focusPresent?: boolean
+  /** The picker leaves the screen with the focus in it (the card was read): where the focus goes next. */
+  afterLeave?: () => void
 }
 
-export function TestCardPicker({ afterPresent, presentOnPick = false }: TestCardPickerProps) {
+export function TestCardPicker({ afterPresent, presentOnPick = false, focusPresent = false, afterLeave }: TestCardPickerProps) {
   const id = useId()
+  const sectionRef = useRef<HTMLElement>(null)
+  const presentRef = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (focusPresent) presentRef.current?.focus()
+  }, [focusPresent])
+  // Run while the picker is still in the page, so the focus it holds is seen before it goes with it.
+  const leaveRef = useRef(afterLeave)
+  leaveRef.current = afterLeave
+  useLayoutEffect(() => {
+    const section = sectionRef.current
+    return () => {
+      if (section?.contains(section.ownerDocument.activeElement)) leaveRef.current?.()
+    }
+  }, [])
   // The cards and their words come from the agent that simulates them (appInfo.trainingCards).
   const cards = usePos(useShallow(trainingCards))
   const notice = usePos((s) => s.testCardNotice)
@@ -29,7 +50,7 @@ export function TestCardPicker({ afterPresent, presentOnPick = false }: TestCard
   const card = cards.find((c) => c.name === picked) ?? cards[0]!
   const name = card.name
   return (
-    <section className="test-card-picker" aria-labelledby={`${id}-title`} data-testid="test-card-picker">
+    <section ref={sectionRef} className="test-card-picker" aria-labelledby={`${id}-title`} data-testid="test-card-picker">
       <h3 id={`${id}-title`} className="picker-title">
         Training: the customer holds out
       </h3>
@@ -55,6 +76,7 @@ export function TestCardPicker({ afterPresent, presentOnPick = false }: TestCard
           type="button"
           className="button"
           data-testid="present-test-card"
+          ref={presentRef}
           onClick={() => {
             afterPresent?.()
             void presentTestCard(name)

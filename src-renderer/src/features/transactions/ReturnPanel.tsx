@@ -127,7 +127,7 @@ function ReturnDialog({ title }: { title: string }) {
                 </button>
               )}
             </div>
-            {training && waiting && <TestCardPicker />}
+            {training && waiting && <TestCardPicker focusPresent />}
           </>
         )}
       </section>

@@ -83,7 +83,7 @@ function VoidDialog({ title }: { title: string }) {
           )}
         </div>
         <DisabledReason id="void-why" reason={why} />
-        {training && waiting && <TestCardPicker />}
+        {training && waiting && <TestCardPicker focusPresent />}
       </section>
     </div>,
     document.body,

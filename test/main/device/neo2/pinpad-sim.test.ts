@@ -118,6 +118,23 @@ describe('Neo2Emulator', () => {
     expect(() => b.emulator.present('no-such-card')).toThrow(/no test card/)
     expect(() => new Neo2Emulator({ defaultCard: 'nope' })).toThrow(RangeError)
   })
+
+  it('waits for the card someone picks while its default card is off, however long that takes', async () => {
+    const b = bench({ defaultCard: 'swipe-magstripe', autoPresentMs: 5 })
+    b.emulator.autoPresent(false)
+    b.send(0x02, 0x40, Buffer.from('1E', 'hex'))
+    await sleep(60)
+    // Twelve times the default card's delay, and nothing read: the request still waits.
+    expect(b.seen()).toEqual([])
+    b.emulator.present('expired')
+    await sleep(40)
+    expect(b.seen()).toEqual(['2:e', '2:0'])
+    // Switched back on, the next request gets the default card by itself again.
+    b.emulator.autoPresent(true)
+    b.send(0x02, 0x40, Buffer.from('1E', 'hex'))
+    await sleep(40)
+    expect(b.seen()).toEqual(['2:e', '2:0', '2:e', '2:0'])
+  })
 })
 
 const hasSocat = requireComponent('socat', commandAvailable('socat'), INSTALL.socat)
