@@ -7,8 +7,9 @@
  *   envelope = version (1 byte) | enc (32 bytes, the KEM's encapsulated key) | ciphertext
  */
 import type { webcrypto } from 'node:crypto'
-import { Aes256Gcm, CipherSuite, DhkemX25519HkdfSha256, HkdfSha256, type SenderContext } from '@hpke/core'
+import type { SenderContext } from '@hpke/core'
 import { PosError } from '../../src-shared/pos-error'
+import { copySuite } from './hpke-node'
 import type { QueueCopy } from './queue-replica'
 import type { X25519PrivateJwk, X25519PublicJwk } from './recovery-key'
 
@@ -17,22 +18,21 @@ const ENC_SIZE = 32
 /** RFC 9180 §5.1 `info`: binds every copy to this use of the key. */
 const INFO = new TextEncoder().encode('pos-agent queue copy v1')
 
-const suite = () => new CipherSuite({ kem: new DhkemX25519HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() })
-
 /** Contexts kept built ahead: enough for a burst of sales whose contexts are still being built. */
 const READY_CONTEXTS = 4
 
 /**
  * Seals copies. A single-shot seal is a fresh sender context (RFC 9180 §5.1.1: an ephemeral key, its
  * Diffie-Hellman with the recipient's key, the key schedule) and one AEAD seal under it (§6.1). The
- * context does not depend on the copy, and building it is most of the time (about twenty WebCrypto
- * calls in turn, each waiting for the event loop): so contexts are built ahead (`prepareAhead`, once
+ * context does not depend on the copy, and building it is most of the time (the X25519 steps are
+ * WebCrypto calls, each a turn of the event loop): so contexts are built ahead (`prepareAhead`, once
  * the store acknowledged the last copy, so that they do not take the processor from the store server
- * while it answers), and an offline approval waits only for the AEAD seal. Each context seals exactly
- * one copy and is dropped: the envelope and its security are those of the single-shot seal.
+ * while it answers), and an offline approval waits only for the AEAD seal, which node:crypto does at
+ * once (hpke-node.ts). Each context seals exactly one copy and is dropped: the envelope and its
+ * security are those of the single-shot seal.
  */
 export class CopySealer {
-  private readonly suite = suite()
+  private readonly suite = copySuite()
   private key: Promise<webcrypto.CryptoKey> | undefined
   private readonly ready: Array<Promise<SenderContext>> = []
 
@@ -69,7 +69,7 @@ export class CopySealer {
 }
 
 export class CopyOpener {
-  private readonly suite = suite()
+  private readonly suite = copySuite()
   /**
    * The recovery key as a pair, imported once: given only the private key, the library derives its
    * public half again for every copy it opens (RFC 9180 §4.1 Decap needs pkRm), through an export

@@ -64,6 +64,9 @@ export class StoreConnection {
           maxReconnectAttempts: -1,
           reconnectTimeWait: 500,
           timeout: 2_000,
+          // No stack captured for every request in case it fails (an Error per publish and per erase,
+          // a measurable part of the CPU a copy or a rescued item costs): the log says which call failed.
+          noAsyncTraces: true,
           ...(authenticator ? { authenticator } : {}),
           ...tlsOption(settings),
         })

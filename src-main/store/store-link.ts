@@ -13,6 +13,9 @@ import { StoreConnection, type StoreConnectionSettings } from './store-connectio
 import { eventSubject, FLEET_BUCKET, terminalKey } from './store-names'
 import { agreeing, counted } from '../../src-shared/counted'
 
+/** How long a lane's events wait to go out together (the fleet reads them; nothing waits for them). */
+const EVENT_DELAY_MS = 50
+
 export interface StoreLinkSettings extends Omit<StoreConnectionSettings, 'name'> {
   terminalId: string
   recoveryPublicKey: string
@@ -47,6 +50,9 @@ export class StoreLink {
   private timer: NodeJS.Timeout | undefined
   private beating: Promise<void> | undefined
   private hooks: StoreLinkHooks | undefined
+  /** Events not yet handed to the client, and the timer that hands them over together. */
+  private events: Array<{ subject: string; payload: string }> = []
+  private eventTimer: NodeJS.Timeout | undefined
 
   constructor(
     private readonly settings: StoreLinkSettings,
@@ -100,16 +106,32 @@ export class StoreLink {
     return this.replica.status()
   }
 
-  /** A sale's outcome, an alarm or an audit record on the terminal's subject (never card data). */
+  /**
+   * A sale's outcome, an alarm or an audit record on the terminal's subject (never card data). A sale
+   * changes state several times in a few milliseconds: its events go out together, in order, at most
+   * EVENT_DELAY_MS later, in one write to the store server instead of one write (a system call, and a
+   * wake-up of the store server) for each, while an approval may be waiting for that server.
+   */
   publishEvent(kind: string, payload: unknown): void {
+    this.events.push({ subject: eventSubject(this.settings.storeId, this.settings.terminalId, kind), payload: JSON.stringify(payload) })
+    this.eventTimer ??= setTimeout(() => this.flushEvents(), EVENT_DELAY_MS).unref()
+  }
+
+  private flushEvents(): void {
+    clearTimeout(this.eventTimer)
+    this.eventTimer = undefined
+    const events = this.events
+    this.events = []
+    if (events.length === 0) return
     void this.connection
       .nats(1)
-      .then((nc) => nc.publish(eventSubject(this.settings.storeId, this.settings.terminalId, kind), JSON.stringify(payload)))
+      .then((nc) => events.forEach(({ subject, payload }) => nc.publish(subject, payload)))
       .catch(() => undefined)
   }
 
   async close(): Promise<void> {
     clearTimeout(this.timer)
+    this.flushEvents()
     this.hooks = undefined
     await this.beating
     await this.replica.stop()
