@@ -212,15 +212,19 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   }
 
   /**
-   * After a drain that sent something: an outage begins or goes on (the next probe on the retry
-   * policy's backoff) when no item reached the bank and one could not reach it; otherwise it ends. A
-   * drain with nothing due leaves it as it is: the next item, new or due again, is the probe.
+   * After a drain that sent something: an outage ends when an item reached the bank; it begins when
+   * one could not reach it and none did, and goes on (the next probe on the retry policy's backoff)
+   * when none reached it. A drain with nothing due leaves it as it is: the next item, new or due
+   * again, is the probe.
    */
   private noteReachability(seen: { reached: boolean; unreachable: boolean }): void {
-    if (seen.reached || !seen.unreachable) {
+    if (seen.reached) {
       if (this.outage !== undefined) this.endOutage()
       return
     }
+    // Answers lost on the way (or refused before leaving) say nothing of the bank: no outage begins,
+    // and one under way goes on, its next probe later.
+    if (!seen.unreachable && this.outage === undefined) return
     const failedProbes = (this.outage?.failedProbes ?? 0) + 1
     this.outage = { failedProbes, probeAt: this.now() + nextDelayMs(this.deps.retry, failedProbes, this.random()) }
   }
@@ -259,7 +263,10 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
           this.deps.logger.error({ err: error }, 'store-and-forward loop failed; retrying shortly')
         }
       }
-      const sleepMs = this.outage === undefined ? (this.deps.idleMs ?? 1_000) : Math.min(this.untilProbeMs(), this.deps.idleMs ?? 1_000)
+      // The probe's time come and nothing due to send, the loop idles like any other: a new item wakes it.
+      const idleMs = this.deps.idleMs ?? 1_000
+      const untilNextProbe = this.untilProbeMs()
+      const sleepMs = untilNextProbe > 0 ? Math.min(untilNextProbe, idleMs) : idleMs
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, sleepMs)
         this.wakeUp = () => {

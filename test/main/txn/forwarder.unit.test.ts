@@ -706,6 +706,48 @@ describe('an outage of the bank is probed on the backoff, not tried again for ev
     }
   })
 
+  it('the probe due and nothing to send: the loop idles instead of spinning until a new item or a sale', async () => {
+    // One try only: A goes to a manager at once, the outage begins, and the queue is left empty.
+    const f = await rig({ answer: whileDown, concurrency: 4, retry: { maxAttempts: 1 } })
+    f.queue('A:payment')
+    f.forwarder.start()
+    try {
+      await eventually(() => (f.item('A:payment').state === 'attention' ? true : undefined))
+      let claims = 0
+      const claimDue = f.journal.outbox.claimDue.bind(f.journal.outbox)
+      f.journal.outbox.claimDue = (room: number) => {
+        claims++
+        return claimDue(room)
+      }
+      f.clock.now = T0 + 60_000
+      f.forwarder.wake()
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      // One look now, and no other within the idle second: a spinning loop looks thousands of times.
+      expect(claims).toBeLessThanOrEqual(2)
+      expect(calls(f)).toBe(1)
+    } finally {
+      await f.forwarder.stop()
+    }
+  })
+
+  it('a probe whose answer is lost says nothing: the outage goes on, nothing else is sent, the next probe later', async () => {
+    const f = await rig({ answer: inOrder('notDelivered', 'unknown', 'approved', 'approved'), concurrency: 4 })
+    f.queue('A:payment')
+    f.forwarder.start()
+    try {
+      await eventually(() => (calls(f) === 1 && f.item('A:payment').lastFailure === 'bankUnreachable' ? true : undefined))
+      f.queue('B:payment')
+      f.clock.now = T0 + 2_500
+      f.forwarder.wake()
+      await eventually(() => (calls(f) === 2 && f.item(f.host.calls[1]!.label).lastFailure === 'noAnswer' ? true : undefined))
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      expect(calls(f)).toBe(2)
+      expect(f.forwarder.status().count).toBe(2)
+    } finally {
+      await f.forwarder.stop()
+    }
+  })
+
   it("a manager's forward now sends every waiting item at once, outage or not", async () => {
     const f = await afterFirstFailure()
     await f.forwarder.stop()
