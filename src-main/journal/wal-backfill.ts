@@ -23,10 +23,14 @@
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 
-/** Slots of the shared signal: activity count, stop, and whether the worker sleeps on the count. */
+/**
+ * Slots of the shared signal: activity count, stop, whether the worker sleeps on the count, and the
+ * checkpoints it has finished.
+ */
 const ACTIVITY = 0
 const STOP = 1
 const ASLEEP = 2
+const CHECKPOINTS = 3
 
 /**
  * The worker's code, evaluated (like the integrity check's): it loads better-sqlite3 from the path
@@ -38,7 +42,13 @@ const { workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
 const signal = new Int32Array(workerData.signal)
 const db = new Database(workerData.file, { fileMustExist: true, timeout: 0 })
-let seen = Atomics.load(signal, 0)
+// The checkpoint's syncs as the writer's own (database.ts): on macOS a plain fsync leaves the
+// drive's cache unflushed, and a WAL started over must only overwrite frames that are in the file.
+db.pragma('synchronous = FULL')
+db.pragma('fullfsync = ON')
+db.pragma('checkpoint_fullfsync = ON')
+// From zero, not from the count at start: activity noted before this thread ran is still copied.
+let seen = 0
 try {
   while (Atomics.load(signal, 1) === 0) {
     Atomics.store(signal, 2, 1)
@@ -49,7 +59,8 @@ try {
     if (Atomics.load(signal, 1) !== 0) break
     seen = Atomics.load(signal, 0)
     try {
-      db.pragma('wal_checkpoint(PASSIVE)')
+      const [result] = db.pragma('wal_checkpoint(PASSIVE)')
+      if (result && result.busy === 0) Atomics.add(signal, 3, 1)
     } catch (error) {
       // A busy or failing disk: the writer's own commits report it to the sale; tried again next time.
     }
@@ -73,7 +84,7 @@ export interface WalBackfillOptions {
 }
 
 export class WalBackfill {
-  private readonly signal = new Int32Array(new SharedArrayBuffer(12))
+  private readonly signal = new Int32Array(new SharedArrayBuffer(16))
   private readonly worker: Worker
   private readonly exited: Promise<void>
 
@@ -91,6 +102,11 @@ export class WalBackfill {
     })
   }
 
+  /** Checkpoints the worker has finished (the status of the copy, for diagnostics and tests). */
+  get checkpointsDone(): number {
+    return Atomics.load(this.signal, CHECKPOINTS)
+  }
+
   /**
    * Something was committed: copy it back soon. Woken only when asleep (a wake is a system call, and
    * a sale makes several changes): a worker about to sleep sees the count moved and does not sleep.
@@ -103,6 +119,8 @@ export class WalBackfill {
   /** Stops after the checkpoint in progress, if any; resolves once the worker's connection is closed. */
   async stop(): Promise<void> {
     Atomics.store(this.signal, STOP, 1)
+    // The count moves too: a worker between its look at STOP and its wait does not sleep on.
+    Atomics.add(this.signal, ACTIVITY, 1)
     Atomics.notify(this.signal, ACTIVITY)
     Atomics.notify(this.signal, STOP)
     // Held until it has exited: a close awaited at the end of a program must not find the loop empty.
