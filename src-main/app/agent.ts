@@ -9,6 +9,7 @@ import { AgentMetrics, MeasuredHostClient } from '../metrics'
 import { minorUnitDigits } from '../../src-shared/money'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../txn'
 import { composeEngine, type Engine, type EngineAlarm, type EngineSettings } from './compose'
+import { followCounterSale } from './training-card-follow'
 import { packageVersion, type AgentConfig } from '../config'
 import { openHostClient, type HostConnection } from './host-connection'
 import type { Runtime } from './runtime'
@@ -121,6 +122,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       store: store?.engineStore,
     })
     closers.unshift(() => engine.close())
+    if (readerHandle.autoPresentTestCard) followCounterSale(engine.txn, readerHandle.autoPresentTestCard)
     // The replica reads the journal on its timer: the link closes before the journal, never after.
     closers.splice(closers.indexOf(closeLink), 1)
     closers.unshift(closeLink)
@@ -165,7 +167,6 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
         merchantId: config.merchant.merchantId,
       },
       ...(readerHandle.presentTestCard ? { presentTestCard: readerHandle.presentTestCard } : {}),
-      ...(readerHandle.autoPresentTestCard ? { autoPresentTestCard: readerHandle.autoPresentTestCard } : {}),
       metrics,
       idleSignOutMinutes: config.operators.idleSignOutMinutes,
       voidWithoutManagerMinutes: config.operators.voidWithoutManagerMinutes,

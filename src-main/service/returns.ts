@@ -1,13 +1,12 @@
 /** Returns: part or all of a sale credited to its card, or a return without a sale (a manager's, within its limit). */
 import { saleOriginOf } from './caller'
-import { cardPickedAt, type Handlers, type ServiceParts } from './service-parts'
+import type { Handlers, ServiceParts } from './service-parts'
 
 export function returnsHandlers(parts: ServiceParts): Handlers<'startReturn'> {
   const { txn } = parts.deps.engine
   return {
-    startReturn: (r, { caller, actor }) => {
-      cardPickedAt(parts, caller)
-      return txn.startReturn({
+    startReturn: (r, { caller, actor }) =>
+      txn.startReturn({
         originalId: r.originalId,
         amountMinor: r.amountMinor,
         currency: r.currency ?? parts.deps.info.currency,
@@ -18,7 +17,6 @@ export function returnsHandlers(parts: ServiceParts): Handlers<'startReturn'> {
         managerApproved: caller.door === 'nexo' || parts.operators.hasManager(),
         startedBy: saleOriginOf(caller),
         operatorId: actor,
-      })
-    },
+      }),
   }
 }

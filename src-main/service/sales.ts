@@ -1,7 +1,7 @@
 /** Ringing up a sale and following it: start, look up, cancel at the counter, the duplicate question, the list. */
 import { PosError } from '../../src-shared/errors'
 import { saleOriginOf } from './caller'
-import { cardPickedAt, saleOf, type Handlers, type ServiceParts } from './service-parts'
+import { saleOf, type Handlers, type ServiceParts } from './service-parts'
 
 type SalesOperations = 'startSale' | 'getSale' | 'getSaleByReference' | 'cancelSale' | 'confirmDuplicate' | 'listSales' | 'presentTestCard'
 
@@ -9,9 +9,8 @@ export function salesHandlers(parts: ServiceParts): Handlers<SalesOperations> {
   const { txn, journal } = parts.deps.engine
   return {
     startSale: (r, { caller, actor }) =>
-      parts.spoken.start(r.speech === true, () => {
-        cardPickedAt(parts, caller)
-        return txn.startSale({
+      parts.spoken.start(r.speech === true, () =>
+        txn.startSale({
           startedBy: saleOriginOf(caller),
           operatorId: actor,
           amountMinor: r.amountMinor,
@@ -20,8 +19,8 @@ export function salesHandlers(parts: ServiceParts): Handlers<SalesOperations> {
           offlinePolicy: r.offlinePolicy,
           options: r.options,
           amountConfirmed: r.amountConfirmed,
-        })
-      }),
+        }),
+      ),
     getSale: (r) => saleOf(parts, r.id),
     getSaleByReference: (r) => {
       const record = journal.byReference(r.reference)

@@ -22,7 +22,7 @@ import type { ReceiptDesk } from '../receipts'
 import { timeLeftMs, type Forwarder, type RetryPolicy, type TxnService } from '../txn'
 import type { Approvals } from './approvals'
 import type { AuditTrail } from './audit-trail'
-import { saleOriginOf, type Caller } from './caller'
+import type { Caller } from './caller'
 import type { CounterSessions } from './counter-session'
 import type { IntegratorTokens } from './integrator-tokens'
 import type { PinGuard } from './pin-guard'
@@ -50,11 +50,6 @@ export interface ServiceDeps {
   settings: Omit<SettingsView, 'signingKey'> & { aid: string }
   /** Training mode only: makes the simulated PIN pad present a test card next. */
   presentTestCard?: (name: string) => void
-  /**
-   * Training mode only: whether the simulated customer presents the default card by itself at the
-   * next card requests; off for the counter's own requests, so the card read is the trainee's pick.
-   */
-  autoPresentTestCard?: (on: boolean) => void
   /** The integrator tokens a manager manages (absent: this agent keeps none, e.g. in some tests). */
   tokens?: IntegratorTokens
   /** Where receipts go besides the screen: the receipt printer and email (absent: neither is set up). */
@@ -112,15 +107,6 @@ export function saleOf(parts: ServiceParts, id: string) {
   const view = parts.deps.engine.txn.get(id)
   if (!view) throw new PosError('NO_SUCH_SALE', `no sale ${id}`)
   return parts.spoken.view(view)
-}
-
-/**
- * Before a request that may ask for a card, in training: the counter's trainee picks the card (the
- * simulated PIN pad waits for that pick however long it takes, so the card read is the card chosen);
- * a POS's request gets the default card by itself, as nobody may be at the counter.
- */
-export function cardPickedAt(parts: ServiceParts, caller: Caller): void {
-  parts.deps.autoPresentTestCard?.(saleOriginOf(caller) !== 'counter')
 }
 
 /** The queue as the screens and integrators read it. */

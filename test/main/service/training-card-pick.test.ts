@@ -79,4 +79,17 @@ describe('the simulated customer in training', () => {
     const queue = (await call('queueStatus', { authorization: pos })).value as unknown as { count: number; hostReachable?: boolean }
     expect(queue).toMatchObject({ count: 0, hostReachable: true })
   })
+
+  it("a POS's request refused while the counter's sale waits for its card does not hand that sale the default card", async () => {
+    const started = await call('startSale', { cookie: counter }, { amountMinor: 3014 })
+    expect(started.ok).toBe(true)
+    // The counter is busy: the POS's sale is refused, and holds nothing.
+    const refused = await call('startSale', { authorization: pos }, { amountMinor: 3015 })
+    expect(refused.ok).toBe(false)
+    await new Promise((resolve) => setTimeout(resolve, AUTO_PRESENT_MS * 8))
+    expect((await call('getSale', { cookie: counter }, { id: started.value.id })).value.state).toBe('readingCard')
+    expect((await call('presentTestCard', { cookie: counter }, { name: 'expired' })).ok).toBe(true)
+    const sale = await settled(started.value.id, { cookie: counter })
+    expect(sale).toMatchObject({ state: 'declined', maskedPan: expect.stringMatching(/1881$/) as unknown })
+  })
 })
