@@ -584,7 +584,9 @@ describe('many items: up to concurrency at the host, the answers journaled in gr
     expect(perCommit.reduce((a, b) => a + b, 0)).toBe(items)
     expect(perCommit[0]).toBe(0)
     expect(Math.max(...perCommit)).toBeLessThanOrEqual(concurrency * 4)
-    expect(counted.commits).toBeLessThanOrEqual(Math.max(answersPerCommit.length, Math.ceil(items / concurrency) + 1))
+    // (one commit of slack: on a loaded machine the same-latency answers of one round can land in two
+    // turns of the event loop; one commit per answer would still be far above this)
+    expect(counted.commits).toBeLessThanOrEqual(Math.max(answersPerCommit.length, Math.ceil(items / concurrency) + 1) + 1)
     expect(f.statuses.length).toBeGreaterThanOrEqual(Math.min(statuses, 1))
     expect(f.sink.received.every((r) => r.inTransaction)).toBe(true)
     expect(labels.filter((label) => f.item(label).state !== 'done')).toEqual([])
