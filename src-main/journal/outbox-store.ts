@@ -219,6 +219,11 @@ export class OutboxStore {
 
   totals(): QueueTotals {
     const head = this.sql.totals.get() as { count: number; attentionCount: number; oldestItemAt: number | null }
+    return { count: head.count, attentionCount: head.attentionCount, oldestItemAt: head.oldestItemAt ?? undefined, ...this.storedTotals() }
+  }
+
+  /** The stored offline payments alone, what the offline limits weigh a new one against (every offline sale asks). */
+  storedTotals(): Pick<QueueTotals, 'storedAmountMinor' | 'storedCount' | 'oldestStoredAt'> {
     const storedAmountMinor: Record<string, number> = {}
     let storedCount = 0
     let oldestStoredAt: number | undefined
@@ -229,14 +234,7 @@ export class OutboxStore {
       storedCount += row.n
       oldestStoredAt = oldestStoredAt === undefined ? row.oldest : Math.min(oldestStoredAt, row.oldest)
     }
-    return {
-      count: head.count,
-      attentionCount: head.attentionCount,
-      oldestItemAt: head.oldestItemAt ?? undefined,
-      storedAmountMinor,
-      storedCount,
-      oldestStoredAt,
-    }
+    return { storedAmountMinor, storedCount, oldestStoredAt }
   }
 
   /** Queued items sealed under another data key: they wait for that key to be restored. */

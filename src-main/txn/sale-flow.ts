@@ -142,7 +142,7 @@ export class SaleFlow {
 
   /** The host provably never saw the payment: may it be approved here and forwarded later? */
   private offlineDecision(sale: SaleRecord, card: CardData, policy: OfflinePolicy) {
-    const totals = this.deps.journal.outbox.totals()
+    const stored = this.deps.journal.outbox.storedTotals()
     return decideOffline(
       {
         policy,
@@ -153,7 +153,7 @@ export class SaleFlow {
         expired: card.summary.expired,
       },
       this.deps.settings.offline,
-      { count: totals.storedCount, amountMinor: totals.storedAmountMinor, oldestStoredAt: totals.oldestStoredAt },
+      { count: stored.storedCount, amountMinor: stored.storedAmountMinor, oldestStoredAt: stored.oldestStoredAt },
       this.deps.now().getTime(),
     )
   }
