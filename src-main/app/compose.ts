@@ -107,7 +107,10 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     migrations: JOURNAL_MIGRATIONS,
     fullCheckAtOpenMaxBytes: settings.journalFullCheckAtOpenMaxBytes ?? FULL_CHECK_AT_OPEN_MAX_BYTES,
   })
-  const checkpointer = new JournalCheckpointer(db, file, { backfillAside: true })
+  const checkpointer = new JournalCheckpointer(db, file, {
+    backfillAside: true,
+    onBackfillError: (error) => ports.logger.warn({ error }, 'the journal could not be copied back aside; the idle checkpoints go on'),
+  })
   // A large journal's full check runs beside the counter from the start; what it finds stops the journal.
   const integrity = fullCheckPending(db) ? checkIntegrityAside(file) : undefined
   try {

@@ -28,6 +28,8 @@ export interface CheckpointerOptions {
   pollMs?: number
   /** Copy the WAL back on a worker thread soon after activity (the agent's journal; off in unit harnesses). */
   backfillAside?: boolean
+  /** Why the copy aside failed, for the log (the idle checkpoints go on regardless). */
+  onBackfillError?: (message: string) => void
 }
 
 export class JournalCheckpointer {
@@ -57,7 +59,8 @@ export class JournalCheckpointer {
   noteActivity(): void {
     this.lastActivity = Date.now()
     this.dirty = true
-    if (this.backfillWanted) this.backfill ??= new WalBackfill(this.file)
+    if (this.backfillWanted)
+      this.backfill ??= new WalBackfill(this.file, { ...(this.options.onBackfillError ? { onError: this.options.onBackfillError } : {}) })
     this.backfill?.noteActivity()
   }
 

@@ -38,10 +38,16 @@ const CHECKPOINTS = 3
  * so a burst of commits is copied back in one checkpoint.
  */
 const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads')
+const { parentPort, workerData } = require('node:worker_threads')
 const Database = require(workerData.driver)
 const signal = new Int32Array(workerData.signal)
-const db = new Database(workerData.file, { fileMustExist: true, timeout: 0 })
+let db
+try {
+  db = new Database(workerData.file, { fileMustExist: true, timeout: 0 })
+} catch (error) {
+  parentPort.postMessage({ failed: String(error && error.message) })
+  process.exit(0)
+}
 // The checkpoint's syncs as the writer's own (database.ts): on macOS a plain fsync leaves the
 // drive's cache unflushed, and a WAL started over must only overwrite frames that are in the file.
 db.pragma('synchronous = FULL')
@@ -49,6 +55,7 @@ db.pragma('fullfsync = ON')
 db.pragma('checkpoint_fullfsync = ON')
 // From zero, not from the count at start: activity noted before this thread ran is still copied.
 let seen = 0
+let lastSaid = 0
 try {
   while (Atomics.load(signal, 1) === 0) {
     Atomics.store(signal, 2, 1)
@@ -62,7 +69,12 @@ try {
       const [result] = db.pragma('wal_checkpoint(PASSIVE)')
       if (result && result.busy === 0) Atomics.add(signal, 3, 1)
     } catch (error) {
-      // A busy or failing disk: the writer's own commits report it to the sale; tried again next time.
+      // A busy or failing disk: the writer's own commits report it to the sale; tried again next time,
+      // and said once a minute at most for the log.
+      if (Date.now() - lastSaid >= 60000) {
+        lastSaid = Date.now()
+        parentPort.postMessage({ failed: String(error && error.message) })
+      }
     }
   }
 } finally {
@@ -81,6 +93,8 @@ const SETTLE_MS = 5
 export interface WalBackfillOptions {
   /** Quiet time after a signal before the checkpoint, so a burst of commits goes back in one. */
   settleMs?: number
+  /** Told why the copy failed (the worker could not open the journal, a checkpoint failed), for the log. */
+  onError?: (message: string) => void
 }
 
 export class WalBackfill {
@@ -96,9 +110,15 @@ export class WalBackfill {
     })
     // Never keeps the agent alive on its own; a worker that fails leaves the WAL to the idle checkpoints.
     this.worker.unref()
+    this.worker.on('message', (message: { failed?: string }) => {
+      if (message.failed !== undefined) options.onError?.(message.failed)
+    })
     this.exited = new Promise((resolve) => {
       this.worker.once('exit', () => resolve())
-      this.worker.once('error', () => resolve())
+      this.worker.once('error', (error: unknown) => {
+        options.onError?.(error instanceof Error ? error.message : 'the copy stopped')
+        resolve()
+      })
     })
   }
 

@@ -89,6 +89,15 @@ describe('the WAL copied back aside, so a busy counter writes over it instead of
     }
   }, 30_000)
 
+  it('a worker that cannot open the journal says why, for the log, and stops', async () => {
+    const said: string[] = []
+    const backfill = new WalBackfill(temp.path('missing.sqlite'), { onError: (message) => said.push(message) })
+    await eventually(() => (said.length > 0 ? true : undefined), 10_000)
+    expect(said[0]).toMatch(/unable to open|does not exist|no such file/i)
+    await backfill.stop()
+    expect(backfill.checkpointsDone).toBe(0)
+  }, 30_000)
+
   it('stops at once when asked, idle or not, and a stopped copy leaves further commits to the writer', async () => {
     const file = temp.path()
     const db = temp.track(openJournalDatabase(file, { migrations: MIGRATIONS }))
