@@ -128,6 +128,12 @@ export class OutboxStore {
       lockedCount: db.prepare(
         `SELECT count(*) AS n FROM outbox WHERE ${OWED_TO_HOST_SQL} AND key_id IS NOT ? AND body IS NOT NULL AND card_free_body IS NULL`,
       ),
+      // The first owed item of each sale, queued before a time: what an age limit may have passed.
+      agedHeads: db.prepare(`SELECT ${SELECT} FROM outbox o
+        WHERE o.state = 'pending' AND o.created_at <= @before
+        AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.${OWED_TO_HOST_SQL}
+                        AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
+        ORDER BY o.priority, o.seq LIMIT @limit`),
       waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE ${OWED_TO_HOST_SQL} ORDER BY priority, seq LIMIT ?`),
       ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
       bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
@@ -240,6 +246,14 @@ export class OutboxStore {
   /** Queued items sealed under another data key: they wait for that key to be restored. */
   lockedCount(): number {
     return (this.sql.lockedCount.get(this.keys.dataKeyId) as { n: number }).n
+  }
+
+  /**
+   * Waiting items queued at or before `before` that are first of their sale (nothing earlier of it is
+   * owed): those a queue that cannot reach the bank may have to give up by age without a try.
+   */
+  agedHeads(before: number, limit = 500): OutboxItem[] {
+    return this.sql.agedHeads.all({ before, limit }) as OutboxItem[]
   }
 
   waiting(limit = 500): OutboxItem[] {

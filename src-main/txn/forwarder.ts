@@ -15,8 +15,8 @@ import type { Logger } from 'pino'
 import { OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
-import { afterFailedAttempt, nextDelayMs, type RetryPolicy } from './retry-policy'
-import type { QueueFailure, SaleState } from '../../src-shared/sale'
+import { afterFailedAttempt, maxAgeHoursOf, nextDelayMs, type RetryPolicy } from './retry-policy'
+import { QUEUE_OPERATIONS, type QueueFailure, type SaleState } from '../../src-shared/sale'
 import type { ForwardAnswer, TxnEvent } from './txn-types'
 import { runSendWindow, type Answered } from './send-window'
 import { HostReach, reachedBank } from './host-reach'
@@ -227,6 +227,34 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     if (!seen.unreachable && this.outage === undefined) return
     const failedProbes = (this.outage?.failedProbes ?? 0) + 1
     this.outage = { failedProbes, probeAt: this.now() + nextDelayMs(this.deps.retry, failedProbes, this.random()) }
+    this.giveUpAged()
+  }
+
+  /**
+   * During an outage one item is tried per probe, so an item past its age limit could wait long for
+   * the try that would send it to a manager. Each sale's first waiting item past its limit is given up
+   * now, as a failed try would: the bank was just found unreachable again. Later items of its sale
+   * wait behind it, as after any give-up, for a manager's retry.
+   */
+  private giveUpAged(): void {
+    const { journal, retry } = this.deps
+    const now = this.now()
+    const limits = QUEUE_OPERATIONS.map((operation) => maxAgeHoursOf(retry, operation))
+    try {
+      const aged = journal.outbox
+        .agedHeads(now - Math.min(...limits) * 3_600_000)
+        .filter((item) => now - item.createdAt >= maxAgeHoursOf(retry, item.operation) * 3_600_000)
+      if (aged.length === 0) return
+      journal.batch(() => {
+        for (const item of aged) {
+          const verdict = afterFailedAttempt(retry, item.operation, item.attempts, item.createdAt, now, 0)
+          if (!verdict.retry)
+            this.giveUp({ ...item, body: undefined }, 'notDelivered', verdict.reason, 'the bank could not be reached during an outage')
+        }
+      })
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'queue items past their age limit could not be given up; the next probe tries again')
+    }
   }
 
   /** One group: its answers settled and the next items claimed, in one transaction. */
@@ -285,6 +313,23 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   }
 
   /** One answer → the sale's machine and the queue, inside the caller's batch transaction. */
+  /** An item the queue stops trying: to the sale's machine and a manager, with why in their words. */
+  private giveUp(item: ClaimedItem, last: 'notDelivered' | 'unknown', why: string, lastReason: string): void {
+    // The sale says why in a manager's words; the queue item keeps the technical cause for the log.
+    const saleReason = `${why}: ${LAST_FAILURE_WORDS[last]}`
+    const technical = `${why} (last: ${last}: ${lastReason})`
+    if (
+      this.deps.sales.applyQueueEvent(
+        item.saleId,
+        { type: 'forwardGaveUp', operation: item.operation, reason: saleReason },
+        { seq: item.seq, result: 'attention', failure: FAILURE_OF[last], reason: technical },
+      ) === undefined
+    ) {
+      this.deps.journal.outbox.toAttention(item.seq, FAILURE_OF[last], technical)
+    }
+    this.deps.journal.afterCommit(() => this.emit('attention', item, { failure: FAILURE_OF[last], detail: technical }))
+  }
+
   private settle({ item, outcome }: Answered): void {
     const operation = item.operation
     this.reach.note(outcome)
@@ -294,19 +339,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
         this.deps.journal.outbox.retryLater(item.seq, verdict.at, FAILURE_OF[outcome.kind], `${outcome.kind}: ${outcome.reason}`)
         return
       }
-      // The sale says why in a manager's words; the queue item keeps the technical cause for the log.
-      const saleReason = `${verdict.reason}: ${LAST_FAILURE_WORDS[outcome.kind]}`
-      const technical = `${verdict.reason} (last: ${outcome.kind}: ${outcome.reason})`
-      if (
-        this.deps.sales.applyQueueEvent(
-          item.saleId,
-          { type: 'forwardGaveUp', operation, reason: saleReason },
-          { seq: item.seq, result: 'attention', failure: FAILURE_OF[outcome.kind], reason: technical },
-        ) === undefined
-      ) {
-        this.deps.journal.outbox.toAttention(item.seq, FAILURE_OF[outcome.kind], technical)
-      }
-      this.deps.journal.afterCommit(() => this.emit('attention', item, { failure: FAILURE_OF[outcome.kind], detail: technical }))
+      this.giveUp(item, outcome.kind, verdict.reason, outcome.reason)
       return
     }
     const answer: ForwardAnswer =

@@ -750,6 +750,32 @@ describe('an outage of the bank is probed on the backoff, not tried again for ev
     }
   })
 
+  it('during an outage, an item past its age limit goes to a manager without waiting for its turn to be tried', async () => {
+    // Payments may wait 1 hour; A and B (two sales) and B's tips are queued at T0; the bank stays down.
+    const f = await rig({
+      answer: whileDown,
+      concurrency: 4,
+      retry: { maxAttempts: 1_000, maxAgeHours: { ...RETRY.maxAgeHours, payment: 1 } },
+    })
+    f.queue('A:payment')
+    f.forwarder.start()
+    try {
+      await eventually(() => (calls(f) === 1 && f.item('A:payment').lastFailure === 'bankUnreachable' ? true : undefined))
+      f.queue('B:payment', 'B:tips')
+      // Two hours on, the next probe tries one item (A, the oldest) and finds the bank still down.
+      f.clock.now = T0 + 2 * HOUR
+      f.forwarder.wake()
+      await eventually(() => (f.item('A:payment').state === 'attention' && f.item('B:payment').state === 'attention' ? true : undefined))
+      expect(calls(f)).toBe(2)
+      expect(f.item('B:payment').lastError).toMatch(/within 1 hour/)
+      // B's tips waits behind its payment, as after any give-up, for a manager's retry.
+      expect(f.item('B:tips').state).toBe('pending')
+      expect(f.seen.filter(([kind]) => kind === 'attention').map(([, label]) => label)).toEqual(['A:payment', 'B:payment'])
+    } finally {
+      await f.forwarder.stop()
+    }
+  })
+
   it("a manager's forward now sends every waiting item at once, outage or not", async () => {
     const f = await afterFirstFailure()
     await f.forwarder.stop()
