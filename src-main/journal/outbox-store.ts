@@ -114,6 +114,9 @@ export class OutboxStore {
       ),
       recoverInflight: db.prepare("UPDATE outbox SET state = 'pending' WHERE state = 'inflight'"),
       release: db.prepare("UPDATE outbox SET state = 'pending' WHERE seq = ? AND state = 'inflight'"),
+      releaseUnsent: db.prepare(
+        "UPDATE outbox SET state = 'pending', attempts = max(attempts - 1, 0) WHERE seq = ? AND state = 'inflight'",
+      ),
       dueNow: db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE state = 'pending' AND next_attempt_at > ?"),
       totals: db.prepare(`SELECT
           (SELECT count(*) FROM outbox WHERE state IN (${sqlList(IN_QUEUE)})) AS count,
@@ -209,8 +212,12 @@ export class OutboxStore {
 
   /** At start: whatever was in flight when the agent stopped is sent again (the host de-duplicates). */
   /** Claimed items whose answers were not journaled go back to waiting (they are resent as they were). */
-  release(seqs: readonly number[]): void {
-    runInTransaction(this.db, () => seqs.forEach((seq) => this.sql.release.run(seq)))
+  /** Claimed items back to waiting; `notSent` ones were never sent, so their counted attempt is taken back. */
+  release(seqs: readonly number[], notSent: readonly number[] = []): void {
+    runInTransaction(this.db, () => {
+      seqs.forEach((seq) => this.sql.release.run(seq))
+      notSent.forEach((seq) => this.sql.releaseUnsent.run(seq))
+    })
   }
 
   /** Every waiting item due at once (a manager's "forward now"); the order within a sale is kept by the claim. */

@@ -180,7 +180,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     let unannounced = 0
     let dispatched = 0
     const seen = { reached: false, unreachable: false }
-    const { sent, unjournaled, failure } = await runSendWindow({
+    const { sent, unjournaled, unsent, failure } = await runSendWindow({
       size,
       ...(probing ? { claimAhead: 1 } : {}),
       send: async (item) => {
@@ -204,7 +204,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     })
     // Answers that could not be journaled (a full disk, a client that threw) go back to waiting:
     // resending the same messages is safe, the host de-duplicates them by id.
-    this.putBack(unjournaled)
+    this.putBack(unjournaled, unsent)
     if (dispatched > 0) this.noteReachability(seen)
     if (failure !== undefined) throw failure.error
     if (unannounced > 0) this.emit('status', this.status())
@@ -267,16 +267,22 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     })
   }
 
-  /** Claimed items back to waiting; those the journal cannot take back now are retried at the next drain. */
-  private putBack(seqs: number[]): void {
+  /**
+   * Claimed items back to waiting; those never sent get their counted attempt back. What the journal
+   * cannot take back now is retried at the next drain (then as sent: an attempt too many, never too few).
+   */
+  private putBack(seqs: number[], notSent: number[] = []): void {
     const all = [...this.stranded, ...seqs]
-    if (all.length === 0) return
+    if (all.length === 0 && notSent.length === 0) return
     try {
-      this.deps.journal.outbox.release(all)
+      this.deps.journal.outbox.release(all, notSent)
       this.stranded = []
     } catch (error) {
-      this.stranded = all
-      this.deps.logger.error({ err: error, items: all.length }, 'queue items could not be put back to waiting; retrying at the next drain')
+      this.stranded = [...all, ...notSent]
+      this.deps.logger.error(
+        { err: error, items: this.stranded.length },
+        'queue items could not be put back to waiting; retrying at the next drain',
+      )
     }
   }
 

@@ -45,6 +45,8 @@ export interface WindowResult {
   sent: number
   /** Items sent whose answers were not journaled (a failed commit, a client that threw): to be put back. */
   unjournaled: number[]
+  /** Items claimed and never sent (the window stopped first): to be put back, their attempt not made. */
+  unsent: number[]
   /** The first failure; once one happens nothing more is claimed or journaled, and the window empties. */
   failure: { error: unknown } | undefined
 }
@@ -111,5 +113,6 @@ export async function runSendWindow(deps: SendWindowDeps): Promise<WindowResult>
     // has handed over every readable socket (nodejs.org/en/learn/asynchronous-work/event-loop-timers-and-nexttick).
     await new Promise<void>((resolve) => setImmediate(resolve))
   }
-  return { sent, unjournaled: [...out], failure }
+  const unsent = new Set(ahead.map((item) => item.seq))
+  return { sent, unjournaled: [...out].filter((seq) => !unsent.has(seq)), unsent: [...unsent], failure }
 }

@@ -776,6 +776,19 @@ describe('an outage of the bank is probed on the backoff, not tried again for ev
     }
   })
 
+  it('items claimed ahead but never sent when an outage begins go back to waiting with no attempt counted', async () => {
+    // One at the host at a time, four claimed ahead: A is sent and meets the bank down; B, C, D never leave.
+    const f = await rig({ answer: whileDown, concurrency: 1 })
+    f.queue('A:payment', 'B:payment', 'C:payment', 'D:payment')
+    expect(await f.forwarder.drainOnce()).toBe(1)
+    expect(['A:payment', 'B:payment', 'C:payment', 'D:payment'].map((l) => [f.item(l).state, f.item(l).attempts])).toEqual([
+      ['pending', 1],
+      ['pending', 0],
+      ['pending', 0],
+      ['pending', 0],
+    ])
+  })
+
   it("a manager's forward now sends every waiting item at once, outage or not", async () => {
     const f = await afterFirstFailure()
     await f.forwarder.stop()
