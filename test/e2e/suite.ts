@@ -23,19 +23,23 @@ export interface E2E {
   cashier: Cashier
 }
 
-export function useE2E(name: string): E2E {
-  const state = {} as { serve?: ServeProcess; browser?: Browser; cashier?: Cashier }
-
+/** One agent (`start`) and one browser for a test file, started before its tests and stopped after. */
+function agentAndBrowser(start: () => Promise<ServeProcess>): { serve?: ServeProcess; browser?: Browser } {
+  const state = {} as { serve?: ServeProcess; browser?: Browser }
   beforeAll(async () => {
     await ensureRendererBuilt()
-    state.serve = await startServe(name)
+    state.serve = await start()
     state.browser = await launchChromium()
   }, 300_000)
-
   afterAll(async () => {
     await state.browser?.close().catch(() => undefined)
     await state.serve?.stop()
   }, 30_000)
+  return state
+}
+
+export function useE2E(name: string): E2E {
+  const state: { serve?: ServeProcess; browser?: Browser; cashier?: Cashier } = agentAndBrowser(() => startServe(name))
 
   beforeEach(async () => {
     await state.serve!.host.clearFaults()
@@ -98,18 +102,7 @@ export interface TriedE2E {
  * `env` is added to the agent's environment (e.g. no Secret Service to be found).
  */
 export function useTriedE2E(name: string, settings: Record<string, unknown>, env: Record<string, string> = {}): TriedE2E {
-  const state = {} as { serve?: ServeProcess; browser?: Browser }
-
-  beforeAll(async () => {
-    await ensureRendererBuilt()
-    state.serve = await startServe(name, env, 45_000, undefined, settings)
-    state.browser = await launchChromium()
-  }, 300_000)
-
-  afterAll(async () => {
-    await state.browser?.close().catch(() => undefined)
-    await state.serve?.stop()
-  }, 30_000)
+  const state = agentAndBrowser(() => startServe(name, env, 45_000, undefined, settings))
 
   return {
     get serve() {

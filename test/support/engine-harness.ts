@@ -100,3 +100,14 @@ export async function eventually<T>(check: () => T | undefined, timeoutMs = 5_00
     await new Promise((r) => setTimeout(r, 20))
   }
 }
+
+/**
+ * A retry policy whose failed items wait ten minutes: what the queue does next is then only what an
+ * outage's end or a manager makes it do.
+ */
+export const TEN_MINUTE_RETRY = {
+  baseDelayMs: 600_000,
+  maxDelayMs: 600_000,
+  maxAttempts: 50,
+  maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
+}

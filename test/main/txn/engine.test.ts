@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PosError } from '../../../src-shared/errors'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
-import { eventually, startEngineHarness, type EngineHarness } from '../../support/engine-harness'
+import { eventually, startEngineHarness, TEN_MINUTE_RETRY, type EngineHarness } from '../../support/engine-harness'
 
 let harness: EngineHarness | undefined
 afterEach(async () => {
@@ -71,14 +71,7 @@ describe('a sale through the engine', () => {
 
   it('an outage ends with the first sale that reaches the bank: the stored payment goes at once, not after its backoff', async () => {
     const reader = new ScriptedCardReader()
-    harness = await startEngineHarness(reader, {
-      retry: {
-        baseDelayMs: 600_000,
-        maxDelayMs: 600_000,
-        maxAttempts: 50,
-        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
-      },
-    })
+    harness = await startEngineHarness(reader, { retry: TEN_MINUTE_RETRY })
     harness.host.setFault('*', 'http-503')
     reader.present({ card: TEST_CARDS.chipVisa() })
     const first = harness.engine.txn.startSale({ amountMinor: 4500, currency: 'USD' })

@@ -8,7 +8,7 @@ import { composeEngine } from '../../../src-main/app/compose'
 import type { GatewayOutcome, HostClient } from '../../../src-main/gateway'
 import type { QueueAttention } from '../../../src-main/txn'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
-import { eventually, startEngineHarness, testSettings, type EngineHarness } from '../../support/engine-harness'
+import { eventually, startEngineHarness, TEN_MINUTE_RETRY, testSettings, type EngineHarness } from '../../support/engine-harness'
 
 let harness: EngineHarness | undefined
 afterEach(async () => {
@@ -111,14 +111,7 @@ describe('card data does not wait with a reversal', () => {
 describe('"forward now" forwards now', () => {
   it('after an outage, every waiting item is sent at once, whatever its backoff said, in order per sale', async () => {
     const reader = new ScriptedCardReader()
-    harness = await startEngineHarness(reader, {
-      retry: {
-        baseDelayMs: 600_000,
-        maxDelayMs: 600_000,
-        maxAttempts: 50,
-        maxAgeHours: { payment: 24, reversal: 72, tips: 24, cancel: 24, capture: 24 },
-      },
-    })
+    harness = await startEngineHarness(reader, { retry: TEN_MINUTE_RETRY })
     harness.host.setFault('*', 'http-503')
     const ids: string[] = []
     for (const amountMinor of [3600, 3700]) {
