@@ -125,7 +125,7 @@ export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: Co
   commits.depth++
   let result: T
   try {
-    result = db.transaction(fn).immediate()
+    result = commits.transaction.immediate(fn) as T
   } catch (error) {
     // Rolled back: what this level (and any level inside it) announced never happened.
     commits.pending.length = mark
@@ -169,13 +169,16 @@ interface JournalState {
   damaged?: JournalError | undefined
   /** The open left the full integrity check to the caller (a large journal). */
   fullCheckPending?: boolean
+  transaction: Database.Transaction<(fn: () => unknown) => unknown>
 }
 
 const journalStates = new WeakMap<Database.Database, JournalState>()
 
 function stateOf(db: Database.Database): JournalState {
   let state = journalStates.get(db)
-  if (!state) journalStates.set(db, (state = { depth: 0, pending: [] }))
+  // One transaction wrapper per connection, made once: better-sqlite3 builds a new one (five
+  // functions and their properties) on every db.transaction() call, garbage made per commit.
+  if (!state) journalStates.set(db, (state = { depth: 0, pending: [], transaction: db.transaction((fn: () => unknown) => fn()) }))
   return state
 }
 

@@ -105,6 +105,7 @@ export function wipe(...buffers: (Buffer | undefined)[]): void {
 export class FieldSealer {
   /** First 8 hex digits of SHA-256 of the data key: safe to log and to compare. */
   readonly keyId: string
+  private readonly hashKeys = new Map<string, KeyObject>()
 
   private constructor(
     private readonly key: KeyObject,
@@ -148,12 +149,22 @@ export class FieldSealer {
    * encryption key, and a stolen database alone cannot be searched for a known card number.
    */
   keyedHash(purpose: string, value: string): string {
-    const derived = Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `pos-agent:${purpose}`, 32))
-    try {
-      return createHmac('sha256', derived).update(value, 'utf8').digest('hex')
-    } finally {
-      wipe(derived)
+    return createHmac('sha256', this.hashKey(purpose)).update(value, 'utf8').digest('hex')
+  }
+
+  /** A purpose's HMAC key, derived once and kept, like the data key, only inside a KeyObject. */
+  private hashKey(purpose: string): KeyObject {
+    let key = this.hashKeys.get(purpose)
+    if (key === undefined) {
+      const derived = Buffer.from(hkdfSync('sha256', this.key, Buffer.alloc(0), `pos-agent:${purpose}`, 32))
+      try {
+        key = createSecretKey(derived)
+      } finally {
+        wipe(derived)
+      }
+      this.hashKeys.set(purpose, key)
     }
+    return key
   }
 
   /** The key id an envelope was sealed under, to tell which key encrypted rows need. */
