@@ -122,6 +122,7 @@ export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: Co
   // SQLite refuses to change synchronous inside a transaction: only the outermost level sets it.
   const relaxed = sync === 'withNext' && commits.depth === 0 && !db.inTransaction
   if (relaxed) db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`)
+  if (commits.depth === 0 && !db.inTransaction) commits.onBegin?.()
   commits.depth++
   let result: T
   try {
@@ -170,6 +171,8 @@ interface JournalState {
   /** The open left the full integrity check to the caller (a large journal). */
   fullCheckPending?: boolean
   transaction: Database.Transaction<(fn: () => unknown) => unknown>
+  /** Told as each outermost transaction begins (observeTransactions). */
+  onBegin?: (() => void) | undefined
 }
 
 const journalStates = new WeakMap<Database.Database, JournalState>()
@@ -180,6 +183,11 @@ function stateOf(db: Database.Database): JournalState {
   // functions and their properties) on every db.transaction() call, garbage made per commit.
   if (!state) journalStates.set(db, (state = { depth: 0, pending: [], transaction: db.transaction((fn: () => unknown) => fn()) }))
   return state
+}
+
+/** Diagnostics and tests: `onBegin` is told as each outermost transaction on `db` begins. */
+export function observeTransactions(db: Database.Database, onBegin: (() => void) | undefined): void {
+  stateOf(db).onBegin = onBegin
 }
 
 /** Whether the open left the full integrity check to be run aside (journal-integrity.ts). */

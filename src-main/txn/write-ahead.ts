@@ -198,6 +198,7 @@ export class WriteAhead {
       event: { type: event.type, detail: eventDetail(event), operator: input.by },
       next,
       expectedState: before.state,
+      previous: before,
       enqueue: draft.enqueue,
       withdrawPending: draft.withdrawPending,
       retryAttention: draft.retryAttention,

@@ -15,6 +15,7 @@ import type { HostClient } from '../../../src-main/gateway/gateway-client'
 import type { OperationKind } from '../../../src-main/gateway/operations'
 import type { GatewayOutcome, HostResponse, OutcomeKind } from '../../../src-main/gateway/outcome'
 import { FieldSealer, JOURNAL_MIGRATIONS, JournalStore, openJournalDatabase, type OutboxItem } from '../../../src-main/journal'
+import { observeTransactions } from '../../../src-main/journal/database'
 import { MemorySecretStore } from '../../../src-main/keychain'
 import { Forwarder, type QueueAnswerSink, type QueueEvent, type QueueSettlement, type QueueStatus } from '../../../src-main/txn/forwarder'
 import type { RetryPolicy } from '../../../src-main/txn/retry-policy'
@@ -624,14 +625,8 @@ describe('many items: up to concurrency at the host, the answers journaled in gr
  * the sink heard in each. runInTransaction (database.ts) opens every one with `.immediate()`.
  */
 function countCommits(db: Database.Database, sink: RecordingSink) {
-  const begin = db.transaction.bind(db)
   const heardBefore: number[] = []
-  db.transaction = ((fn: (...args: never[]) => unknown) => ({
-    immediate: (...args: never[]) => {
-      if (!db.inTransaction) heardBefore.push(sink.received.length)
-      return begin(fn).immediate(...args)
-    },
-  })) as unknown as typeof db.transaction
+  observeTransactions(db, () => heardBefore.push(sink.received.length))
   return {
     get commits() {
       return heardBefore.length
