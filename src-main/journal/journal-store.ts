@@ -402,7 +402,8 @@ export class JournalStore {
       }
       if (change.withdrawPending) this.outbox.withdrawPending(next.id)
       if (change.retryAttention) this.outbox.retryAttention(next.id)
-      if (change.settleOutbox?.result === 'done') this.outbox.complete(change.settleOutbox.seq)
+      // A purge below destroys the sale's keys anyway (shred ends with retire).
+      if (change.settleOutbox?.result === 'done') this.outbox.complete(change.settleOutbox.seq, change.purgeCard === true)
       else if (change.settleOutbox?.result === 'attention')
         this.outbox.toAttention(change.settleOutbox.seq, change.settleOutbox.failure, change.settleOutbox.reason)
       // The purge before the new queue items: what this change enqueues (a reversal) is sealed under a

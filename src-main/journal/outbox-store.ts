@@ -186,9 +186,14 @@ export class OutboxStore {
   }
 
   /** Answered: the body is dropped, and the sale's key with it once nothing else of the sale needs it. */
-  complete(seq: number): void {
+  /**
+   * The item answered: its body is gone, and its sale's key with it once nothing sealed needs it.
+   * `keysLater`: the caller destroys the sale's keys itself in the same transaction (a purge), so
+   * they are not looked at twice.
+   */
+  complete(seq: number, keysLater = false): void {
     const saleId = this.sql.complete.get(this.now(), seq) as string | undefined
-    if (saleId !== undefined) this.keys.retire(saleId)
+    if (saleId !== undefined && !keysLater) this.keys.retire(saleId)
   }
 
   /** A failed attempt to be tried again at `at`: why (`failure`) and the technical detail (`error`). */
