@@ -18,6 +18,9 @@ import { statSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import { WalBackfill } from './wal-backfill'
 
+/** A WAL file larger than this is truncated at the next idle checkpoint. */
+const TRUNCATE_ABOVE_BYTES = 16 * 1024 * 1024
+
 export interface CheckpointerOptions {
   /** Quiet time after the last activity before a checkpoint. */
   idleMs?: number
@@ -70,14 +73,22 @@ export class JournalCheckpointer {
     this.dirty = true
   }
 
-  checkpoint(): void {
+  /**
+   * `idle`: the counter is quiet, so a WAL file a burst grew past TRUNCATE_ABOVE_BYTES is truncated
+   * too, giving its space back to the disk (a passive checkpoint starts the WAL over in place but
+   * leaves the file as large as the burst made it).
+   */
+  checkpoint(idle = false): void {
     if (!this.db.open) return
     if (this.erasedAt !== undefined) {
       if (this.truncate()) this.erasedAt = undefined
+    } else if (idle && this.walBytes() > TRUNCATE_ABOVE_BYTES) {
+      this.truncate()
     } else {
       this.db.pragma('wal_checkpoint(PASSIVE)')
     }
-    this.dirty = this.erasedAt !== undefined
+    // One taken while busy (the WAL past its limit) leaves the idle one to come: it may truncate.
+    this.dirty = this.erasedAt !== undefined || !idle
   }
 
   stop(): void {
@@ -106,7 +117,7 @@ export class JournalCheckpointer {
     const eraseOverdue = this.erasedAt !== undefined && now - this.erasedAt >= (this.options.maxEraseDelayMs ?? 60_000)
     if (!idle && !eraseOverdue && this.walBytes() <= (this.options.maxWalBytes ?? 64 * 1024 * 1024)) return
     try {
-      this.checkpoint()
+      this.checkpoint(idle)
     } catch {
       // A timer has no caller to tell: the next commit meets the same disk and reports it to the sale;
       // the checkpoint is tried again at the next tick.
