@@ -21,14 +21,14 @@ import type { ForwardAnswer, TxnEvent } from './txn-types'
 import { runSendWindow, type Answered } from './send-window'
 import { HostReach, reachedBank } from './host-reach'
 
-/** The last failure of a message the queue gives up on, as the sale states it to a manager. */
 /**
  * A drain tells the queue's totals at most this often: they are counted over the whole queue (a
  * 10,000-item backlog made that count 15% of a drain's time when told every four windows), and a
- * screen or a scrape needs no more than a few a second.
+ * screen or a scrape needs no more than one a second.
  */
-const STATUS_EVERY_MS = 250
+const STATUS_EVERY_MS = 1_000
 
+/** The last failure of a message the queue gives up on, as the sale states it to a manager. */
 const LAST_FAILURE_WORDS: Readonly<Record<'notDelivered' | 'unknown', string>> = {
   notDelivered: 'the bank could not be reached',
   unknown: 'no valid answer came back',
