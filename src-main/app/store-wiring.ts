@@ -89,10 +89,7 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
       const outbox = engine.journal.outbox
       link.start({
         queue: {
-          owed: () =>
-            outbox
-              .waiting(Number.MAX_SAFE_INTEGER)
-              .map((item): OwedItem => ({ seq: item.seq, operation: item.operation, messageId: item.messageId })),
+          owed: (): OwedItem[] => outbox.owedKeys(),
           copyOf: (item) => {
             const owed = outbox.get(item.seq)
             const body = owed ? outbox.openBody(item.seq) : undefined

@@ -138,6 +138,7 @@ export class OutboxStore {
                         AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
         ORDER BY o.priority, o.seq LIMIT @limit`),
       waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE ${OWED_TO_HOST_SQL} ORDER BY priority, seq LIMIT ?`),
+      owedKeys: db.prepare(`SELECT seq, operation, message_id AS messageId FROM outbox WHERE ${OWED_TO_HOST_SQL}`),
       ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
       bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
       bodyOf: db.prepare(
@@ -266,6 +267,15 @@ export class OutboxStore {
    */
   agedHeads(before: number, limit = 500): OutboxItem[] {
     return this.sql.agedHeads.all({ before, limit }) as OutboxItem[]
+  }
+
+  /**
+   * Every item still owed to the host, by its keys alone: the store's copies are checked against it
+   * several times a second while a counter is busy, and the whole rows of a long queue were most of
+   * that check's time (and garbage).
+   */
+  owedKeys(): Array<Pick<OutboxItem, 'seq' | 'operation' | 'messageId'>> {
+    return this.sql.owedKeys.all() as Array<Pick<OutboxItem, 'seq' | 'operation' | 'messageId'>>
   }
 
   waiting(limit = 500): OutboxItem[] {
