@@ -121,8 +121,8 @@ export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: Co
   const mark = commits.pending.length
   // SQLite refuses to change synchronous inside a transaction: only the outermost level sets it.
   const relaxed = sync === 'withNext' && commits.depth === 0 && !db.inTransaction
-  if (relaxed) db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`)
   if (commits.depth === 0 && !db.inTransaction) commits.onBegin?.()
+  if (relaxed) db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`)
   commits.depth++
   let result: T
   try {

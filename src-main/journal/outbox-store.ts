@@ -138,7 +138,7 @@ export class OutboxStore {
                         AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
         ORDER BY o.priority, o.seq LIMIT @limit`),
       waiting: db.prepare(`SELECT ${SELECT} FROM outbox WHERE ${OWED_TO_HOST_SQL} ORDER BY priority, seq LIMIT ?`),
-      owedKeys: db.prepare(`SELECT seq, operation, message_id AS messageId FROM outbox WHERE ${OWED_TO_HOST_SQL}`),
+      owedKeys: db.prepare(`SELECT seq, operation, message_id AS messageId FROM outbox WHERE ${OWED_TO_HOST_SQL} ORDER BY priority, seq`),
       ofSale: db.prepare(`SELECT ${SELECT} FROM outbox WHERE sale_id = ? ORDER BY seq`),
       bySeq: db.prepare(`SELECT ${SELECT} FROM outbox WHERE seq = ?`),
       bodyOf: db.prepare(

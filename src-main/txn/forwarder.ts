@@ -206,6 +206,8 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       journaled: (count) => {
         // The queue's totals are counted over the whole queue and read by every listener: told once
         // per few windows' worth and at most every STATUS_EVERY_MS during a drain, and at the end.
+        // (The journal's checkpoints and the store's copies also hear of each settled answer through
+        // its sale's update, compose.ts and store-wiring.ts.)
         unannounced += count
         if (unannounced < size * 4 || performance.now() - this.statusToldAt < STATUS_EVERY_MS) return
         unannounced = 0

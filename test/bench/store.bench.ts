@@ -70,6 +70,9 @@ async function approve(engine: Engine): Promise<void> {
   if (sale.state !== 'storedOffline') throw new Error(`sale ended ${sale.state}: ${sale.reason}`)
 }
 
+/** Every lane's worker, stopped at the end whatever happened. */
+const workers: Worker[] = []
+
 /** A lane in its own worker thread and heap (support/approval-lane.ts says why). */
 async function laneWorker(replicated: boolean): Promise<{ approve(): Promise<{ ms: number; copied: boolean }>; close(): Promise<number> }> {
   const module = new URL('./support/approval-lane.ts', import.meta.url).href
@@ -85,12 +88,16 @@ async function laneWorker(replicated: boolean): Promise<{ approve(): Promise<{ m
     settings,
   }
   const worker = new Worker(new URL('./support/ts-worker.mjs', import.meta.url), { workerData: data })
+  workers.push(worker)
   const next = <T>() =>
     new Promise<T>((resolve, reject) => {
       const failed = (error: Error) => reject(error)
+      const exited = (code: number) => reject(new Error(`the lane's worker exited (${code}) before it answered`))
       worker.once('error', failed)
+      worker.once('exit', exited)
       worker.once('message', (message: T) => {
         worker.off('error', failed)
+        worker.off('exit', exited)
         resolve(message)
       })
     })
@@ -177,6 +184,7 @@ try {
     targets: { p99AddedMs: 3, rescueItemsPerSecond: 500 },
   })
 } finally {
+  await Promise.all(workers.map((worker) => worker.terminate()))
   await host.stop()
   await nats.close()
   rmSync(dir, { recursive: true, force: true })
