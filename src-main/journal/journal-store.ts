@@ -233,6 +233,8 @@ const READ_ONLY_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
 ]
 /** Every column a read gives back, listed once rather than on every read. */
 const READ_COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [...COLUMNS, ...READ_ONLY_COLUMNS]
+/** The columns a step may change (all but the id), in the order the full-row UPDATE names them. */
+const UPDATED_COLUMNS: readonly string[] = COLUMNS.map(([, column]) => column).filter((column) => column !== 'id')
 const SELECT_SALE = 'SELECT sale.* FROM sale'
 /**
  * A sale's returned amounts summed again from its returns' rows (the partial index sale_by_original
@@ -287,10 +289,7 @@ export class JournalStore {
       ),
       insertSale: db.prepare(`INSERT INTO sale (${list.join(', ')}) VALUES (${list.map((c) => `@${c}`).join(', ')})`),
       updateSale: db.prepare(
-        `UPDATE sale SET ${list
-          .filter((c) => c !== 'id')
-          .map((c) => `${c} = @${c}`)
-          .join(', ')} WHERE id = @id AND state = @expected_state`,
+        `UPDATE sale SET ${UPDATED_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id AND state = @expected_state`,
       ),
       insertEvent: db.prepare(
         'INSERT INTO sale_event (sale_id, at, type, from_state, to_state, detail, operator_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -419,7 +418,7 @@ export class JournalStore {
 
   /** An UPDATE of the columns whose values differ, prepared once per set of columns. */
   private updateOf(row: Record<string, unknown>, previous: Record<string, unknown>): Database.Statement {
-    const changed = COLUMNS.map(([, column]) => column).filter((column) => column !== 'id' && row[column] !== previous[column])
+    const changed = UPDATED_COLUMNS.filter((column) => row[column] !== previous[column])
     const key = changed.join(',')
     let statement = this.partialUpdates.get(key)
     if (statement === undefined) {

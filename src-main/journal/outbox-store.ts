@@ -186,7 +186,6 @@ export class OutboxStore {
     })
   }
 
-  /** Answered: the body is dropped, and the sale's key with it once nothing else of the sale needs it. */
   /**
    * The item answered: its body is gone, and its sale's key with it once nothing sealed needs it.
    * `keysLater`: the caller destroys the sale's keys itself in the same transaction (a purge), so
@@ -216,9 +215,10 @@ export class OutboxStore {
     this.sql.retryAttention.run(at, at, saleId)
   }
 
-  /** At start: whatever was in flight when the agent stopped is sent again (the host de-duplicates). */
-  /** Claimed items whose answers were not journaled go back to waiting (they are resent as they were). */
-  /** Claimed items back to waiting; `notSent` ones were never sent, so their counted attempt is taken back. */
+  /**
+   * Claimed items whose answers were not journaled go back to waiting (they are resent as they were);
+   * `notSent` ones were never sent, so their counted attempt is taken back.
+   */
   release(seqs: readonly number[], notSent: readonly number[] = []): void {
     runInTransaction(this.db, () => {
       seqs.forEach((seq) => this.sql.release.run(seq))
@@ -232,6 +232,7 @@ export class OutboxStore {
     return this.sql.dueNow.run(now, now).changes
   }
 
+  /** At start: whatever was in flight when the agent stopped is sent again (the host de-duplicates). */
   recoverInflight(): number {
     return this.sql.recoverInflight.run().changes
   }

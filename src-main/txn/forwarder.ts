@@ -331,7 +331,6 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     return this.deps.host.sendUnchecked(item.operation, item.body, originalId)
   }
 
-  /** One answer → the sale's machine and the queue, inside the caller's batch transaction. */
   /** An item the queue stops trying: to the sale's machine and a manager, with why in their words. */
   private giveUp(item: ClaimedItem, last: 'notDelivered' | 'unknown', why: string, lastReason: string): void {
     // The sale says why in a manager's words; the queue item keeps the technical cause for the log.
@@ -349,6 +348,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     this.deps.journal.afterCommit(() => this.emit('attention', item, { failure: FAILURE_OF[last], detail: technical }))
   }
 
+  /** One answer → the sale's machine and the queue, inside the caller's batch transaction. */
   private settle({ item, outcome }: Answered): void {
     const operation = item.operation
     this.reach.note(outcome)
