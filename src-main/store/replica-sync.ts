@@ -65,6 +65,8 @@ const MAX_BACKOFF_MS = 30_000
  * erasure, come this much later.
  */
 const CHANGE_DEBOUNCE_MS = 200
+/** What the publish race gives when the client reconnected before the copy's answer came. */
+const RECONNECTED = Symbol('reconnected')
 
 export class ReplicaSync implements QueueReplica {
   readonly required: boolean
@@ -145,13 +147,17 @@ export class ReplicaSync implements QueueReplica {
       const left = deadline - Date.now()
       if (left <= 0) throw new Error('the store server did not acknowledge the copy in time')
       try {
+        const reconnected = connection.nextReconnect().then(() => RECONNECTED)
         const js = await connection.jetstream(left)
-        await js.publish(subject, sealed, {
+        const published = js.publish(subject, sealed, {
           msgID: copyMessageId(copy.terminalId, copy.operation, copy.messageId),
           timeout: Math.min(left, attemptMs),
           expect: { streamName: connection.streamName },
         })
-        return
+        // Its answer is lost if the server went away under it: sent again as soon as the client is back.
+        if ((await Promise.race([published, reconnected])) !== RECONNECTED) return
+        published.catch(() => undefined)
+        this.options.logger.debug({ subject }, 'the store server came back under a copy: sending it again')
       } catch (error) {
         this.options.logger.debug({ err: error, subject }, 'a copy was not acknowledged: sending it again')
         if (deadline - Date.now() <= 0) throw error

@@ -75,12 +75,33 @@ export class StoreConnection {
           continue
         }
         this.connection = nc
+        void this.watchReconnects(nc)
         return nc
       } catch (error) {
         // Wrong credentials will not get better by retrying sooner; the log says which.
         this.lastError = error instanceof Error ? error.message : String(error)
         await new Promise((resolve) => setTimeout(resolve, 500))
       }
+    }
+  }
+
+  private reconnect = promiseWithResolve()
+
+  /**
+   * Settles the next time the client is connected again after losing the server. A request written
+   * to a server that was going away never gets its answer: whoever waits on one resends at once on
+   * this signal instead of waiting out its own timeout.
+   */
+  nextReconnect(): Promise<void> {
+    return this.reconnect.promise
+  }
+
+  private async watchReconnects(nc: NatsConnection): Promise<void> {
+    for await (const status of nc.status()) {
+      if (status.type !== 'reconnect') continue
+      const { resolve } = this.reconnect
+      this.reconnect = promiseWithResolve()
+      resolve()
     }
   }
 
@@ -249,4 +270,10 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, words: str
   } finally {
     clearTimeout(timer)
   }
+}
+
+function promiseWithResolve(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void
+  const promise = new Promise<void>((done) => (resolve = done))
+  return { promise, resolve }
 }

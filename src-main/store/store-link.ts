@@ -15,6 +15,8 @@ import { agreeing, counted } from '../../src-shared/counted'
 
 /** How long a lane's events wait to go out together (the fleet reads them; nothing waits for them). */
 const EVENT_DELAY_MS = 50
+/** How long a closing terminal waits for a heartbeat or copy pass in flight before cutting it short. */
+const CLOSE_GRACE_MS = 500
 
 export interface StoreLinkSettings extends Omit<StoreConnectionSettings, 'name'> {
   terminalId: string
@@ -129,13 +131,22 @@ export class StoreLink {
       .catch(() => undefined)
   }
 
+  /**
+   * A heartbeat or a copy pass in flight may wait on an answer the store server lost (it restarted
+   * under it) for its whole timeout. A closing terminal gives them a moment, then closes the
+   * connection, which fails what is still waiting at once: a quit never hangs on the store.
+   */
   async close(): Promise<void> {
     clearTimeout(this.timer)
     this.flushEvents()
     this.hooks = undefined
-    await this.beating
-    await this.replica.stop()
+    const inFlight = Promise.all([this.beating, this.replica.stop()])
+    let grace: NodeJS.Timeout | undefined
+    await Promise.race([inFlight, new Promise((resolve) => (grace = setTimeout(resolve, CLOSE_GRACE_MS)))])
+    clearTimeout(grace)
     await this.connection.close()
+    // The copy pass reads the journal: it has ended before the journal may close.
+    await inFlight
   }
 
   /** One heartbeat: the fence read again, then this lane's word in the fleet bucket. */

@@ -176,7 +176,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 1, 15_000)).toBe(1)
   })
 
-  it('store server restarted mid-publish: the copy lands once, and the sale is stored', async () => {
+  it('store server restarted mid-publish: the copy is sent again once the client is back, lands once, and the sale is stored', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     lane = await startLane({
       dir: join(dir, 'lane'),
@@ -187,16 +187,29 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
       reader,
       secrets: new MemorySecretStore(),
       recoveryPublicKey: keys.publicKey,
-      ackTimeoutMs: 5_000,
+      // Long, so that a restart on a busy machine never outlasts it (one that does rightly sends the
+      // sale to the bank, as above), and so that each attempt (a third of it) is far longer than a
+      // reconnect: an answer lost in the restart must not be waited out.
+      ackTimeoutMs: 21_000,
     })
     host.setFault('*', 'http-503')
     await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)
+    const startedAt = Date.now()
     const started = lane.engine.txn.startSale({ amountMinor: 3100, currency: 'USD' })
     const restarted = nats.restart()
     const sale = await lane.engine.txn.waitForOutcome(started.id)
     await restarted
     expect(sale.state).toBe('storedOffline')
+    expect(Date.now() - startedAt).toBeLessThan(7_000)
     expect(await copiesAtStore(nats.url, 'T-0001')).toHaveLength(1)
+    // A heartbeat whose answer the restart lost does not hold the terminal's quit for its timeout.
+    await nats.restart()
+    reader.present({ card: TEST_CARDS.chipVisa() })
+    await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 3200, currency: 'USD' }).id)
+    const closing = Date.now()
+    await lane.close()
+    lane = undefined
+    expect(Date.now() - closing).toBeLessThan(7_000)
   })
 
   it('a journal that closes under a pass is a failed pass, never an error thrown from a timer', async () => {
