@@ -6,7 +6,7 @@
  * Card data never reaches the log: only the operation, ids, outcome and latency.
  */
 import { createSecureContext, rootCertificates } from 'node:tls'
-import { Agent, buildConnector, request } from 'undici'
+import { Agent, buildConnector } from 'undici'
 import type { Logger } from 'pino'
 import { sign, verifySignature, type SignType } from './signer'
 import { formatDateTime, newMsgId } from './headers'
@@ -14,6 +14,7 @@ import { OPERATIONS, operationPath, type OperationKind } from './operations'
 import { checkRequestBody, type RequestBodies } from './request-schemas'
 import { identityOf } from './answer-match'
 import { classifyResponse, classifyTransportError, type GatewayOutcome } from './outcome'
+import { exchange, type Exchanged } from './exchange'
 
 export interface HostEndpoint {
   /** `{offline_base_url}`: the four offline operations. */
@@ -127,17 +128,13 @@ export class UndiciHostClient implements HostClient {
     }
     if (this.endpoint.keyId) headers.keyid = this.endpoint.keyId
 
-    let status: number
-    let responseHeaders: Record<string, string | string[] | undefined>
-    let responseBody: Buffer
+    let answer: Exchanged
     try {
-      const response = await request(url, { method: 'POST', headers, body: payload, dispatcher: this.agent })
-      status = response.statusCode
-      responseHeaders = response.headers
-      responseBody = Buffer.from(await response.body.arrayBuffer())
+      answer = await exchange(this.agent, url, headers, payload)
     } catch (error) {
       return this.logged(classifyTransportError(base(), error, this.wasConnectError(error)), body)
     }
+    const { status, headers: responseHeaders, body: responseBody } = answer
 
     // Every answer is the host's only if it echoes our MsgID and DateTime and its signature verifies.
     // An unsigned 503 may come from a proxy after the host processed the request: unknown, like no
