@@ -146,8 +146,10 @@ export class ReplicaSync implements QueueReplica {
     for (;;) {
       const left = deadline - Date.now()
       if (left <= 0) throw new Error('the store server did not acknowledge the copy in time')
+      let resend: () => void = () => undefined
+      const reconnected = new Promise<typeof RECONNECTED>((resolve) => (resend = () => resolve(RECONNECTED)))
+      const stopListening = connection.onReconnect(resend)
       try {
-        const reconnected = connection.nextReconnect().then(() => RECONNECTED)
         const js = await connection.jetstream(left)
         const published = js.publish(subject, sealed, {
           msgID: copyMessageId(copy.terminalId, copy.operation, copy.messageId),
@@ -167,6 +169,8 @@ export class ReplicaSync implements QueueReplica {
             .ensureStream(Math.max(1, deadline - Date.now()), true)
             .catch((failed: unknown) => this.options.logger.debug({ err: failed }, 'the queue stream could not be made yet'))
         else await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(0, deadline - Date.now()))))
+      } finally {
+        stopListening()
       }
     }
   }

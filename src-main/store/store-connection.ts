@@ -85,23 +85,23 @@ export class StoreConnection {
     }
   }
 
-  private reconnect = promiseWithResolve()
+  private readonly reconnectListeners = new Set<() => void>()
 
   /**
-   * Settles the next time the client is connected again after losing the server. A request written
-   * to a server that was going away never gets its answer: whoever waits on one resends at once on
-   * this signal instead of waiting out its own timeout.
+   * Calls `listener` each time the client is connected again after losing the server, until the
+   * returned function is called. A request written to a server that was going away never gets its
+   * answer: whoever waits on one resends at once on this signal instead of waiting out its timeout.
+   * (A listener set, not one promise shared by every waiter: each publish would otherwise leave a
+   * reaction on it until the next reconnect, which may be weeks away.)
    */
-  nextReconnect(): Promise<void> {
-    return this.reconnect.promise
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener)
+    return () => this.reconnectListeners.delete(listener)
   }
 
   private async watchReconnects(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
-      if (status.type !== 'reconnect') continue
-      const { resolve } = this.reconnect
-      this.reconnect = promiseWithResolve()
-      resolve()
+      if (status.type === 'reconnect') for (const listener of [...this.reconnectListeners]) listener()
     }
   }
 
@@ -270,10 +270,4 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, words: str
   } finally {
     clearTimeout(timer)
   }
-}
-
-function promiseWithResolve(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void
-  const promise = new Promise<void>((done) => (resolve = done))
-  return { promise, resolve }
 }
