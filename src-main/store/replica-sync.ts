@@ -161,8 +161,9 @@ export class ReplicaSync implements QueueReplica {
         published.catch(() => undefined)
         this.options.logger.debug({ subject }, 'the store server came back under a copy: sending it again')
       } catch (error) {
+        // A closed connection (the terminal quits) sends nothing more: the pass ends now, not at its deadline.
+        if (deadline - Date.now() <= 0 || connection.isClosed) throw error
         this.options.logger.debug({ err: error, subject }, 'a copy was not acknowledged: sending it again')
-        if (deadline - Date.now() <= 0) throw error
         // No stream answered: made on first use (the store server may be new, or its store lost).
         if (isNoStream(error))
           await connection

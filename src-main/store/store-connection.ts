@@ -10,6 +10,9 @@ import { PosError } from '../../src-shared/pos-error'
 import type { FLEET_BUCKET } from './store-names'
 import { FENCE_BUCKET, queueStreamName, queueSubjects, terminalCopies } from './store-names'
 
+/** How long a closing connection waits for the server to take what was published. */
+const DRAIN_MS = 1_000
+
 export interface StoreConnectionSettings {
   servers: string[]
   storeId: string
@@ -231,10 +234,20 @@ export class StoreConnection {
     return withTimeout(bucket, ms, 'the store server did not answer')
   }
 
+  /** Closed by `close()`: nothing more is sent, and whoever retries stops. */
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  /**
+   * Drains what was published (events, a last heartbeat) and closes. A server that is up but does
+   * not answer (frozen, or cut off without a reset) would hold the drain until the client's stale
+   * check, minutes later: past DRAIN_MS the socket is simply closed.
+   */
   async close(): Promise<void> {
     this.closed = true
     const nc = this.connection
-    if (nc) await nc.drain().catch(() => nc.close())
+    if (nc) await withTimeout(nc.drain(), DRAIN_MS, 'the store server did not answer the drain').catch(() => nc.close())
   }
 
   private domainOption(): { domain?: string } {

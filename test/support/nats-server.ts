@@ -36,6 +36,9 @@ export interface NatsServer {
   restart(): Promise<void>
   stop(): Promise<void>
   kill(): Promise<void>
+  /** Freezes the server (SIGSTOP): up, connected, and answering nothing, as a hung machine. */
+  pause(): void
+  resume(): void
   close(): Promise<void>
 }
 
@@ -115,6 +118,8 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
     },
     stop: () => stopWith('SIGTERM'),
     kill: () => stopWith('SIGKILL'),
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     close: async () => {
       await stopWith('SIGKILL')
       rmSync(dir, { recursive: true, force: true })

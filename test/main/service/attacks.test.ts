@@ -180,10 +180,13 @@ describe('with operators', () => {
     // The POS's calls name the token they came with, never the token itself.
     const posRecords = trail.records.filter((r) => r.door === 'pos')
     expect(posRecords.every((r) => /^token:/.test(r.via ?? ''))).toBe(true)
+    // Every door's id is a token's or a window's, never anything a person typed.
+    const doors = trail.records.flatMap((r) => (r.via === undefined ? [] : [r.via]))
+    expect(doors.filter((via) => !/^(token:([0-9a-f-]+|installation)( sale:\S+)?|window:[0-9a-f]+)$/.test(via))).toEqual([])
     expect(JSON.stringify(trail)).not.toContain(api.token)
-    // A PIN is four digits: it is looked for in what a record says, not in its chain's hex digests or
-    // its time, where any four digits turn up by chance.
-    const said = trail.records.map(({ action, door, via, actor, subject, detail }) => [action, door, via, actor, subject, detail])
+    // A PIN is four digits: it is looked for in what a record says, not in its chain's hex digests, its
+    // time or its door's random id (`via`, checked above), where any four digits turn up by chance.
+    const said = trail.records.map(({ action, door, actor, subject, detail }) => [action, door, actor, subject, detail])
     expect(said.flat().filter((field) => field?.includes(MANAGER.pin))).toEqual([])
     expect(JSON.stringify(trail)).not.toMatch(/"pin"/i)
     // In the day export too, for a manager.

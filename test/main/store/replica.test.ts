@@ -212,6 +212,37 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     expect(Date.now() - closing).toBeLessThan(7_000)
   })
 
+  it('a quit while the store server hangs (up, answering nothing) takes a moment, not the store timeouts', async () => {
+    const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
+    lane = await startLane({
+      dir: join(dir, 'lane'),
+      hostUrl: host.url,
+      caPem: host.caPem,
+      natsUrl: nats.url,
+      terminalId: 'T-0001',
+      reader,
+      secrets: new MemorySecretStore(),
+      recoveryPublicKey: keys.publicKey,
+      // A copy pass may go on for twice this, a heartbeat as long: far past the bound below.
+      ackTimeoutMs: 10_000,
+    })
+    await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)
+    nats.pause()
+    try {
+      // A payment whose answer is lost: its reversal is owed, and its copy pass waits on the hung server.
+      host.setFault('payment', 'process-then-drop')
+      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 1700, currency: 'USD' }).id)
+      expect(sale.state).toBe('reversalPending')
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const closing = Date.now()
+      await lane.close()
+      lane = undefined
+      expect(Date.now() - closing).toBeLessThan(4_000)
+    } finally {
+      nats.resume()
+    }
+  })
+
   it('a journal that closes under a pass is a failed pass, never an error thrown from a timer', async () => {
     const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
     const sync = new ReplicaSync({
