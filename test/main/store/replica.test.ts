@@ -243,6 +243,34 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     }
   })
 
+  it('a copy waiting on a hung store server ends when the connection closes, not at its deadline', async () => {
+    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    const sync = new ReplicaSync({
+      connection,
+      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey)),
+      storeId: 'S1',
+      terminalId: 'T-0009',
+      required: true,
+      // Attempts of 3 s and a deadline of 9 s: far past the bound below.
+      ackTimeoutMs: 9_000,
+      logger: pino({ level: 'silent' }),
+    })
+    await connection.nats(5_000)
+    nats.pause()
+    try {
+      const copy = { v: 1 as const, storeId: 'S1', terminalId: 'T-0009', saleId: 's-1', operation: 'payment' as const }
+      const confirming = sync.confirm([{ ...copy, messageId: 'm-1', body: {}, amountMinor: 100, currency: 'USD', queuedAt: Date.now() }])
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const closing = Date.now()
+      await connection.close()
+      expect(await confirming).toBe(false)
+      expect(Date.now() - closing).toBeLessThan(4_000)
+    } finally {
+      nats.resume()
+      await sync.stop()
+    }
+  })
+
   it('a journal that closes under a pass is a failed pass, never an error thrown from a timer', async () => {
     const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
     const sync = new ReplicaSync({
