@@ -105,6 +105,17 @@ export type CommitSync =
   | 'withNext'
 
 /**
+ * How the levels inside a transaction nest.
+ * - 'savepoints': each level inside is a savepoint, so a caller inside may catch a level's failure
+ *   and go on, that level alone rolled back.
+ * - 'whole': nothing inside catches a failure and goes on, so a failure anywhere rolls the whole
+ *   transaction back, and the levels inside need no savepoints. SQLite keeps a copy of every page a
+ *   savepoint changes, to roll it back alone: in a forwarded answer's step that was about 8% of the
+ *   agent's CPU (docs/performance.md). Given by the outermost level; the levels inside follow it.
+ */
+export type Nesting = 'savepoints' | 'whole'
+
+/**
  * Runs `fn` in a `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a writer never
  * fails half-way on a lock upgrade (https://sqlite.org/lang_transaction.html; `.immediate()` in
  * better-sqlite3 API documentation, github.com/WiseLibs/better-sqlite3, docs folder, "api").
@@ -114,15 +125,29 @@ export type CommitSync =
  * wrote is durable only when the outermost one commits, and so are the callbacks of `afterCommit`;
  * the outermost transaction's `sync` decides how it reaches the disk.
  */
-export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: CommitSync = 'durable'): T {
+export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: CommitSync = 'durable', nesting: Nesting = 'savepoints'): T {
   const commits = stateOf(db)
   // A journal found damaged takes no more writes: it stays as it stands for recovery.
   if (commits.damaged) throw commits.damaged
   const mark = commits.pending.length
+  if (commits.depth > 0 && commits.whole) {
+    // Inside an all-or-nothing transaction: a failure here rolls back the outermost level.
+    commits.depth++
+    try {
+      return fn()
+    } catch (error) {
+      commits.pending.length = mark
+      throw mapJournalError(error, db.name)
+    } finally {
+      commits.depth--
+    }
+  }
   // SQLite refuses to change synchronous inside a transaction: only the outermost level sets it.
   const relaxed = sync === 'withNext' && commits.depth === 0 && !db.inTransaction
   if (commits.depth === 0 && !db.inTransaction) commits.onBegin?.()
   if (relaxed) db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`)
+  const outermost = commits.depth === 0
+  if (outermost) commits.whole = nesting === 'whole'
   commits.depth++
   let result: T
   try {
@@ -133,6 +158,7 @@ export function runInTransaction<T>(db: Database.Database, fn: () => T, sync: Co
     throw mapJournalError(error, db.name)
   } finally {
     commits.depth--
+    if (outermost) commits.whole = false
     if (relaxed) restoreFullSync(db)
   }
   if (commits.depth === 0) runCommitted(commits)
@@ -173,6 +199,8 @@ interface JournalState {
   transaction: Database.Transaction<(fn: () => unknown) => unknown>
   /** Told as each outermost transaction begins (observeTransactions). */
   onBegin?: (() => void) | undefined
+  /** The open outermost transaction is all or nothing (`Nesting` 'whole'): no savepoints inside it. */
+  whole: boolean
 }
 
 const journalStates = new WeakMap<Database.Database, JournalState>()
@@ -181,7 +209,8 @@ function stateOf(db: Database.Database): JournalState {
   let state = journalStates.get(db)
   // One transaction wrapper per connection, made once: better-sqlite3 builds a new one (five
   // functions and their properties) on every db.transaction() call, garbage made per commit.
-  if (!state) journalStates.set(db, (state = { depth: 0, pending: [], transaction: db.transaction((fn: () => unknown) => fn()) }))
+  if (!state)
+    journalStates.set(db, (state = { depth: 0, pending: [], whole: false, transaction: db.transaction((fn: () => unknown) => fn()) }))
   return state
 }
 

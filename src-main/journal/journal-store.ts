@@ -4,7 +4,7 @@
  * enqueues or withdraws queue items, so the journal alone tells what the agent did and meant to do.
  */
 import type Database from 'better-sqlite3'
-import { afterCommit, runInTransaction, type CommitSync } from './database'
+import { afterCommit, runInTransaction, type CommitSync, type Nesting } from './database'
 import { sealedFieldAad, wipe, type FieldSealer } from './sealed-fields'
 import { OutboxStore, type NewOutboxItem } from './outbox-store'
 import { SaleKeys } from './sale-keys'
@@ -354,9 +354,10 @@ export class JournalStore {
   /**
    * Runs several changes in one SQLite transaction: one disk sync for a batch of acknowledgements.
    * `withNext`: the commit is not synced on its own but with the next durable one (database.ts).
+   * `whole`: nothing inside catches a failure and goes on, so the steps inside take no savepoints.
    */
-  batch<T>(work: () => T, sync: CommitSync = 'durable'): T {
-    return runInTransaction(this.db, work, sync)
+  batch<T>(work: () => T, sync: CommitSync = 'durable', nesting: Nesting = 'savepoints'): T {
+    return runInTransaction(this.db, work, sync, nesting)
   }
 
   /** Whether a transaction is open on the journal (nothing may be announced while one is). */

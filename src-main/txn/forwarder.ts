@@ -270,14 +270,22 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     }
   }
 
-  /** One group: its answers settled and the next items claimed, in one transaction. */
+  /**
+   * One group: its answers settled and the next items claimed, in one transaction. All or nothing:
+   * an answer that cannot be journaled fails the group, whose items are then put back and sent
+   * again, so the steps inside take no savepoints ('whole', database.ts).
+   */
   private journalGroup(answers: Answered[], room: number): ClaimedItem[] {
     const { journal } = this.deps
     if (answers.length === 0) return journal.outbox.claimDue(room)
-    return journal.batch(() => {
-      answers.forEach((answered) => this.settle(answered))
-      return room > 0 ? journal.outbox.claimDue(room) : []
-    })
+    return journal.batch(
+      () => {
+        answers.forEach((answered) => this.settle(answered))
+        return room > 0 ? journal.outbox.claimDue(room) : []
+      },
+      'durable',
+      'whole',
+    )
   }
 
   /**

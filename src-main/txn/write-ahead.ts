@@ -89,20 +89,29 @@ export class WriteAhead {
   commit(id: string, event: TxnEvent, input: StepInput = {}): Committed {
     const { journal } = this.deps
     // What the machine decides on is read in the same SQLite transaction that writes its decision.
+    // A step is all or nothing: nothing in it catches a failure and goes on ('whole', database.ts).
     if (input.syncWithNext !== true || journal.inTransaction)
-      return journal.batch(() => {
-        const prepared = this.prepare(id, event, input)
-        return prepared.ok ? this.write(prepared) : prepared
-      })
+      return journal.batch(
+        () => {
+          const prepared = this.prepare(id, event, input)
+          return prepared.ok ? this.write(prepared) : prepared
+        },
+        'durable',
+        'whole',
+      )
     try {
-      return journal.batch(() => {
-        const prepared = this.prepare(id, event, input)
-        if (!prepared.ok) return prepared
-        // SQLite fixes how a commit syncs before it begins: a decision that needs the disk (a refusal,
-        // a result, a queue item, the bank) is rolled back here and written again, durably.
-        if (!syncsWithNext(prepared)) throw NEEDS_DURABLE_COMMIT
-        return this.write(prepared)
-      }, 'withNext')
+      return journal.batch(
+        () => {
+          const prepared = this.prepare(id, event, input)
+          if (!prepared.ok) return prepared
+          // SQLite fixes how a commit syncs before it begins: a decision that needs the disk (a refusal,
+          // a result, a queue item, the bank) is rolled back here and written again, durably.
+          if (!syncsWithNext(prepared)) throw NEEDS_DURABLE_COMMIT
+          return this.write(prepared)
+        },
+        'withNext',
+        'whole',
+      )
     } catch (error) {
       if (error !== NEEDS_DURABLE_COMMIT) throw error
       return this.commit(id, event, { ...input, syncWithNext: false })

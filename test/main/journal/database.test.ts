@@ -159,6 +159,107 @@ describe('runInTransaction', () => {
   })
 })
 
+describe('runInTransaction: how levels nest', () => {
+  const temp = useTempJournals()
+  const open = () => temp.track(openJournalDatabase(temp.path(), { migrations: MIGRATIONS }))
+  const insert = (db: Database.Database, id: string) => db.prepare('INSERT INTO sale (id, amount) VALUES (?, 1)').run(id)
+  const ids = (db: Database.Database) => db.prepare('SELECT id FROM sale ORDER BY id').pluck().all()
+
+  it('by default each level inside is a savepoint: a failure caught inside rolls back that level alone', () => {
+    const db = open()
+    runInTransaction(db, () => {
+      insert(db, 'outer')
+      catchError(() =>
+        runInTransaction(db, () => {
+          insert(db, 'inner')
+          throw new Error('inner fails')
+        }),
+      )
+    })
+    expect(ids(db)).toEqual(['outer'])
+  })
+
+  it("'whole': the levels inside take no savepoint, and a failure anywhere rolls back everything, announcing nothing", () => {
+    const db = open()
+    const told: string[] = []
+    runInTransaction(
+      db,
+      () => {
+        insert(db, 'a')
+        runInTransaction(db, () => {
+          insert(db, 'b')
+          afterCommit(db, () => told.push('b'))
+        })
+      },
+      'durable',
+      'whole',
+    )
+    expect(ids(db)).toEqual(['a', 'b'])
+    expect(told).toEqual(['b'])
+    const error = catchError(() =>
+      runInTransaction(
+        db,
+        () => {
+          insert(db, 'c')
+          runInTransaction(db, () => {
+            afterCommit(db, () => told.push('d'))
+            insert(db, 'a') // the primary key again: SQLite's own error, through the level inside
+          })
+        },
+        'durable',
+        'whole',
+      ),
+    )
+    expect((error as { code?: string }).code).toBe('SQLITE_CONSTRAINT_PRIMARYKEY')
+    expect(ids(db)).toEqual(['a', 'b'])
+    expect(told).toEqual(['b'])
+    // No savepoint: a level's failure caught inside leaves that level's writes, which is why only a
+    // transaction nothing inside catches in may be 'whole'.
+    runInTransaction(
+      db,
+      () =>
+        catchError(() =>
+          runInTransaction(db, () => {
+            insert(db, 'e')
+            throw new Error('inner fails')
+          }),
+        ),
+      'durable',
+      'whole',
+    )
+    expect(ids(db)).toEqual(['a', 'b', 'e'])
+  })
+
+  it("'whole' is the outermost level's to give: inside a default transaction it changes nothing, and it ends with its transaction", () => {
+    const db = open()
+    runInTransaction(db, () =>
+      catchError(() =>
+        runInTransaction(
+          db,
+          () => {
+            insert(db, 'inner')
+            throw new Error('inner fails')
+          },
+          'durable',
+          'whole',
+        ),
+      ),
+    )
+    expect(ids(db)).toEqual([])
+    runInTransaction(db, () => insert(db, 'whole'), 'durable', 'whole')
+    runInTransaction(db, () => {
+      insert(db, 'after')
+      catchError(() =>
+        runInTransaction(db, () => {
+          insert(db, 'rolled back')
+          throw new Error('inner fails')
+        }),
+      )
+    })
+    expect(ids(db)).toEqual(['after', 'whole'])
+  })
+})
+
 describe('afterCommit: what is announced, and when', () => {
   const temp = useTempJournals()
   const open = () => temp.track(openJournalDatabase(temp.path(), { migrations: MIGRATIONS }))
