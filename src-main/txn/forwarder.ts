@@ -77,8 +77,8 @@ export interface ForwarderDeps {
   /** Longest sleep when nothing is due, so new items and clock changes are noticed. */
   idleMs?: number
   /**
-   * Why this terminal must not forward (a rescue took its queue, docs/store.md), in plain words;
-   * undefined while it may. Asked before every drain.
+   * Why this terminal must no longer forward its queue (a rescue took it, docs/store.md), in plain
+   * words; undefined while it may. Read at every claim: while it is set, only reversals go out.
    */
   halted?: () => string | undefined
   /** Whether the bank answered last, shared with the sales' own calls (its own when unset). */
@@ -127,7 +127,11 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   async forwardNow(): Promise<number> {
     this.deps.journal.outbox.makeAllDue()
     this.outage = undefined
-    return this.drainOnce()
+    const sent = await this.drainOnce()
+    // A fenced terminal sent its reversals; the rest belongs to the rescue, and the manager is told why.
+    const halted = this.deps.halted?.()
+    if (halted !== undefined) throw new PosError('QUEUE_RESCUED', halted)
+    return sent
   }
 
   /** Something was enqueued: sent now, or with the next probe while the bank cannot be reached. */
@@ -180,10 +184,9 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
    * counts as done, each attempt counted durably before it goes out.
    */
   async drainOnce(): Promise<number> {
-    const halted = this.deps.halted?.()
-    if (halted !== undefined) throw new PosError('QUEUE_RESCUED', halted)
     // During an outage one item goes first, alone: the rest follow once the bank has answered it.
     const probing = this.outage !== undefined
+    const fencedAtStart = this.reversalsOnly()
     const size = probing ? 1 : Math.max(1, this.deps.concurrency ?? 16)
     this.putBack([])
     let unannounced = 0
@@ -202,7 +205,9 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       },
       commit: (answers, room) => this.journalGroup(answers, room),
       // Once the bank could not be reached and nothing reached it, nothing more is sent: what is claimed goes back.
-      mayClaim: () => this.deps.halted?.() === undefined && (probing ? dispatched === 0 : seen.reached || !seen.unreachable),
+      // A fence that appears meanwhile ends the drain: what it claimed ahead goes back unsent, and the
+      // next drain claims reversals only.
+      mayClaim: () => this.reversalsOnly() === fencedAtStart && (probing ? dispatched === 0 : seen.reached || !seen.unreachable),
       journaled: (count) => {
         // The queue's totals are counted over the whole queue and read by every listener: told once
         // per few windows' worth and at most every STATUS_EVERY_MS during a drain, and at the end.
@@ -271,17 +276,28 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   }
 
   /**
+   * Once a rescue took this terminal's queue (docs/store.md), the rescue sends its payments, credits,
+   * tips and captures, and this terminal only its reversals: a reversal only ever undoes, the bank
+   * answers a repeat of one with its first answer (host contract §3), and one decided after the store
+   * was last reached (a void while cut off from it) may be at the store nowhere for the rescue to send.
+   * Read at every claim, so a fence that appears during a drain stops the rest at once.
+   */
+  private reversalsOnly(): boolean {
+    return this.deps.halted?.() !== undefined
+  }
+
+  /**
    * One group: its answers settled and the next items claimed, in one transaction. All or nothing:
    * an answer that cannot be journaled fails the group, whose items are then put back and sent
    * again, so the steps inside take no savepoints ('whole', database.ts).
    */
   private journalGroup(answers: Answered[], room: number): ClaimedItem[] {
     const { journal } = this.deps
-    if (answers.length === 0) return journal.outbox.claimDue(room)
+    if (answers.length === 0) return journal.outbox.claimDue(room, this.reversalsOnly())
     return journal.batch(
       () => {
         answers.forEach((answered) => this.settle(answered))
-        return room > 0 ? journal.outbox.claimDue(room) : []
+        return room > 0 ? journal.outbox.claimDue(room, this.reversalsOnly()) : []
       },
       'durable',
       'whole',
@@ -312,7 +328,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       const untilProbe = this.untilProbeMs()
       if (untilProbe === 0) {
         try {
-          const sent = this.deps.halted?.() === undefined ? await this.drainOnce() : 0
+          const sent = await this.drainOnce()
           if (sent > 0 && this.outage === undefined) continue
         } catch (error) {
           this.deps.logger.error({ err: error }, 'store-and-forward loop failed; retrying shortly')

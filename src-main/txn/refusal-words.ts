@@ -14,6 +14,7 @@ export const REFUSAL_WORDS: { readonly [K in TxnEvent['type']]: string } = {
   duplicateRefused: 'This sale is not waiting for a confirmation.',
   paymentAnswered: 'This sale is not waiting for the bank.',
   cardCompleted: 'This sale is not waiting for the card.',
+  storeCopyMissing: 'This sale is not waiting for the store server.',
   forwardAnswered: 'This sale is not waiting for the bank.',
   forwardGaveUp: 'This sale has nothing waiting to be sent.',
   managerRetry: 'Nothing on this sale is waiting for a manager.',

@@ -45,16 +45,15 @@ export class StepEngine {
 
   /**
    * With a store that must copy the queue first (docs/store.md), an offline approval waits for the
-   * copy's acknowledgement; without it in time, the sale is not stored and needs the bank now.
+   * copy's acknowledgement; without it in time, nothing was written, and the machine decides what that
+   * means for the sale (txn-machine.ts `storeCopyMissing`: not stored, so it needs the bank now).
    */
   private async commitAfterCopy(id: string, event: TxnEvent, input: StepInput): Promise<Committed> {
     const { writeAhead, logger } = this.deps
     const committed = await writeAhead.commitAfterCopy(id, event, input)
     if (committed.ok || !('copyMissing' in committed)) return committed
-    logger.warn({ sale: id }, 'offline approval refused: the store server did not acknowledge the copy in time')
-    if (event.type === 'cardCompleted') return writeAhead.commit(id, { ...event, withoutCopy: true }, input)
-    const offline = { eligible: false as const, reason: 'the store server did not answer in time, so this sale needs the bank now' }
-    return writeAhead.commit(id, { type: 'paymentAnswered', answer: { kind: 'notDelivered', offline } }, input)
+    logger.warn({ sale: id, event: event.type }, 'offline approval refused: the store server did not acknowledge the copy in time')
+    return writeAhead.commit(id, { type: 'storeCopyMissing' }, input)
   }
 
   /** Runs effects after their commit, off the caller's path; a flow that fails gives the counter back. */

@@ -61,7 +61,10 @@ export function transition(sale: Sale, event: TxnEvent): TransitionResult {
       return sale.state === 'sending' ? onPaymentAnswer(sale, event.answer) : refuse(sale, event)
 
     case 'cardCompleted':
-      return sale.state === 'completingCard' ? onCardCompleted(sale, event.decision, event.withoutCopy === true) : refuse(sale, event)
+      return sale.state === 'completingCard' ? onCardCompleted(sale, event.decision) : refuse(sale, event)
+
+    case 'storeCopyMissing':
+      return onStoreCopyMissing(sale, event)
 
     case 'forwardAnswered':
       return onForwardAnswer(sale, event.operation, event.answer, event)
@@ -216,17 +219,26 @@ function onPaymentAnswer(sale: Sale, answer: PaymentAnswer): TransitionResult {
   }
 }
 
-function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none', withoutCopy: boolean): TransitionResult {
+function onCardCompleted(sale: Sale, decision: 'approved' | 'declined' | 'none'): TransitionResult {
   const cardApproved = decision !== 'declined'
   if (sale.offline) {
-    // The card approved offline but the store kept no copy: never sent, so nothing is charged.
-    if (cardApproved && withoutCopy) return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.noStoreCopy })
     if (cardApproved) return ok(sale, 'storedOffline', [{ type: 'enqueue', operation: 'payment' }])
     return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.cardRefusedOffline, cause: 'cardRefused' })
   }
   if (cardApproved) return ok(sale, 'approved', [{ type: 'purgeCardData' }])
   // The host approved but the card refused (AAC): the host must forget the approval.
   return toReversal(sale, 'card declined after host approval', SALE_REASONS.cardRefusedAfterApproval, 'cardRefused')
+}
+
+/**
+ * The store did not acknowledge the copy an offline approval waits for (`store.requireReplica`): the
+ * payment was never stored nor sent, so nothing is charged. A chip card that approved offline has
+ * already been told (its completion is the step that asked for the copy); a swiped card is declined here.
+ */
+function onStoreCopyMissing(sale: Sale, event: TxnEvent): TransitionResult {
+  const offlineApproval = (sale.state === 'sending' && !sale.chip) || (sale.state === 'completingCard' && sale.offline === true)
+  if (!offlineApproval) return refuse(sale, event)
+  return ok(sale, 'declined', [{ type: 'purgeCardData' }], { reason: SALE_REASONS.noStoreCopy, offline: true, cause: 'bankUnreachable' })
 }
 
 /**
@@ -328,8 +340,9 @@ function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidReque
       plain: true,
     }
   if (sale.state === 'storedOffline') {
-    // Withdrawn locally only when it provably never left the terminal.
-    if (event.paymentQueue === 'neverSent') {
+    // Withdrawn locally only when it provably never left the terminal, and no copy of it is left at
+    // the store for a rescue to send (the store acknowledged the withdrawal, or there is no store).
+    if (event.paymentQueue === 'neverSent' && event.storeCopy !== 'mayRemain') {
       return ok(sale, 'cancelled', [{ type: 'withdraw', operation: 'payment' }, { type: 'purgeCardData' }], {
         ...tipOfWithdrawn(sale),
         reason: 'the stored payment had not been sent to the bank yet',
@@ -338,9 +351,11 @@ function onVoidRequested(sale: Sale, event: Extract<TxnEvent, { type: 'voidReque
     if (event.paymentQueue === 'inflight') {
       return { ok: false, reason: 'the stored payment is being forwarded right now: try the void again in a moment', plain: true }
     }
-    // It may already be at the host (an answer lost, a send cut by a restart): stop resending it and
-    // reverse it. A reversal is safe when the host never saw the payment (docs/gateway.md §D3); the
-    // sale reads cancelled only once the host acknowledged the reversal.
+    // It may already be at the host (an answer lost, a send cut by a restart), or a rescue may still
+    // send the store's copy of it (the store did not answer the withdrawal): stop resending it and
+    // reverse it. A reversal is safe when the host never saw the payment (docs/gateway.md §D3), it
+    // goes out even from a fenced terminal (docs/store.md), and the sale reads cancelled only once the
+    // host acknowledged it.
     return ok(
       sale,
       'cancelPending',

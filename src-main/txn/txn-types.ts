@@ -87,9 +87,12 @@ export type TxnEvent =
       type: 'cardCompleted'
       decision: 'approved' | 'declined' | 'none'
       evidence?: { cid: string; cryptogram: string; atc?: string; responseCode?: string }
-      /** An offline approval the store's server did not copy in time (docs/store.md): the sale needs the bank now. */
-      withoutCopy?: true
     }
+  /**
+   * An offline approval the store's server did not copy in time (docs/store.md, `store.requireReplica`):
+   * the payment is not stored, so nothing is charged, and the sale needs the bank now.
+   */
+  | { type: 'storeCopyMissing' }
   | { type: 'forwardAnswered'; operation: QueuedOperation; answer: ForwardAnswer }
   | { type: 'forwardGaveUp'; operation: QueuedOperation; reason: string }
   | { type: 'managerRetry' }
@@ -102,7 +105,7 @@ export type TxnEvent =
    * network: safe to withdraw), `maybeSent` (waiting again after a send whose answer never came, or
    * one cut short by a restart), `inflight` (on the wire now), `none` (not in the queue).
    */
-  | { type: 'voidRequested'; paymentQueue: 'neverSent' | 'maybeSent' | 'inflight' | 'none' }
+  | { type: 'voidRequested'; paymentQueue: 'neverSent' | 'maybeSent' | 'inflight' | 'none'; storeCopy?: StoreCopyOfVoid }
   | { type: 'voidCardRead' }
   | { type: 'voidCardNotRead'; reason: string }
   /** A return: the card presented is the one the sale was paid with (or any card, unreferenced). */
@@ -116,6 +119,14 @@ export type TxnEvent =
   | { type: 'tipRequested'; tipMinor: number; maxTotalMinor: number }
   | { type: 'captureRequested' }
   | { type: 'recovered' }
+
+/**
+ * Where the store's copy of a stored payment stands when it is voided (docs/store.md "A void while
+ * cut off"): `none` (no store), `withdrawn` (the store acknowledged the withdrawal: a rescue will not
+ * send it), `mayRemain` (the store did not answer: a rescue may still send the copy, so the void must
+ * reach the bank as a reversal).
+ */
+export type StoreCopyOfVoid = 'none' | 'withdrawn' | 'mayRemain'
 
 export type TxnEffect =
   | { type: 'readCard'; purpose: CardPurpose }

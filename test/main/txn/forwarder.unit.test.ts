@@ -163,6 +163,8 @@ interface RigOptions {
   retry?: Partial<RetryPolicy>
   concurrency?: number
   latencyMs?: number | ((call: HostCall) => number)
+  /** Why the terminal must no longer forward its queue (a rescue fenced it), read at every claim. */
+  halted?: () => string | undefined
 }
 
 type Seen = ['forwarded', string] | ['attention', string, string]
@@ -186,6 +188,7 @@ async function rig(options: RigOptions) {
     now: () => clock.now,
     random: () => 0.5,
     concurrency: options.concurrency ?? 1,
+    ...(options.halted ? { halted: options.halted } : {}),
   })
   const sales = new Map<string, string>()
   const seqs = new Map<string, number>()
@@ -532,6 +535,50 @@ describe('order: a reversal first, then by age; one sale never has two messages 
     expect(f.host.calls.map((c) => c.label)).toEqual(sent)
     expect(f.host.sameSaleOverlap).toBe(false)
     expect(queued.map((label) => f.item(label).state)).toEqual(queued.map(() => 'done'))
+  })
+})
+
+describe('a terminal whose queue a rescue took sends only its reversals', () => {
+  const FENCED = 'The store rescued this terminal’s waiting payments.'
+  it('payments, credits, tips, captures and voids stay; reversals go, alone or first of their sale', async () => {
+    const f = await rig({ answer: () => 'approved', concurrency: 4, halted: () => FENCED })
+    f.queue('A:payment', 'B:reversal', 'C:merchandiseCredit', 'D:payment', 'D:reversal', 'E:cancel', 'A:tips', 'F:capture')
+    expect(await f.forwarder.drainOnce()).toBe(2)
+    expect(f.host.calls.map((c) => c.label).sort()).toEqual(['B:reversal', 'D:reversal'])
+    expect(['A:payment', 'C:merchandiseCredit', 'D:payment', 'E:cancel', 'A:tips', 'F:capture'].map((l) => f.item(l).state)).toEqual(
+      Array(6).fill('pending'),
+    )
+  })
+
+  it("a manager's forward now sends the reversals, then says why the rest stays", async () => {
+    const f = await rig({ answer: () => 'approved', halted: () => FENCED })
+    f.queue('A:payment', 'B:reversal')
+    await expect(f.forwarder.forwardNow()).rejects.toMatchObject({ code: 'QUEUE_RESCUED', message: FENCED })
+    expect(f.host.calls.map((c) => c.label)).toEqual(['B:reversal'])
+    expect(f.item('A:payment').state).toBe('pending')
+  })
+
+  it('a fence that appears during a drain: nothing claimed ahead is sent after it, and the next drain sends reversals only', async () => {
+    let fenced: string | undefined
+    const f = await rig({
+      answer: () => {
+        fenced = FENCED
+        return 'approved'
+      },
+      concurrency: 1,
+      halted: () => fenced,
+    })
+    f.queue('D:reversal', 'A:payment', 'B:payment')
+    expect(await f.forwarder.drainOnce()).toBe(1)
+    expect(f.host.calls.map((c) => c.label)).toEqual(['D:reversal'])
+    // Claimed ahead with the reversal, never sent: back to waiting, no attempt counted.
+    expect([f.item('A:payment'), f.item('B:payment')].map(({ state, attempts }) => ({ state, attempts }))).toEqual([
+      { state: 'pending', attempts: 0 },
+      { state: 'pending', attempts: 0 },
+    ])
+    f.queue('E:reversal')
+    expect(await f.forwarder.drainOnce()).toBe(1)
+    expect(f.host.calls.map((c) => c.label)).toEqual(['D:reversal', 'E:reversal'])
   })
 })
 

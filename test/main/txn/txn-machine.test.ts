@@ -40,6 +40,9 @@ const EVENTS: Record<string, TxnEvent> = {
   'voidRequested(queued)': { type: 'voidRequested', paymentQueue: 'neverSent' },
   'voidRequested(queued, maybe sent)': { type: 'voidRequested', paymentQueue: 'maybeSent' },
   'voidRequested(not queued)': { type: 'voidRequested', paymentQueue: 'none' },
+  'voidRequested(queued, store copy may remain)': { type: 'voidRequested', paymentQueue: 'neverSent', storeCopy: 'mayRemain' },
+  'voidRequested(queued, store copy withdrawn)': { type: 'voidRequested', paymentQueue: 'neverSent', storeCopy: 'withdrawn' },
+  storeCopyMissing: { type: 'storeCopyMissing' },
   voidCardRead: { type: 'voidCardRead' },
   voidCardNotRead: { type: 'voidCardNotRead', reason: 'cancelled' },
   captureRequested: { type: 'captureRequested' },
@@ -88,6 +91,12 @@ const ALLOWED: Array<[TxnState, string, TxnState]> = [
   ['storedOffline', 'voidRequested(queued)', 'cancelled'],
   ['storedOffline', 'voidRequested(queued, maybe sent)', 'cancelPending'],
   ['storedOffline', 'voidRequested(not queued)', 'cancelPending'],
+  ['storedOffline', 'voidRequested(queued, store copy may remain)', 'cancelPending'],
+  ['storedOffline', 'voidRequested(queued, store copy withdrawn)', 'cancelled'],
+  ['approved', 'voidRequested(queued, store copy may remain)', 'voidReadingCard'],
+  ['approved', 'voidRequested(queued, store copy withdrawn)', 'voidReadingCard'],
+  ['forwarded', 'voidRequested(queued, store copy may remain)', 'voidReadingCard'],
+  ['forwarded', 'voidRequested(queued, store copy withdrawn)', 'voidReadingCard'],
   ['forwarded', 'voidRequested(queued)', 'voidReadingCard'],
   ['forwarded', 'voidRequested(not queued)', 'voidReadingCard'],
   ['forwarded', 'voidRequested(queued, maybe sent)', 'voidReadingCard'],
@@ -276,6 +285,28 @@ describe('effects that carry the guarantees', () => {
       ok: false,
       reason: expect.stringMatching(/being forwarded/),
     })
+  })
+
+  it('a stored payment whose copy the store may still hold is reversed, not withdrawn in silence: a rescue could still send the copy', () => {
+    expect(transition(base('storedOffline'), EVENTS['voidRequested(queued, store copy may remain)']!)).toMatchObject({
+      ok: true,
+      sale: { state: 'cancelPending', reason: expect.stringMatching(/waiting for the bank/) },
+      effects: [{ type: 'withdraw' }, { type: 'enqueue', operation: 'reversal' }, { type: 'purgeCardData' }],
+    })
+    expect(transition(base('storedOffline'), EVENTS['voidRequested(queued, store copy withdrawn)']!)).toMatchObject({
+      ok: true,
+      sale: { state: 'cancelled' },
+      effects: [{ type: 'withdraw' }, { type: 'purgeCardData' }],
+    })
+  })
+
+  it('an offline approval the store did not copy in time is declined, nothing queued: a swiped card in sending, a chip card at its completion', () => {
+    const swiped = transition({ ...base('sending'), chip: false }, EVENTS.storeCopyMissing!)
+    expect(swiped).toMatchObject({ ok: true, sale: { state: 'declined', offline: true, cause: 'bankUnreachable' } })
+    expect(swiped.ok && swiped.effects).toEqual([{ type: 'purgeCardData' }])
+    const chip = transition({ ...base('completingCard'), offline: true }, EVENTS.storeCopyMissing!)
+    expect(chip).toMatchObject({ ok: true, sale: { state: 'declined', reason: expect.stringMatching(/store server did not answer/) } })
+    expect(chip.ok && chip.effects).toEqual([{ type: 'purgeCardData' }])
   })
 
   it('autoCapture payments cannot be captured again', () => {
