@@ -87,6 +87,18 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
     engineStore,
     start(engine, reader) {
       const outbox = engine.journal.outbox
+      // What the store told this terminal about its queue is in its own audit trail: a fence found at
+      // start, and one that appears while it runs (docs/store.md "The rescue").
+      const auditFence = (found: FenceRecord, when: 'at start' | 'while running'): void => {
+        engine.journal.audit.append({
+          action: 'storeFenced',
+          door: 'store',
+          subject: `${config.merchant.storeId}/${config.merchant.terminalId}`,
+          ok: true,
+          detail: `${when}: rescue ${found.rescueId} of ${found.rescuedAt} from ${found.by}; only reversals are sent from here`,
+        })
+      }
+      if (fence) auditFence(fence, 'at start')
       link.start({
         queue: {
           owed: (): OwedItem[] => outbox.owedKeys(),
@@ -123,6 +135,7 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
         },
         onFenced: (found) => {
           fence = found
+          auditFence(found, 'while running')
         },
       })
       // Every change of the queue (a new item, an answer, a withdrawal) brings the copies up to date,

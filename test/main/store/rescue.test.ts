@@ -188,10 +188,28 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
       expect(alarm?.message).toMatch(/The store rescued this terminal's waiting payments .* no longer sends them/)
       expect(internalWordsIn(alarm!.message)).toEqual([])
       expect(old.engine.forwarder.status().count).toBe(5)
+      // Only its reversal goes out again (a reversal only ever undoes, and the bank answers a repeat
+      // with its first answer); the payments and the credit stay: they belong to the rescue.
       await expect(old.engine.forwarder.forwardNow()).rejects.toThrow(/no longer sends them/)
       await new Promise((r) => setTimeout(r, 500))
-      expect(host.ledger().entries).toHaveLength(ledger.entries.length)
+      const after = host.ledger()
+      expect(after.entries.slice(ledger.entries.length).map((e) => [e.operation, e.merchantTransID, e.status])).toEqual([
+        ['reversal', reversal.id, 'Success'],
+      ])
+      expect(
+        after.payments
+          .filter((p) => p.status === 'Captured')
+          .map((p) => p.merchantTransID)
+          .sort(),
+      ).toEqual(
+        ledger.payments
+          .filter((p) => p.status === 'Captured')
+          .map((p) => p.merchantTransID)
+          .sort(),
+      )
+      expect(old.engine.forwarder.status().count).toBe(4)
       expect(old.engine.txn.get(stored[0]!.id)?.state).toBe('storedOffline')
+      expect(old.engine.journal.audit.between(0, Date.now() + 1).some((r) => r.action === 'storeFenced' && r.ok)).toBe(true)
     } finally {
       await old.close()
     }
