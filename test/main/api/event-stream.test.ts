@@ -211,7 +211,7 @@ describe('catching up page by page', () => {
   let streams: EventStreams
   const journal = new JournalOfMany(1_234)
   beforeAll(async () => {
-    streams = new EventStreams(journal as unknown as EventSource, 60_000)
+    streams = new EventStreams(journal as unknown as EventSource, { heartbeatMs: 60_000, idleMs: 60_000 })
     server = createServer((_, response) => void streams.open(response, 0))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   })
