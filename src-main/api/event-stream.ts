@@ -161,7 +161,6 @@ export class EventStreams {
     })
   }
 
-
   close(): void {
     clearInterval(this.heartbeat)
     this.operations.off('event', this.onEvent)

@@ -157,7 +157,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (admission === 'served') return true
     response.setHeader('connection', 'close')
     if (admission === 'tooManyForOpener')
-      refuse(response, 'TOO_MANY_CONNECTIONS', `this program and the windows it opened hold ${limits.connectionsPerOpener} connections already`)
+      refuse(
+        response,
+        'TOO_MANY_CONNECTIONS',
+        `this program and the windows it opened hold ${limits.connectionsPerOpener} connections already`,
+      )
     else refuse(response, 'SERVER_BUSY', 'every connection but those kept for the cashier window and POSes with a token is taken')
     return false
   }
@@ -384,6 +388,10 @@ const WINDOWS_FULL_PAGE = `<!doctype html><meta charset="utf-8"><title>No window
 
 function page(response: ServerResponse, status: number, html: string): void {
   response
-    .writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'" })
+    .writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': "default-src 'none'",
+    })
     .end(html)
 }
