@@ -9,8 +9,10 @@
  * A `heartbeat` event every `heartbeatMs` lets a client tell a quiet agent from a dead connection.
  * Named events (`snapshot`, `heartbeat`) do not reach an EventSource's `onmessage`, so a client that
  * only knows PosEvents keeps working.
+ * A stream whose client takes nothing of it for `idleMs` (what was written stays unsent, a catch-up
+ * waits on it) is idle and closed: it would otherwise hold its connection and the events kept for it.
+ * A live client reads every heartbeat, so it is never idle.
  */
-import { once } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import type { PosEvent, PosStreamHeartbeat, PosStreamSnapshot } from '../../src-shared/contract'
 /** What a stream reads of the application layer: its events, what a reconnecting stream missed, the terminal now. */
@@ -26,12 +28,30 @@ const REPLAY_PAGE = 500
 /** How soon a browser reconnects after the stream drops (the `retry` field), in ms. */
 const RECONNECT_MS = 2_000
 
+/** Who holds a stream, for what a door allows each. */
+export interface StreamHolder {
+  /** The caller (service callerKey: a window's session, `token:<id>`): the stream ends with its access. */
+  owner: string
+  /** Its root opener (service openerOf: `token:<id>` with every window opened from it, `owner`). */
+  opener: string
+}
+
 interface Stream {
   response: ServerResponse
-  /** Whose it is (service callerKey: a window's session, `token:<id>`): it ends with the caller's access. */
-  owner: string | undefined
+  holder: StreamHolder | undefined
   /** Live events that came while the stream caught up from the journal; undefined once live. */
   held: PosEvent[] | undefined
+  /** Since when what was written to it has waited for its client (undefined: the client keeps up). */
+  stalledSince: number | undefined
+}
+
+export interface EventStreamOptions {
+  /** How often an idle stream gets a `heartbeat` event, in ms. */
+  heartbeatMs: number
+  /** How long a client may take nothing of its stream before it is closed, in ms. */
+  idleMs: number
+  /** Told at each heartbeat of each stream's owner, whose stream shows it is in use. */
+  inUse?: (owner: string) => void
 }
 
 export class EventStreams {
@@ -46,22 +66,18 @@ export class EventStreams {
 
   constructor(
     private readonly operations: EventSource,
-    heartbeatMs: number,
+    private readonly options: EventStreamOptions,
   ) {
     operations.on('event', this.onEvent)
-    this.heartbeat = setInterval(() => {
-      const data: PosStreamHeartbeat = { at: Date.now() }
-      const beat = `event: heartbeat\ndata: ${JSON.stringify(data)}\n\n`
-      for (const stream of this.streams) if (!stream.held) stream.response.write(beat)
-    }, heartbeatMs)
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs)
     this.heartbeat.unref()
   }
 
   /** `resumeAfter`: the journal position the client last saw, when it says one. */
-  async open(response: ServerResponse, resumeAfter: number | undefined, owner?: string): Promise<void> {
+  async open(response: ServerResponse, resumeAfter: number | undefined, holder?: StreamHolder): Promise<void> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
     response.write(`retry: ${RECONNECT_MS}\n\n`)
-    const stream: Stream = { response, owner, held: [] }
+    const stream: Stream = { response, holder, held: [], stalledSince: undefined }
     this.streams.add(stream)
     response.on('close', () => this.streams.delete(stream))
     let after = resumeAfter
@@ -70,7 +86,7 @@ export class EventStreams {
       let flowing = true
       for (const event of events) flowing = response.write(frame(event))
       after = events.length === REPLAY_PAGE ? (events.at(-1) as { seq: number }).seq : undefined
-      if (after !== undefined && !flowing) await Promise.race([once(response, 'drain'), once(response, 'close')])
+      if (after !== undefined && !flowing) await this.drained(response)
       if (response.destroyed) return
     }
     // The last journal read and the snapshot happen in one turn of the event loop: nothing can be
@@ -88,17 +104,61 @@ export class EventStreams {
   /** How many streams `owner` holds open. */
   countFor(owner: string): number {
     let count = 0
-    for (const stream of this.streams) if (stream.owner === owner) count++
+    for (const stream of this.streams) if (stream.holder?.owner === owner) count++
+    return count
+  }
+
+  /** How many streams the callers under root opener `opener` hold open together. */
+  countForOpener(opener: string): number {
+    let count = 0
+    for (const stream of this.streams) if (stream.holder?.opener === opener) count++
     return count
   }
 
   /** `owner`'s access ended (a window closed, a token revoked): its streams end too. */
   closeFor(owner: string): void {
     for (const stream of [...this.streams]) {
-      if (stream.owner !== owner) continue
+      if (stream.holder?.owner !== owner) continue
       this.streams.delete(stream)
       stream.response.end()
     }
+  }
+
+  /** A heartbeat to every live stream; a stream whose client took nothing for idleMs is closed. */
+  private beat(): void {
+    const now = Date.now()
+    const data: PosStreamHeartbeat = { at: now }
+    const beat = `event: heartbeat\ndata: ${JSON.stringify(data)}\n\n`
+    for (const stream of [...this.streams]) {
+      if (stream.holder) this.options.inUse?.(stream.holder.owner)
+      if (stream.held) continue
+      if (!stream.response.writableNeedDrain) stream.stalledSince = undefined
+      else if (stream.stalledSince === undefined) stream.stalledSince = now
+      else if (now - stream.stalledSince >= this.options.idleMs) {
+        this.streams.delete(stream)
+        stream.response.destroy()
+        continue
+      }
+      stream.response.write(beat)
+    }
+  }
+
+  /** Until the client took what waits for it; a client that takes nothing for idleMs loses the stream. */
+  private drained(response: ServerResponse): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(idle)
+        response.off('drain', done)
+        response.off('close', done)
+        resolve()
+      }
+      const idle = setTimeout(() => {
+        response.destroy()
+        done()
+      }, this.options.idleMs)
+      response.once('drain', done)
+      response.once('close', done)
+    })
   }
 
   close(): void {

@@ -5,6 +5,7 @@
  */
 export {
   SERVER_LIMITS,
+  serverLimitsFor,
   serverTimeouts,
   startLocalServer,
   type ServerLimits,
@@ -12,5 +13,6 @@ export {
   type LocalServerOptions,
   type MetricsEndpoint,
 } from './local-server'
+export { connectionCapWithin, FILES_KEPT, openFileLimit } from './connection-guard'
 export { BodyTooLargeError, json, MAX_BODY_BYTES, readBody, sendBodyTooLarge } from './http-body'
 export { serveStatic } from './static-files'

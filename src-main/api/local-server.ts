@@ -13,12 +13,16 @@
  * page alone gives nothing. The `Host` header must name this server and a present `Origin` must be
  * this server (DNS rebinding and cross-site requests are refused). Who may do what is not decided
  * here: each call becomes `service.dispatch(caller, operation, request)` (src-main/service).
- * The server's own edges: a cap on connections, and time limits on a request's headers and body,
- * so that a local process holding connections open cannot stop the agent; a body past 64 KiB is
- * answered 413.
+ * The server's own edges: a cap on connections sized below what the process may open, with a share
+ * of it kept for proven callers (connection-guard.ts), caps per root opener on connections and event
+ * streams, and time limits on a request's headers and body, so that no local process and no token
+ * can take every connection; a body past 64 KiB is answered 413. A wrong token, a session of no
+ * window and a launch link that opens nothing are kept in the audit trail (counted a minute).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Socket } from 'node:net'
+import { ConnectionGuard, connectionCapWithin, openFileLimit, type Admission } from './connection-guard'
 import { EventStreams, parseResumePoint } from './event-stream'
 import { openApiDocument } from './openapi-document'
 import { BodyTooLargeError, json, readBody, sendBodyTooLarge } from './http-body'
@@ -36,8 +40,13 @@ export interface LocalServerOptions {
   health: () => Record<string, unknown>
   /** How often an idle event stream gets a `heartbeat` event, in ms (15 s by default). */
   heartbeatMs?: number
-  /** The server's edges, when not SERVER_LIMITS (a test's shorter time limits). */
+  /**
+   * The server's edges, when not SERVER_LIMITS (a test's shorter time limits, lower caps). A
+   * `maxConnections` given is kept as it is; otherwise the cap is sized below `fileLimit`.
+   */
   limits?: Partial<ServerLimits>
+  /** How many files the process may open (openFileLimit() by default: read at start). */
+  fileLimit?: number | undefined
   /**
    * A listening socket handed over by the service manager (systemd socket activation, fd 3): the
    * port then stays the agent's while it restarts, so no other program can take it meanwhile and be
@@ -54,6 +63,10 @@ export interface MetricsEndpoint {
 
 export interface LocalServer {
   url: string
+  /** The edges in force: the connection cap as sized for this process, and the rest. */
+  limits: ServerLimits
+  /** How many files the process may open, as read at start (undefined: the system did not say). */
+  fileLimit: number | undefined
   /** A one-time link that opens a window of `view` for the machine's owner (what `serve` prints at start). */
   launchUrl(view?: SessionView): string
   close(): Promise<void>
@@ -66,12 +79,22 @@ export interface LocalServer {
  */
 export const SERVER_LIMITS = {
   /**
-   * Above the 1,024 open files a process gets by default: one local program alone cannot hold them
-   * all, and each caller's own event streams are capped below (the way to hold many of them).
+   * Connections at once, at most: lowered at start to fit what the process may open
+   * (connectionCapWithin), since a cap the system reaches first protects nothing.
    */
   maxConnections: 2_048,
+  /** Of those, the last ones, for proven callers only (an eighth, scaled with the cap when it is lowered). */
+  reservedConnections: 256,
+  /** Proven connections a root opener (a token with its windows, the owner's windows) holds at once. */
+  connectionsPerOpener: 32,
+  /** A new connection that sends no whole request in this time is cut (a request comes in milliseconds on loopback). */
+  firstRequestMs: 2_000,
   /** Event streams one window or token may hold open at once (a window needs one, a POS one or two). */
   streamsPerCaller: 4,
+  /** Event streams a token and every window opened from it hold together (a POS's two, a few displays' one each). */
+  streamsPerOpener: 8,
+  /** A stream whose client takes nothing of it this long is closed (heartbeats keep a live one flowing). */
+  streamIdleMs: 60_000,
   headersTimeoutMs: 5_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
@@ -90,32 +113,78 @@ export function serverTimeouts(limits: ServerLimits) {
   }
 }
 
+/**
+ * The edges for a process that may open `fileLimit` files: SERVER_LIMITS with `given` over them; the
+ * connection cap and its reserved share lowered to fit, unless `given` sets the cap itself.
+ */
+export function serverLimitsFor(fileLimit: number | undefined, given: Partial<ServerLimits> = {}): ServerLimits {
+  if (given.maxConnections !== undefined) return { ...SERVER_LIMITS, ...given }
+  const maxConnections = connectionCapWithin(fileLimit, SERVER_LIMITS.maxConnections)
+  const reservedConnections = Math.floor((SERVER_LIMITS.reservedConnections * maxConnections) / SERVER_LIMITS.maxConnections)
+  return { ...SERVER_LIMITS, maxConnections, reservedConnections, ...given }
+}
+
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const { service } = options
-  const streams = new EventStreams(service, options.heartbeatMs ?? 15_000)
+  const fileLimit = 'fileLimit' in options ? options.fileLimit : openFileLimit()
+  const limits = serverLimitsFor(fileLimit, options.limits)
+  const streams = new EventStreams(service, {
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    idleMs: limits.streamIdleMs,
+    // A window's open stream is use of the window: it is not ended to make room for another.
+    inUse: (owner) => void service.windowCaller(owner),
+  })
   let origin = ''
-  const limits = { ...SERVER_LIMITS, ...options.limits }
+  const guard = new ConnectionGuard(limits)
   const server: Server = createServer(serverTimeouts(limits), (request, response) => {
+    guard.requestStarted(request.socket, response)
     void handle(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end()
     })
   })
-  server.maxConnections = limits.maxConnections
+  guard.attach(server)
   service.serveWindows((view, nonce) => `${origin}${view === 'customer' ? '/customer' : '/'}?launch=${nonce}`)
   // A window or token whose access ended loses its open event streams too.
   const onCallerEnded = (key: string): void => streams.closeFor(key)
   service.on('callerEnded', onCallerEnded)
+
+  /**
+   * Whether the request's connection may be answered for `caller` (none: unproven); otherwise the
+   * refusal is sent and the connection closes after it.
+   */
+  function admitted(request: IncomingMessage, response: ServerResponse, caller: Caller | undefined): boolean {
+    const admission: Admission = guard.admission(request.socket as Socket, caller ? service.openerOf(caller) : undefined)
+    if (admission === 'served') return true
+    response.setHeader('connection', 'close')
+    if (admission === 'tooManyForOpener')
+      refuse(
+        response,
+        'TOO_MANY_CONNECTIONS',
+        `this program and the windows it opened hold ${limits.connectionsPerOpener} connections already`,
+      )
+    else refuse(response, 'SERVER_BUSY', 'every connection but those kept for the cashier window and POSes with a token is taken')
+    return false
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin)
     if (!hostAllowed(request.headers.host, origin)) return plain(response, 421, 'unexpected Host header')
     if (request.headers.origin !== undefined && request.headers.origin !== origin)
       return plain(response, 403, 'cross-origin requests are refused')
-    if (url.pathname === '/v1/health' && request.method === 'GET') return json(response, 200, options.health())
-    if (url.pathname === '/v1/openapi.json' && request.method === 'GET') return json(response, 200, openApiDocument())
     if (url.pathname.startsWith('/v1/') || url.pathname === '/metrics') {
+      if ((url.pathname === '/v1/health' || url.pathname === '/v1/openapi.json') && request.method === 'GET') {
+        if (!admitted(request, response, undefined)) return
+        return json(response, 200, url.pathname === '/v1/health' ? options.health() : openApiDocument())
+      }
       const caller = callerOf(request, options.tokens, service)
-      if (typeof caller === 'string') return unauthorised(response, caller)
+      if (typeof caller === 'string') {
+        if (caller === 'wrongToken') service.credentialRefused('pos', 'token')
+        if (caller === 'wrongSession' || (caller === 'noSession' && cookieOf(request) !== undefined))
+          service.credentialRefused('counter', 'session')
+        if (!admitted(request, response, undefined)) return
+        return unauthorised(response, caller)
+      }
+      if (!admitted(request, response, caller)) return
       if (url.pathname === '/v1/launch' && request.method === 'POST') return launch(request, response, caller)
       if (url.pathname === '/metrics' && request.method === 'GET') return metrics(response, caller)
       if (url.pathname === '/v1/events' && request.method === 'GET') {
@@ -124,9 +193,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         const allowed = await service.dispatch(caller, 'snapshot', {})
         if (!allowed.ok) return json(response, httpStatusOf(allowed.error.code), allowed)
         const key = callerKey(caller)
+        const opener = service.openerOf(caller)
         if (streams.countFor(key) >= limits.streamsPerCaller)
           return refuse(response, 'TOO_MANY_STREAMS', `this caller has ${limits.streamsPerCaller} event streams open already`)
-        return streams.open(response, resume, key)
+        if (streams.countForOpener(opener) >= limits.streamsPerOpener)
+          return refuse(
+            response,
+            'TOO_MANY_STREAMS',
+            `this caller and the others its opener opened have ${limits.streamsPerOpener} event streams open already`,
+          )
+        return streams.open(response, resume, { owner: key, opener })
       }
       const op = /^\/v1\/ops\/([A-Za-z]+)$/.exec(url.pathname)
       if (op && request.method === 'POST') return operation(op[1]!, request, response, caller)
@@ -141,11 +217,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       // must not swap a working window's session for one it holds: such a link opens nothing.
       const site = request.headers['sec-fetch-site']
       const fromElsewhere = site !== undefined && site !== 'none' && site !== 'same-origin'
-      if (fromElsewhere && service.windowCaller(cookieOf(request))) {
+      const working = service.windowCaller(cookieOf(request))
+      if (fromElsewhere && working) {
+        if (!admitted(request, response, working)) return
         response.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end()
         return
       }
-      const session = service.windows.redeem(nonce)
+      let full = false
+      const session = service.openWindow(nonce, (why) => (full = why === 'tooManyWindows'))
+      const opened = session ? service.windowCaller(session.id) : undefined
+      if (!admitted(request, response, opened)) return
+      if (full) return page(response, 429, WINDOWS_FULL_PAGE)
       if (session) response.setHeader('set-cookie', sessionCookie(session.id))
       url.searchParams.delete('launch')
       response.writeHead(303, { location: `${url.pathname}${url.search}`, 'cache-control': 'no-store' }).end()
@@ -153,7 +235,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     }
     // A paired window loading its page keeps its cookie another while (the session's own idle limit is the service's).
     const cookieSession = cookieOf(request)
-    if (cookieSession !== undefined && service.windowCaller(cookieSession)) response.setHeader('set-cookie', sessionCookie(cookieSession))
+    const window = service.windowCaller(cookieSession)
+    if (!admitted(request, response, window)) return
+    if (cookieSession !== undefined && window) response.setHeader('set-cookie', sessionCookie(cookieSession))
     // The page's CSP names the Electron origin; in the browser it is this server, which it also calls.
     const csp = contentSecurityPolicy(origin, true)
     response.setHeader('content-security-policy', `${csp}; frame-ancestors 'none'`)
@@ -214,6 +298,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   origin = `http://127.0.0.1:${port}`
   return {
     url: origin,
+    limits,
+    fileLimit,
     launchUrl: (view: SessionView = 'cashier') => service.ownerLink(view),
     close: () =>
       new Promise((resolve) => {
@@ -249,24 +335,27 @@ function hostAllowed(host: string | undefined, origin: string): boolean {
  * token, or a browser page without a session (never launched, or launched before the agent
  * restarted), told apart by the Fetch Metadata headers a browser adds.
  */
-function callerOf(request: IncomingMessage, tokens: TokenCheck, service: AgentService): Caller | 'missing' | 'wrong' | 'noSession' {
+function callerOf(request: IncomingMessage, tokens: TokenCheck, service: AgentService): Caller | Unauthenticated {
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
   if (bearer !== undefined) {
     const token = tokens.grantOf(bearer)
-    return token ? { door: 'pos', token } : 'wrong'
+    return token ? { door: 'pos', token } : 'wrongToken'
   }
   const session = cookieOf(request)
   const caller = service.windowCaller(session)
   if (caller) return caller
   if (request.headers['sec-fetch-site'] !== undefined) return 'noSession'
-  return session === undefined ? 'missing' : 'wrong'
+  return session === undefined ? 'missing' : 'wrongSession'
 }
+
+/** Why a call has no caller: no credential, a wrong token, a session of no window, a browser page without a session. */
+type Unauthenticated = 'missing' | 'wrongToken' | 'wrongSession' | 'noSession'
 
 /**
  * A missing and a wrong token are told apart the way RFC 6750 §3 says: the challenge carries
  * `error="invalid_token"` only when a token was sent, and the message says which it was.
  */
-function unauthorised(response: ServerResponse, why: 'missing' | 'wrong' | 'noSession'): void {
+function unauthorised(response: ServerResponse, why: Unauthenticated): void {
   if (why === 'noSession')
     return refuse(
       response,
@@ -290,4 +379,19 @@ function refuse(response: ServerResponse, code: ErrorCode, message: string): voi
 
 function plain(response: ServerResponse, status: number, text: string): void {
   response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text)
+}
+
+/** What a launch link shows when it opens no window because its opener's windows are all in use. */
+const WINDOWS_FULL_PAGE = `<!doctype html><meta charset="utf-8"><title>No window opened</title>
+<p>This link opened no window: the program or window that made it already has every window it may open in use.</p>
+<p>Close one of those windows, or ask a manager to end one in Settings, then ask for a new link.</p>`
+
+function page(response: ServerResponse, status: number, html: string): void {
+  response
+    .writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': "default-src 'none'",
+    })
+    .end(html)
 }

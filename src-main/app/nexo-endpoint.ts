@@ -35,5 +35,6 @@ export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, o
     stateDir: runtime.dataDir,
     host: options.host ?? agent.config.nexo.host,
     port: options.port ?? agent.config.nexo.port,
+    refused: () => agent.service.credentialRefused('nexo', 'token'),
   })
 }

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { BodyTooLargeError, json, readBody, SERVER_LIMITS, serverTimeouts } from '../api'
+import { BodyTooLargeError, json, openFileLimit, readBody, serverLimitsFor, serverTimeouts } from '../api'
 import { wordsOf } from '../../src-shared/errors'
 import type { TokenCheck } from '../service'
 import { loadOrCreateTlsMaterial, type TlsIdentity } from '../tls'
@@ -26,6 +26,8 @@ export interface NexoServerOptions {
   host?: string
   /** 8443 by default (the port nexo clients such as Adyen's libraries use); 0 picks a free one. */
   port?: number
+  /** Told of each X-API-Key that is no token in force (the audit trail keeps a count a minute). */
+  refused?: () => void
 }
 
 export interface NexoServer {
@@ -71,7 +73,7 @@ export function nexoTlsIdentity(host: string, interfaces?: ReturnType<typeof net
 export async function startNexoServer(options: NexoServerOptions): Promise<NexoServer> {
   const host = options.host ?? '127.0.0.1'
   const tls = await loadOrCreateTlsMaterial(options.stateDir, new Date(), nexoTlsIdentity(host))
-  const limits = SERVER_LIMITS
+  const limits = serverLimitsFor(openFileLimit())
   const server: Server = createServer(
     { cert: tls.certPem, key: tls.keyPem, minVersion: 'TLSv1.2', ...serverTimeouts(limits) },
     (request, response) => {
@@ -80,7 +82,7 @@ export async function startNexoServer(options: NexoServerOptions): Promise<NexoS
       })
     },
   )
-  // The same edges as the local API: a POS or two need a handful of connections, never a thousand.
+  // The same edges as the local API, the cap sized below what the process may open: a POS or two need a handful.
   server.maxConnections = limits.maxConnections
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -90,7 +92,10 @@ export async function startNexoServer(options: NexoServerOptions): Promise<NexoS
     const key = request.headers['x-api-key']
     if (typeof key !== 'string' || key.length === 0) return refuse(response, 401, 'UNAUTHORISED', 'send the integrator token in X-API-Key')
     const token = options.tokens.grantOf(key)
-    if (!token) return refuse(response, 401, 'TOKEN_INVALID', 'the X-API-Key is not a token of this terminal')
+    if (!token) {
+      options.refused?.()
+      return refuse(response, 401, 'TOKEN_INVALID', 'the X-API-Key is not a token of this terminal')
+    }
     let message: unknown
     try {
       message = JSON.parse(await readBody(request))

@@ -29,8 +29,9 @@ import { feedEvents, standingAlarms } from './event-feed'
 import { afterSaleHandlers } from './after-sale'
 import { Approvals } from './approvals'
 import { AuditTrail } from './audit-trail'
-import { callerKey, fingerprint, pinLimitKey, type Caller } from './caller'
+import { callerKey, fingerprint, openerKey, pinLimitKey, type Caller } from './caller'
 import { CounterSessions } from './counter-session'
+import { CredentialRefusals, type RefusedCredential } from './credential-refusals'
 import { dayHandlers } from './day'
 import { peopleHandlers } from './people'
 import { PinGuard } from './pin-guard'
@@ -42,7 +43,7 @@ import { SpokenSales } from './spoken-sales'
 import { salesHandlers } from './sales'
 import { queueStatusOf, type CallContext, type Handler, type Handlers, type ServiceDeps, type ServiceParts } from './service-parts'
 import { terminalHandlers } from './terminal'
-import { WindowSessions, type SessionView, type WindowOpener } from './windows'
+import { WindowSessions, type RedeemRefusal, type SessionView, type WindowOpener } from './windows'
 
 /** Builds a window's launch link from its one-time nonce: the door that serves windows gives it. */
 export type WindowLinkBuilder = (view: SessionView, nonce: string) => string
@@ -69,6 +70,7 @@ export const USE_CASE_AREAS: ServiceAreas = (parts) => ({
  */
 export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded: [string] }> {
   readonly windows: WindowSessions
+  private readonly refusals: CredentialRefusals
   private readonly parts: ServiceParts
   private readonly handlers: Handlers<OperationName>
   private readonly saleEvents: SaleEvents
@@ -84,6 +86,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
     const { engine } = deps
     const operators = new Operators(engine.journal.operators, now)
     const audit = new AuditTrail(engine.journal.audit, deps.logger)
+    this.refusals = new CredentialRefusals((entry) => audit.append(entry), now)
     const guard = new PinGuard(now)
     const sessions = new CounterSessions(new Shifts(engine.journal.shifts, now), now, (deps.idleSignOutMinutes ?? 15) * 60_000)
     this.windows = new WindowSessions(
@@ -219,7 +222,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
 
   /** A launch link the machine's owner opens (what `serve` prints at start). */
   ownerLink(view: SessionView = 'cashier'): string {
-    return this.link(view, { kind: 'owner' })
+    return this.link(view, { kind: 'owner' }, 'issue')
   }
 
   private windowLink(view: SessionView, caller: Caller): string {
@@ -232,9 +235,30 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
     return this.link(view, opener)
   }
 
-  private link(view: SessionView, opener: WindowOpener): string {
+  private link(view: SessionView, opener: WindowOpener, whenFull: 'refuse' | 'issue' = 'refuse'): string {
     if (!this.linkBuilder) throw new PosError('NOT_FOUND', 'this agent serves no browser windows')
-    return this.linkBuilder(view, this.windows.issue(view, opener))
+    return this.linkBuilder(view, this.windows.issue(view, opener, whenFull))
+  }
+
+  /** A launch link opened: the window's session, or why not (kept in the audit trail, a count a minute). */
+  openWindow(nonce: string, refused: (why: RedeemRefusal) => void = () => {}): { id: string; view: SessionView } | undefined {
+    return this.windows.redeem(nonce, (why) => {
+      this.refusals.refused('counter', why === 'unknown' ? 'launch' : 'launchFull')
+      refused(why)
+    })
+  }
+
+  /** A door was shown a credential that opens nothing: the audit trail keeps it, a count a minute. */
+  credentialRefused(door: Caller['door'], kind: RefusedCredential): void {
+    this.refusals.refused(door, kind)
+  }
+
+  /**
+   * Who a caller counts under for a door's allowances per opener (event streams, connections): a
+   * token with every window opened from it (`token:<id>`), or the machine's owner's windows (`owner`).
+   */
+  openerOf(caller: Caller): string {
+    return openerKey(caller, (session) => this.windows.rootOf(session))
   }
 
   /** The caller a window session is, if it is a live one. */
@@ -259,6 +283,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
 
   close(): void {
     for (const off of this.unsubscribe.splice(0)) off()
+    this.refusals.close()
   }
 }
 

@@ -76,6 +76,16 @@ export function callerKey(caller: Caller): string {
 }
 
 /**
+ * Who a caller counts under for what a door allows per opener (event streams, connections): a token
+ * together with every window opened from it, the machine's owner's windows together (`rootOf`), so
+ * that opening windows mints no fresh allowance.
+ */
+export function openerKey(caller: Caller, rootOf: (session: string) => string): string {
+  if (caller.door === 'counter' || caller.door === 'display') return rootOf(caller.session)
+  return callerKey(caller)
+}
+
+/**
  * The key a caller's PIN tries are limited by: a token (whatever the door), or for a window, what
  * first opened it (`rootOf`: the machine's owner, or a token), so that opening windows from windows
  * mints no fresh tries.

@@ -9,7 +9,18 @@ export { INSTALLATION_GRANT, callerKey, fingerprint, type Caller, type TokenGran
 export { decide, type AccessDecision, type AccessFacts } from './access'
 export { API_TOKEN_FILE, loadOrCreateApiToken } from './api-token'
 export { INTEGRATOR_TOKENS_FILE, IntegratorTokens, type VerifiedToken } from './integrator-tokens'
-export { LAUNCH_TTL_MS, WINDOW_IDLE_MS, WindowSessions, type SessionView, type WindowOpener } from './windows'
+export {
+  LAUNCH_TTL_MS,
+  WINDOW_IDLE_MS,
+  WINDOW_IN_USE_MS,
+  WINDOWS_PER_OPENER,
+  WINDOWS_PER_ROOT,
+  WindowSessions,
+  type RedeemRefusal,
+  type SessionView,
+  type WindowOpener,
+} from './windows'
+export { REFUSAL_COUNT_MS, type RefusedCredential } from './credential-refusals'
 export { APPROVAL_TTL_MS, requestHash } from './approvals'
 export { PIN_TOKEN_WINDOW_MS, PIN_TRIES_PER_TOKEN, PIN_TRIES_PER_WINDOW, PIN_WINDOW_MS } from './pin-guard'
 export { TokenCheck } from './token-check'

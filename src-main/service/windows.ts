@@ -8,8 +8,13 @@
  * ends: a token revoked, or the window it was opened from; a manager can revoke one from Settings.
  * A session unused for a week ends too. Sessions are paired windows: kept in the journal by the
  * SHA-256 of their secret, they survive the agent's restarts, so a window reconnects by itself.
+ * Windows are counted per opener and per root opener (a token and every window opened from its
+ * windows): each is a caller with its own allowance of event streams and connections, so a token
+ * that could open them without end could take every connection of the agent. Past the count, the
+ * opener's longest-unused window makes room if it is not in use; otherwise the new one is refused.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import { PosError } from '../../src-shared/errors'
 import type { WindowRecord } from '../journal'
 
 export type SessionView = 'cashier' | 'customer'
@@ -19,6 +24,19 @@ export const LAUNCH_TTL_MS = 10 * 60_000
 export const WINDOW_IDLE_MS = 7 * 24 * 60 * 60_000
 /** How often a window's "last seen" is written to the journal (kept in memory in between). */
 const SEEN_WRITE_MS = 60_000
+/**
+ * Live windows one opener keeps at once (and launch links not yet opened): a token's customer
+ * displays, a cashier window's displays, and the machine's owner's own windows (a counter needs a
+ * cashier window and a display, kept across restarts and the odd reopened browser).
+ */
+export const WINDOWS_PER_OPENER = { token: 4, window: 4, owner: 8 } as const
+/** Live windows in all under one root opener: a token or the machine's owner, with every window opened from its windows. */
+export const WINDOWS_PER_ROOT = 16
+/**
+ * A window seen this recently (a call, its page, a heartbeat of its open event stream) is in use: it
+ * is never ended to make room for a new one.
+ */
+export const WINDOW_IN_USE_MS = 2 * 60_000
 
 /** What opened a window: the machine's owner (serve's own link, the installation token), a token, another window. */
 export type WindowOpener = { kind: 'owner' } | { kind: 'token'; id: string } | { kind: 'window'; session: string }
@@ -56,7 +74,10 @@ export interface WindowView {
   lastSeenAt: number
 }
 
-type EndReason = 'openerRevoked' | 'idle' | 'revoked'
+type EndReason = 'openerRevoked' | 'idle' | 'revoked' | 'replaced'
+
+/** Why a launch link opened nothing: unknown, used or expired (or its opener ended), or its opener has every window it may keep in use. */
+export type RedeemRefusal = 'unknown' | 'tooManyWindows'
 
 const hashOf = (secret: string): string => createHash('sha256').update(secret).digest('hex')
 /** A window's listed id: the first 12 hex digits of its hash (the audit trail's window:… too). */
@@ -105,20 +126,36 @@ export class WindowSessions {
       if (session.openedBy.kind === 'window' && !this.sessions.has(session.openedBy.session)) this.endHash(hash, 'openerRevoked')
   }
 
-  /** A new one-time nonce for a window of `view`. */
-  issue(view: SessionView, openedBy: WindowOpener): string {
+  /**
+   * A new one-time nonce for a window of `view`. Refused (TOO_MANY_WINDOWS) when the opener already
+   * has every window it may keep, all in use, unless `whenFull` is `issue` (the link `serve` prints at
+   * start: it is checked when opened). An opener keeps as many links not yet opened as windows (its
+   * oldest is dropped for a new one), so minting links holds nothing either.
+   */
+  issue(view: SessionView, openedBy: WindowOpener, whenFull: 'refuse' | 'issue' = 'refuse'): string {
     this.forgetExpired()
+    const opener = this.stored(openedBy)
+    if (whenFull === 'refuse' && this.roomFor(opener) === undefined) throw tooManyWindows(opener)
+    const pending = [...this.launches].filter(([, launch]) => sameOpener(launch.openedBy, opener))
+    for (const [nonce] of pending.slice(0, Math.max(0, pending.length - this.capOf(opener) + 1))) this.launches.delete(nonce)
     const nonce = randomBytes(24).toString('base64url')
-    this.launches.set(nonce, { view, openedBy: this.stored(openedBy), expiresAt: this.now() + LAUNCH_TTL_MS })
+    this.launches.set(nonce, { view, openedBy: opener, expiresAt: this.now() + LAUNCH_TTL_MS })
     return nonce
   }
 
-  /** The session a nonce opens, once; undefined for a nonce unknown, used or expired, or whose opener has ended. */
-  redeem(nonce: string): { id: string; view: SessionView } | undefined {
+  /**
+   * The session a nonce opens, once; undefined for a nonce unknown, used or expired, or whose opener
+   * has ended (`refused` is told `unknown`), or when the opener's windows are all in use
+   * (`tooManyWindows`). Making room ends the opener's longest-unused window that is not in use.
+   */
+  redeem(nonce: string, refused: (why: RedeemRefusal) => void = () => {}): { id: string; view: SessionView } | undefined {
     const launch = this.launches.get(nonce)
     this.launches.delete(nonce)
-    if (!launch || launch.expiresAt <= this.now()) return undefined
-    if (launch.openedBy.kind === 'window' && !this.sessions.has(launch.openedBy.session)) return undefined
+    if (!launch || launch.expiresAt <= this.now() || (launch.openedBy.kind === 'window' && !this.sessions.has(launch.openedBy.session)))
+      return void refused('unknown')
+    const room = this.roomFor(launch.openedBy)
+    if (room === undefined) return void refused('tooManyWindows')
+    if (room !== 'free') this.endHash(room, 'replaced')
     const id = randomBytes(32).toString('base64url')
     const hash = hashOf(id)
     const now = this.now()
@@ -159,6 +196,36 @@ export class WindowSessions {
     for (let depth = 0; session?.openedBy.kind === 'window' && depth < 64; depth++) session = this.sessions.get(session.openedBy.session)
     if (session?.openedBy.kind === 'token') return `token:${session.openedBy.id}`
     return 'owner'
+  }
+
+  /**
+   * Whether one more window of `opener` fits: `free`, or the hash of the window to end for it (the
+   * longest unused of the opener's, or of its root's, that is not in use); undefined when none may go.
+   */
+  private roomFor(opener: WindowOpener): 'free' | string | undefined {
+    const now = this.now()
+    const root = this.rootOfOpener(opener)
+    const own: Array<[string, Session]> = []
+    const underRoot: Array<[string, Session]> = []
+    for (const entry of this.sessions) {
+      if (sameOpener(entry[1].openedBy, opener)) own.push(entry)
+      if (this.rootOfOpener(entry[1].openedBy) === root) underRoot.push(entry)
+    }
+    const full = own.length >= this.capOf(opener) ? own : underRoot.length >= WINDOWS_PER_ROOT ? underRoot : undefined
+    if (!full) return 'free'
+    const [hash, session] = full.reduce((a, b) => (b[1].lastSeenAt < a[1].lastSeenAt ? b : a))
+    return now - session.lastSeenAt >= WINDOW_IN_USE_MS ? hash : undefined
+  }
+
+  private capOf(opener: WindowOpener): number {
+    return WINDOWS_PER_OPENER[opener.kind]
+  }
+
+  /** The root key of a window opened by `opener` (as rootOf says it): `owner` or `token:<id>`. */
+  private rootOfOpener(opener: WindowOpener): string {
+    let current: WindowOpener | undefined = opener
+    for (let depth = 0; current?.kind === 'window' && depth < 64; depth++) current = this.sessions.get(current.session)?.openedBy
+    return current?.kind === 'token' ? `token:${current.id}` : 'owner'
   }
 
   /** The live windows, oldest first (Settings, for a manager). */
@@ -208,4 +275,15 @@ export class WindowSessions {
     const now = this.now()
     for (const [nonce, launch] of this.launches) if (launch.expiresAt <= now) this.launches.delete(nonce)
   }
+}
+
+function sameOpener(a: WindowOpener, b: WindowOpener): boolean {
+  if (a.kind === 'token' && b.kind === 'token') return a.id === b.id
+  if (a.kind === 'window' && b.kind === 'window') return a.session === b.session
+  return a.kind === 'owner' && b.kind === 'owner'
+}
+
+function tooManyWindows(opener: WindowOpener): PosError {
+  const cap = WINDOWS_PER_OPENER[opener.kind]
+  return new PosError('TOO_MANY_WINDOWS', `this opener already has ${cap} windows (or ${WINDOWS_PER_ROOT} in all) in use; end one first`)
 }

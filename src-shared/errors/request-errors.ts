@@ -19,6 +19,17 @@ export const REQUEST_ERRORS = {
   ),
   FORBIDDEN: entry(403, false, 'Only the cashier window may ask the payment agent for this.'),
   TOO_MANY_STREAMS: entry(429, true, 'This program already follows the payment agent in several places. Close one of them and try again.'),
+  TOO_MANY_WINDOWS: entry(
+    429,
+    true,
+    'This program already has every window it may open in use. Close one of them, or ask a manager to end one in Settings, then try again.',
+  ),
+  TOO_MANY_CONNECTIONS: entry(
+    429,
+    true,
+    'This program has more connections open to the payment agent than any needs. Let some finish, then try again.',
+  ),
+  SERVER_BUSY: entry(429, true, 'The payment agent is answering as many programs as it can just now. Try again in a moment.'),
   BODY_TOO_LARGE: entry(413, false, 'The program sent the payment agent far more than any request needs. Nothing was done.'),
   UNKNOWN_OPERATION: entry(404, false, 'The payment agent does not offer this action. Nothing was done.'),
   NOT_FOUND: entry(404, false, 'The payment agent has nothing at this address. Nothing was done.'),

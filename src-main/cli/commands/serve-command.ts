@@ -2,7 +2,7 @@
  * `pos-agent serve`: the whole agent without Electron. The cashier UI and the local API on 127.0.0.1;
  * in training mode (no configuration) the embedded training host and the simulated PIN pad start with it.
  */
-import { startLocalServer } from '../../api'
+import { FILES_KEPT, startLocalServer, type ServerLimits } from '../../api'
 import { defaultReaderFactory, startAgent, startNexoEndpoint, type Runtime } from '../../app'
 import { builtRendererDir } from '../../config'
 import { MemorySecretStore } from '../../keychain'
@@ -45,6 +45,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   // The link opens the cashier window once (launch-sessions.ts); the API token is in its file.
   console.log(`pos-agent serving the cashier UI at ${server.launchUrl()}`)
   console.log(`local API token in ${file} (docs/local-api.md)`)
+  console.log(connectionsLine(server.limits, server.fileLimit))
   if (nexo) console.log(`nexo Terminal API at ${nexo.url} (X-API-Key: the local API token; CA ${nexo.caFile}; docs/nexo.md)`)
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
@@ -62,4 +63,13 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
  */
 export function socketActivation(env: NodeJS.ProcessEnv, pid = process.pid): { listenFd?: number } {
   return env.LISTEN_FDS === '1' && env.LISTEN_PID === String(pid) ? { listenFd: 3 } : {}
+}
+
+/** What `serve` says of its connection cap, and why it is what it is (docs/local-api.md "Limits"). */
+export function connectionsLine(limits: ServerLimits, fileLimit: number | undefined): string {
+  const cap = `connections: at most ${limits.maxConnections} at once, the last ${limits.reservedConnections} kept for the cashier window and POSes with a token`
+  if (fileLimit === undefined) return `${cap} (the system gave no limit on open files)`
+  if (limits.maxConnections < 64)
+    return `${cap}: this process may open only ${fileLimit} files; raise its limit (LimitNOFILE= in the service unit, or ulimit -n) to ${FILES_KEPT * 2 + 4096} or more`
+  return `${cap} (this process may open ${fileLimit} files: the cap stays below, with room for the agent's own files and nexo)`
 }

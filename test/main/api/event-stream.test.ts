@@ -4,7 +4,7 @@
  * heartbeats; and the catch-up itself, page by page, against a stand-in dispatcher.
  */
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import { EventEmitter } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventSource } from '../../../src-main/api/event-stream'
@@ -12,6 +12,7 @@ import { EventStreams } from '../../../src-main/api/event-stream'
 import type { DeviceEvent, ReadCardRequest, ReadCardResult, HostAnswerForCard, CardCompletion } from '../../../src-main/device'
 import type { PosEvent, PosStreamSnapshot, SaleView } from '../../../src-shared/contract'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { eventually } from '../../support/engine-harness'
 import { startApiHarness, type ApiHarness } from './api-harness'
 import { SseClient } from './sse-client'
 
@@ -211,7 +212,7 @@ describe('catching up page by page', () => {
   let streams: EventStreams
   const journal = new JournalOfMany(1_234)
   beforeAll(async () => {
-    streams = new EventStreams(journal as unknown as EventSource, 60_000)
+    streams = new EventStreams(journal as unknown as EventSource, { heartbeatMs: 60_000, idleMs: 60_000 })
     server = createServer((_, response) => void streams.open(response, 0))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   })
@@ -231,5 +232,62 @@ describe('catching up page by page', () => {
     expect(sales).toEqual(Array.from({ length: 1_234 }, (_, i) => i + 1))
     expect(stream.events.at(-2)!.event).toBe('snapshot')
     expect(messages.at(-1)!.event).toEqual({ type: 'device', prompt: { type: 'processing' } })
+  })
+})
+
+describe('a stream whose client takes nothing', () => {
+  /** A dispatcher stand-in with nothing to replay, whose live events the test sends. */
+  class Quiet extends EventEmitter<{ event: [PosEvent] }> {
+    missedSaleEvents() {
+      return { events: [], lastSeq: 0 }
+    }
+    snapshot(): PosStreamSnapshot {
+      return {
+        seq: 0,
+        at: 0,
+        queue: { count: 0, storedCount: 0, storedAmountMinor: {}, attentionCount: 0, lockedCount: 0 },
+        device: { connected: true, busy: false },
+        alarms: [],
+      }
+    }
+  }
+
+  let server: Server
+  let streams: EventStreams
+  const source = new Quiet()
+  beforeAll(async () => {
+    streams = new EventStreams(source as unknown as EventSource, { heartbeatMs: 50, idleMs: 200 })
+    server = createServer((request, response) => {
+      const who = String(request.headers['x-who'])
+      void streams.open(response, undefined, { owner: who, opener: who })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  })
+  afterAll(async () => {
+    streams.close()
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('is closed once what was sent waits on it past the idle time; a client that reads keeps its stream', async () => {
+    const port = (server.address() as AddressInfo).port
+    const reader = await SseClient.open(`http://127.0.0.1:${port}/`, { 'x-who': 'reader' })
+    await reader.waitFor((s) => s.named('snapshot').length === 1)
+    // The stalled one asks for its stream and never reads a byte of it.
+    const stalled = connect(port, '127.0.0.1')
+    stalled.pause()
+    stalled.write(`GET / HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nx-who: stalled\r\n\r\n`)
+    await eventually(() => streams.countFor('stalled') === 1)
+    // More than the system's socket buffers hold: what is left waits in the agent for the stalled client.
+    const big = { type: 'device', prompt: { type: 'processing', detail: 'x'.repeat(256 * 1024) } } as unknown as PosEvent
+    for (let i = 0; i < 48; i++) source.emit('event', big)
+    await eventually(() => streams.countFor('stalled') === 0, 8_000)
+    await reader.waitFor((s) => s.messages().length === 48, 8_000)
+    // The reader took everything and its stream goes on, heartbeats and all, past several idle times.
+    const beats = reader.named('heartbeat').length
+    await reader.waitFor((s) => s.named('heartbeat').length >= beats + 10)
+    expect(streams.countFor('reader')).toBe(1)
+    reader.close()
+    stalled.destroy()
   })
 })

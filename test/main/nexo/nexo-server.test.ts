@@ -47,7 +47,7 @@ const unreachedMemory: NexoMemory = {
   reversalOf: unreached,
 }
 
-async function listen(host?: string): Promise<{ server: NexoServer; port: number }> {
+async function listen(host?: string, refused?: () => void): Promise<{ server: NexoServer; port: number }> {
   const terminal = new NexoTerminal({
     service: unreachedOperations,
     memory: unreachedMemory,
@@ -62,6 +62,7 @@ async function listen(host?: string): Promise<{ server: NexoServer; port: number
     stateDir: dir,
     port: 0,
     ...(host ? { host } : {}),
+    ...(refused ? { refused } : {}),
   })
   servers.push(server)
   return { server, port: Number(new URL(server.url).port) }
@@ -71,10 +72,18 @@ async function listen(host?: string): Promise<{ server: NexoServer; port: number
  * POST /nexo without a key to `address`: the status, or the connection error's code. `ca` validates
  * the certificate against the endpoint's CA, for this very address; without it, any certificate goes.
  */
-function knock(address: string, port: number, ca?: string): Promise<number | string> {
+function knock(address: string, port: number, ca?: string, key?: string): Promise<number | string> {
   return new Promise((resolve) => {
     const req = request(
-      { host: address, port, path: '/nexo', method: 'POST', timeout: 5_000, ...(ca ? { ca } : { rejectUnauthorized: false }) },
+      {
+        host: address,
+        port,
+        path: '/nexo',
+        method: 'POST',
+        timeout: 5_000,
+        ...(ca ? { ca } : { rejectUnauthorized: false }),
+        ...(key ? { headers: { 'x-api-key': key } } : {}),
+      },
       (response) => {
         response.resume()
         resolve(response.statusCode ?? 0)
@@ -167,5 +176,15 @@ describe("the endpoint's edges", () => {
       errorCode: 'MessageFormat',
       message: expect.stringMatching(/Nothing was done/),
     })
+  })
+})
+
+describe('who knocks with a wrong key', () => {
+  it('is told to the audit trail once per wrong X-API-Key; a missing key is no credential at all', async () => {
+    let refused = 0
+    const { port } = await listen(undefined, () => refused++)
+    for (let i = 0; i < 3; i++) expect(await knock('127.0.0.1', port, undefined, 'a-token-of-another-terminal-0000000')).toBe(401)
+    expect(await knock('127.0.0.1', port)).toBe(401)
+    expect(refused).toBe(3)
   })
 })
