@@ -72,6 +72,8 @@ export interface Engine {
   journal: JournalStore
   txn: TxnService
   forwarder: Forwarder
+  /** Settles once the audit trail's check at start has run: its alarm, if any, is raised by then. */
+  checkedAtStart: Promise<void>
   /** Tells `listener` of each alarm raised after start (the ones at start are in `alarms` already). */
   onAlarm(listener: (alarm: EngineAlarm) => void): () => void
   close(): Promise<void>
@@ -245,6 +247,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       journal,
       txn,
       forwarder,
+      checkedAtStart: watch.checkedAtStart,
       onAlarm: (listener) => {
         alarmListeners.add(listener)
         return () => alarmListeners.delete(listener)

@@ -28,6 +28,8 @@ export class JournalWatch {
   private journalCheck: { done: Promise<void>; cancel(): Promise<void> } | undefined
   private closed = false
   private readonly timer: NodeJS.Timeout
+  /** Settles once the check at start has run (its verdict raised or not). */
+  readonly checkedAtStart: Promise<void>
 
   constructor(
     private readonly checks: JournalChecks,
@@ -38,7 +40,7 @@ export class JournalWatch {
     this.timer.unref()
     // At start: the trail as this run found it, before anything is added to it.
     this.lastAudit = Date.now()
-    this.run(() => this.checks.audit())
+    this.checkedAtStart = this.run(() => this.checks.audit())
   }
 
   /** Something was written: the idle time starts again. */
@@ -79,13 +81,15 @@ export class JournalWatch {
     }
   }
 
-  private run(check: () => Promise<void>): void {
-    this.running = check()
+  private run(check: () => Promise<void>): Promise<void> {
+    const running = check()
       .catch((error: unknown) => {
         if (!this.closed) this.onError(error)
       })
       .finally(() => {
         this.running = undefined
       })
+    this.running = running
+    return running
   }
 }
