@@ -100,7 +100,7 @@ export class AuditStore {
       chain: db.prepare('SELECT * FROM audit ORDER BY seq'),
       chainStep: db.prepare('SELECT * FROM audit WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?'),
       lastSeal: db.prepare(`SELECT subject FROM audit WHERE action = '${AUDIT_SEALED_ACTION}' AND door = '${AUDIT_AGENT_DOOR}' ORDER BY seq DESC LIMIT 1`),
-      headAt: db.prepare('SELECT seq, hash FROM audit WHERE at <= ? ORDER BY seq DESC LIMIT 1'),
+      headAt: db.prepare('SELECT seq, hash FROM audit WHERE at < ? ORDER BY seq DESC LIMIT 1'),
     }
   }
 
@@ -181,7 +181,10 @@ export class AuditStore {
     return last ? { seq: last.seq, mac: last.hash } : undefined
   }
 
-  /** The head as it stood at `time` (a batch's close): the last record written by then. */
+  /**
+   * The head as it stood at `time` (a batch's close): the last record written before that millisecond,
+   * so that what is written in the close's own millisecond, before or after it, never moves a reprint.
+   */
   headAt(time: number): AuditHead | undefined {
     const row = this.statements.headAt.get(time) as { seq: number; hash: string } | undefined
     return row ? { seq: row.seq, mac: row.hash } : undefined
