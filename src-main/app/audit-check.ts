@@ -22,7 +22,11 @@ export function parsePrintedHead(text: string): AuditAnchorHead | undefined {
   return match ? { seq: Number(match[1]), mac: match[2]!.toLowerCase(), keptIn: 'the Z-report' } : undefined
 }
 
-export async function checkAuditFile(secrets: SecretStore, dataDir: string, printed: readonly AuditAnchorHead[] = []): Promise<AuditFileCheck> {
+export async function checkAuditFile(
+  secrets: SecretStore,
+  dataDir: string,
+  printed: readonly AuditAnchorHead[] = [],
+): Promise<AuditFileCheck> {
   const file = join(dataDir, JOURNAL_FILE)
   // Without an OS keychain the key lived inside the agent's process only: nothing here can check it.
   if (secrets.kind !== 'os-keychain') return probeAuditTrail(file, undefined, []) ? { state: 'noKeychain' } : { state: 'noTrail' }

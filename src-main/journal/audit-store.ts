@@ -99,7 +99,9 @@ export class AuditStore {
       between: db.prepare('SELECT * FROM audit WHERE at >= ? AND at < ? AND seq > ? ORDER BY seq LIMIT ?'),
       chain: db.prepare('SELECT * FROM audit ORDER BY seq'),
       chainStep: db.prepare('SELECT * FROM audit WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?'),
-      lastSeal: db.prepare(`SELECT subject FROM audit WHERE action = '${AUDIT_SEALED_ACTION}' AND door = '${AUDIT_AGENT_DOOR}' ORDER BY seq DESC LIMIT 1`),
+      lastSeal: db.prepare(
+        `SELECT subject FROM audit WHERE action = '${AUDIT_SEALED_ACTION}' AND door = '${AUDIT_AGENT_DOOR}' ORDER BY seq DESC LIMIT 1`,
+      ),
       headAt: db.prepare('SELECT seq, hash FROM audit WHERE at < ? ORDER BY seq DESC LIMIT 1'),
     }
   }

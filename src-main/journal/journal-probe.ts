@@ -83,7 +83,11 @@ export interface AuditTrailSummary {
 }
 
 /** undefined when there is no journal file, or it has no audit trail yet. Never writes. */
-export function probeAuditTrail(file: string, key: ChainKey | undefined, anchors: readonly AuditAnchorHead[]): AuditTrailSummary | undefined {
+export function probeAuditTrail(
+  file: string,
+  key: ChainKey | undefined,
+  anchors: readonly AuditAnchorHead[],
+): AuditTrailSummary | undefined {
   if (!existsSync(file)) return undefined
   const db = new Database(file, { readonly: true, fileMustExist: true })
   try {

@@ -35,7 +35,11 @@ export async function auditVerifyCommand(runtime: Runtime, options: { json: bool
         "this computer has no working OS keychain: the audit trail's key lives only inside the running agent (training), so it cannot be checked from here; the agent checks it itself at start and at idle",
       )
     case 'notSealed':
-      return say(EXIT.ok, true, `the audit trail (${counted(found.records, 'record')}) is not sealed yet: the agent seals it at its next start`)
+      return say(
+        EXIT.ok,
+        true,
+        `the audit trail (${counted(found.records, 'record')}) is not sealed yet: the agent seals it at its next start`,
+      )
     case 'keyMissing':
       return say(
         EXIT.auditBroken,
@@ -45,7 +49,11 @@ export async function auditVerifyCommand(runtime: Runtime, options: { json: bool
     case 'checked': {
       const { verdict } = found
       const head = verdict.head ? { seq: verdict.head.seq, check: verdict.head.mac.slice(0, 8).toUpperCase() } : undefined
-      const extra = { records: verdict.records, head, problems: verdict.problems.map(({ kind, from, to, words }) => ({ kind, from, to, words })) }
+      const extra = {
+        records: verdict.records,
+        head,
+        problems: verdict.problems.map(({ kind, from, to, words }) => ({ kind, from, to, words })),
+      }
       const note = verdict.unprovable ? `\nnote: ${verdict.unprovable.words}` : ''
       if (verdict.intact)
         return say(
@@ -55,7 +63,12 @@ export async function auditVerifyCommand(runtime: Runtime, options: { json: bool
           extra,
         )
       const lines = verdict.problems.map((p) => `  - ${p.words}`).join('\n')
-      return say(EXIT.auditBroken, false, `the audit trail was altered (${counted(verdict.records, 'record')} in the file):\n${lines}${note}`, extra)
+      return say(
+        EXIT.auditBroken,
+        false,
+        `the audit trail was altered (${counted(verdict.records, 'record')} in the file):\n${lines}${note}`,
+        extra,
+      )
     }
   }
 }

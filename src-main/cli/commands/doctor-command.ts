@@ -88,11 +88,16 @@ async function checkAuditTrail(runtime: Runtime, add: AddFinding): Promise<void>
     case 'noTrail':
       return add('ok', 'audit trail', 'none yet (started at the first start)')
     case 'noKeychain':
-      return add('warn', 'audit trail', 'cannot be checked without the OS keychain (the agent checks it itself)', 'see the keychain line above')
+      return add(
+        'warn',
+        'audit trail',
+        'cannot be checked without the OS keychain (the agent checks it itself)',
+        'see the keychain line above',
+      )
     case 'notSealed':
       return add('ok', 'audit trail', `${counted(found.records, 'record')}, sealed at the agent's next start`)
     case 'keyMissing':
-      return add('fail', 'audit trail', "AUDIT_BROKEN: its key is no longer in the keychain, so it cannot be proven", support)
+      return add('fail', 'audit trail', 'AUDIT_BROKEN: its key is no longer in the keychain, so it cannot be proven', support)
     case 'checked':
       if (found.verdict.intact) return add('ok', 'audit trail', `intact, ${counted(found.verdict.records, 'record')}`)
       return add('fail', 'audit trail', `AUDIT_BROKEN: altered: ${found.verdict.problems.map((p) => p.words).join('; ')}`, support)

@@ -42,8 +42,11 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
   const secrets = await openSecretStore('production', logger, true)
   const journalFile = join(dataDir, JOURNAL_FILE)
   const db = openJournalDatabase(journalFile, { migrations: JOURNAL_MIGRATIONS })
-  const audit = auditTrailOnDemand(db, journalFile, () => openSecretStore('production', logger, true), (error) =>
-    logger.error({ err: error }, 'could not write the audit trail'),
+  const audit = auditTrailOnDemand(
+    db,
+    journalFile,
+    () => openSecretStore('production', logger, true),
+    (error) => logger.error({ err: error }, 'could not write the audit trail'),
   )
   const setup = new FirstRunSetup({
     configFile,

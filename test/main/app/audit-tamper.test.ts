@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process'
 import { createHash, createHmac, randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -54,6 +54,7 @@ afterAll(async () => {
   await keychain.delete(dataKeyAccount(TERMINAL))
   await keychain.delete(installIdAccount(TERMINAL))
   await harness.close()
+  for (const dir of dirs) rmSync(dirname(dir), { recursive: true, force: true })
 })
 
 async function engineIn(dir: string, idleMs?: number): Promise<Engine> {
@@ -72,7 +73,8 @@ async function laneWithTrail(): Promise<string> {
   const engine = await engineIn(dir)
   const trail = engine.journal.audit
   for (let i = 0; i < 13; i++) trail.append({ action: 'signIn', door: 'counter', via: 'window:abc', actor: 'M1', subject: 'M1', ok: true })
-  for (let i = 0; i < 30; i++) trail.append({ action: 'approve', door: 'pos', via: 'token:lane', subject: 'M2', ok: false, detail: 'PIN_WRONG' })
+  for (let i = 0; i < 30; i++)
+    trail.append({ action: 'approve', door: 'pos', via: 'token:lane', subject: 'M2', ok: false, detail: 'PIN_WRONG' })
   for (let i = 0; i < 3; i++) trail.append({ action: 'unlockOperator', door: 'counter', actor: 'M1', subject: 'M2', ok: true })
   expect(trail.head()?.seq).toBe(47)
   await engine.close()
@@ -122,7 +124,8 @@ function cli(dir: string, ...args: string[]): { status: number | null; out: Reco
   }
 }
 
-const kindsOf = (out: Record<string, unknown>) => (out.problems as Array<{ kind: string; from: number; to: number }>).map((p) => [p.kind, p.from, p.to])
+const kindsOf = (out: Record<string, unknown>) =>
+  (out.problems as Array<{ kind: string; from: number; to: number }>).map((p) => [p.kind, p.from, p.to])
 
 /** The agent started again on the tampered file: its check at start raises the alarm, shown where a manager and monitoring look. */
 async function alarmAfterRestart(dir: string): Promise<string> {

@@ -63,7 +63,11 @@ describe('the audit trail', () => {
   it.each([
     ['a record changed', 'UPDATE audit SET detail = NULL, ok = 1 WHERE seq = 2', [['edited', 2, 2]]],
     ['a record removed', 'DELETE FROM audit WHERE seq = 3', [['deleted', 3, 3]]],
-    ['a record slipped in', "INSERT INTO audit (seq, at, action, door, ok, prev_hash, hash) VALUES (5, 0, 'x', 'cli', 1, 'a', 'b')", [['edited', 5, 5]]],
+    [
+      'a record slipped in',
+      "INSERT INTO audit (seq, at, action, door, ok, prev_hash, hash) VALUES (5, 0, 'x', 'cli', 1, 'a', 'b')",
+      [['edited', 5, 5]],
+    ],
   ])('%s around the triggers: found, and where', (_what, sql, problems) => {
     dropTriggers()
     db.prepare(sql).run()
@@ -77,7 +81,9 @@ describe('the audit trail', () => {
     dropTriggers()
     const row = db.prepare('SELECT * FROM audit WHERE seq = 3').get() as Record<string, unknown>
     const fields = JSON.stringify([3, row.at, 'signIn', 'counter', 'window:abc', '18', '17', true, null])
-    const hash = createHash('sha256').update(`${row.prev_hash as string}\n${fields}`).digest('hex')
+    const hash = createHash('sha256')
+      .update(`${row.prev_hash as string}\n${fields}`)
+      .digest('hex')
     db.prepare("UPDATE audit SET actor = '18', hash = ? WHERE seq = 3").run(hash)
     // Record 4 still carries its own seal; that it no longer follows from 3 points at 3 again.
     expect(kinds()).toEqual([['edited', 3, 3]])
@@ -91,12 +97,16 @@ describe('the audit trail', () => {
     expect(audit.verify({ anchors: [] }).intact).toBe(true)
     const verdict = audit.verify({ anchors: [kept] })
     expect(verdict.problems.map((p) => [p.kind, p.from, p.to])).toEqual([['truncated', 3, 4]])
-    expect(verdict.problems[0]!.words).toBe('the trail ends at record 2, but the keychain kept record 4 as its last: the last 2 records were removed')
+    expect(verdict.problems[0]!.words).toBe(
+      'the trail ends at record 2, but the keychain kept record 4 as its last: the last 2 records were removed',
+    )
   })
 
   it('a head from a printed Z-report (its first 8 hex digits) holds the trail too', () => {
     const head = audit.head()!
-    expect(audit.verify({ anchors: [{ seq: head.seq, mac: head.mac.slice(0, 8).toUpperCase(), keptIn: 'the Z-report' }] }).intact).toBe(true)
+    expect(audit.verify({ anchors: [{ seq: head.seq, mac: head.mac.slice(0, 8).toUpperCase(), keptIn: 'the Z-report' }] }).intact).toBe(
+      true,
+    )
     expect(kinds(audit, { anchors: [{ seq: head.seq, mac: '00000000', keptIn: 'the Z-report' }] })).toEqual([['anchor', 4, 4]])
   })
 

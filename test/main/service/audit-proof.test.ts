@@ -29,7 +29,11 @@ afterEach(async () => {
 async function start() {
   const reader = new ScriptedCardReader()
   harness = await startEngineHarness(reader)
-  await new Operators(harness.engine.journal.operators, Date.now, { N: 2 ** 10, r: 8, p: 1 }).add({ ...MANAGER, name: 'Maria', role: 'manager' })
+  await new Operators(harness.engine.journal.operators, Date.now, { N: 2 ** 10, r: 8, p: 1 }).add({
+    ...MANAGER,
+    name: 'Maria',
+    role: 'manager',
+  })
   service = testService(harness, reader)
   expect((await service.dispatch(WINDOW, 'signIn', MANAGER)).ok).toBe(true)
   reader.present({ card: TEST_CARDS.chipVisa() })
@@ -52,11 +56,21 @@ describe('the audit trail kept by the manager', () => {
     expect(closed.batch.closedAt).toBeGreaterThan(0)
     // More records after the close (a sign-in elsewhere) leave the closed batch's head as it was.
     harness!.engine.journal.audit.append({ action: 'signIn', door: 'counter', subject: '9', ok: true })
-    const reprint = value<{ auditHead: { seq: number; check: string } }>(await service.dispatch(WINDOW, 'dayReport', { batch: closed.batch.number }))
+    const reprint = value<{ auditHead: { seq: number; check: string } }>(
+      await service.dispatch(WINDOW, 'dayReport', { batch: closed.batch.number }),
+    )
     expect(reprint.auditHead).toEqual(closed.auditHead)
     expect(harness!.engine.journal.audit.head()!.seq).toBeGreaterThan(closed.auditHead.seq)
-    const slip = dayReportSlip(reprint as never, { name: 'Shop', addressLines: [], merchantId: 'M1', terminalId: 'T1', training: false }, Date.now())
-    expect(slip.lines).toContainEqual({ kind: 'field', label: 'Audit trail', value: `record ${closed.auditHead.seq}, check ${closed.auditHead.check}` })
+    const slip = dayReportSlip(
+      reprint as never,
+      { name: 'Shop', addressLines: [], merchantId: 'M1', terminalId: 'T1', training: false },
+      Date.now(),
+    )
+    expect(slip.lines).toContainEqual({
+      kind: 'field',
+      label: 'Audit trail',
+      value: `record ${closed.auditHead.seq}, check ${closed.auditHead.check}`,
+    })
   })
 
   it('the export says of each record whether it checks out, and the trail where it breaks', async () => {
