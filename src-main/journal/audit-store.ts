@@ -77,8 +77,8 @@ export interface AuditCheckOptions {
   perRecord?: boolean
 }
 
-/** Rows read per step of a check aside: a few milliseconds of work between two turns of the event loop. */
-const ROWS_PER_STEP = 2_000
+/** Rows read per step of a check aside: about 5 ms of work (some 20 µs a record) between two turns of the event loop. */
+const ROWS_PER_STEP = 250
 
 export class AuditStore {
   private readonly statements
