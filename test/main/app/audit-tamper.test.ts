@@ -81,7 +81,7 @@ async function laneWithTrail(): Promise<string> {
   return dir
 }
 
-/** What audit_tamper.py does: the triggers dropped, the change, the triggers back. */
+/** The file edited around SQLite: the append-only triggers dropped, the change, the triggers put back. */
 function tamper(dir: string, change: (db: Database.Database) => void): void {
   const db = new Database(join(dir, JOURNAL_FILE), { timeout: 10_000 })
   db.transaction(() => {
