@@ -25,30 +25,39 @@ export async function auditFromCommandLine(secrets: SecretStore, dataDir: string
 }
 
 /**
- * The trail of a journal a command keeps open (first-run setup): opened at its first record, with
- * the keychain as it stands then (setup may start before the keychain works), records written in
- * order; `flush` waits for the last one and its head in the keychain.
+ * The trail of a journal a command keeps open (first-run setup): opened with the keychain as it
+ * stands (`open`, at the command's start when the keychain works; else at the first record, setup
+ * may start before the keychain works), records written in order, at once when the trail is open;
+ * `flush` waits for the last one and its head in the keychain.
  */
 export function auditTrailOnDemand(
   db: Parameters<typeof openAuditTrail>[0],
   file: string,
   secrets: () => Promise<SecretStore>,
   onError: (error: unknown) => void,
-): { append(entry: AuditEntry): void; flush(): Promise<void> } {
-  let trail: ReturnType<typeof openAuditTrail> | undefined
+): { open(): Promise<void>; append(entry: AuditEntry): void; flush(): Promise<void> } {
+  let opening: ReturnType<typeof openAuditTrail> | undefined
+  let opened: Awaited<ReturnType<typeof openAuditTrail>> | undefined
   let last: Promise<unknown> = Promise.resolve()
+  const open = async () => {
+    opening ??= secrets().then((store) => openAuditTrail(db, store, file, onError))
+    opened = await opening
+    return opened
+  }
   return {
+    open: async () => {
+      await open()
+    },
     append(entry) {
-      last = last
-        .then(async () => {
-          trail ??= secrets().then((store) => openAuditTrail(db, store, file, onError))
-          ;(await trail).store.append(entry)
-        })
-        .catch(onError)
+      if (opened) {
+        opened.store.append(entry)
+        return
+      }
+      last = last.then(async () => (await open()).store.append(entry)).catch(onError)
     },
     async flush() {
       await last
-      await (await trail)?.anchor.flush()
+      await opened?.anchor.flush()
     },
   }
 }

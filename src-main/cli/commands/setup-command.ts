@@ -48,6 +48,8 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
     () => openSecretStore('production', logger, true),
     (error) => logger.error({ err: error }, 'could not write the audit trail'),
   )
+  // Opened now when the keychain works, so that each record is in the journal when setup answers.
+  if (secrets.kind === 'os-keychain') await audit.open()
   const setup = new FirstRunSetup({
     configFile,
     secrets,
