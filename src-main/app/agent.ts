@@ -54,6 +54,7 @@ const ENGINE_ALARM_CODES: ReadonlyArray<EngineAlarm['code']> = [
   'QUEUE_RESCUED',
   'QUEUE_COPY_MISSING',
   'JOURNAL_DAMAGED',
+  'AUDIT_BROKEN',
 ]
 
 export function engineSettings(config: AgentConfig, dataDir: string): EngineSettings {

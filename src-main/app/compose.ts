@@ -8,12 +8,14 @@ import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import type { HostClient } from '../gateway'
 import {
+  anchorAuditTrail,
   checkIntegrityAside,
   countSealedRows,
   DataKeyMissingError,
   FieldSealer,
   FULL_CHECK_AT_OPEN_MAX_BYTES,
   fullCheckPending,
+  isJournalDamaged,
   JOURNAL_FILE,
   JournalError,
   JOURNAL_MIGRATIONS,
@@ -21,12 +23,15 @@ import {
   JournalStore,
   markJournalDamaged,
   openIdEpoch,
+  openAuditKey,
   openJournalDatabase,
+  type AuditVerdict,
 } from '../journal'
 import { dataKeyAccount, MemorySecretStore, type SecretStore } from '../keychain'
 import { DEFAULT_RETRY_POLICY, Forwarder, HostReach, TxnService, type RetryPolicy, type TxnSettings } from '../txn'
 import type { QueueReplica } from '../store'
 import { agreeing, counted } from '../../src-shared/counted'
+import { JournalWatch, type JournalWatchOptions } from './journal-watch'
 
 export interface EnginePorts {
   reader: CardReader
@@ -52,11 +57,13 @@ export interface EngineSettings extends TxnSettings {
   forwarderConcurrency?: number
   /** A larger journal is checked whole aside, after start (journal-integrity.ts); 64 MiB when unset. */
   journalFullCheckAtOpenMaxBytes?: number
+  /** When the audit trail and the journal file are checked at idle (journal-watch.ts); a minute's quiet, hourly, unless set. */
+  journalWatch?: JournalWatchOptions
 }
 
 /** A condition a manager must see: shown on the status panel, the local API and `doctor`. */
 export interface EngineAlarm {
-  code: 'DATA_KEY_MISSING' | 'QUEUE_RESCUED' | 'QUEUE_COPY_MISSING' | 'JOURNAL_DAMAGED'
+  code: 'DATA_KEY_MISSING' | 'QUEUE_RESCUED' | 'QUEUE_COPY_MISSING' | 'JOURNAL_DAMAGED' | 'AUDIT_BROKEN'
   message: string
 }
 
@@ -65,6 +72,10 @@ export interface Engine {
   journal: JournalStore
   txn: TxnService
   forwarder: Forwarder
+  /** Settles once the audit trail's check at start has run: its alarm, if any, is raised by then. */
+  checkedAtStart: Promise<void>
+  /** Tells `listener` of each alarm raised after start (the ones at start are in `alarms` already). */
+  onAlarm(listener: (alarm: EngineAlarm) => void): () => void
   close(): Promise<void>
 }
 
@@ -73,6 +84,13 @@ export { JOURNAL_FILE } from '../journal'
 /** A manager's words for a journal the full check found damaged. */
 export const JOURNAL_DAMAGED_WORDS =
   'The sales record on this terminal is damaged. It takes no more payments, so nothing more is lost. Do not delete it: call support to restore it.'
+
+/** A manager's words for an audit trail that no longer proves itself (journal/audit-chain.ts says where). */
+export function auditBrokenWords(verdict: AuditVerdict): string {
+  const first = verdict.problems[0]?.words ?? 'it does not prove itself'
+  const more = verdict.problems.length > 1 ? ` (and ${counted(verdict.problems.length - 1, 'other problem')})` : ''
+  return `The record of who did what on this terminal (its audit trail) was altered: ${first}${more}. Payments go on. Do not change anything on this computer: call support.`
+}
 
 /**
  * The data key. A new one is made only for a journal that holds nothing sealed (a fresh key could
@@ -113,6 +131,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
   })
   // A large journal's full check runs beside the counter from the start; what it finds stops the journal.
   const integrity = fullCheckPending(db) ? checkIntegrityAside(file) : undefined
+  const watching: { watch?: JournalWatch } = {}
   try {
     const { sealer, alarms, offlineAllowed } = await openSealer(db, settings, ports)
     // A fenced terminal's queue belongs to the rescue: nothing new is stored for it to send.
@@ -121,11 +140,21 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     const now = ports.now ?? (() => new Date())
     // The keychain itself, not the stand-in a missing data key falls back to: the epoch must outlive this process.
     const idEpoch = await openIdEpoch(db, ports.secrets, settings.merchant.terminalId, () => now().getTime())
+    // The audit trail's key and the head kept outside the file (journal/audit-seal.ts), in the keychain itself.
+    const auditKey = await openAuditKey(ports.secrets, file)
     const journal = new JournalStore(db, sealer, {
       idEpoch,
       now: () => now().getTime(),
       onErase: () => checkpointer.noteErase(),
+      auditKey: auditKey.key,
+      onReferenceIndexMiss: () => {
+        ports.logger.error('a sale was found by its reference only through the second index: the reference index is damaged')
+        watching.watch?.checkJournalSoon()
+      },
     })
+    const anchor = await anchorAuditTrail(journal.audit, auditKey, ports.secrets, file, (error) =>
+      ports.logger.warn({ err: error }, "the audit trail's head could not be kept in the keychain; the next record tries again"),
+    )
     const wakeForwarder = { wake: (): void => undefined }
     // The sales' own answers from the bank count as much as the queue's for "is the bank reached".
     const reach = new HostReach()
@@ -153,20 +182,61 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     wakeForwarder.wake = () => forwarder.wake()
     // A sale that reaches the bank ends the queue's wait for its next probe of an outage.
     reach.onReached(() => forwarder.bankAnswered())
-    integrity?.done.catch((error: unknown) => {
+    const alarmListeners = new Set<(alarm: EngineAlarm) => void>()
+    const raise = (alarm: EngineAlarm): void => {
+      const at = alarms.findIndex((a) => a.code === alarm.code)
+      if (at >= 0 && alarms[at]!.message === alarm.message) return
+      if (at >= 0) alarms.splice(at, 1)
+      alarms.push(alarm)
+      alarmListeners.forEach((listener) => listener(alarm))
+    }
+    const journalChecked = (error: unknown): void => {
       if (!(error instanceof JournalError)) {
         // The check could not run (no verdict on the file): said in the log, the journal goes on.
         ports.logger.error({ err: error }, 'the journal integrity check could not run')
         return
       }
       markJournalDamaged(db, error)
-      alarms.push({ code: 'JOURNAL_DAMAGED', message: JOURNAL_DAMAGED_WORDS })
+      raise({ code: 'JOURNAL_DAMAGED', message: JOURNAL_DAMAGED_WORDS })
       ports.logger.error({ err: error }, 'the journal failed its integrity check: it takes no more writes')
       void forwarder.stop()
       void checkpointer.stopBackfill()
+    }
+    integrity?.done.catch(journalChecked)
+    const watch = new JournalWatch(
+      {
+        audit: async () => {
+          const verdict = await journal.audit.verifyAside()
+          if (verdict.unprovable) ports.logger.warn(verdict.unprovable.words)
+          if (verdict.intact) {
+            const at = alarms.findIndex((a) => a.code === 'AUDIT_BROKEN')
+            if (at >= 0) alarms.splice(at, 1)
+            return
+          }
+          ports.logger.error({ problems: verdict.problems }, 'the audit trail does not prove itself')
+          raise({ code: 'AUDIT_BROKEN', message: auditBrokenWords(verdict) })
+        },
+        journal: () => {
+          // Only a journal still taking writes: one found damaged stays as it stands.
+          if (db.open && !isJournalDamaged(db)) {
+            const check = checkIntegrityAside(file, { indexes: true })
+            return { done: check.done.catch(journalChecked), cancel: () => check.cancel() }
+          }
+          return { done: Promise.resolve(), cancel: async () => undefined }
+        },
+      },
+      (error) => ports.logger.error({ err: error }, 'a check of the journal could not run'),
+      settings.journalWatch,
+    )
+    watching.watch = watch
+    txn.on('update', () => {
+      checkpointer.noteActivity()
+      watch.noteActivity()
     })
-    txn.on('update', () => checkpointer.noteActivity())
-    forwarder.on('status', () => checkpointer.noteActivity())
+    forwarder.on('status', () => {
+      checkpointer.noteActivity()
+      watch.noteActivity()
+    })
     const recovered = await txn.recover()
     if (recovered > 0) ports.logger.warn({ recovered }, 'settled sales that were in flight when the agent stopped')
     forwarder.start()
@@ -177,15 +247,23 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
       journal,
       txn,
       forwarder,
+      checkedAtStart: watch.checkedAtStart,
+      onAlarm: (listener) => {
+        alarmListeners.add(listener)
+        return () => alarmListeners.delete(listener)
+      },
       close: async () => {
         await integrity?.cancel()
+        await watch.close()
         await forwarder.stop()
         await checkpointer.close()
+        await anchor.flush()
         db.close()
       },
     }
   } catch (error) {
     await integrity?.cancel()
+    await watching.watch?.close()
     await checkpointer.close()
     db.close()
     throw error

@@ -3,11 +3,12 @@
  * line and the Electron shell start here; no domain imports it.
  */
 export { engineSettings, startAgent, type ReaderFactory, type ReaderHandle, type RunningAgent } from './agent'
-export { composeEngine, type Engine, type EngineAlarm, type EnginePorts, type EngineSettings } from './compose'
+export { auditBrokenWords, composeEngine, type Engine, type EngineAlarm, type EnginePorts, type EngineSettings } from './compose'
 export { endpointFromConfig, openHostClient, startEmbeddedTrainingHost, type HostConnection } from './host-connection'
 export { defaultReaderFactory, readerFactory, TRAINING_PACE, type TrainingPace } from './reader-factory'
 export { openRuntime, resolveDataDir, type Runtime, type RuntimeOptions } from './runtime'
 export { startNexoEndpoint, type NexoEndpointOptions } from './nexo-endpoint'
 export { checkHost, checkReader, checkSignature, signatureCheckId, type AddFinding, type CheckLevel, type Finding } from './terminal-checks'
-export { auditFromCommandLine } from './audit-outside'
+export { auditFromCommandLine, auditTrailOnDemand } from './audit-outside'
+export { checkAuditFile, parsePrintedHead, type AuditFileCheck } from './audit-check'
 export { copyMaxAgeMs, storeCaPem } from './store-wiring'

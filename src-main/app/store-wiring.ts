@@ -156,6 +156,9 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
         link.publishEvent('alarm', { saleId: item.saleId, operation: item.operation, failure: why.failure }),
       )
       engine.forwarder.on('status', () => link.replica.queueChanged())
+      // The audit trail's head, kept at the store as well as in the keychain: each new last record's
+      // number and seal (never the record itself), a copy of the head no one at this lane can take back.
+      engine.journal.audit.onHead((head) => link.publishEvent('audit', { seq: head.seq, mac: head.mac }))
     },
   }
 }

@@ -9,6 +9,7 @@ export const EXIT = {
   config: 3,
   keychain: 4,
   signatureMismatch: 5,
+  auditBroken: 6,
   declined: 10,
   rejected: 11,
   notDelivered: 12,

@@ -228,6 +228,11 @@ export function fullCheckPending(db: Database.Database): boolean {
  * The full check found damage: from now on every transaction on `db` is refused with `error` (reads
  * go on, so sales can still be looked up), and the file is left as it stands for recovery.
  */
+/** Whether a check found the journal damaged (it then takes no more writes). */
+export function isJournalDamaged(db: Database.Database): boolean {
+  return stateOf(db).damaged !== undefined
+}
+
 export function markJournalDamaged(db: Database.Database, error: JournalError): void {
   stateOf(db).damaged = error
 }

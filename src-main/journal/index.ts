@@ -3,6 +3,7 @@ export * from './journal-error'
 export {
   afterCommit,
   fullCheckPending,
+  isJournalDamaged,
   markJournalDamaged,
   openJournalDatabase,
   runInTransaction,
@@ -30,9 +31,37 @@ export { BatchStore, BatchClosedMeanwhileError, type ClosedBatch, type BatchClos
 export { openIdEpoch, merchantTransId, MAX_SALE_ID_BYTES } from './transaction-ids'
 export type { NewOutboxItem, OutboxItem, ClaimedItem, QueueTotals } from './outbox-store'
 export { JournalCheckpointer } from './checkpointer'
-export { JOURNAL_FILE, probeJournal, probeQueue, type JournalSummary, type QueueSummary } from './journal-probe'
+export {
+  JOURNAL_FILE,
+  probeAuditTrail,
+  probeJournal,
+  probeQueue,
+  type AuditTrailSummary,
+  type JournalSummary,
+  type QueueSummary,
+} from './journal-probe'
 export { OperatorStore, type OperatorRecord, type OperatorRole } from './operator-store'
 export { ShiftStore, type ShiftRecord } from './shift-store'
-export { AuditStore, AUDIT_GENESIS, type AuditEntry, type AuditRecord } from './audit-store'
+export { AuditStore, AUDIT_GENESIS, type AuditEntry, type AuditRecord, type AuditCheckOptions } from './audit-store'
+export {
+  AUDIT_SEALED_ACTION,
+  type AuditAnchorHead,
+  type AuditHead,
+  type AuditProblem,
+  type AuditProblemKind,
+  type AuditVerdict,
+  type ChainKey,
+} from './audit-chain'
+export {
+  AuditAnchor,
+  anchorAuditTrail,
+  ephemeralAuditKey,
+  journalTag,
+  openAuditKey,
+  openAuditTrail,
+  readAuditHead,
+  readAuditKey,
+  type OpenedAuditKey,
+} from './audit-seal'
 export { NexoStore, type NexoReversalKind } from './nexo-store'
 export { WindowStore, type WindowRecord } from './window-store'

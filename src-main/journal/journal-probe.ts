@@ -1,11 +1,13 @@
 /**
  * A read-only look into a journal file without opening it for business: which terminals its sales
- * belong to and what still waits in its queue. Used before start-up decisions (is this data folder a
+ * belong to, what still waits in its queue, and whether its audit trail proves itself. Used before start-up decisions (is this data folder a
  * production terminal's?) and by the doctor; it never migrates, writes or checkpoints.
  */
 import { existsSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { OWED_TO_HOST_SQL } from './outbox-store'
+import { AUDIT_SEALED_ACTION, type AuditAnchorHead, type AuditVerdict, type ChainKey } from './audit-chain'
+import { AuditStore } from './audit-store'
 
 /** The journal's file name inside the agent's data folder. */
 export const JOURNAL_FILE = 'journal.sqlite'
@@ -66,6 +68,35 @@ export function probeQueue(file: string): QueueSummary | undefined {
       )
       .get() as { waiting: number; oldest: number | null; needsManager: number }
     return { waiting: row.waiting, oldestWaitingAt: row.oldest ?? undefined, needsManager: row.needsManager }
+  } finally {
+    db.close()
+  }
+}
+
+/** What a read-only look finds of a journal's audit trail (`pos-agent audit verify`, the doctor). */
+export interface AuditTrailSummary {
+  records: number
+  /** Whether any record was sealed under a key (the agent seals the trail at its first start with a key). */
+  sealed: boolean
+  /** The check against `key` and the heads kept outside the file; absent without a key. */
+  verdict?: AuditVerdict
+}
+
+/** undefined when there is no journal file, or it has no audit trail yet. Never writes. */
+export function probeAuditTrail(
+  file: string,
+  key: ChainKey | undefined,
+  anchors: readonly AuditAnchorHead[],
+): AuditTrailSummary | undefined {
+  if (!existsSync(file)) return undefined
+  const db = new Database(file, { readonly: true, fileMustExist: true })
+  try {
+    const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'audit'").pluck().get()
+    if (table === undefined) return undefined
+    const records = db.prepare('SELECT count(*) FROM audit').pluck().get() as number
+    const sealed = db.prepare(`SELECT 1 FROM audit WHERE action = '${AUDIT_SEALED_ACTION}' LIMIT 1`).pluck().get() !== undefined
+    if (key === undefined) return { records, sealed }
+    return { records, sealed, verdict: new AuditStore(db, key).verify({ anchors, keyOfThisRunOnly: false }) }
   } finally {
     db.close()
   }

@@ -27,6 +27,8 @@ import { BatchStore } from './batch-store'
 import { OperatorStore } from './operator-store'
 import { ShiftStore } from './shift-store'
 import { AuditStore } from './audit-store'
+import type { ChainKey } from './audit-chain'
+import { ephemeralAuditKey } from './audit-seal'
 import { NexoStore } from './nexo-store'
 import { WindowStore } from './window-store'
 
@@ -125,6 +127,13 @@ export interface JournalStoreOptions {
   now?: () => number
   /** Sealed data was deleted or a sale's key destroyed: the WAL should be truncated soon (checkpointer.ts). */
   onErase?: () => void
+  /** The audit trail's key from the keychain (audit-seal.ts); without one, a key that lives as long as this store. */
+  auditKey?: ChainKey
+  /**
+   * A sale was found by its `reference` only through the second way in (`byReference`): the reference
+   * index is damaged. The journal's full check should run now, not at the next idle moment.
+   */
+  onReferenceIndexMiss?: () => void
 }
 
 /**
@@ -266,6 +275,7 @@ export class JournalStore {
   private readonly keys: SaleKeys
   private readonly now: () => number
   private readonly idEpoch: string
+  private readonly onReferenceIndexMiss: (() => void) | undefined
 
   constructor(
     private readonly db: Database.Database,
@@ -279,7 +289,8 @@ export class JournalStore {
     this.batches = new BatchStore(db)
     this.operators = new OperatorStore(db)
     this.shifts = new ShiftStore(db)
-    this.audit = new AuditStore(db, this.now)
+    this.audit = new AuditStore(db, options.auditKey ?? ephemeralAuditKey(), this.now)
+    this.onReferenceIndexMiss = options.onReferenceIndexMiss
     this.nexo = new NexoStore(db, this.now)
     this.windows = new WindowStore(db)
     const list = COLUMNS.map(([, c]) => c)
@@ -298,6 +309,8 @@ export class JournalStore {
       returnSums: db.prepare(RETURN_SUMS),
       stateOf: db.prepare('SELECT state FROM sale WHERE id = ?').pluck(),
       byReference: db.prepare(`${SELECT_SALE} WHERE reference = ?`),
+      // The second way to a reference: another B-tree than the unique index's (schema.ts version 14).
+      byReferenceCheck: db.prepare(`${SELECT_SALE} INDEXED BY sale_reference_check WHERE reference = ?`),
       byDay: db.prepare(`${SELECT_SALE} WHERE business_day = ? ORDER BY created_at`),
       byBatch: db.prepare(`${SELECT_SALE} WHERE batch = ? ORDER BY created_at`),
       ofOpenBatch: db.prepare(`${SELECT_SALE} WHERE batch IS NULL ORDER BY created_at`),
@@ -457,9 +470,21 @@ export class JournalStore {
     return row ? fromRow(row) : undefined
   }
 
+  /**
+   * The sale a POS's `reference` names. The reference is the idempotency key: a retry that misses its
+   * sale charges the card again. SQLite answers a lookup from the unique index alone, and a damaged
+   * index page can make it miss (the integrity check at idle finds it, but only later). So a miss is
+   * checked through a second index of the references, on other pages of the file, before it is
+   * believed: only when both miss is there no such sale. The check costs one more index seek, and
+   * only when the sale is new.
+   */
   byReference(reference: string): SaleRecord | undefined {
     const row = this.statements.byReference.get(reference)
-    return row ? fromRow(row) : undefined
+    if (row) return fromRow(row)
+    const checked = this.statements.byReferenceCheck.get(reference)
+    if (!checked) return undefined
+    this.onReferenceIndexMiss?.()
+    return fromRow(checked)
   }
 
   salesOfDay(day: string): SaleRecord[] {

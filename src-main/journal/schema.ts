@@ -21,6 +21,9 @@
  *   store-and-forward, recovery, batches) keeps the credit safe the same way, without a second copy.
  * - `sale.returned_minor`, `sale.returning_minor` (version 13): what a sale's crediting returns and
  *   its returns still at the counter add up to, written in the commit that changes a return's state.
+ * - `sale_reference_check` (version 14): the sales' references indexed a second time, so that a
+ *   POS's retry finds its sale even through a damaged page of the unique index (journal-store.ts
+ *   byReference).
  */
 import type { Migration } from './migrations'
 
@@ -395,6 +398,16 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
             WHERE r.original_id = sale.id AND r.state IN ('created', 'returnReadingCard'))
           WHERE id IN (SELECT original_id FROM sale WHERE original_id IS NOT NULL);
       `)
+    },
+  },
+  {
+    version: 14,
+    description: "a second index of the sales' references, so that a damaged index page cannot hide a POS's sale from its retry",
+    up(db) {
+      // The reference is the idempotency key (journal-store.ts byReference): a lookup answered from a
+      // damaged page of the unique index alone misses the sale, and the retry would charge the card
+      // again. This index lives on pages of its own; a miss is believed only when both miss.
+      db.exec('CREATE INDEX sale_reference_check ON sale (reference) WHERE reference IS NOT NULL')
     },
   },
 ]

@@ -1,8 +1,9 @@
 /**
  * Where secrets live: the signing key (per aid), the journal's data key and, beside it, the
  * installation's id and last merchantTransID epoch (not secret, but it must outlive the journal file:
- * journal/transaction-ids.ts). The production store is the OS keychain; the agent itself keeps no
- * secret on disk.
+ * journal/transaction-ids.ts), and the audit trail's key and the head it last reached (journal/audit-seal.ts:
+ * the head is not secret either, but it must be kept outside the journal file). The production store is
+ * the OS keychain; the agent itself keeps no secret on disk.
  */
 import { PosError } from '../../src-shared/errors'
 import type { KeychainProblem } from './install-hint'
@@ -55,4 +56,19 @@ export function installIdAccount(terminalId: string): string {
 /** The store server's password (per user), or the NKey seed of this terminal's user NKey (docs/store.md). */
 export function storeSecretAccount(kind: 'password' | 'nkey-seed', who: string): string {
   return `store-${kind}/${who}`
+}
+
+/**
+ * The audit trail's key, per journal file (`journal` names the file: journal/audit-seal.ts
+ * journalTag). Per file, not per terminal, because one terminal may keep two journals (its own and
+ * the one `serve --training` tries the configuration in), each with its own trail and head, and
+ * first-run setup writes to the trail before the terminal has an id.
+ */
+export function auditKeyAccount(journal: string): string {
+  return `audit-key/${journal}`
+}
+
+/** The head (last record's number and seal) the audit trail reached, beside its key. */
+export function auditHeadAccount(journal: string): string {
+  return `audit-head/${journal}`
 }

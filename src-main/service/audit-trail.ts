@@ -1,16 +1,16 @@
 /**
  * What the audit trail is told, in one place: who (the operator), how (the door and the window or
  * token, src-main/service/caller.ts), what, and whether it was done. Records go to the journal's
- * append-only, hash-chained table (journal/audit-store.ts); a failure to record is logged, never
+ * append-only, sealed table (journal/audit-store.ts); a failure to record is logged, never
  * turned into a refusal of what already happened.
  */
 import type { Logger } from 'pino'
-import type { AuditEntry, AuditRecord, AuditStore } from '../journal'
+import type { AuditEntry, AuditHead, AuditRecord, AuditStore, AuditVerdict } from '../journal'
 import { viaOf, type Caller } from './caller'
 
 export class AuditTrail {
   constructor(
-    private readonly store: Pick<AuditStore, 'append' | 'between' | 'verify'>,
+    private readonly store: Pick<AuditStore, 'append' | 'between' | 'verify' | 'head' | 'headAt'>,
     private readonly logger: Logger,
   ) {}
 
@@ -32,21 +32,41 @@ export class AuditTrail {
     return this.store.between(from, to, afterSeq, limit)
   }
 
+  /** The whole trail read against its key and the head kept outside the file; `perRecord` names each record that fails. */
+  verdict(perRecord = false): AuditVerdict & { broken?: ReadonlySet<number> } {
+    return this.store.verify({ perRecord })
+  }
+
   intact(): boolean {
-    return this.store.verify()
+    return this.verdict().intact
+  }
+
+  /** The head now, or as it stood at `time` (a batch's close), as a day report carries it. */
+  headAt(time?: number): { seq: number; check: string } | undefined {
+    const head = time === undefined ? this.store.head() : this.store.headAt(time)
+    return head ? { seq: head.seq, check: auditCheckValue(head) } : undefined
   }
 }
 
-const AUDIT_CSV_COLUMNS = ['seq', 'timeUtc', 'action', 'ok', 'door', 'via', 'operator', 'subject', 'detail'] as const
+/** A head's short check value, as the Z-report prints it: the first 8 hex digits of its seal. */
+export function auditCheckValue(head: AuditHead): string {
+  return head.mac.slice(0, 8).toUpperCase()
+}
 
-/** The audit trail as CSV, after the day's sales in a day export (a spreadsheet never runs a cell as a formula). */
-export function auditCsv(records: readonly AuditRecord[]): string {
+const AUDIT_CSV_COLUMNS = ['seq', 'timeUtc', 'action', 'ok', 'door', 'via', 'operator', 'subject', 'detail', 'intact'] as const
+
+/**
+ * The audit trail as CSV, after the day's sales in a day export (a spreadsheet never runs a cell as a
+ * formula). `intact` says of each record whether it checks out: `no` for a record changed after it was
+ * written, or one the trail's key cannot vouch for (`broken`, from the check of the whole trail).
+ */
+export function auditCsv(records: readonly AuditRecord[], broken: ReadonlySet<number>): string {
   const quote = (value: string) =>
     /[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value
   const lines = [AUDIT_CSV_COLUMNS.join(',')]
   for (const r of records) {
     const cells = [String(r.seq), new Date(r.at).toISOString(), r.action, r.ok ? 'yes' : 'no', r.door, r.via ?? '', r.actor ?? '']
-    cells.push(r.subject ?? '', r.detail ?? '')
+    cells.push(r.subject ?? '', r.detail ?? '', broken.has(r.seq) ? 'no' : 'yes')
     lines.push(cells.map(quote).join(','))
   }
   return `${lines.join('\r\n')}\r\n`

@@ -10,37 +10,62 @@ import type { Handlers, ServiceParts } from './service-parts'
 export function dayHandlers(parts: ServiceParts): Handlers<'dayReport' | 'closeDay' | 'listBatches' | 'exportDay'> {
   const { txn } = parts.deps.engine
   return {
-    dayReport: (r) => txn.dayReport(r.batch),
+    dayReport: (r) => withAuditHead(parts, txn.dayReport(r.batch)),
     closeDay: async (r, { caller, actor }) => {
       const report = await txn.closeDay(r.batch, r.managerOverride ?? false, actor)
       // The close ended the open shift; whoever stays signed in works on into the next batch.
       if (report.batch.closedAt !== undefined)
         parts.sessions.continueAfterClose(caller.door === 'counter' ? caller.session : undefined, report.batch.closedAt)
-      return report
+      return withAuditHead(parts, report)
     },
     listBatches: () => txn.listBatches(),
     exportDay: (r) => {
-      const report = txn.dayReport(r.batch)
-      const audit = r.audit ? auditOfBatch(parts, report) : undefined
+      const report = withAuditHead(parts, txn.dayReport(r.batch))
+      const audit = r.audit ? auditOfBatchChecked(parts, report) : undefined
       const name = `pos-agent-${report.businessDay}-batch-${report.batch.number}${report.batch.closedAt === undefined ? '-open' : ''}`
       if (r.format === 'csv') {
-        const content = dayReportCsv(report) + (audit ? `\r\n${auditCsv(audit.records)}` : '')
+        const content = dayReportCsv(report) + (audit ? `\r\n${auditCsv(audit.view.records, audit.broken)}` : '')
         return { filename: `${name}.csv`, contentType: 'text/csv; charset=utf-8', content }
       }
       return {
         filename: `${name}.json`,
         contentType: 'application/json; charset=utf-8',
-        content: JSON.stringify(audit ? { ...report, auditTrail: audit } : report, null, 2),
+        content: JSON.stringify(audit ? { ...report, auditTrail: audit.view } : report, null, 2),
       }
     },
   }
 }
 
+/**
+ * A day report with the audit trail's head: as it stood at the batch's close (the Z-report keeps it
+ * outside the terminal once printed), or now for the open batch.
+ */
+export function withAuditHead(parts: ServiceParts, report: DayReportView): DayReportView {
+  const head = parts.audit.headAt(report.batch.closedAt)
+  return head ? { ...report, auditHead: head } : report
+}
+
 /** The audit trail of a batch's time: from the close before it (or the start) to its own close (or now). */
 export function auditOfBatch(parts: ServiceParts, report: Pick<DayReportView, 'batch'>, afterSeq = 0, limit = 5000): AuditTrailView {
+  return auditOfBatchChecked(parts, report, afterSeq, limit).view
+}
+
+/** The same, with the records the check of the whole trail found failing (the CSV's `intact` column). */
+function auditOfBatchChecked(
+  parts: ServiceParts,
+  report: Pick<DayReportView, 'batch'>,
+  afterSeq = 0,
+  limit = 5000,
+): { view: AuditTrailView; broken: ReadonlySet<number> } {
   const closed = parts.deps.engine.txn.listBatches()
   const previous = closed.find((batch) => batch.number === report.batch.number - 1)
   const from = previous?.closedAt ?? 0
   const to = report.batch.closedAt !== undefined ? report.batch.closedAt + 1 : Number.MAX_SAFE_INTEGER
-  return { records: parts.audit.between(from, to, afterSeq, limit), intact: parts.audit.intact() }
+  const verdict = parts.audit.verdict(true)
+  const view: AuditTrailView = {
+    records: parts.audit.between(from, to, afterSeq, limit),
+    intact: verdict.intact,
+    ...(verdict.intact ? {} : { problems: verdict.problems.map((p) => p.words) }),
+  }
+  return { view, broken: verdict.broken ?? new Set() }
 }

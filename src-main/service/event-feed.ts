@@ -47,5 +47,7 @@ export function feedEvents(
   engine.forwarder.on('attention', onAttention)
   unsubscribe.push(() => engine.forwarder.off('attention', onAttention))
   unsubscribe.push(reader.onEvent((prompt) => emit(saleEvents.device(prompt))))
+  // An alarm the engine raises after start (a check at idle found the journal or its audit trail altered).
+  if (engine.onAlarm) unsubscribe.push(engine.onAlarm((alarm) => emit({ type: 'alarm', alarm })))
   return unsubscribe
 }

@@ -1,4 +1,5 @@
 /** Receipts: printed (again, as often as asked) or mailed; the printer's state; the day report on paper. */
+import { withAuditHead } from './day'
 import { saleOf, type Handlers, type ServiceParts } from './service-parts'
 
 export function receiptsHandlers(parts: ServiceParts): Handlers<'printReceipt' | 'emailReceipt' | 'printerStatus' | 'printDayReport'> {
@@ -15,7 +16,7 @@ export function receiptsHandlers(parts: ServiceParts): Handlers<'printReceipt' |
     },
     printerStatus: () => receipts.printerStatus(true),
     printDayReport: async (r) => {
-      await receipts.printDayReport(parts.deps.engine.txn.dayReport(r.batch))
+      await receipts.printDayReport(withAuditHead(parts, parts.deps.engine.txn.dayReport(r.batch)))
       return receipts.printerStatus(false)
     },
   }

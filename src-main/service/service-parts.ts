@@ -38,6 +38,8 @@ export interface ServiceEngine {
   >
   txn: TxnService
   forwarder: Forwarder
+  /** Alarms raised after start, as they are raised (absent: this engine raises none later). */
+  onAlarm?: (listener: (alarm: AppInfo['alarms'][number]) => void) => () => void
 }
 
 export interface ServiceDeps {

@@ -199,6 +199,12 @@ export const dayReportViewSchema = z.object({
   /** Each operator's shifts at the counter, oldest first (none for batches closed before shifts were kept). */
   byShift: z.array(shiftTotalsViewSchema),
   sales: z.array(saleViewSchema),
+  /**
+   * The audit trail's head when the batch closed (the open batch: now): its last record's number and
+   * the first 8 hex digits of that record's seal. Printed on the Z-report, it is a copy of the head
+   * kept outside the terminal, to hold the trail against later (`pos-agent audit verify --head`).
+   */
+  auditHead: z.object({ seq: z.number().int(), check: z.string() }).optional(),
 })
 
 export const devicePromptSchema = z.discriminatedUnion('type', [
@@ -364,8 +370,14 @@ export const auditRecordSchema = z.object({
 })
 export const auditTrailSchema = z.object({
   records: z.array(auditRecordSchema),
-  /** Every record's hash follows from the one before: nothing was changed, removed or slipped in. */
+  /**
+   * The whole trail proves itself: every record's seal (HMAC under the trail's key in the keychain)
+   * follows from the one before, and its last record is the head kept outside the journal file:
+   * nothing was changed, removed, cut off or slipped in.
+   */
   intact: z.boolean(),
+  /** When not intact: where it breaks, in plain words, first problem first. */
+  problems: z.array(z.string()).optional(),
 })
 /** One scrape of the agent's metrics, in the Prometheus text format. */
 export const metricsScrapeSchema = z.object({ contentType: z.string(), text: z.string() })

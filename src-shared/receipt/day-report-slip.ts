@@ -2,7 +2,8 @@
  * The day report as the receipt printer prints it: a Z-report for a closed batch (its totals as they
  * were closed, never changing: reprinting a batch prints the same figures), an X-report for the open
  * batch (the running totals, nothing closed). Grand total (less returns), per card brand, per operator,
- * per shift, tips, returns, the counts of each outcome and the money the store did not get, in the words of the close-of-day screen.
+ * per shift, tips, returns, the counts of each outcome and the money the store did not get, in the words of the close-of-day screen,
+ * and the audit trail's head (its last record and a short check value of its seal) as the batch closed.
  */
 import type { DayReportView } from '../contract'
 import { localDateTime, money, type ReceiptLine, type ReceiptMerchant, type Slip, TRAINING_LINE } from './receipt'
@@ -88,6 +89,8 @@ export function dayReportSlip(report: DayReportView, merchant: ReceiptMerchant, 
   for (const [currency, amount] of totals) field('GRAND TOTAL', money(amount, currency), true)
   if (totals.length === 0) field('GRAND TOTAL', '0', true)
   lines.push({ kind: 'rule' })
+  // The audit trail's head, kept on paper: what the trail must still show later (`audit verify --head`).
+  if (report.auditHead) field('Audit trail', `record ${report.auditHead.seq}, check ${report.auditHead.check}`)
   field('Printed', localDateTime(printedAt))
   if (merchant.training) lines.push({ kind: 'text', text: TRAINING_LINE, strong: true })
   return { lines }

@@ -1,10 +1,11 @@
 /**
  * `pos-agent doctor`: one screen that says what is wrong with this terminal and how to fix it:
- * configuration, keychain, serial device, host reachability and TLS, clock, free disk, the queue.
+ * configuration, keychain, serial device, host reachability and TLS, clock, free disk, the queue,
+ * the audit trail.
  */
 import { statfsSync } from 'node:fs'
 import { join } from 'node:path'
-import { checkHost, checkReader, type AddFinding, type Finding, type Runtime } from '../../app'
+import { checkAuditFile, checkHost, checkReader, type AddFinding, type Finding, type Runtime } from '../../app'
 import { keyCheckValue } from '../../gateway'
 import { JOURNAL_FILE, probeQueue } from '../../journal'
 import { dataKeyAccount, keychainWords, signingKeyAccount } from '../../keychain'
@@ -65,6 +66,7 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
     add('warn', 'disk', `${runtime.dataDir} does not exist yet (created at the first start)`)
   }
   checkQueue(runtime, add)
+  await checkAuditTrail(runtime, add)
 
   const worst = findings.some((f) => f.level === 'fail') ? 'fail' : findings.some((f) => f.level === 'warn') ? 'warn' : 'ok'
   if (json) console.log(JSON.stringify({ status: worst, findings }))
@@ -76,6 +78,30 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
     console.log(worst === 'ok' ? 'all checks passed' : worst === 'warn' ? 'usable, with warnings' : 'NOT READY: fix the FAIL lines above')
   }
   return worst === 'fail' ? EXIT.failure : EXIT.ok
+}
+
+/** The audit trail as `pos-agent audit verify` reads it; altered, it is the agent's alarm AUDIT_BROKEN. */
+async function checkAuditTrail(runtime: Runtime, add: AddFinding): Promise<void> {
+  const found = await checkAuditFile(runtime.secrets, runtime.dataDir)
+  const support = 'keep this computer as it is and call support; `pos-agent audit verify` lists where the trail breaks'
+  switch (found.state) {
+    case 'noTrail':
+      return add('ok', 'audit trail', 'none yet (started at the first start)')
+    case 'noKeychain':
+      return add(
+        'warn',
+        'audit trail',
+        'cannot be checked without the OS keychain (the agent checks it itself)',
+        'see the keychain line above',
+      )
+    case 'notSealed':
+      return add('ok', 'audit trail', `${counted(found.records, 'record')}, sealed at the agent's next start`)
+    case 'keyMissing':
+      return add('fail', 'audit trail', 'AUDIT_BROKEN: its key is no longer in the keychain, so it cannot be proven', support)
+    case 'checked':
+      if (found.verdict.intact) return add('ok', 'audit trail', `intact, ${counted(found.verdict.records, 'record')}`)
+      return add('fail', 'audit trail', `AUDIT_BROKEN: altered: ${found.verdict.problems.map((p) => p.words).join('; ')}`, support)
+  }
 }
 
 /** The same words the agent says when it refuses to start (production) or falls back (training), and setup shows first. */

@@ -8,7 +8,12 @@ import { readSecret } from './io'
 export async function keySet(runtime: Runtime, aid: string): Promise<number> {
   const key = await readSecret(`Signing key for aid ${aid} (32 characters, not echoed): `)
   const kcv = await storeSigningKey(runtime.secrets, aid, key)
-  auditFromCommandLine(runtime.dataDir, { action: 'setSigningKey', subject: aid, ok: true, detail: `key check value ${kcv}` })
+  await auditFromCommandLine(runtime.secrets, runtime.dataDir, {
+    action: 'setSigningKey',
+    subject: aid,
+    ok: true,
+    detail: `key check value ${kcv}`,
+  })
   const where = runtime.secrets.kind === 'os-keychain' ? 'the OS keychain' : 'process memory only (training, no OS keychain)'
   console.log(`signing key for aid ${aid} stored in ${where}; key check value ${kcv}`)
   return EXIT.ok

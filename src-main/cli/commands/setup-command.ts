@@ -3,9 +3,9 @@
  * works without a configuration, or with an incomplete one the agent would refuse.
  */
 import { join, resolve } from 'node:path'
-import { checkHost, checkReader, checkSignature, resolveDataDir, type Finding } from '../../app'
+import { auditTrailOnDemand, checkHost, checkReader, checkSignature, resolveDataDir, type Finding } from '../../app'
 import { builtRendererDir, loadConfig, preparePrivateFolder, userConfigDir, type AgentConfig, type LoadedConfig } from '../../config'
-import { AuditStore, JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase, OperatorStore } from '../../journal'
+import { JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase, OperatorStore } from '../../journal'
 import { openSecretStore } from '../../keychain'
 import { createLogger } from '../../log'
 import { Operators } from '../../operators'
@@ -40,13 +40,22 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
   preparePrivateFolder(dataDir)
   const logger = createLogger({ level: 'info', logDir: join(dataDir, 'logs') })
   const secrets = await openSecretStore('production', logger, true)
-  const db = openJournalDatabase(join(dataDir, JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
+  const journalFile = join(dataDir, JOURNAL_FILE)
+  const db = openJournalDatabase(journalFile, { migrations: JOURNAL_MIGRATIONS })
+  const audit = auditTrailOnDemand(
+    db,
+    journalFile,
+    () => openSecretStore('production', logger, true),
+    (error) => logger.error({ err: error }, 'could not write the audit trail'),
+  )
+  // Opened now when the keychain works, so that each record is in the journal when setup answers.
+  if (secrets.kind === 'os-keychain') await audit.open()
   const setup = new FirstRunSetup({
     configFile,
     secrets,
     reopenSecrets: () => openSecretStore('production', logger, true),
     operators: new Operators(new OperatorStore(db)),
-    audit: new AuditStore(db),
+    audit,
     logger,
     checks: runChecks,
     startCommand: ['pos-agent', ...(flags.configFlag ? ['--config', configFile] : []), 'serve'].join(' '),
@@ -65,6 +74,7 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
     process.once('SIGTERM', done)
   })
   await server.close()
+  await audit.flush()
   db.close()
   await new Promise<void>((done) => logger.flush(() => done()))
   return EXIT.ok

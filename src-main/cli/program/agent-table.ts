@@ -1,6 +1,6 @@
 /**
  * The commands that run or check this terminal: `config check`, `training-host`, `serve`, `setup`,
- * `pinpad-sim` and `doctor`.
+ * `pinpad-sim`, `doctor` and `audit verify`.
  */
 import type { CliContext } from './context'
 
@@ -98,5 +98,19 @@ export function addAgentCommands({ program, runtimeOptions, withRuntime, finish 
     .action(async (o: { json?: boolean }) => {
       const { doctorCommand } = await import('../commands/doctor-command')
       finish(await withRuntime((rt) => doctorCommand(rt, o.json === true), true))
+    })
+
+  program
+    .command('audit')
+    .description("this terminal's audit trail")
+    .command('verify')
+    .description(
+      'check that the audit trail proves itself (every record sealed and in order, its last record the head kept in the keychain) and say where it breaks; exit 6 when it does',
+    )
+    .option('--head <seq:check...>', 'also hold it against a head printed on a Z-report, e.g. 1234:3F9A2B1C')
+    .option('--json', 'machine-readable output')
+    .action(async (o: { head?: string[]; json?: boolean }) => {
+      const { auditVerifyCommand } = await import('../commands/audit-command')
+      finish(await withRuntime((rt) => auditVerifyCommand(rt, { json: o.json === true, heads: o.head ?? [] }), true))
     })
 }

@@ -135,15 +135,19 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
           }
           const keyPem = readFileSync(o.recoveryKey, 'utf8')
           const passphrase = await readSecret('passphrase of the recovery key (not echoed): ')
-          return liftFenceCommand({
+          // The command's records are written as it goes; it ends once each is in the trail.
+          const recorded: Array<Promise<boolean>> = []
+          const code = await liftFenceCommand({
             connection,
             terminalId: o.terminal,
             recoveryPublicKey: config.store.recoveryPublicKey,
             keyPem,
             passphrase,
             confirm: async (question) => (o.yes === true ? (console.log(question), true) : askYes(question)),
-            audit: (entry) => auditFromCommandLine(rt.dataDir, entry),
+            audit: (entry) => void recorded.push(auditFromCommandLine(rt.secrets, rt.dataDir, entry)),
           })
+          await Promise.all(recorded)
+          return code
         }),
       )
     })

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../src-main/config'
-import { AuditStore, JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase } from '../../../src-main/journal'
+import { AuditStore, ephemeralAuditKey, JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase } from '../../../src-main/journal'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
 import { INSTALL, requireComponent, secretServiceAvailable } from '../../support/system'
 
@@ -125,8 +125,9 @@ describe.runIf(keychain)('first-run setup', () => {
       // What setup changed is in the journal's audit trail, by setup, with the first manager as actor.
       const db = openJournalDatabase(join(dir, 'data', JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
       try {
-        const trail = new AuditStore(db).between(0, Number.MAX_SAFE_INTEGER)
+        const trail = new AuditStore(db, ephemeralAuditKey()).between(0, Number.MAX_SAFE_INTEGER)
         expect(trail.map((r) => [r.action, r.door, r.actor, r.ok])).toEqual([
+          ['auditSealed', 'agent', undefined, true],
           ['setSigningKey', 'setup', '1', true],
           ['configChanged', 'setup', '1', true],
           ['addOperator', 'setup', '1', true],

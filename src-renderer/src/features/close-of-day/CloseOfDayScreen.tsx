@@ -1,4 +1,4 @@
-/** Close of day: the report (counts, totals per brand and currency, tips, shifts), why it cannot close yet, close, export. */
+/** Close of day: the report (counts, totals per brand and currency, tips, shifts, the audit trail's head), why it cannot close yet, close, export. */
 import { useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -144,6 +144,12 @@ export function CloseOfDayScreen() {
             )}
           </ul>
           <ShiftTotals report={report} />
+          {report.auditHead && (
+            // The audit trail's head, to write down or keep with the printed Z-report: the trail must still show it later.
+            <p className="hint" data-testid="day-audit-head">
+              Audit trail: record {report.auditHead.seq}, check {report.auditHead.check}
+            </p>
+          )}
           <div className="form-actions">
             <button
               type="button"
