@@ -221,6 +221,14 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
     }
   }
 
+  /**
+   * A refusal a door made by its own rule, before any operation ran (nexo: an Abort of a payment
+   * another POS started), kept in the audit trail as an operation's refusal is.
+   */
+  recordRefusal(caller: Caller, refusal: { action: string; subject?: string | undefined; detail: string }): void {
+    this.parts.audit.record(caller, { action: refusal.action, subject: refusal.subject, ok: false, detail: refusal.detail })
+  }
+
   /** Lets a door that serves browser windows build their launch links (the local server). */
   serveWindows(builder: WindowLinkBuilder): void {
     this.linkBuilder = builder

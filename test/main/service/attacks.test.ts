@@ -349,6 +349,19 @@ describe('item 6: the edges', () => {
     const answer = (await payment) as { SaleToPOIResponse: { PaymentResponse: { Response: { ErrorCondition?: string } } } }
     expect(answer.SaleToPOIResponse.PaymentResponse.Response.ErrorCondition).toBe('Aborted')
     expect(api.engine.engine.txn.get(waiting()!.id)?.state).toBe('abandoned')
+    // The refused Abort is in the audit trail: which POS tried, what it named, why it was refused.
+    const trail = (await as({ cookie: counter }, 'auditTrail')).json.value as unknown as {
+      records: Array<{ action: string; door: string; via?: string; subject?: string; ok: boolean; detail?: string }>
+    }
+    expect(trail.records.filter((r) => r.action === 'nexoAbort')).toEqual([
+      expect.objectContaining({
+        door: 'nexo',
+        via: 'token:installation sale:LANE-B',
+        subject: 'LANE-A/P1',
+        ok: false,
+        detail: 'this POS cannot stop a payment another POS started',
+      }),
+    ])
   })
 })
 
