@@ -120,7 +120,10 @@ describe('with operators', () => {
     const relayed = await Promise.all(
       guesses.map((pin) => as(pos, 'retryAttention', { ...request, approval: { operatorId: TARGET.operatorId, pin } })),
     )
-    expect(new Set(relayed.map((a) => a.json.error?.code))).toEqual(new Set(['MANAGER_REQUIRED']))
+    // (Past the connections one token may hold at once, the rest are refused before anything is read.)
+    const relayedCodes = relayed.map((a) => a.json.error?.code)
+    expect(relayedCodes.filter((c) => c !== 'MANAGER_REQUIRED' && c !== 'TOO_MANY_CONNECTIONS')).toEqual([])
+    expect(relayedCodes.filter((c) => c === 'MANAGER_REQUIRED').length).toBeGreaterThan(0)
     // Through approve, the way a POS asks a manager: counted, and the manager locked.
     const answers = await Promise.all(
       guesses.map((pin) => as(pos, 'approve', { operation: 'retryAttention', request, operatorId: TARGET.operatorId, pin })),
