@@ -54,7 +54,8 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   setOperatorPin: 'Admin scope: a new PIN for an operator, approved by a manager (lifts a lockout)',
   disableOperator: 'Admin scope: an operator who no longer works here, approved by a manager',
   unlockOperator: 'Admin scope: lift a lockout after wrong PINs, approved by a manager',
-  approve: "A manager's approval of one request, given ahead: send the proof as that request's approval",
+  approve:
+    "A manager's approval of one request, given ahead: send the proof as that request's approval, from the same caller; a token needs the approved request's scope",
   openCashierWindow: 'Admin scope: a one-time link that opens a cashier window',
   openCustomerDisplay: 'A one-time link that opens a customer display (reads only)',
   auditTrail: "Admin scope, a manager's: the audit trail of a batch's time, and whether its hash chain is intact",

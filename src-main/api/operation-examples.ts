@@ -7,6 +7,11 @@ import type { OperationName, OperationRequest } from '../../src-shared/contract'
 
 /** A sale id as the agent issues them: `<terminalId>-<epoch>-<sequence>` (docs/architecture.md). */
 export const EXAMPLE_SALE_ID = 'T1-ab3de001-00000042'
+/**
+ * A manager's approval as a POS sends it: a proof `approve` gave for that very request and this
+ * caller (a number and PIN approve only at the cashier window).
+ */
+export const EXAMPLE_APPROVAL = 'apv_Q2hvb3NlIGEgbmV3IHByb29mIGZvciBlYWNoIHJlcXVlc3Q'
 
 export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } = {
   appInfo: {},
@@ -16,7 +21,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   cancelSale: { id: EXAMPLE_SALE_ID },
   confirmDuplicate: { id: EXAMPLE_SALE_ID, charge: true },
   voidSale: { id: EXAMPLE_SALE_ID },
-  startReturn: { originalId: EXAMPLE_SALE_ID, amountMinor: 500, currency: 'USD', approval: { operatorId: '9', pin: '4321' } },
+  startReturn: { originalId: EXAMPLE_SALE_ID, amountMinor: 500, currency: 'USD', approval: EXAMPLE_APPROVAL },
   adjustTip: { id: EXAMPLE_SALE_ID, tipMinor: 200 },
   listSales: { batch: 'open', last4: '0010' },
   queueStatus: {},
@@ -41,19 +46,19 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   signIn: { operatorId: '9', pin: '4321' },
   signOut: {},
   counterOperator: {},
-  setOperatorPin: { operatorId: '9', pin: '8642', approval: { operatorId: '9', pin: '4321' } },
-  disableOperator: { operatorId: '17', approval: { operatorId: '9', pin: '8642' } },
+  setOperatorPin: { operatorId: '9', pin: '8642', approval: EXAMPLE_APPROVAL },
+  disableOperator: { operatorId: '17', approval: EXAMPLE_APPROVAL },
   printReceipt: { id: EXAMPLE_SALE_ID, copies: 'customer' },
   emailReceipt: { id: EXAMPLE_SALE_ID, to: 'customer@example.com' },
   printerStatus: {},
   printDayReport: { batch: 1 },
-  unlockOperator: { operatorId: '17', approval: { operatorId: '9', pin: '4321' } },
+  unlockOperator: { operatorId: '17', approval: EXAMPLE_APPROVAL },
   approve: { operation: 'startReturn', request: { originalId: EXAMPLE_SALE_ID, amountMinor: 500 }, operatorId: '9', pin: '4321' },
   openCashierWindow: {},
   openCustomerDisplay: {},
-  auditTrail: { approval: { operatorId: '9', pin: '4321' } },
+  auditTrail: { approval: EXAMPLE_APPROVAL },
   snapshot: {},
   listWindows: {},
-  revokeWindow: { id: '0123456789ab', approval: { operatorId: '9', pin: '4321' } },
+  revokeWindow: { id: '0123456789ab', approval: EXAMPLE_APPROVAL },
   metrics: {},
 }

@@ -105,7 +105,7 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
   const status = record?.status
   if (record == null || status === undefined)
     return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${OPERATIONS[base.operation].record} status` }
-  const notOurs = request === undefined ? undefined : mismatch(record, request)
+  const notOurs = request === undefined ? undefined : mismatch(record, request, response.payment)
   if (notOurs !== undefined) return { ...base, kind: 'unknown', httpStatus, reason: `not an answer to this request: ${notOurs}` }
   if (DONE_STATUSES[base.operation].includes(status)) {
     const authorizationCode = record.pspTransInfo?.authorizationCode

@@ -322,12 +322,12 @@ export class JournalStore {
       recentByFingerprint: db.prepare(
         `SELECT * FROM sale WHERE card_fingerprint = ? AND created_at >= ? AND amount_minor = ? AND currency = ? AND id <> ? AND state NOT IN (${sqlStateList(FINAL)}) AND kind = 'sale' LIMIT 1`,
       ),
-      // Returns without a sale that credit or will credit, of one business day (and one card).
+      // Returns without a sale that credit or will credit, of one business day (and one card), per currency.
       unreferencedCredits: db.prepare(
-        `SELECT coalesce(sum(amount_minor), 0) AS total,
+        `SELECT currency, coalesce(sum(amount_minor), 0) AS total,
             coalesce(sum(CASE WHEN card_fingerprint = @fingerprint THEN amount_minor ELSE 0 END), 0) AS card
-          FROM sale WHERE business_day = @day AND kind = 'return' AND original_id IS NULL AND currency = @currency
-            AND state IN (${sqlStateList(CREDITING)})`,
+          FROM sale WHERE business_day = @day AND kind = 'return' AND original_id IS NULL
+            AND state IN (${sqlStateList(CREDITING)}) GROUP BY currency`,
       ),
       sealCard: db.prepare('INSERT OR REPLACE INTO sealed_card (sale_id, purpose, envelope, key_id, created_at) VALUES (?, ?, ?, ?, ?)'),
       getCard: db.prepare('SELECT envelope FROM sealed_card WHERE sale_id = ? AND purpose = ?'),
@@ -527,15 +527,17 @@ export class JournalStore {
   }
 
   /**
-   * What returns without a sale credited or are crediting on business day `day` in `currency`: in
-   * all, and to the card of `fingerprint` (the per-day and per-card limits, return-rules.ts).
+   * What returns without a sale credited or are crediting on business day `day`, in each currency
+   * they were made in: in all, and to the card of `fingerprint` (the per-day and per-card limits
+   * count every one of them, return-rules.ts).
    */
-  unreferencedCredits(day: string, currency: string, fingerprint: string | undefined): { totalMinor: number; cardMinor: number } {
-    const row = this.statements.unreferencedCredits.get({ day, currency, fingerprint: fingerprint ?? null }) as {
+  unreferencedCredits(day: string, fingerprint: string | undefined): Array<{ currency: string; totalMinor: number; cardMinor: number }> {
+    const rows = this.statements.unreferencedCredits.all({ day, fingerprint: fingerprint ?? null }) as Array<{
+      currency: string
       total: number
       card: number
-    }
-    return { totalMinor: row.total, cardMinor: row.card }
+    }>
+    return rows.map((row) => ({ currency: row.currency, totalMinor: row.total, cardMinor: row.card }))
   }
 
   /** How many sealed rows exist (card data or queued bodies): they need the data key. */

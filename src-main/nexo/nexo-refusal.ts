@@ -40,7 +40,15 @@ export class NexoRefusal extends Error {
 }
 
 /** A request with no response message of its own that the terminal will not act on (a Reject event). */
-export class NexoRejection extends Error {}
+export class NexoRejection extends Error {
+  constructor(
+    message: string,
+    /** What it named (a payment's SaleID/ServiceID, or the sale), for the audit trail. */
+    readonly subject?: string,
+  ) {
+    super(message)
+  }
+}
 
 /** A message body of `category`, or a MessageFormat refusal naming what is wrong. */
 export function parseBody<T>(schema: z.ZodType<T>, body: unknown, category: NexoCategory): T {

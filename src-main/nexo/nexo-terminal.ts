@@ -26,7 +26,7 @@ import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
 import { PosError, wordsOf } from '../../src-shared/errors'
-import type { Caller, TokenGrant } from '../service'
+import { INSTALLATION_GRANT, type Caller, type TokenGrant } from '../service'
 import { COUNTER_BUSY } from '../../src-shared/sale'
 import {
   envelopeSchema,
@@ -58,9 +58,11 @@ export interface NexoMemory {
   reversalOf(posSaleId: string, serviceId: string): { saleId: string; kind: 'void' | 'return' } | undefined
 }
 
-/** What the terminal needs of the agent: the application layer's typed call, and its events. */
+/** What the terminal needs of the agent: the application layer's typed call, its events, and its audit trail. */
 export interface NexoService {
   call<K extends OperationName>(caller: Caller, operation: K, request: OperationRequest<K>): Promise<OperationResults[K]>
+  /** Keeps a refusal of this door's own (an Abort from a POS that did not start the payment) in the audit trail. */
+  recordRefusal(caller: Caller, refusal: { action: string; subject?: string | undefined; detail: string }): void
   on(event: 'event', listener: (event: PosEvent) => void): unknown
   off(event: 'event', listener: (event: PosEvent) => void): unknown
 }
@@ -85,6 +87,9 @@ export interface NexoTerminalOptions {
  */
 export type NexoAnswer = { SaleToPOIResponse: Record<string, unknown> } | { SaleToPOIRequest: Record<string, unknown> } | null
 
+/** The id the installation token's grant carries (service/caller.ts). */
+const INSTALLATION_TOKEN_ID = INSTALLATION_GRANT.id
+
 /** A nexo POS as the service knows it: its token, and the SaleID in the message's header. */
 type NexoCaller = Extract<Caller, { door: 'nexo' }>
 
@@ -97,6 +102,7 @@ export function nexoReference(saleId: string, serviceId: string): string {
 
 export class NexoTerminal {
   private readonly starters = new PaymentStarters()
+  private warnedOfInstallationToken = false
 
   constructor(private readonly options: NexoTerminalOptions) {}
 
@@ -110,12 +116,22 @@ export class NexoTerminal {
     if (!isNexoCategory(category))
       return this.answer(header, category, { Response: failure('NotAllowed', `${category} is not supported by this terminal`) })
     const caller: NexoCaller = { door: 'nexo', token, saleId: header.SaleID }
+    if (token.id === INSTALLATION_TOKEN_ID && !this.warnedOfInstallationToken) {
+      // Said once a run: every POS holding the admin's token could stop the others' payments and refund.
+      this.warnedOfInstallationToken = true
+      this.options.logger.warn(
+        { from: header.SaleID },
+        'a nexo POS uses the installation token: make it a token of its own with the sell scope (refund only where it refunds), docs/nexo.md',
+      )
+    }
     try {
       const body = await this.run(category, header, request[`${category}Request`], caller)
       return body === null ? null : this.answer(header, category, body)
     } catch (error) {
       if (error instanceof NexoRejection) {
         this.options.logger.warn({ category, from: header.SaleID, token: token.id }, `nexo ${category} rejected: ${error.message}`)
+        // Someone tried to stop another POS's payment: a manager finds it in the audit trail, not only in a log.
+        this.options.service.recordRefusal(caller, { action: `nexo${category}`, subject: error.subject, detail: error.message })
         return rejection(header, this.options.terminalId, error.message, message, new Date())
       }
       if (error instanceof NexoRefusal) return this.answer(header, category, { Response: failure(error.condition, error.message) })
@@ -310,12 +326,13 @@ export class NexoTerminal {
     if (serviceId === undefined) return null
     // A POS stops its own payments only: the SaleID in its header and the token it holds must be the
     // ones that started the payment (nexo-abort.ts). Anything else is rejected in plain words.
-    if (saleId !== header.SaleID) throw new NexoRejection('this POS cannot stop a payment another POS started')
+    const named = `${saleId}/${serviceId}`
+    if (saleId !== header.SaleID) throw new NexoRejection('this POS cannot stop a payment another POS started', named)
     const reference = nexoReference(saleId, serviceId)
     const sale = await this.saleByReference(caller, reference)
     if (sale === undefined || !COUNTER_BUSY.has(sale.state)) return null
     if (this.starters.starterOf(reference) !== caller.token.id)
-      throw new NexoRejection('this payment was started with another integrator token: only the POS that started it can stop it')
+      throw new NexoRejection('this payment was started with another integrator token: only the POS that started it can stop it', sale.id)
     this.options.memory.recordAbort(sale.id, header.SaleID)
     // Refused when the payment can no longer be stopped (it is with the bank): its own answer says how it ended.
     await this.options.service.call(caller, 'cancelSale', { id: sale.id }).catch((error: unknown) => {

@@ -5,12 +5,13 @@
  * guesses come at once: each attempt is counted in the journal, atomically, before its PIN is
  * checked, and a PIN while locked is not even checked; a correct PIN clears the count. An unknown
  * number reads exactly as a known one with a wrong PIN, lockout included (it is counted in memory),
- * so no answer tells which numbers exist. The first operator of a terminal is a manager; who may
+ * and takes as long: every refusal costs one PIN check, a locked operator's and an unknown number's
+ * against a decoy hash, so neither the words nor the time of an answer tell which numbers exist. The first operator of a terminal is a manager; who may
  * add, re-PIN, unlock or disable operators is src-main/service's rule (a manager's).
  */
 import { PosError } from '../../src-shared/errors'
 import type { OperatorRecord, OperatorRole, OperatorStore } from '../journal'
-import { DEFAULT_PIN_COST, hashPin, pinMatches, type PinHashCost } from './pin-hash'
+import { DEFAULT_PIN_COST, scryptPinHasher, type PinHashCost, type PinHasher } from './pin-hash'
 
 export const MAX_WRONG_PINS = 5
 export const LOCKOUT_MS = 15 * 60_000
@@ -43,11 +44,16 @@ export class Operators {
   /** Wrong tries of numbers that are no operator, counted as a real one's would be (bounded). */
   private readonly unknown = new Map<string, { attempt: number; lockedUntil?: number }>()
 
+  private readonly hasher: PinHasher
+
   constructor(
     private readonly store: OperatorStore,
     private readonly now: () => number = Date.now,
-    private readonly cost: PinHashCost = DEFAULT_PIN_COST,
-  ) {}
+    cost: PinHashCost = DEFAULT_PIN_COST,
+    hasher?: PinHasher,
+  ) {
+    this.hasher = hasher ?? scryptPinHasher(cost)
+  }
 
   list(): OperatorView[] {
     return this.store.list().map((record) => this.view(record))
@@ -68,7 +74,7 @@ export class Operators {
     if (!PIN_SHAPE.test(operator.pin)) throw new PosError('PIN_INVALID', 'a PIN is 4 to 8 digits')
     if (this.store.get(operator.operatorId)) throw new PosError('OPERATOR_EXISTS', `operator ${operator.operatorId} exists already`)
     const createdAt = this.now()
-    this.store.add({ id: operator.operatorId, name, role: operator.role, pinHash: await hashPin(operator.pin, this.cost), createdAt })
+    this.store.add({ id: operator.operatorId, name, role: operator.role, pinHash: await this.hasher.hash(operator.pin), createdAt })
     return this.view(this.store.get(operator.operatorId)!)
   }
 
@@ -82,13 +88,15 @@ export class Operators {
     const claimed = this.store.claimAttempt(operatorId, now, MAX_WRONG_PINS, now + LOCKOUT_MS)
     const record = claimed ? this.store.get(operatorId) : undefined
     if (!claimed || !record) {
+      // A locked operator, or no such operator (or a disabled one): the PIN is not looked at, but the
+      // same one check is made, against the decoy, before either answer (a locked number that
+      // answered at once would tell itself from an unknown one, which pays for its check).
+      await this.hasher.matches(credential?.pin ?? '', await this.decoy())
       const known = this.store.get(operatorId)
       if (known?.disabledAt === undefined && known?.lockedUntil !== undefined && known.lockedUntil > now) throw locked()
-      // No such operator (or a disabled one): the same hashing time, count and lockout as a wrong PIN.
-      await pinMatches(credential?.pin ?? '', await this.decoy())
       return this.refuseUnknown(operatorId, now)
     }
-    if (!(await pinMatches(credential!.pin, record.pinHash))) {
+    if (!(await this.hasher.matches(credential!.pin, record.pinHash))) {
       if (claimed.lockedUntil !== undefined) throw locked()
       throw wrongPin(claimed.attempt)
     }
@@ -108,7 +116,7 @@ export class Operators {
   async setPin(operatorId: string, pin: string): Promise<OperatorView> {
     this.existing(operatorId)
     if (!PIN_SHAPE.test(pin)) throw new PosError('PIN_INVALID', 'a PIN is 4 to 8 digits')
-    this.store.setPin(operatorId, await hashPin(pin, this.cost))
+    this.store.setPin(operatorId, await this.hasher.hash(pin))
     return this.view(this.store.get(operatorId)!)
   }
 
@@ -148,8 +156,9 @@ export class Operators {
   }
 
   private decoyHash: Promise<string> | undefined
+  /** Made once, at the first refusal that needs it; every later one checks against it, like a real hash. */
   private decoy(): Promise<string> {
-    this.decoyHash ??= hashPin('decoy-pin', this.cost)
+    this.decoyHash ??= this.hasher.hash('decoy-pin')
     return this.decoyHash
   }
 

@@ -36,3 +36,17 @@ export async function pinMatches(pin: string, stored: string): Promise<boolean> 
   const derived = await derive(pin, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) })
   return derived.length === expected.length && timingSafeEqual(derived, expected)
 }
+
+/**
+ * How the operators' rules hash and check PINs (operators.ts): scrypt at a cost. A role of its own so
+ * that what the rules do is countable: an unknown number, a locked operator and a wrong PIN must each
+ * cost exactly one check, or the time of an answer tells them apart.
+ */
+export interface PinHasher {
+  hash(pin: string): Promise<string>
+  matches(pin: string, stored: string): Promise<boolean>
+}
+
+export function scryptPinHasher(cost: PinHashCost = DEFAULT_PIN_COST): PinHasher {
+  return { hash: (pin) => hashPin(pin, cost), matches: pinMatches }
+}

@@ -5,7 +5,17 @@
  * operation's manager rule applies to this request) and acts on the decision. Nothing else in the
  * agent decides who may do what.
  */
-import { accessOf, scopeAllows, scopeFor, type OperationName } from '../../src-shared/contract'
+import {
+  accessOf,
+  approvalScope,
+  isOperationName,
+  PIN_APPROVAL_DOORS,
+  scopeAllows,
+  scopeFor,
+  type OperationAccess,
+  type OperationName,
+  type TokenScope,
+} from '../../src-shared/contract'
 import type { ErrorCode } from '../../src-shared/errors'
 import type { Caller } from './caller'
 
@@ -22,25 +32,31 @@ export interface AccessFacts {
 
 export type AccessDecision =
   | { allowed: false; code: Extract<ErrorCode, 'FORBIDDEN' | 'SIGN_IN_REQUIRED'>; reason: string }
-  | {
-      allowed: true
-      /**
-       * How a manager comes in: not needed; approving by being signed in at this counter; or to be
-       * shown by the request's `approval` (a manager's number and PIN, or a proof for this request).
-       */
-      manager: 'notNeeded' | 'signedIn' | 'approvalNeeded'
-    }
+  /**
+   * How a manager comes in: not needed; approving by being signed in at this counter; or to be shown
+   * by the request's `approval`: a proof from `approve` for this request and this caller, or, at a
+   * door of PIN_APPROVAL_DOORS only, a manager's number and PIN (`pinApproves`).
+   */
+  | { allowed: true; manager: 'notNeeded' }
+  | { allowed: true; manager: 'signedIn' }
+  | { allowed: true; manager: 'approvalNeeded'; pinApproves: boolean }
 
 export function decide(caller: Caller, operation: OperationName, facts: AccessFacts): AccessDecision {
   const access = accessOf(operation)
   if (!access.doors.includes(caller.door)) return { allowed: false, code: 'FORBIDDEN', reason: doorRefusal(caller, operation) }
-  const scope = scopeFor(access, facts.request)
-  if ((caller.door === 'pos' || caller.door === 'nexo') && !scopeAllows(caller.token.scopes, scope))
-    return {
-      allowed: false,
-      code: 'FORBIDDEN',
-      reason: `${operation} needs a token with the "${scope}" scope; this token (${caller.token.name}) has ${caller.token.scopes.join(', ')}`,
+  if (caller.door === 'pos' || caller.door === 'nexo') {
+    const scopes = caller.token.scopes
+    const needed = neededScope(operation, access, facts.request)
+    const granted = needed.scope === 'anyButRead' ? scopes.some((scope) => scope !== 'read') : scopeAllows(scopes, needed.scope)
+    if (!granted) {
+      const scopeWords = needed.scope === 'anyButRead' ? 'more than the "read" scope' : `the "${needed.scope}" scope`
+      return {
+        allowed: false,
+        code: 'FORBIDDEN',
+        reason: `${needed.what} needs a token with ${scopeWords}; this token (${caller.token.name}) has ${scopes.join(', ')}`,
+      }
     }
+  }
   // The POS approves with its own staff rules where the row says so; its token's scope was checked above.
   if (access.posApproves?.includes(caller.door)) return { allowed: true, manager: 'notNeeded' }
   if (!facts.operators) return { allowed: true, manager: 'notNeeded' }
@@ -49,7 +65,29 @@ export function decide(caller: Caller, operation: OperationName, facts: AccessFa
     return { allowed: false, code: 'SIGN_IN_REQUIRED', reason: `${operation} needs an operator signed in at this counter` }
   if (!managerNeeded(access.manager, facts)) return { allowed: true, manager: 'notNeeded' }
   if (atCounter && facts.signedIn?.role === 'manager') return { allowed: true, manager: 'signedIn' }
-  return { allowed: true, manager: 'approvalNeeded' }
+  return { allowed: true, manager: 'approvalNeeded', pinApproves: PIN_APPROVAL_DOORS.includes(caller.door) }
+}
+
+/**
+ * The scope a token needs: the row's (or `scopeWhen`'s, for this request); for `approve`, the
+ * approved request's (approvalScope; an operation that is none, `admin`), and before its request is
+ * read, any scope but `read`.
+ */
+function neededScope(
+  operation: OperationName,
+  access: OperationAccess,
+  request: Record<string, unknown> | undefined,
+): { scope: TokenScope | 'anyButRead'; what: string } {
+  if (!access.scopeOfApproved) return { scope: scopeFor(access, request), what: operation }
+  if (request === undefined) return { scope: 'anyButRead', what: operation }
+  const approved = request.operation
+  if (typeof approved !== 'string' || !isOperationName(approved)) return { scope: 'admin', what: `${operation} of an unknown operation` }
+  const inner = request.request
+  const scope = approvalScope(
+    accessOf(approved),
+    inner !== null && typeof inner === 'object' ? (inner as Record<string, unknown>) : undefined,
+  )
+  return { scope, what: `approving ${approved}` }
 }
 
 function managerNeeded(rule: ReturnType<typeof accessOf>['manager'], facts: AccessFacts): boolean {

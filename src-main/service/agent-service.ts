@@ -200,19 +200,33 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
       context = await authorise(this.parts, caller, operation, valid)
       const handler = this.handlers[operation] as Handler<K>
       const value = await handler(valid, context)
-      if (access.audited) this.parts.audit.record(caller, { action: operation, actor: context.actor, subject: subjectOf(valid), ok: true })
+      if (access.audited)
+        this.parts.audit.record(caller, {
+          action: operation,
+          actor: actorOf(operation, valid, context),
+          subject: subjectOf(valid),
+          ok: true,
+        })
       return value
     } catch (thrown) {
       if (access.audited)
         this.parts.audit.record(caller, {
           action: operation,
-          actor: context?.actor,
+          actor: actorOf(operation, valid, context),
           subject: subjectOf(valid),
           ok: false,
           detail: toPosError(thrown).code,
         })
       throw thrown
     }
+  }
+
+  /**
+   * A refusal a door made by its own rule, before any operation ran (nexo: an Abort of a payment
+   * another POS started), kept in the audit trail as an operation's refusal is.
+   */
+  recordRefusal(caller: Caller, refusal: { action: string; subject?: string | undefined; detail: string }): void {
+    this.parts.audit.record(caller, { action: refusal.action, subject: refusal.subject, ok: false, detail: refusal.detail })
   }
 
   /** Lets a door that serves browser windows build their launch links (the local server). */
@@ -287,13 +301,22 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
   }
 }
 
-/** What an audited request is about, for its record: never a PIN or a key. */
+/**
+ * What an audited request is about, for its record: never a PIN or a key. An approval asked ahead
+ * (`approve`) is about the operation it approves; its manager is its actor (actorOf).
+ */
 function subjectOf(request: Record<string, unknown>): string | undefined {
-  for (const field of ['operatorId', 'id', 'name', 'operation'] as const) {
+  for (const field of ['operation', 'operatorId', 'id', 'name'] as const) {
     const value = request[field]
     if (typeof value === 'string') return value
   }
   return undefined
+}
+
+/** Who acts: the operator signed in or the manager who approved; for `approve`, the manager whose PIN was given. */
+function actorOf(operation: OperationName, request: Record<string, unknown>, context: CallContext | undefined): string | undefined {
+  if (operation === 'approve' && typeof request.operatorId === 'string') return request.operatorId
+  return context?.actor
 }
 
 function openerWords(opener: WindowOpener): string {

@@ -2,13 +2,14 @@
  * Who acts on a call, once its door and scope are let in: access.ts decides from the operation's row,
  * the operator signed in at the caller's own window (signed out here when idle), and the operation's
  * manager rule; a manager signed in at that window approves by being there, otherwise the request's
- * own approval is checked (approvals.ts). Every approval, given or refused, goes to the audit trail.
+ * own approval is checked (approvals.ts): a proof this caller asked for, or at the cashier window a
+ * manager's number and PIN. Every approval, given or refused, goes to the audit trail.
  */
 import { accessOf, type OperationName } from '../../src-shared/contract'
 import { PosError } from '../../src-shared/errors'
 import { toPosError } from '../errors'
 import { decide, type AccessFacts } from './access'
-import type { Caller } from './caller'
+import { callerKey, type Caller } from './caller'
 import type { CallContext, ServiceParts } from './service-parts'
 
 /** Who acts, once access.ts has decided: the operator signed in at this window, or the manager who approved. */
@@ -45,7 +46,7 @@ export async function authorise(
     return { caller, actor: signedIn!.id }
   }
   try {
-    const granted = await approvals.grant(parts.pinKey(caller), operation, request)
+    const granted = await approvals.grant(parts.pinKey(caller), callerKey(caller), operation, request, decision.pinApproves)
     audit.record(caller, {
       action: 'approval',
       actor: granted.manager.id,

@@ -2,10 +2,10 @@
  * The people at the terminal: operators (added, re-PINned, unlocked, disabled by a manager), signing
  * in and out at a counter window, and a manager's approval of one request given ahead of it.
  */
-import { isOperationName, OPERATIONS, type CounterOperatorView } from '../../src-shared/contract'
+import { isOperationName, OPERATIONS, type CounterOperatorView, type ManagerRule } from '../../src-shared/contract'
 import { PosError } from '../../src-shared/errors'
 import { decide } from './access'
-import type { Caller } from './caller'
+import { callerKey, type Caller } from './caller'
 import type { Handlers, ServiceParts } from './service-parts'
 
 type PeopleOperations =
@@ -55,15 +55,28 @@ export function peopleHandlers(parts: ServiceParts): Handlers<PeopleOperations> 
       const parsed = OPERATIONS[name].request.safeParse(r.request)
       if (!parsed.success)
         throw new PosError('INVALID_REQUEST', `the request to approve is not a valid ${name}: ${parsed.error.issues[0]?.message ?? ''}`)
+      const approved = parsed.data as Record<string, unknown>
       // Only what this caller could ask for may be approved for it: an approval never widens a door or
-      // a scope, also the wider scope a request may ask (an export with the audit trail).
-      const reach = decide(caller, name, { operators: false, managerRuleApplies: false, request: parsed.data as Record<string, unknown> })
+      // a scope, also the wider scope a request may ask (an export with the audit trail). The scope
+      // of asking, never `read`, was access.ts's (approvalScope).
+      const reach = decide(caller, name, { operators: false, managerRuleApplies: false, request: approved })
       if (!reach.allowed) throw new PosError(reach.code, reach.reason)
-      const proof = await parts.approvals.issue(parts.pinKey(caller), name, parsed.data as Record<string, unknown>, {
+      // A rule the request itself decides (a tip override, an export with the audit trail) that it
+      // does not ask for: nothing to approve, and no PIN is tried for it.
+      if (!requestMayNeedManager(OPERATIONS[name].access.manager, approved))
+        throw new PosError('INVALID_REQUEST', `this ${name} needs no manager's approval`)
+      const proof = await parts.approvals.issue(parts.pinKey(caller), callerKey(caller), name, approved, {
         operatorId: r.operatorId,
         pin: r.pin,
       })
       return { approval: proof.approval, operation: proof.operation, operatorId: proof.operatorId, expiresAt: proof.expiresAt }
     },
   }
+}
+
+/** Whether a manager may be needed for this request: not for a tip without its override, nor an export without the audit trail. */
+function requestMayNeedManager(rule: ManagerRule, request: Record<string, unknown>): boolean {
+  if (rule === 'tipOverride') return request.managerOverride === true
+  if (rule === 'auditIncluded') return request.audit === true
+  return rule !== 'never'
 }

@@ -25,7 +25,7 @@ import type { SaleOrigin } from '../../src-shared/sale'
 import { businessDay } from './business-day'
 import type { CounterLock } from './counter-lock'
 import { readFailure, type CounterReader } from './counter-reader'
-import { hashReturn, returnRefusal } from './return-rules'
+import { creditsOfTheDay, hashReturn, returnRefusal } from './return-rules'
 import type { TxnSettings } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
 import type { StepEngine } from './step-engine'
@@ -76,7 +76,8 @@ export class ReturnFlow {
     const at = this.deps.now()
     const original = request.originalId === undefined ? undefined : writeAhead.sale(request.originalId)
     const day = businessDay(at)
-    const refusal = returnRefusal(request, original, settings.limits, journal.unreferencedCredits(day, request.currency, undefined))
+    const today = creditsOfTheDay(journal.unreferencedCredits(day, undefined), settings.currency)
+    const refusal = returnRefusal(request, original, settings, today)
     if (refusal) throw refusal
     // Journaled and handed to the reader in one commit: a restart finds it and ends it (recovery).
     const { id, io } = journal.batch(() => {

@@ -3,9 +3,13 @@
  * at the bank, to the same card, in its currency, never more in total than was charged: the amount
  * plus the tip, less what its other returns credited, are crediting or ask at the counter (the journal
  * sums them with the sale, SaleRecord.returnedMinor and returningMinor). A return without a sale on
- * this terminal needs a manager and stays within three limits (config `limits`): per return
- * (`unreferencedReturnMax`), per card and business day (`unreferencedReturnPerCardDay`) and for the
- * terminal per business day (`unreferencedReturnPerDay`); none configured: not allowed.
+ * this terminal needs a manager, is in the terminal's own currency (the one its limits are in: a
+ * limit counted per currency would let each of ISO 4217's currencies credit a card its own full
+ * limit), and stays within three limits (config `limits`): per return (`unreferencedReturnMax`), per
+ * card and business day (`unreferencedReturnPerCardDay`) and for the terminal per business day
+ * (`unreferencedReturnPerDay`); none configured: not allowed. The day's limits count every credit
+ * without a sale of that day, whatever its currency (one made before the terminal's currency changed
+ * counts at its face value: creditsOfTheDay).
  *
  * The same rule is checked twice: when the return starts (nothing is journaled if it does not fit)
  * and in the commit that queues the credit (`creditRoom`, which the machine decides on), since a tip,
@@ -13,10 +17,10 @@
  */
 import { createHash } from 'node:crypto'
 import type { SaleRecord } from '../journal'
-import { displayAmount } from '../../src-shared/money'
+import { displayAmount, minorUnitDigits } from '../../src-shared/money'
 import { PosError } from '../../src-shared/pos-error'
 import { RETURNABLE } from '../../src-shared/sale'
-import type { SaleLimits } from './sale-request'
+import type { SaleLimits, TxnSettings } from './sale-request'
 import type { CreditRoom } from './txn-types'
 
 export interface ReturnAsked {
@@ -26,10 +30,33 @@ export interface ReturnAsked {
   managerApproved: boolean
 }
 
-/** What returns without a sale credited or are crediting today: in all, and to one card. */
+/** What returns without a sale credited or are crediting today, in the terminal's minor units: in all, and to one card. */
 export interface UnreferencedCredits {
   totalMinor: number
   cardMinor: number
+}
+
+/** The day's credits without a sale as the journal sums them, one row per currency they were made in. */
+export type CreditsByCurrency = ReadonlyArray<UnreferencedCredits & { currency: string }>
+
+/**
+ * The day's credits without a sale in the terminal's currency: every one counts. A credit in another
+ * currency (only one made before the terminal's currency was changed) counts at its face value,
+ * rounded up: the limits may stop a return too early that day, never let one through too many.
+ */
+export function creditsOfTheDay(credits: CreditsByCurrency, currency: string): UnreferencedCredits {
+  let totalMinor = 0
+  let cardMinor = 0
+  for (const row of credits) {
+    totalMinor += atFaceValue(row.totalMinor, row.currency, currency)
+    cardMinor += atFaceValue(row.cardMinor, row.currency, currency)
+  }
+  return { totalMinor, cardMinor }
+}
+
+function atFaceValue(minor: number, from: string, to: string): number {
+  const shift = minorUnitDigits(to) - minorUnitDigits(from)
+  return shift >= 0 ? minor * 10 ** shift : Math.ceil(minor / 10 ** -shift)
 }
 
 type Returnable = Pick<SaleRecord, 'state' | 'amountMinor' | 'tipMinor' | 'tipState' | 'returnedMinor' | 'returningMinor'>
@@ -52,14 +79,19 @@ export function heldAtBankMinor(sale: Pick<SaleRecord, 'state' | 'amountMinor' |
 export function returnRefusal(
   request: ReturnAsked,
   original: SaleRecord | undefined,
-  limits: SaleLimits,
+  terminal: Pick<TxnSettings, 'currency' | 'limits'>,
   today: UnreferencedCredits,
 ): PosError | undefined {
   if (!Number.isSafeInteger(request.amountMinor) || request.amountMinor <= 0)
     return new PosError('INVALID_AMOUNT', 'a return credits a whole amount greater than zero')
   if (original === undefined) {
     if (!request.managerApproved) return new PosError('MANAGER_REQUIRED', 'a return without a sale on this terminal needs a manager')
-    const room = unreferencedRoom(limits, { ...today, cardMinor: 0 })
+    if (request.currency !== terminal.currency)
+      return new PosError(
+        'CURRENCY_NOT_ACCEPTED',
+        `not returned: this terminal credits in ${terminal.currency} only, the return asks for ${request.currency}`,
+      )
+    const room = unreferencedRoom(terminal.limits, { ...today, cardMinor: 0 })
     if (request.amountMinor > room.leftMinor)
       return new PosError(
         'RETURN_ABOVE_LIMIT',

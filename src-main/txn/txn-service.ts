@@ -69,6 +69,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
       queueItems,
       logger,
       limits: settings.limits,
+      currency: settings.currency,
       published: (record) => this.published(record),
       onEnqueued: deps.onEnqueued,
       replica: deps.replica,

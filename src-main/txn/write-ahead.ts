@@ -13,7 +13,7 @@ import { PosError } from '../../src-shared/pos-error'
 import type { CardVault } from './card-vault'
 import type { QueueItems } from './queue-items'
 import { REFUSAL_WORDS } from './refusal-words'
-import { creditRoom } from './return-rules'
+import { creditRoom, creditsOfTheDay } from './return-rules'
 import type { SaleLimits } from './sale-request'
 import { cardSummaryFields, eventDetail, fromSale, receiptFields, toSale } from './sale-record'
 import { transition } from './txn-machine'
@@ -53,6 +53,8 @@ export interface WriteAheadDeps {
   logger: Logger
   /** The limits a return's credit is checked against in the commit that queues it. */
   limits: SaleLimits
+  /** The terminal's currency: the one `limits` are in. */
+  currency: string
   /** Called with every journaled change (UI and API events, the counter, waiters). */
   published: (record: SaleRecord) => void
   /** Wakes the store-and-forward queue after something was enqueued. */
@@ -231,10 +233,10 @@ export class WriteAhead {
   private machineSale(record: SaleRecord, event: TxnEvent, card: CardData | undefined): Sale {
     const sale = toSale(record)
     if (event.type !== 'returnCardRead' || record.kind !== 'return') return sale
-    const { journal, vault, limits } = this.deps
+    const { journal, vault, limits, currency } = this.deps
     const original = record.originalId === undefined ? undefined : journal.get(record.originalId)
     const fingerprint = card ? vault.fingerprint(card) : undefined
-    const today = journal.unreferencedCredits(record.businessDay, record.currency, fingerprint)
+    const today = creditsOfTheDay(journal.unreferencedCredits(record.businessDay, fingerprint), currency)
     return { ...sale, credit: creditRoom(record, original, limits, today) }
   }
 

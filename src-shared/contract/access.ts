@@ -57,7 +57,20 @@ export interface OperationAccess {
   readonly posApproves?: readonly Door[]
   /** A wider scope a token needs when the request asks for more (`field` true), e.g. the audit trail in an export. */
   readonly scopeWhen?: { readonly field: string; readonly scope: TokenScope }
+  /**
+   * The scope is the approved request's, not the row's (`approve`): `approvalScope` of the operation
+   * and request it names; before the request is read, any scope but `read`.
+   */
+  readonly scopeOfApproved?: boolean
 }
+
+/**
+ * Where a manager's number and PIN sent with a request approve it: only at the cashier window, where
+ * the manager types it. Elsewhere (a POS's token, nexo) a PIN goes through `approve` and what comes
+ * back is a proof for that one request and that one caller: no component that relays a request ever
+ * holds a manager's standing credential.
+ */
+export const PIN_APPROVAL_DOORS: readonly Door[] = ['counter']
 
 const READ_DOORS = ['counter', 'display', 'pos', 'nexo', 'cli'] as const
 const WORK_DOORS = ['counter', 'pos', 'nexo', 'cli'] as const
@@ -81,6 +94,19 @@ export function administers(manager: ManagerRule, extra: Partial<OperationAccess
 /** The scope a token needs for this request of an operation (its row's, or `scopeWhen`'s when asked for). */
 export function scopeFor(access: OperationAccess, request: Record<string, unknown> | undefined): TokenScope {
   return access.scopeWhen && request?.[access.scopeWhen.field] === true ? access.scopeWhen.scope : access.scope
+}
+
+/**
+ * The scope a token needs to ask a manager's approval of `request` (the `approve` operation): the
+ * approved request's own, and never `read`: what a read-only token may ask needs no manager (an
+ * export needs one only with the audit trail, which is `admin`'s), so a read-only token never tries a
+ * manager's PIN.
+ */
+export function approvalScope(access: OperationAccess, request: Record<string, unknown> | undefined): Exclude<TokenScope, 'read'> {
+  const scope = scopeFor(access, request)
+  if (scope !== 'read') return scope
+  const wider = access.scopeWhen?.scope
+  return wider === undefined || wider === 'read' ? 'admin' : wider
 }
 
 /** Whether a token with `scopes` may do what needs `needed`. */

@@ -279,7 +279,8 @@ export const OPERATIONS = {
   ),
   /**
    * A manager's approval of one request, asked before sending it: the proof approves exactly that
-   * operation with exactly that request (its `approval` left out), once, within two minutes.
+   * operation with exactly that request (its `approval` left out), for the caller that asked it only,
+   * once, within two minutes. A token needs the scope of the request it has approved (never `read`).
    */
   approve: declare(
     z.strictObject({
@@ -288,7 +289,7 @@ export const OPERATIONS = {
       operatorId,
       pin: z.string().min(1).max(8),
     }),
-    { doors: ['counter', 'pos', 'nexo'], scope: 'read', signIn: false, manager: 'never', audited: true },
+    { doors: ['counter', 'pos', 'nexo'], scope: 'read', signIn: false, manager: 'never', audited: true, scopeOfApproved: true },
     approvalProofSchema,
   ),
   /** A one-time link that opens a cashier window (the machine's owner, or from a cashier window). */

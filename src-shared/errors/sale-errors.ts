@@ -24,7 +24,7 @@ export const SALE_ERRORS = {
   CURRENCY_NOT_ACCEPTED: entry(
     422,
     false,
-    'This terminal takes payments in one currency only, and this sale is in another. Nothing was charged.',
+    'This terminal takes payments and returns in one currency only, and this one is in another. Nothing was charged or credited.',
   ),
   AMOUNT_TOO_LARGE: entry(422, false, 'This amount is too large for a card payment. Nothing was charged; check the amount.'),
   AMOUNT_ABOVE_LIMIT: entry(

@@ -23,7 +23,8 @@ export interface EngineHarness {
   client: UndiciHostClient
   dir: string
   secrets: MemorySecretStore
-  restart(reader?: CardReader): Promise<Engine>
+  /** The same journal and host again; `changed`: settings changed since (a terminal reconfigured). */
+  restart(reader?: CardReader, changed?: Partial<EngineSettings>): Promise<Engine>
   close(): Promise<void>
 }
 
@@ -68,15 +69,16 @@ export async function startEngineHarness(reader: CardReader, overrides: Partial<
   )
   const secrets = new MemorySecretStore()
   const logger = pino({ level: 'silent' })
-  const settings = testSettings(dir, overrides)
+  let settings = testSettings(dir, overrides)
   const harness: EngineHarness = {
     engine: await composeEngine(settings, { reader, host: client, secrets, logger }),
     host,
     client,
     dir,
     secrets,
-    async restart(nextReader = reader) {
+    async restart(nextReader = reader, changed) {
       await harness.engine.close()
+      if (changed) settings = { ...settings, ...changed }
       harness.engine = await composeEngine(settings, { reader: nextReader, host: client, secrets, logger })
       return harness.engine
     },

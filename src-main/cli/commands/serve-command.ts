@@ -46,7 +46,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   console.log(`pos-agent serving the cashier UI at ${server.launchUrl()}`)
   console.log(`local API token in ${file} (docs/local-api.md)`)
   console.log(connectionsLine(server.limits, server.fileLimit))
-  if (nexo) console.log(`nexo Terminal API at ${nexo.url} (X-API-Key: the local API token; CA ${nexo.caFile}; docs/nexo.md)`)
+  if (nexo) console.log(nexoServedLine(nexo.url, nexo.caFile))
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
@@ -55,6 +55,18 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   await server.close()
   await agent.close()
   return EXIT.ok
+}
+
+/**
+ * What `serve` tells the manager about the nexo endpoint: the key a POS sends is a token of its own,
+ * with only the scopes it needs, never the installation token (an admin's, shared by every POS: one
+ * could stop another's payments, and whoever captured it could refund). docs/nexo.md says the same.
+ */
+export function nexoServedLine(url: string, caFile: string): string {
+  return (
+    `nexo Terminal API at ${url} (X-API-Key: a token made for each POS, with the "read" and "sell" scopes, and "refund" ` +
+    `only where it refunds: Settings, Integrator tokens, or createToken; never the installation token; CA ${caFile}; docs/nexo.md)`
+  )
 }
 
 /**

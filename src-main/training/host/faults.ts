@@ -19,6 +19,10 @@
  *   correctly signed: an answer about another request (the agent must not take it as this one's).
  * - `answer-other-amount`: the same, the record's transAmount one minor unit higher and, for
  *   `answer-other-currency`, in another currency.
+ * - `answer-bare-record`: process and record, answer with the operation's record reduced to its
+ *   `status` and `svcTransInfo`, naming no id, and no `payment`, correctly signed: the other form a
+ *   host may answer a reversal in (host contract §1), which answers it; for an operation with a
+ *   merchantTransInfo of its own, a record that does not name it (not an answer).
  *
  * A specific operation's fault wins over '*'. `times` limits how many requests get it (every
  * request of the operation counts, valid or not); without it the fault stays until cleared. Setting
@@ -39,6 +43,7 @@ export const FAULT_KINDS = [
   'answer-other-id',
   'answer-other-amount',
   'answer-other-currency',
+  'answer-bare-record',
 ] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 

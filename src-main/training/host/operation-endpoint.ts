@@ -84,7 +84,9 @@ export async function serveOperation(
       ? answer.body.subarray(0, Math.floor(answer.body.length / 2))
       : fault !== undefined && isMisdirection(fault.kind)
         ? misdirected(answer.body, target.kind, fault.kind)
-        : answer.body
+        : fault?.kind === 'answer-bare-record'
+          ? bare(answer.body, target.kind)
+          : answer.body
   const headers = answer.headersFor(sent)
   if (fault?.kind === 'bad-signature' && headers.Authorization !== undefined)
     headers.Authorization = corruptSignature(headers.Authorization)
@@ -114,6 +116,17 @@ function misdirected(body: Buffer, kind: OperationKind, fault: Misdirection): Bu
         : { ...amount, value: formatAmount(parseAmount(amount.value, amount.currency) + 1, amount.currency) }
   }
   return Buffer.from(JSON.stringify(answer), 'utf8')
+}
+
+/** The answer with the operation's record reduced to `status` and `svcTransInfo`, and no `payment` (then signed as it is). */
+function bare(body: Buffer, kind: OperationKind): Buffer {
+  const answer = JSON.parse(body.toString('utf8')) as Record<string, Record<string, unknown> | undefined>
+  const name = OPERATIONS[kind].record
+  const record = answer[name]
+  if (record === undefined) return body
+  const { payment: _payment, ...rest } = answer
+  const reduced = { ...rest, [name]: { status: record.status, svcTransInfo: record.svcTransInfo } }
+  return Buffer.from(JSON.stringify(reduced), 'utf8')
 }
 
 /** What a load balancer answers when the host behind it does not (no signature, no echo). */

@@ -113,6 +113,39 @@ describe('security of the local API', () => {
     }
   })
 
+  it('a token with a byte outside ASCII, or of another length, is a wrong token (401), never an error of the agent', async () => {
+    // The header carries Latin-1: 'é' and 'ÿ' arrive as one character each, two bytes each in UTF-8.
+    const tried = [
+      token.replace(/^./, 'é'),
+      token.replace(/.$/, 'ÿ'),
+      'é'.repeat(token.length),
+      `${token}é`,
+      token.slice(0, -1),
+      `${token}${token}`,
+      'x',
+    ]
+    for (const given of tried) {
+      for (const [method, path] of [
+        ['POST', '/v1/ops/appInfo'],
+        ['GET', '/v1/events'],
+        ['GET', '/metrics'],
+      ] as const) {
+        const reply = await call(method, path, {
+          body: method === 'POST' ? '{}' : undefined,
+          headers: { authorization: `Bearer ${given}` },
+        })
+        expect({ given, path, status: reply.status, code: JSON.parse(reply.body).error?.code }).toEqual({
+          given,
+          path,
+          status: 401,
+          code: 'TOKEN_INVALID',
+        })
+      }
+    }
+    // The right token still opens it.
+    expect((await op('appInfo', {})).status).toBe(200)
+  })
+
   it('the shipped page carries the Electron CSP, and the server rewrites it for its own origin', async () => {
     expect(readFileSync('src-renderer/index.html', 'utf8')).toContain(`content="${contentSecurityPolicy(ELECTRON_APP_ORIGIN, false)}"`)
     const page = await call('GET', '/')

@@ -153,20 +153,24 @@ describe('the OpenAPI document', () => {
     await call('revokeToken', { id: created.integrator.id })
     await call('addOperator')
     await call('signIn')
-    await call('setOperatorPin')
-    await call('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234', approval: { operatorId: '9', pin: '8642' } })
-    await call('disableOperator')
-    const manager = { operatorId: '9', pin: '8642' }
-    await call('unlockOperator', { approval: manager })
-    const proof = (await call('approve', { pin: '8642' })).value as unknown as { approval: string }
-    expect(proof.approval).toMatch(/^apv_/)
-    await call('auditTrail', { approval: manager })
+    // What a manager approves, the POS sends with a proof it asked `approve` for, for that very request.
+    const approved = async (name: string, overrides: Record<string, unknown> = {}, pin = '8642') => {
+      const { approval: _example, ...request } = { ...example(name), ...overrides }
+      const proof = (await call('approve', { operation: name, request, operatorId: '9', pin })).value as unknown as { approval: string }
+      expect(proof.approval).toMatch(/^apv_/)
+      return call(name, { ...overrides, approval: proof.approval })
+    }
+    await approved('setOperatorPin', {}, '4321')
+    await approved('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234' })
+    await approved('disableOperator')
+    await approved('unlockOperator')
+    await approved('auditTrail')
     await call('openCashierWindow')
     await call('openCustomerDisplay')
     await call('snapshot')
     await call('metrics')
     await call('listWindows')
-    await call('revokeWindow', { approval: manager })
+    await approved('revokeWindow')
     await call('listOperators')
     await call('counterOperator')
     await call('signOut')

@@ -97,17 +97,24 @@ describe('operators at the counter and on the API', () => {
     expect((await atCounter('startSale', { amountMinor: 1300 })).json.error?.code).toBe('SIGN_IN_REQUIRED')
   })
 
-  it('the POS with its token: sells without a sign-in, but what a manager approves needs their number and PIN', async () => {
+  it("the POS with its token: sells without a sign-in, but what a manager approves needs a proof of the manager's number and PIN", async () => {
     api.reader.present({ card: TEST_CARDS.chipVisa() })
     const sale = await api.op('startSale', { amountMinor: 1400 })
     expect(sale.json.ok).toBe(true)
     await api.engine.engine.txn.waitForOutcome(sale.json.value.id)
     expect((await api.op('closeDay', {})).json).toMatchObject({ ok: false, error: { code: 'MANAGER_REQUIRED' } })
-    expect((await api.op('closeDay', { approval: { operatorId: '17', pin: '1234' } })).json).toMatchObject({
+    // The number and PIN themselves approve nothing sent by a token, a manager's included.
+    for (const approval of [{ operatorId: '17', pin: '1234' }, MANAGER])
+      expect((await api.op('closeDay', { approval })).json).toMatchObject({
+        ok: false,
+        error: { code: 'MANAGER_REQUIRED', message: expect.stringMatching(/only at the cashier window/) },
+      })
+    expect((await api.op('approve', { operation: 'closeDay', request: {}, operatorId: '17', pin: '1234' })).json).toMatchObject({
       ok: false,
       error: { code: 'MANAGER_REQUIRED' },
     })
-    expect((await api.op('closeDay', { approval: MANAGER })).json).toMatchObject({
+    const proof = (await api.op('approve', { operation: 'closeDay', request: {}, ...MANAGER })).json.value.approval
+    expect((await api.op('closeDay', { approval: proof })).json).toMatchObject({
       ok: true,
       value: { batch: { number: 2, closedBy: '9' } },
     })

@@ -1,11 +1,13 @@
 /**
  * Returns through the local API, as the cashier window and a POS meet them: every return needs a
- * manager (signed in, or their number and PIN in the request), the return keeps the manager's number,
- * a return without a sale needs a manager account at all, and every answer fits the contract.
+ * manager (signed in at the window, their number and PIN there, or for a POS a proof it asked
+ * `approve` for), the return keeps the manager's number, a return without a sale needs a manager
+ * account at all and is in the terminal's currency, and every answer fits the contract.
  */
 import { COUNTER } from '../../support/service-harness'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RESULT_SCHEMAS } from '../../../src-shared/contract/operations'
+import { wordsOf } from '../../../src-shared/errors'
 import { TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { eventually, TEST_SALE_LIMITS } from '../../support/engine-harness'
 import { startApiHarness, type ApiHarness } from './api-harness'
@@ -21,6 +23,13 @@ afterAll(async () => {
 
 const MANAGER = { operatorId: '9', pin: '4321' }
 
+/** What a POS sends for a manager's approval: a proof `approve` gave it for exactly this request. */
+async function proofFor(request: Record<string, unknown>): Promise<string> {
+  const proof = await api.op('approve', { operation: 'startReturn', request, ...MANAGER })
+  expect(proof.json.ok).toBe(true)
+  return proof.json.value.approval as string
+}
+
 async function chargedSale(amountMinor: number): Promise<string> {
   api.reader.present({ card: TEST_CARDS.chipVisa() })
   const sale = await api.op('startSale', { amountMinor })
@@ -34,7 +43,7 @@ describe('returns on the API', () => {
     expect(refused.json).toMatchObject({ ok: false, error: { code: 'MANAGER_REQUIRED' } })
   })
 
-  it("with operators, a return needs a manager's number and PIN; it credits once and keeps who approved it", async () => {
+  it("with operators, a return needs a manager's approval; it credits once and keeps who approved it", async () => {
     expect((await api.service.dispatch(COUNTER, 'addOperator', { ...MANAGER, name: 'Maria', role: 'manager' })).ok).toBe(true)
     const saleId = await chargedSale(3000)
     const listed = await api.op('listSales', {})
@@ -47,13 +56,15 @@ describe('returns on the API', () => {
       ok: false,
       error: { code: 'MANAGER_REQUIRED' },
     })
-    expect((await api.op('startReturn', { originalId: saleId, amountMinor: 3001, approval: MANAGER })).json).toMatchObject({
+    const tooLarge = { originalId: saleId, amountMinor: 3001 }
+    expect((await api.op('startReturn', { ...tooLarge, approval: await proofFor(tooLarge) })).json).toMatchObject({
       ok: false,
       error: { code: 'RETURN_TOO_LARGE' },
     })
 
     api.reader.present({ card: TEST_CARDS.chipVisa() })
-    const started = await api.op('startReturn', { originalId: saleId, amountMinor: 1000, approval: MANAGER })
+    const asked = { originalId: saleId, amountMinor: 1000 }
+    const started = await api.op('startReturn', { ...asked, approval: await proofFor(asked) })
     expect(started.json.ok).toBe(true)
     expect(RESULT_SCHEMAS.startReturn.safeParse(started.json.value).success).toBe(true)
     expect(started.json.value).toMatchObject({ kind: 'return', originalId: saleId, operatorId: '9' })
@@ -68,13 +79,47 @@ describe('returns on the API', () => {
   })
 
   it('a return without a sale, approved by a manager, within its own limit', async () => {
-    expect((await api.op('startReturn', { amountMinor: 2001, approval: MANAGER })).json).toMatchObject({
+    expect((await api.op('startReturn', { amountMinor: 2001, approval: await proofFor({ amountMinor: 2001 }) })).json).toMatchObject({
       ok: false,
       error: { code: 'RETURN_ABOVE_LIMIT' },
     })
     api.reader.present({ card: TEST_CARDS.swipeMastercard() })
-    const started = await api.op('startReturn', { amountMinor: 2000, approval: MANAGER })
+    const started = await api.op('startReturn', { amountMinor: 2000, approval: await proofFor({ amountMinor: 2000 }) })
     expect(started.json.ok).toBe(true)
     await eventually(() => api.engine.engine.txn.get(started.json.value.id)?.state === 'credited')
+  })
+
+  it("a return without a sale in another currency than the terminal's: refused with the catalogue's words, nothing credited", async () => {
+    for (const currency of ['EUR', 'GBP', 'CHF', 'CAD']) {
+      const request = { amountMinor: 1000, currency }
+      const refused = await api.op('startReturn', { ...request, approval: await proofFor(request) })
+      expect(refused.status).toBe(422)
+      expect(refused.json).toMatchObject({
+        ok: false,
+        error: { code: 'CURRENCY_NOT_ACCEPTED', words: wordsOf('CURRENCY_NOT_ACCEPTED') },
+      })
+    }
+    const sales = (await api.op('listSales', {})).json.value as unknown as Array<{ currency: string }>
+    expect(sales.filter((sale) => sale.currency !== 'USD')).toEqual([])
+  })
+
+  it("a POS's token: a manager's number and PIN in the request approve nothing, nor a proof another caller asked for", async () => {
+    const request = { amountMinor: 500 }
+    const pin = await api.op('startReturn', { ...request, approval: MANAGER })
+    expect(pin.json).toMatchObject({
+      ok: false,
+      error: { code: 'MANAGER_REQUIRED', message: expect.stringMatching(/only at the cashier window/) },
+    })
+    // A proof the cashier window asked for is that window's: the POS holding it gets nothing from it.
+    const window = await api.cashierSession()
+    const asked = await api.call('POST', '/v1/ops/approve', {
+      body: JSON.stringify({ operation: 'startReturn', request, ...MANAGER }),
+      headers: { cookie: window, 'content-type': 'application/json' },
+    })
+    const theirs = (JSON.parse(asked.body) as { value: { approval: string } }).value.approval
+    expect((await api.op('startReturn', { ...request, approval: theirs })).json).toMatchObject({
+      ok: false,
+      error: { code: 'MANAGER_REQUIRED', message: expect.stringMatching(/given to another caller/) },
+    })
   })
 })

@@ -308,6 +308,29 @@ describe('an answer is used only if it is about this request', () => {
     expect(await c.send('reversal', { initiatingReason: 'test' }, sale)).toMatchObject({ kind: 'approved' })
   })
 
+  it('a reversal answered with a bare record (status and svcTransInfo, no id, no payment) → approved: its signature covers the path', async () => {
+    const c = client()
+    const sale = await approvedPayment(c, false)
+    host.setFault('reversal', 'answer-bare-record', 1)
+    const bare = await c.send('reversal', { initiatingReason: 'test' }, sale)
+    expect(bare).toMatchObject({ kind: 'approved', status: 'Success', svcTransID: expect.any(String) })
+    expect(bare.kind === 'approved' && bare.response).toEqual({ result: expect.anything(), reversal: expect.anything() })
+    expect(bare.kind === 'approved' && bare.response.reversal).toEqual({ status: 'Success', svcTransInfo: expect.anything() })
+    expect(host.ledger().payments.find((p) => p.merchantTransID === sale)?.status).toBe('Reversed')
+    // The other form, the same reversal repeated: the record names the original, with the payment.
+    const named = await c.send('reversal', { initiatingReason: 'test' }, sale)
+    expect(named).toMatchObject({ kind: 'approved', response: { reversal: { merchantTransInfo: { merchantTransID: sale } } } })
+    expect(named.kind === 'approved' && named.response.payment).toMatchObject({ merchantTransInfo: { merchantTransID: sale } })
+  })
+
+  it('a payment answered with a bare record (naming no merchantTransID) → unknown: its record must name its own', async () => {
+    host.setFault('payment', 'answer-bare-record', 1)
+    expect(await client().send('payment', payment('12.00'))).toMatchObject({
+      kind: 'unknown',
+      reason: expect.stringMatching(/names merchantTransID \(none\)/),
+    })
+  })
+
   it('a credit answered for another amount → unknown (asked again with the same message)', async () => {
     host.setFault('merchandiseCredit', 'answer-other-amount', 1)
     const body = {

@@ -17,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { defaultReaderFactory, openRuntime, startAgent, startNexoEndpoint, type RunningAgent, type Runtime } from '../../../src-main/app'
 import type { NexoServer } from '../../../src-main/nexo'
 import type { SaleView } from '../../../src-shared/contract'
+import { wordsOf } from '../../../src-shared/errors'
 import { postNexo } from '../../support/nexo-post'
 import { COUNTER, OWNER_POS } from '../../support/service-harness'
 
@@ -60,13 +61,13 @@ function send(message: NexoJson, api = terminalApi()): Promise<TerminalApiRespon
   return api.request(message as unknown as TerminalApiRequest)
 }
 
-function paymentRequest(serviceId: string, amount: number, order: string, paymentType?: string): NexoJson {
+function paymentRequest(serviceId: string, amount: number, order: string, paymentType?: string, currency = 'USD'): NexoJson {
   return {
     SaleToPOIRequest: {
       MessageHeader: header('Payment', serviceId),
       PaymentRequest: {
         SaleData: { SaleTransactionID: { TransactionID: order, TimeStamp: new Date().toISOString() } },
-        PaymentTransaction: { AmountsReq: { Currency: 'USD', RequestedAmount: amount } },
+        PaymentTransaction: { AmountsReq: { Currency: currency, RequestedAmount: amount } },
         ...(paymentType ? { PaymentData: { PaymentType: paymentType } } : {}),
       },
     },
@@ -603,6 +604,19 @@ describe('nexo speaks returns, as Adyen integrations refund', () => {
       agent.tokens.revoke(seller.view.id)
     }
     expect((await sales()).filter((s) => s.orderReference === 'ORDER-93' || s.amountMinor === 10_001)).toEqual([])
+  }, 60_000)
+
+  it("a Refund in another currency than the terminal's is refused before the card, whatever its amount: nothing is credited", async () => {
+    for (const [currency, amount, order] of [
+      ['GBP', 100, 'ORDER-94'],
+      ['JPY', 10_000, 'ORDER-95'],
+    ] as const) {
+      const refused = (await send(paymentRequest(nextServiceId(), amount, order, 'Refund', currency))).SaleToPOIResponse!.PaymentResponse!
+      expect(refused.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'PaymentRestriction' })
+      // The catalogue's words, as the POS shows them to the cashier.
+      expect(new URLSearchParams(refused.Response.AdditionalResponse).get('message')).toBe(wordsOf('CURRENCY_NOT_ACCEPTED'))
+    }
+    expect((await sales()).filter((s) => s.currency !== 'USD')).toEqual([])
   }, 60_000)
 })
 

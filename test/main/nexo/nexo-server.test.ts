@@ -29,6 +29,9 @@ const lan = Object.values(networkInterfaces())
 /** The terminal is never reached: these requests carry no X-API-Key, so the server answers 401 itself. */
 const unreachedOperations: NexoService = {
   call: () => Promise.reject(new Error('no message should reach the terminal')),
+  recordRefusal: () => {
+    throw new Error('no message should reach the terminal')
+  },
   on: () => undefined,
   off: () => undefined,
 }

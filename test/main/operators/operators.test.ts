@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { OperatorStore, openJournalDatabase } from '../../../src-main/journal'
 import { JOURNAL_MIGRATIONS } from '../../../src-main/journal/schema'
-import { hashPin, LOCKOUT_MS, MAX_WRONG_PINS, Operators, pinMatches } from '../../../src-main/operators'
+import { hashPin, LOCKOUT_MS, MAX_WRONG_PINS, Operators, pinMatches, scryptPinHasher } from '../../../src-main/operators'
 
 /** Cheap scrypt for tests; the default cost is checked once below. */
 const COST = { N: 2 ** 10, r: 8, p: 1 }
@@ -139,6 +139,36 @@ describe('wrong PINs and the lockout', () => {
     expect(await refusal(operators.verify(undefined))).toBe('PIN_WRONG')
     // The unknown number's lockout is not a real operator's.
     expect(operators.list().find((o) => o.id === '9')?.lockedUntil).toBeUndefined()
+  })
+
+  it('a locked operator and an unknown number cost the same: one PIN check each, the same as a wrong PIN', async () => {
+    const done: Array<'hash' | 'check'> = []
+    const real = scryptPinHasher(COST)
+    const counted = new Operators(new OperatorStore(db), () => clock.now, COST, {
+      hash: (pin) => (done.push('hash'), real.hash(pin)),
+      matches: (pin, stored) => (done.push('check'), real.matches(pin, stored)),
+    })
+    const cost = async (operatorId: string) => {
+      done.length = 0
+      const code = await refusal(counted.verify({ operatorId, pin: '0000' }))
+      return { code, done: [...done] }
+    }
+    // The decoy is made once, by whichever refusal needs it first.
+    await cost('ZZ8')
+    const wrongPin = await cost('17')
+    const unknown = await cost('ZZ9')
+    expect(unknown).toEqual({ code: 'PIN_WRONG', done: ['check'] })
+    expect(wrongPin).toEqual(unknown)
+    // Both locked: the known operator in the journal, the unknown number in memory.
+    for (let i = 0; i < MAX_WRONG_PINS; i++)
+      for (const id of ['17', 'ZZ9']) await counted.verify({ operatorId: id, pin: '0000' }).catch(() => {})
+    const lockedKnown = await cost('17')
+    const lockedUnknown = await cost('ZZ9')
+    expect(lockedUnknown).toEqual({ code: 'OPERATOR_LOCKED', done: ['check'] })
+    expect(lockedKnown).toEqual(lockedUnknown)
+    // A disabled operator is no operator: an unknown number's first wrong try, one check.
+    counted.disable('17')
+    expect(await cost('17')).toEqual({ code: 'PIN_WRONG', done: ['check'] })
   })
 
   it('parallel guesses each take one of the five tries: 60 at once check at most five PINs and lock', async () => {

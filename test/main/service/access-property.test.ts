@@ -3,11 +3,13 @@
  * display, a POS token with any set of scopes, nexo, the command line) × every operation × who is
  * signed in at that window (nobody, a cashier, a manager, a manager at another window) × the
  * operation's manager rule (a void's age, a tip override, an export with the audit trail) × the
- * approval sent (none, a manager's PIN, a cashier's, a wrong PIN, a proof for this request or for
- * another), on a terminal with operators and one without. The expected answer is worked out here
- * from the contract's access rows alone, independently of src-main/service/access.ts, and the real
- * service (real operators and PINs on a real journal, real approvals, real window sign-ins) must
- * agree: the handler runs exactly when access is due, and nowhere else. A failing run prints its seed.
+ * approval sent (none, a manager's PIN, a cashier's, a wrong PIN, a proof this caller asked for this
+ * request or for another, a proof another caller asked for this request), on a terminal with
+ * operators and one without; `approve` itself × every operation it may approve. The expected answer
+ * is worked out here from the contract's access rows alone, independently of
+ * src-main/service/access.ts, and the real service (real operators and PINs on a real journal, real
+ * approvals, real window sign-ins) must agree: the handler runs exactly when access is due, and
+ * nowhere else. A failing run prints its seed.
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -21,7 +23,14 @@ import {
   type Handlers,
   type ServiceParts,
 } from '../../../src-main/service'
-import { OPERATION_NAMES, OPERATIONS, TOKEN_SCOPES, type OperationName, type TokenScope } from '../../../src-shared/contract'
+import {
+  MANAGER_APPROVED_OPERATIONS,
+  OPERATION_NAMES,
+  OPERATIONS,
+  TOKEN_SCOPES,
+  type OperationName,
+  type TokenScope,
+} from '../../../src-shared/contract'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { startEngineHarness, type EngineHarness } from '../../support/engine-harness'
 import { testService } from '../../support/service-harness'
@@ -34,8 +43,8 @@ const GUESSED = { operatorId: '8', pin: '8888' }
 const VOID_MINUTES = 30
 
 type Here = 'nobody' | 'cashier' | 'manager' | 'managerElsewhere'
-type Approval = 'none' | 'managerPin' | 'cashierPin' | 'wrongPin' | 'proofForThis' | 'proofForAnother'
-type Expected = 'ok' | 'FORBIDDEN' | 'SIGN_IN_REQUIRED' | 'MANAGER_REQUIRED' | 'WRONG_PIN'
+type Approval = 'none' | 'managerPin' | 'cashierPin' | 'wrongPin' | 'proofForThis' | 'proofForAnother' | 'proofFromAnotherCaller'
+type Expected = 'ok' | 'FORBIDDEN' | 'SIGN_IN_REQUIRED' | 'MANAGER_REQUIRED' | 'WRONG_PIN' | 'INVALID_REQUEST'
 
 interface Terminal {
   harness: EngineHarness
@@ -100,15 +109,51 @@ afterAll(async () => {
 function expected(
   caller: Caller,
   operation: OperationName,
+  approved: OperationName,
   staffed: boolean,
   here: Here,
   ruleHolds: boolean,
   approval: Approval,
 ): { answer: Expected; actor?: string; runs: boolean } {
+  if (operation === 'approve') return approveAnswer(caller, approved, staffed, here, ruleHolds)
   const answer = answerOf(caller, operation, staffed, here, ruleHolds, approval)
-  // signIn and approve check a PIN in their own handler: it runs whenever their own row lets the caller in.
-  const ownRowLetsIn = (operation === 'signIn' || operation === 'approve') && reaches(caller, operation)
+  // signIn checks a PIN in its own handler: it runs whenever its own row lets the caller in.
+  const ownRowLetsIn = operation === 'signIn' && reaches(caller, operation)
   return { ...answer, runs: answer.answer === 'ok' || ownRowLetsIn }
+}
+
+/**
+ * `approve` of `approved`: let in by its own row's doors and, for a token, the scope of the approved
+ * request (never `read`); its handler then refuses what the caller could not ask itself, a request
+ * that needs no manager (a tip without the override, an export without the audit trail), and a PIN
+ * nobody has (no operators), before it gives a proof.
+ */
+function approveAnswer(
+  caller: Caller,
+  approved: OperationName,
+  staffed: boolean,
+  here: Here,
+  ruleHolds: boolean,
+): { answer: Expected; actor?: string; runs: boolean } {
+  if (!mayAskApproval(caller, approved, ruleHolds)) return { answer: 'FORBIDDEN', runs: false }
+  if (!reaches(caller, approved, ruleHolds)) return { answer: 'FORBIDDEN', runs: true }
+  const rule = OPERATIONS[approved].access.manager
+  if ((rule === 'tipOverride' || rule === 'auditIncluded') && !ruleHolds) return { answer: 'INVALID_REQUEST', runs: true }
+  if (!staffed) return { answer: 'WRONG_PIN', runs: true }
+  const atThisWindow = caller.door === 'counter' ? here : 'nobody'
+  const ownId = atThisWindow === 'cashier' ? CASHIER.operatorId : atThisWindow === 'manager' ? MANAGER.operatorId : undefined
+  return { answer: 'ok', runs: true, ...(ownId ? { actor: ownId } : {}) }
+}
+
+/** Whether `approve`'s own row lets this caller ask a manager's approval of `approved`: its doors, and a token's scope. */
+function mayAskApproval(caller: Caller, approved: OperationName, ruleHolds: boolean): boolean {
+  if (!OPERATIONS.approve.access.doors.includes(caller.door)) return false
+  if (caller.door !== 'pos' && caller.door !== 'nexo') return true
+  // The approved request's own scope (its row's, or scopeWhen's when asked for), and never `read`.
+  const row = OPERATIONS[approved].access
+  const own = ruleHolds && row.scopeWhen ? row.scopeWhen.scope : row.scope
+  const needed = own === 'read' ? (row.scopeWhen?.scope ?? 'admin') : own
+  return caller.token.scopes.includes('admin') || caller.token.scopes.includes(needed)
 }
 
 function answerOf(
@@ -122,20 +167,22 @@ function answerOf(
   const row = OPERATIONS[operation].access
   // The rule's field and scopeWhen's are the same request field here (an export's `audit`).
   if (!reaches(caller, operation, ruleHolds)) return { answer: 'FORBIDDEN' }
-  // An approval asked ahead is for what the caller could ask itself (the example approves a return).
-  if (operation === 'approve' && !reaches(caller, 'startReturn')) return { answer: 'FORBIDDEN' }
   // A POS behind a door the row names approves with its own staff rules (a nexo POS's refunds).
   if (row.posApproves?.includes(caller.door)) return { answer: 'ok' }
-  // Without operators every door's own work is open; only a PIN has nobody to be (signIn, approve run and refuse it).
-  if (!staffed) return { answer: operation === 'approve' || operation === 'signIn' ? 'WRONG_PIN' : 'ok' }
+  // Without operators every door's own work is open; only a PIN has nobody to be (signIn runs and refuses it).
+  if (!staffed) return { answer: operation === 'signIn' ? 'WRONG_PIN' : 'ok' }
   const signedInHere = caller.door === 'counter' && (here === 'cashier' || here === 'manager') ? here : undefined
   const ownId = signedInHere === 'cashier' ? CASHIER.operatorId : signedInHere === 'manager' ? MANAGER.operatorId : undefined
   if (caller.door === 'counter' && row.signIn && !signedInHere) return { answer: 'SIGN_IN_REQUIRED' }
   const managerNeeded = row.manager === 'always' || row.manager === 'notFirstOperator' || (row.manager !== 'never' && ruleHolds)
   if (!managerNeeded) return { answer: 'ok', ...(ownId ? { actor: ownId } : {}) }
   if (signedInHere === 'manager') return { answer: 'ok', actor: MANAGER.operatorId }
-  if (approval === 'managerPin' || approval === 'proofForThis') return { answer: 'ok', actor: MANAGER.operatorId }
-  if (approval === 'wrongPin') return { answer: 'WRONG_PIN' }
+  // A number and PIN approve only at the cashier window; elsewhere they are refused unread.
+  const pinDoor = caller.door === 'counter'
+  if (pinDoor && approval === 'managerPin') return { answer: 'ok', actor: MANAGER.operatorId }
+  if (pinDoor && approval === 'wrongPin') return { answer: 'WRONG_PIN' }
+  // A proof approves only the request and the caller it was asked for (by that caller, through approve).
+  if (approval === 'proofForThis' && mayAskApproval(caller, operation, ruleHolds)) return { answer: 'ok', actor: MANAGER.operatorId }
   return { answer: 'MANAGER_REQUIRED' }
 }
 
@@ -154,7 +201,17 @@ function reaches(caller: Caller, name: OperationName, asksMore = false): boolean
 const scopesArb = fc.subarray([...TOKEN_SCOPES], { minLength: 1 }) as fc.Arbitrary<TokenScope[]>
 const doorArb = fc.constantFrom('counter', 'display', 'pos', 'nexo', 'cli')
 const hereArb = fc.constantFrom<Here>('nobody', 'cashier', 'manager', 'managerElsewhere')
-const approvalArb = fc.constantFrom<Approval>('none', 'managerPin', 'cashierPin', 'wrongPin', 'proofForThis', 'proofForAnother')
+const approvalArb = fc.constantFrom<Approval>(
+  'none',
+  'managerPin',
+  'cashierPin',
+  'wrongPin',
+  'proofForThis',
+  'proofForAnother',
+  'proofFromAnotherCaller',
+)
+/** What an `approve` asks a manager to approve. */
+const approvedArb = fc.constantFrom(...MANAGER_APPROVED_OPERATIONS)
 
 let run = 0
 
@@ -166,10 +223,11 @@ describe('access: every caller × scope × operation × who is signed in × rule
         doorArb,
         scopesArb,
         fc.constantFrom(...OPERATION_NAMES),
+        approvedArb,
         hereArb,
         fc.boolean(),
         approvalArb,
-        async (staffed, door, scopes, operation, here, ruleHolds, approval) => {
+        async (staffed, door, scopes, operation, approved, here, ruleHolds, approval) => {
           const terminal = staffed ? terminals.staffed! : terminals.open!
           run++
           // Windows as a launch link opens them, each chain rooted at its own opener (PIN tries are
@@ -195,13 +253,16 @@ describe('access: every caller × scope × operation × who is signed in × rule
             const signedIn = await terminal.service.dispatch(window, 'signIn', who)
             expect(signedIn.ok).toBe(true)
           }
-          const request = await requestFor(terminal, operation, ruleHolds, approval)
+          const request =
+            operation === 'approve'
+              ? { operation: approved, request: await requestFor(terminal, caller, approved, ruleHolds, 'none'), ...MANAGER }
+              : await requestFor(terminal, caller, operation, ruleHolds, approval)
           const before = terminal.ran.length
           const result = await terminal.service.dispatch(caller, operation, request)
           const ran = terminal.ran.slice(before).filter((r) => r.operation === operation)
-          const want = expected(caller, operation, staffed, here, ruleHolds, approval)
+          const want = expected(caller, operation, approved, staffed, here, ruleHolds, approval)
           const got = result.ok ? 'ok' : ['PIN_WRONG', 'OPERATOR_LOCKED'].includes(result.error.code) ? 'WRONG_PIN' : result.error.code
-          const drawn = { operation, door, scopes, here, ruleHolds, approval }
+          const drawn = { operation, ...(operation === 'approve' ? { approved } : {}), door, scopes, here, ruleHolds, approval }
           expect({ ...drawn, got }).toEqual({ ...drawn, got: want.answer })
           // The handler runs exactly when access is due.
           expect({ ...drawn, ran: ran.length }).toEqual({ ...drawn, ran: want.runs ? 1 : 0 })
@@ -214,7 +275,7 @@ describe('access: every caller × scope × operation × who is signed in × rule
 })
 
 /** The operation's example request, with the rule's field and the approval the run draws. */
-async function requestFor(terminal: Terminal, operation: OperationName, ruleHolds: boolean, approval: Approval) {
+async function requestFor(terminal: Terminal, caller: Caller, operation: OperationName, ruleHolds: boolean, approval: Approval) {
   const request: Record<string, unknown> = { ...(OPERATION_EXAMPLES[operation] as Record<string, unknown>) }
   delete request.approval
   const rule = OPERATIONS[operation].access.manager
@@ -226,14 +287,17 @@ async function requestFor(terminal: Terminal, operation: OperationName, ruleHold
   if (approval === 'managerPin') return { ...request, approval: MANAGER }
   if (approval === 'cashierPin') return { ...request, approval: CASHIER }
   if (approval === 'wrongPin') return { ...request, approval: { operatorId: GUESSED.operatorId, pin: '0000' } }
-  // A proof, asked by an admin POS for exactly this request or for another one of the same operation.
-  const asker: Caller = { door: 'pos', token: { id: `asker-${run}`, name: 'back office', scopes: ['admin'] } }
+  // A proof, asked by the caller itself for exactly this request or for another one of the same
+  // operation, or by another caller (an admin POS) for exactly this request.
+  const asker: Caller =
+    approval === 'proofFromAnotherCaller' ? { door: 'pos', token: { id: `asker-${run}`, name: 'back office', scopes: ['admin'] } } : caller
   const proof = await terminal.service.dispatch(asker, 'approve', {
     operation,
     request: approval === 'proofForThis' ? request : another(operation, request),
     ...MANAGER,
   })
-  // Without operators no PIN is anyone's: the proof is a well-formed one nobody gave.
+  // Refused (no operators, so no PIN is anyone's; or a caller that may not ask one): the proof is a
+  // well-formed one nobody gave.
   if (!proof.ok) return { ...request, approval: `apv_${'x'.repeat(43)}` }
   return { ...request, approval: (proof.value as { approval: string }).approval }
 }

@@ -115,8 +115,18 @@ describe('with operators', () => {
   it('item 2: sixty PIN guesses sent together check at most five PINs, then the manager is locked', async () => {
     const pos = { bearer: (await as({ cookie: counter }, 'createToken', { name: 'Guessing POS' })).json.value.token as string }
     const guesses = Array.from({ length: 60 }, (_, i) => String(1000 + i))
+    const request = { id: 'T1-nothing-00000001' }
+    // Sent as the approval of a request, from a token: no PIN is even looked at.
+    const relayed = await Promise.all(
+      guesses.map((pin) => as(pos, 'retryAttention', { ...request, approval: { operatorId: TARGET.operatorId, pin } })),
+    )
+    // (Past the connections one token may hold at once, the rest are refused before anything is read.)
+    const relayedCodes = relayed.map((a) => a.json.error?.code)
+    expect(relayedCodes.filter((c) => c !== 'MANAGER_REQUIRED' && c !== 'TOO_MANY_CONNECTIONS')).toEqual([])
+    expect(relayedCodes.filter((c) => c === 'MANAGER_REQUIRED').length).toBeGreaterThan(0)
+    // Through approve, the way a POS asks a manager: counted, and the manager locked.
     const answers = await Promise.all(
-      guesses.map((pin) => as(pos, 'retryAttention', { id: 'T1-nothing-00000001', approval: { operatorId: TARGET.operatorId, pin } })),
+      guesses.map((pin) => as(pos, 'approve', { operation: 'retryAttention', request, operatorId: TARGET.operatorId, pin })),
     )
     const codes = answers.map((a) => a.json.error?.code ?? 'ok')
     expect(codes).not.toContain('ok')
@@ -125,7 +135,7 @@ describe('with operators', () => {
     expect(codes.every((c) => ['PIN_WRONG', 'OPERATOR_LOCKED', 'TOO_MANY_TRIES', 'TOO_MANY_CONNECTIONS'].includes(c))).toBe(true)
     // Locked now, the right PIN is refused too; a manager unlocks without changing it.
     const other = { bearer: api.token }
-    expect((await as(other, 'retryAttention', { id: 'T1-nothing-00000001', approval: TARGET })).json.error?.code).toBe('OPERATOR_LOCKED')
+    expect((await as(other, 'approve', { operation: 'retryAttention', request, ...TARGET })).json.error?.code).toBe('OPERATOR_LOCKED')
     expect((await as({ cookie: counter }, 'unlockOperator', { operatorId: TARGET.operatorId })).json.ok).toBe(true)
     // At a counter window, parallel sign-ins are counted the same way.
     const window = await api.cashierSession()
@@ -157,6 +167,50 @@ describe('with operators', () => {
     expect((await as(pos, 'approve', { operation: 'adjustTip', request, ...CASHIER })).json.error?.code).toBe('MANAGER_REQUIRED')
   })
 
+  it("approving needs the scope of what it approves, never read's: a read-only token tries no manager's PIN", async () => {
+    const reader = {
+      bearer: (await as({ cookie: counter }, 'createToken', { name: 'Read-only screen', scopes: ['read'] })).json.value.token as string,
+    }
+    for (const [i, request] of [{ format: 'csv', audit: true }, { format: 'csv' }, { format: 'csv', audit: true }].entries()) {
+      const tried = await as(reader, 'approve', { operation: 'exportDay', request, operatorId: TARGET.operatorId, pin: String(1000 + i) })
+      expect({ status: tried.status, code: tried.json.error?.code }).toEqual({ status: 403, code: 'FORBIDDEN' })
+    }
+    for (let i = 0; i < 5; i++) {
+      const tried = await as(reader, 'approve', {
+        operation: 'voidSale',
+        request: { id: 'T1-nothing-00000001' },
+        operatorId: TARGET.operatorId,
+        pin: String(2000 + i),
+      })
+      expect(tried.json.error?.code).toBe('FORBIDDEN')
+    }
+    // Nobody was locked out: the manager's own PIN still approves, for a token with the scope.
+    const admin = { bearer: api.token }
+    expect((await as(admin, 'approve', { operation: 'exportDay', request: { format: 'csv', audit: true }, ...TARGET })).json.ok).toBe(true)
+    // An export without the audit trail needs no manager: there is nothing to approve, and no PIN is tried.
+    expect(
+      (await as(admin, 'approve', { operation: 'exportDay', request: { format: 'csv' }, operatorId: TARGET.operatorId, pin: '0000' })).json
+        .error?.code,
+    ).toBe('INVALID_REQUEST')
+    expect((await as(admin, 'approve', { operation: 'exportDay', request: { format: 'csv', audit: true }, ...TARGET })).json.ok).toBe(true)
+  })
+
+  it('a proof is good only for the caller that asked for it: another POS holding it gets nothing, and it is spent', async () => {
+    const made = async (name: string) => ({ bearer: (await as({ cookie: counter }, 'createToken', { name })).json.value.token as string })
+    const [asker, other] = [await made('POS R'), await made('POS R2')]
+    const request = { id: 'T1-nothing-00000001' }
+    const ask = async () => (await as(asker, 'approve', { operation: 'retryAttention', request, ...MANAGER })).json.value.approval as string
+    const stolen = await ask()
+    expect((await as(other, 'retryAttention', { ...request, approval: stolen })).json.error).toMatchObject({
+      code: 'MANAGER_REQUIRED',
+      message: expect.stringMatching(/given to another caller/),
+    })
+    // Seen where it should not be: it is spent for its own caller too.
+    expect((await as(asker, 'retryAttention', { ...request, approval: stolen })).json.error?.code).toBe('MANAGER_REQUIRED')
+    // A fresh one approves the asker's request (which then finds no such sale).
+    expect((await as(asker, 'retryAttention', { ...request, approval: await ask() })).json.error?.code).toBe('NO_SUCH_SALE')
+  })
+
   it('item 5: the audit trail names who did what through which door, in an unbroken chain', async () => {
     expect((await as({ cookie: counter }, 'signIn', { operatorId: '404', pin: '0000' })).json.error?.code).toBe('PIN_WRONG')
     expect((await as({ cookie: counter }, 'signIn', MANAGER)).json.ok).toBe(true)
@@ -169,7 +223,9 @@ describe('with operators', () => {
     const has = (match: Partial<(typeof trail.records)[number]>) => expect(trail.records).toContainEqual(expect.objectContaining(match))
     has({ action: 'signIn', door: 'counter', ok: false, detail: 'PIN_WRONG', subject: '404' })
     has({ action: 'signIn', door: 'counter', ok: true, subject: MANAGER.operatorId })
-    has({ action: 'retryAttention', door: 'pos', ok: false, detail: 'OPERATOR_LOCKED' })
+    // An approval asked ahead names the operation it is for, and the manager asked.
+    has({ action: 'approve', door: 'pos', ok: false, detail: 'OPERATOR_LOCKED', subject: 'retryAttention', actor: TARGET.operatorId })
+    has({ action: 'approve', door: 'pos', ok: true, subject: 'adjustTip', actor: MANAGER.operatorId })
     has({ action: 'approval', door: 'pos', ok: true, actor: MANAGER.operatorId, subject: 'adjustTip' })
     has({ action: 'approval', door: 'counter', ok: true, actor: MANAGER.operatorId, subject: 'setSigningKey' })
     has({ action: 'setSigningKey', door: 'counter', ok: true, actor: MANAGER.operatorId })
@@ -296,6 +352,19 @@ describe('item 6: the edges', () => {
     const answer = (await payment) as { SaleToPOIResponse: { PaymentResponse: { Response: { ErrorCondition?: string } } } }
     expect(answer.SaleToPOIResponse.PaymentResponse.Response.ErrorCondition).toBe('Aborted')
     expect(api.engine.engine.txn.get(waiting()!.id)?.state).toBe('abandoned')
+    // The refused Abort is in the audit trail: which POS tried, what it named, why it was refused.
+    const trail = (await as({ cookie: counter }, 'auditTrail')).json.value as unknown as {
+      records: Array<{ action: string; door: string; via?: string; subject?: string; ok: boolean; detail?: string }>
+    }
+    expect(trail.records.filter((r) => r.action === 'nexoAbort')).toEqual([
+      expect.objectContaining({
+        door: 'nexo',
+        via: 'token:installation sale:LANE-B',
+        subject: 'LANE-A/P1',
+        ok: false,
+        detail: 'this POS cannot stop a payment another POS started',
+      }),
+    ])
   })
 })
 

@@ -21,13 +21,19 @@ describe('startReturn, once the terminal has a manager', () => {
     expect(decide(caller, 'startReturn', withManager)).toMatchObject({ allowed: false, code: 'FORBIDDEN' })
   })
 
-  it('over the local API, even with the refund scope: a manager approves this request', () => {
+  it('over the local API, even with the refund scope: a manager approves this request, by a proof (no PIN from a token)', () => {
     const caller: Caller = { door: 'pos', token: token(['refund']) }
-    expect(decide(caller, 'startReturn', withManager)).toEqual({ allowed: true, manager: 'approvalNeeded' })
+    expect(decide(caller, 'startReturn', withManager)).toEqual({ allowed: true, manager: 'approvalNeeded', pinApproves: false })
+  })
+
+  it("at the cashier window: a manager's number and PIN with the request approve it", () => {
+    const caller: Caller = { door: 'counter', session: 'S1' }
+    const facts = { ...withManager, signedIn: { id: '17', role: 'cashier' as const } }
+    expect(decide(caller, 'startReturn', facts)).toEqual({ allowed: true, manager: 'approvalNeeded', pinApproves: true })
   })
 
   it('over nexo, a void of an old sale is still a manager rule the POS does not lift', () => {
     const caller: Caller = { door: 'nexo', token: token(['read', 'sell', 'refund']), saleId: 'POS-1' }
-    expect(decide(caller, 'voidSale', withManager)).toEqual({ allowed: true, manager: 'approvalNeeded' })
+    expect(decide(caller, 'voidSale', withManager)).toEqual({ allowed: true, manager: 'approvalNeeded', pinApproves: false })
   })
 })

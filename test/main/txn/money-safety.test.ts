@@ -294,3 +294,30 @@ describe('an answer about another request is not an answer', () => {
     },
   )
 })
+
+describe('a host that answers reversals with a bare record (host contract §1)', () => {
+  it.each([
+    ['process-then-drop', 'the answer lost'],
+    ['proxy-503-after-processing', 'an unsigned 503 after the host charged'],
+    ['answer-other-id', 'a record about another payment'],
+  ] as const)('a payment with %s (%s) ends reversed, not left reversalPending', async (fault, _how) => {
+    harness = await startEngineHarness(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }))
+    const h = harness
+    h.host.setFault('payment', fault, 1)
+    // Every reversal answered in the bare form: status and svcTransInfo, no id, no payment.
+    h.host.setFault('reversal', 'answer-bare-record')
+    const started = h.engine.txn.startSale({ amountMinor: 2_900, currency: 'USD' })
+    expect((await h.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
+    await eventually(() => h.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    expect(h.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
+    const reversals = h.host.ledger().entries.filter((e) => e.operation === 'reversal' && e.originalMerchantTransID === started.id)
+    // Acknowledged at its first answer: not asked again and again.
+    expect(reversals).toHaveLength(1)
+    expect(reversals[0]).toMatchObject({ status: 'Success', fault: 'answer-bare-record' })
+    expect(
+      h.engine.journal.outbox
+        .ofSale(started.id)
+        .filter((i) => i.operation === 'reversal' && ['pending', 'inflight', 'attention'].includes(i.state)),
+    ).toEqual([])
+  })
+})

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { ReturnRequest } from '../../../src-main/txn'
 import { PosError } from '../../../src-shared/pos-error'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
+import { DEFAULT_OFFLINE_LIMITS } from '../../../src-main/txn/offline-policy'
 import { eventually, startEngineHarness, TEST_SALE_LIMITS, type EngineHarness } from '../../support/engine-harness'
 
 let harness: EngineHarness | undefined
@@ -240,6 +241,49 @@ describe('a return without a sale on this terminal', () => {
     const credit = await returnOf(h, { amountMinor: 5000 })
     await eventually(() => h.engine.txn.get(credit.id)?.state === 'credited')
     expect(creditsAtHost(h, credit.id)).toHaveLength(1)
+  })
+
+  it("is refused in any currency but the terminal's, before the card is asked: nothing is journaled or credited", async () => {
+    const reader = new ScriptedCardReader().present(visa())
+    harness = await startEngineHarness(reader, { limits: { ...TEST_SALE_LIMITS, unreferencedReturnMaxMinor: 10_000 } })
+    const h = harness
+    for (const currency of ['EUR', 'GBP', 'CHF', 'CAD', 'JPY']) {
+      let refused: unknown
+      try {
+        h.engine.txn.startReturn({ amountMinor: 10_000, currency, managerApproved: true })
+      } catch (error) {
+        refused = error
+      }
+      expect(refused).toMatchObject({
+        code: 'CURRENCY_NOT_ACCEPTED',
+        message: `not returned: this terminal credits in USD only, the return asks for ${currency}`,
+      })
+    }
+    expect(h.engine.txn.dayReport().counts.returns).toBe(0)
+    expect(h.host.ledger().entries.filter((e) => e.operation === 'merchandiseCredit')).toEqual([])
+    // The card was never asked for: the one presented is still there for a return in USD.
+    const credit = await returnOf(h, { amountMinor: 10_000 })
+    await eventually(() => h.engine.txn.get(credit.id)?.state === 'credited')
+  })
+
+  it("counts every credit of the day against its limits: one made in another currency (before the terminal's changed) at its face value", async () => {
+    const reader = new ScriptedCardReader().present(visa(), visa())
+    const limits = {
+      ...TEST_SALE_LIMITS,
+      unreferencedReturnMaxMinor: 10_000,
+      unreferencedReturnPerCardDayMinor: 15_000,
+      unreferencedReturnPerDayMinor: 50_000,
+    }
+    harness = await startEngineHarness(reader, { currency: 'EUR', offline: DEFAULT_OFFLINE_LIMITS('EUR', 100), limits })
+    const h = harness
+    const euros = h.engine.txn.startReturn({ amountMinor: 10_000, currency: 'EUR', managerApproved: true })
+    await eventually(() => h.engine.txn.get(euros.id)?.state === 'credited')
+    // The same terminal, its currency now USD, the same business day and card.
+    await h.restart(reader, { currency: 'USD', offline: DEFAULT_OFFLINE_LIMITS('USD', 100) })
+    const dollars = h.engine.txn.startReturn({ amountMinor: 10_000, currency: 'USD', managerApproved: true })
+    await eventually(() => h.engine.txn.get(dollars.id)?.state === 'abandoned')
+    expect(h.engine.txn.get(dollars.id)?.reason).toBe('not returned: only USD 50.00 is left to return to this card today without a sale')
+    expect(creditsAtHost(h, dollars.id)).toHaveLength(0)
   })
 
   it('is not allowed at all where no limit is configured', async () => {
