@@ -46,7 +46,7 @@ export async function openStoreWiring(
   const store = config.store
   if (!store) return undefined
   // The store's code (its NATS client, the sealing of copies) loads only on a terminal that has a store.
-  const { StoreLink } = await import('../store')
+  const { readCopyKey, StoreLink } = await import('../store')
   const password = store.user ? await secrets.get(storeSecretAccount('password', store.user)) : undefined
   const nkeySeed = store.nkey ? await secrets.get(storeSecretAccount('nkey-seed', store.nkey)) : undefined
   if (store.nkey && !nkeySeed) logger.error('the store NKey seed is not in the keychain: run `pos-agent store nkey`')
@@ -61,6 +61,7 @@ export async function openStoreWiring(
       storeId: config.merchant.storeId,
       terminalId: config.merchant.terminalId,
       recoveryPublicKey: store.recoveryPublicKey,
+      copyKey: await readCopyKey(secrets, config.merchant.storeId, config.merchant.terminalId),
       requireReplica: store.requireReplica,
       ackTimeoutMs: store.ackTimeoutMs,
       heartbeatMs: store.heartbeatSeconds * 1000,
@@ -75,7 +76,7 @@ export async function openStoreWiring(
 /** The engine's view of a store link, and the hooks that feed it from the running engine. */
 export async function wireStore(link: StoreLink, merchant: { storeId: string; terminalId: string }): Promise<StoreWiring> {
   const config = { merchant }
-  const { fencedWords } = await import('../store')
+  const { fencedWords, queueCopyOf } = await import('../store')
   let fence: FenceRecord | undefined = await link.fenceAtStart()
   const engineStore: EngineStore = {
     replica: link.replica,
@@ -106,18 +107,7 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
             const owed = outbox.get(item.seq)
             const body = owed ? outbox.openBody(item.seq) : undefined
             if (!owed || body === undefined) return undefined
-            return {
-              v: 1,
-              storeId: config.merchant.storeId,
-              terminalId: config.merchant.terminalId,
-              saleId: owed.saleId,
-              operation: owed.operation,
-              messageId: owed.messageId,
-              body,
-              amountMinor: owed.amountMinor,
-              currency: owed.currency,
-              queuedAt: owed.createdAt,
-            }
+            return queueCopyOf(config.merchant, owed.saleId, { ...owed, body, seq: item.seq }, owed.createdAt)
           },
         },
         status: () => {

@@ -32,7 +32,7 @@ export interface RescueLine {
   amountMinor: number
   currency: string | null
   queuedAt: string
-  result: 'approved' | 'declined' | 'refused' | 'not sent' | 'unreadable'
+  result: 'approved' | 'declined' | 'refused' | 'not sent' | 'unreadable' | 'withdrawn'
   /** The bank's answer, or why nothing was sent, in plain words. */
   bankSaid: string
   authCode?: string | undefined
@@ -56,6 +56,8 @@ export interface RescueOptions {
   storeId: string
   terminalId: string
   opener: CopyOpener
+  /** The terminal's enrolled copy keys (newest first): a copy no one of them sealed is refused. */
+  senderPublicKeys: string[]
   sender: RescueSender
   /** Which lane or machine runs the rescue (recorded in the fence). */
   by: string
@@ -86,8 +88,21 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
     while (read < stored.length) {
       const { subject, seq, data } = stored[read++]!
       try {
-        const copy = await opener.open(data, subject)
+        const copy = await opener.open(data, subject, options.senderPublicKeys)
         if (copy.terminalId !== terminalId || copy.storeId !== storeId) throw new Error('the copy names another terminal')
+        if (copy.kind === 'withdrawn') {
+          // Withdrawn by the terminal (a void): nothing to send, and the tombstone's work is done.
+          await connection.erase(subject, timeoutMs, seq)
+          const when = new Date(copy.withdrawnAt).toISOString()
+          lines.push(
+            lineOf(
+              { ...copy, amountMinor: 0, currency: null, queuedAt: copy.withdrawnAt },
+              'withdrawn',
+              `withdrawn by the terminal on ${when}: not sent`,
+            ),
+          )
+          continue
+        }
         sales.set(copy.saleId, [...(sales.get(copy.saleId) ?? []), { subject, seq, copy }])
       } catch (error) {
         const item = itemOfSubject(subject)
@@ -155,7 +170,11 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
   return { storeId, terminalId, fence, continued: earlier, startedAt, endedAt: now().toISOString(), lines, left }
 }
 
-function lineOf(copy: QueueCopy, result: RescueLine['result'], bankSaid: string): RescueLine {
+function lineOf(
+  copy: Pick<QueueCopy, 'saleId' | 'operation' | 'messageId' | 'amountMinor' | 'currency' | 'queuedAt'>,
+  result: RescueLine['result'],
+  bankSaid: string,
+): RescueLine {
   return {
     saleId: copy.saleId,
     operation: copy.operation,

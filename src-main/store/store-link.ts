@@ -6,7 +6,8 @@
 import type { Logger } from 'pino'
 import { fencedWords, readFence, type FenceRecord } from './fence'
 import type { Heartbeat } from './fleet'
-import { recoveryPublicJwk } from './recovery-key'
+import { makeCopyKeyPair } from './enrolment'
+import { recoveryPublicJwk, type X25519PrivateJwk } from './recovery-key'
 import { ReplicaSync, type OwedQueue, type ReplicaState } from './replica-sync'
 import { CopySealer } from './sealed-copy'
 import { StoreConnection, type StoreConnectionSettings } from './store-connection'
@@ -21,6 +22,8 @@ const CLOSE_GRACE_MS = 500
 export interface StoreLinkSettings extends Omit<StoreConnectionSettings, 'name'> {
   terminalId: string
   recoveryPublicKey: string
+  /** This terminal's copy key from the keychain (enrolment.ts); undefined when it is not enrolled. */
+  copyKey?: X25519PrivateJwk | undefined
   requireReplica: boolean
   ackTimeoutMs: number
   heartbeatMs: number
@@ -63,7 +66,8 @@ export class StoreLink {
     this.connection = new StoreConnection({ ...settings, name: `pos-agent ${settings.terminalId}` })
     this.replica = new ReplicaSync({
       connection: this.connection,
-      sealer: new CopySealer(recoveryPublicJwk(settings.recoveryPublicKey)),
+      // Not enrolled: a key of this run only, whose copies the rescue refuses (docs/store.md).
+      sealer: new CopySealer(recoveryPublicJwk(settings.recoveryPublicKey), settings.copyKey ?? makeCopyKeyPair().privateJwk),
       storeId: settings.storeId,
       terminalId: settings.terminalId,
       required: settings.requireReplica,

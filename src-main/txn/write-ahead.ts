@@ -154,7 +154,8 @@ export class WriteAhead {
   private copyOf(saleId: string, item: NewOutboxItem): QueueCopy {
     const { terminalId, storeId } = this.deps.queueItems.merchant
     return {
-      v: 1,
+      v: 2,
+      kind: 'copy',
       storeId,
       terminalId,
       saleId,
@@ -164,6 +165,8 @@ export class WriteAhead {
       amountMinor: item.amountMinor ?? 0,
       currency: item.currency ?? null,
       queuedAt: Date.now(),
+      // Sealed before the journal gives the item its sequence (queue-replica.ts).
+      seq: 0,
     }
   }
 

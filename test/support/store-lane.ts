@@ -2,13 +2,23 @@
  * A lane with a store: the real engine (SQLite journal, the gateway client over HTTPS to a training
  * host) linked to a real nats-server through the production wiring (app/store-wiring.ts).
  */
+import { Kvm } from '@nats-io/kv'
 import pino from 'pino'
 import { composeEngine, type Engine, type EngineSettings } from '../../src-main/app/compose'
 import { wireStore, type StoreWiring } from '../../src-main/app/store-wiring'
 import type { CardReader } from '../../src-main/device'
 import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import type { SecretStore } from '../../src-main/keychain'
-import { StoreConnection, StoreLink, type StoreLinkSettings } from '../../src-main/store'
+import {
+  ENROL_BUCKET,
+  makeEnrolment,
+  readCopyKey,
+  StoreConnection,
+  StoreLink,
+  terminalKey,
+  type StoreLinkSettings,
+  type X25519PrivateJwk,
+} from '../../src-main/store'
 import { AID, KEY, testSettings } from './engine-harness'
 
 export interface LaneOptions {
@@ -21,6 +31,11 @@ export interface LaneOptions {
   reader: CardReader
   secrets: SecretStore
   recoveryPublicKey: string
+  /**
+   * The lane's copy key (src-main/store/enrolment.ts); without it, the one in `secrets`, as the
+   * production wiring reads it. A lane with neither seals with a key a rescue refuses.
+   */
+  copyKey?: X25519PrivateJwk
   requireReplica?: boolean
   ackTimeoutMs?: number
   heartbeatMs?: number
@@ -55,6 +70,7 @@ export function linkSettings(options: LaneOptions): StoreLinkSettings {
     storeId: options.storeId ?? 'S1',
     terminalId: options.terminalId,
     recoveryPublicKey: options.recoveryPublicKey,
+    copyKey: options.copyKey,
     requireReplica: options.requireReplica ?? true,
     ackTimeoutMs: options.ackTimeoutMs ?? 500,
     heartbeatMs: options.heartbeatMs ?? 200,
@@ -69,7 +85,8 @@ export async function startLane(options: LaneOptions): Promise<Lane> {
     ...options.settings,
     merchant: { storeId: options.storeId ?? 'S1', terminalId: options.terminalId, merchantId: 'M1', pspInfo: { mcc: '5812' } },
   })
-  const wiring = await wireStore(new StoreLink(linkSettings(options), logger), settings.merchant)
+  const copyKey = options.copyKey ?? (await readCopyKey(options.secrets, settings.merchant.storeId, settings.merchant.terminalId))
+  const wiring = await wireStore(new StoreLink({ ...linkSettings(options), copyKey }, logger), settings.merchant)
   const client = hostClient(options.hostUrl, options.caPem)
   const engine = await composeEngine(settings, {
     reader: options.reader,
@@ -97,6 +114,35 @@ export async function copiesAtStore(natsUrl: string, terminalId: string, storeId
   const connection = new StoreConnection({ servers: [natsUrl], storeId, name: 'test', maxAgeMs: 96 * 3_600_000 })
   try {
     return (await connection.copySubjects(terminalId, 3_000)).sort()
+  } finally {
+    await connection.close()
+  }
+}
+
+/**
+ * Enrols a terminal's copy key at the store as `pos-agent store enrol` does: the certificate, made
+ * with the recovery private key, put into the `pos_enrol` bucket under the terminal's key.
+ */
+export async function enrolAtStore(
+  natsUrl: string,
+  recoveryPrivate: X25519PrivateJwk,
+  terminal: { storeId?: string; terminalId: string; publicKey: string },
+): Promise<string> {
+  const storeId = terminal.storeId ?? 'S1'
+  const certificate = JSON.stringify(
+    makeEnrolment(recoveryPrivate, {
+      storeId,
+      terminalId: terminal.terminalId,
+      publicKey: terminal.publicKey,
+      by: 'test',
+      now: new Date(),
+    }),
+  )
+  const connection = new StoreConnection({ servers: [natsUrl], storeId, name: 'test enrol', maxAgeMs: 96 * 3_600_000 })
+  try {
+    const kv = await new Kvm(await connection.jetstream(3_000)).create(ENROL_BUCKET, { history: 10 })
+    await kv.put(terminalKey(storeId, terminal.terminalId), certificate)
+    return certificate
   } finally {
     await connection.close()
   }

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto'
 import { OPERATIONS, type HostClient } from '../../gateway'
 import {
   CopyOpener,
+  enrolledKeys,
+  readEnrolmentHistory,
   FLEET_BUCKET,
   fleetTable,
   fleetView,
@@ -79,7 +81,11 @@ export async function rescueCommand(input: RescueInput): Promise<{ code: number;
   const key = openRecoveryPrivateKey(input.keyPem, input.passphrase)
   const connection = new StoreConnection({ ...input.connection, name: `pos-agent rescue on ${hostname()}` })
   try {
+    const storeId = input.connection.storeId
+    const history = await readEnrolmentHistory(connection, storeId, input.terminalId, input.timeoutMs ?? 5_000)
+    const enrolled = enrolledKeys(key.jwk, history, { storeId, terminalId: input.terminalId })
     const report = await rescueTerminal({
+      senderPublicKeys: enrolled.keys,
       connection,
       storeId: input.connection.storeId,
       terminalId: input.terminalId,

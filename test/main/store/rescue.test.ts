@@ -13,17 +13,25 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { rescueCommand } from '../../../src-main/cli/commands/store-commands'
-import { makeRecoveryKeyPair, readFence, StoreConnection } from '../../../src-main/store'
+import {
+  copyKeyAccount,
+  makeCopyKeyPair,
+  makeRecoveryKeyPair,
+  openRecoveryPrivateKey,
+  readFence,
+  StoreConnection,
+} from '../../../src-main/store'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { AID, KEY } from '../../support/engine-harness'
 import { FileSecretStore } from '../../support/file-secret-store'
 import { internalWordsIn } from '../../support/internal-words'
 import { natsServerAvailable, startNatsServer, type NatsServer } from '../../support/nats-server'
-import { copiesAtStore, hostClient, startLane } from '../../support/store-lane'
+import { copiesAtStore, enrolAtStore, hostClient, startLane } from '../../support/store-lane'
 
 const PASSPHRASE = 'a manager keeps this apart'
 const keys = makeRecoveryKeyPair(PASSPHRASE)
+const recovery = openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk
 const MAX_AGE = 96 * 3_600_000
 
 interface Answer {
@@ -108,7 +116,15 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
     }
   }
 
+  /** A's copy key in its keychain (a file, so that it outlives the process) and its enrolment at the store. */
+  const enrol = async (keychainFile: string) => {
+    const key = makeCopyKeyPair()
+    await new FileSecretStore(keychainFile).set(copyKeyAccount('S1', 'T-000A'), JSON.stringify(key.privateJwk))
+    await enrolAtStore(nats.url, recovery, { terminalId: 'T-000A', publicKey: key.publicKey })
+  }
+
   it('the rescue from another lane brings the ledger to what A’s cashiers saw; twice sends nothing twice; A on its old disk refuses to forward', async () => {
+    await enrol(join(dir, 'A-keychain.json'))
     const a = startTerminalA(dir, host, nats.url)
     await a.ready
     const sold = await a.run('sale 5000')
@@ -216,6 +232,7 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
   })
 
   it('a rescue interrupted by the bank going away finishes on its next run, with each item sent to the bank once', async () => {
+    await enrol(join(dir, 'B-keychain.json'))
     const lane = await startLane({
       dir: join(dir, 'B'),
       hostUrl: host.url,
