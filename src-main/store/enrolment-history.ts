@@ -7,10 +7,9 @@
 import { Kvm } from '@nats-io/kv'
 import type { StoreConnection } from './store-connection'
 import { isNotFound, withTimeout } from './store-connection'
-import { terminalKey } from './store-names'
+import { ENROL_BUCKET, terminalKey } from './store-names'
 
-/** Enrolment certificates, one key per terminal, the last ten kept. */
-export const ENROL_BUCKET = 'pos_enrol'
+export { ENROL_BUCKET }
 
 export async function readEnrolmentHistory(
   connection: StoreConnection,

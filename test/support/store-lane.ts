@@ -11,6 +11,7 @@ import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import type { SecretStore } from '../../src-main/keychain'
 import {
   ENROL_BUCKET,
+  makeCopyKeyPair,
   makeEnrolment,
   readCopyKey,
   StoreConnection,
@@ -33,9 +34,15 @@ export interface LaneOptions {
   recoveryPublicKey: string
   /**
    * The lane's copy key (src-main/store/enrolment.ts); without it, the one in `secrets`, as the
-   * production wiring reads it. A lane with neither seals with a key a rescue refuses.
+   * production wiring reads it. A lane with neither seals with a key of its run, which a rescue
+   * refuses; `enrolled: false` gives it none at all (a terminal not enrolled publishes no copy).
    */
   copyKey?: X25519PrivateJwk
+  enrolled?: false
+  /** The enrolment certificate the lane puts into the store's bucket at start. */
+  enrolment?: string
+  /** The lane's NKey seed, when the store server has one user per lane. */
+  nkeySeed?: string
   requireReplica?: boolean
   ackTimeoutMs?: number
   heartbeatMs?: number
@@ -71,6 +78,8 @@ export function linkSettings(options: LaneOptions): StoreLinkSettings {
     terminalId: options.terminalId,
     recoveryPublicKey: options.recoveryPublicKey,
     copyKey: options.copyKey,
+    enrolment: options.enrolment,
+    nkeySeed: options.nkeySeed,
     requireReplica: options.requireReplica ?? true,
     ackTimeoutMs: options.ackTimeoutMs ?? 500,
     heartbeatMs: options.heartbeatMs ?? 200,
@@ -85,7 +94,12 @@ export async function startLane(options: LaneOptions): Promise<Lane> {
     ...options.settings,
     merchant: { storeId: options.storeId ?? 'S1', terminalId: options.terminalId, merchantId: 'M1', pspInfo: { mcc: '5812' } },
   })
-  const copyKey = options.copyKey ?? (await readCopyKey(options.secrets, settings.merchant.storeId, settings.merchant.terminalId))
+  const copyKey =
+    options.enrolled === false
+      ? undefined
+      : (options.copyKey ??
+        (await readCopyKey(options.secrets, settings.merchant.storeId, settings.merchant.terminalId)) ??
+        makeCopyKeyPair().privateJwk)
   const wiring = await wireStore(new StoreLink({ ...linkSettings(options), copyKey }, logger), settings.merchant)
   const client = hostClient(options.hostUrl, options.caPem)
   const engine = await composeEngine(settings, {
