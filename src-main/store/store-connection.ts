@@ -463,13 +463,15 @@ export class StoreConnection {
   async readFenceRaw(terminalId: string, ms: number): Promise<{ raw: Uint8Array; revision: number } | undefined> {
     const subject = `${this.api}.DIRECT.GET.${bucketStream(FENCE_BUCKET)}.${bucketSubject(FENCE_BUCKET, terminalKey(this.settings.storeId, terminalId))}`
     const deadline = this.now() + ms
-    const nc = await this.nats(ms)
-    const get = () => withTimeout(nc.request(subject, Empty, { timeout: Math.max(1, deadline - this.now()) }), ms, NO_ANSWER)
+    // A direct get of a stream that is not there gets no answer at all (JetStream takes the request
+    // and nothing serves it): the bucket is made first, once.
+    await this.ensureBucket(FENCE_BUCKET, ms)
+    const get = () => this.request(subject, deadline)
     let answer: Msg
     try {
       answer = await get()
     } catch (error) {
-      // No one answers for a bucket that is not there yet: made (empty), then asked again.
+      // No one answers for a bucket that was lost since (a store server whose store was lost): made again.
       if (!isNoResponders(error)) throw error
       await this.ensureBucket(FENCE_BUCKET, Math.max(1, deadline - this.now()), true)
       answer = await get()
@@ -480,6 +482,37 @@ export class StoreConnection {
       throw new PosError('STORE_UNAVAILABLE', `the store server could not read the fence (${answer.headers?.description ?? code})`)
     if (isDeleted(answer.headers)) return undefined
     return { raw: new Uint8Array(answer.data), revision: Number(answer.headers?.get('Nats-Sequence') ?? 0) }
+  }
+
+  /**
+   * A request answered before `deadline`. Sent again when the client comes back (a request written
+   * to a server going away never gets its answer) and after a third of the time without one; never
+   * handed to a client that is reconnecting.
+   */
+  private async request(subject: string, deadline: number): Promise<Msg> {
+    const attemptMs = Math.max(200, Math.floor((deadline - this.now()) / 3))
+    for (;;) {
+      const left = deadline - this.now()
+      if (left <= 0 || this.closed) throw new PosError('STORE_UNAVAILABLE', NO_ANSWER)
+      if (!this.isConnected) {
+        await this.whenConnected(Math.min(left, attemptMs))
+        continue
+      }
+      const nc = await this.nats(left)
+      let resend: () => void = () => undefined
+      const reconnected = new Promise<undefined>((resolve) => (resend = () => resolve(undefined)))
+      const stopListening = this.onReconnect(resend)
+      try {
+        const asked = nc.request(subject, Empty, { timeout: Math.min(left, attemptMs) })
+        asked.catch(() => undefined)
+        const answer = await Promise.race([asked, reconnected])
+        if (answer) return answer
+      } catch (error) {
+        if (!isTimeout(error)) throw error
+      } finally {
+        stopListening()
+      }
+    }
   }
 
   /**
@@ -715,6 +748,10 @@ const NO_ANSWER = 'the store server did not answer'
 function isDeleted(headers: MsgHdrs | undefined): boolean {
   const operation = headers?.get(KV_OPERATION)
   return operation === 'DEL' || operation === 'PURGE'
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && /timeout/i.test(`${error.name} ${error.message}`)
 }
 
 function isNoResponders(error: unknown): boolean {
