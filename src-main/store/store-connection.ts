@@ -334,26 +334,30 @@ export class StoreConnection {
 
   /**
    * Copies of `terminalId` left in the store's old shared stream (written before each lane had a
-   * stream of its own). The store's admin only; none when that stream is gone.
+   * stream of its own). The store's admin only; none when that stream is gone. Read one by one, by
+   * subject: once the old stream is retired (its subjects moved aside so that the lanes' own streams
+   * may take theirs, docs/store.md) a consumer filtered to them is refused, but the messages keep their
+   * subjects and are still found by them.
    */
   async readLegacyCopies(terminalId: string, ms: number): Promise<StoredRecord[]> {
     const jsm = await this.manager(ms)
-    const filter = terminalCopies(this.settings.storeId, terminalId)
-    let subjects: Record<string, number>
+    const stream = legacyStreamName(this.settings.storeId)
+    let subjects: string[]
     try {
-      subjects =
-        (await withTimeout(jsm.streams.info(legacyStreamName(this.settings.storeId), { subjects_filter: filter }), ms, NO_ANSWER)).state
-          .subjects ?? {}
+      subjects = Object.keys(
+        (await withTimeout(jsm.streams.info(stream, { subjects_filter: terminalCopies(this.settings.storeId, terminalId) }), ms, NO_ANSWER))
+          .state.subjects ?? {},
+      )
     } catch (error) {
       if (isNotFound(error)) return []
       throw error
     }
-    const expected = Object.values(subjects).reduce((sum, n) => sum + n, 0)
-    return (await this.readStream(legacyStreamName(this.settings.storeId), filter, expected, ms)).map(({ subject, seq, data }) => ({
-      subject,
-      seq,
-      data,
-    }))
+    const out: StoredRecord[] = []
+    for (const subject of subjects.sort()) {
+      const found = await this.readCopy(subject, ms, 'legacy')
+      if (found) out.push({ subject, ...found })
+    }
+    return out
   }
 
   private async readStream(
@@ -382,7 +386,7 @@ export class StoreConnection {
   async readCopy(subject: string, ms: number, from: 'lane' | 'legacy' = 'lane'): Promise<{ seq: number; data: Uint8Array } | undefined> {
     const jsm = await this.manager(ms)
     const message = await withTimeout(jsm.streams.getMessage(this.streamOf(subject, from), { last_by_subj: subject }), ms, NO_ANSWER)
-    return message ? { seq: message.seq, data: message.data } : undefined
+    return message ? { seq: message.seq, data: new Uint8Array(message.data) } : undefined
   }
 
   /** Secure erase (JetStream `STREAM.MSG.DELETE` without `no_erase`): the message is overwritten with random data. */

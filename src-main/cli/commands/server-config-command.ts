@@ -21,6 +21,8 @@ export interface ServerConfigOptions {
   tlsKey?: string | undefined
   domain?: string | undefined
   now: () => Date
+  /** Where the summary goes (the console by default). */
+  print?: (text: string) => void
 }
 
 const SEED = /^SU[A-Z2-7]{56}$/
@@ -85,7 +87,7 @@ export function serverConfigCommand(options: ServerConfigOptions): number {
   writeFileSync(partial, text, { mode: 0o644 })
   renameSync(partial, options.out)
   const kept = (seed: { made: boolean }) => (seed.made ? 'new' : 'kept')
-  console.log(
+  ;(options.print ?? console.log)(
     [
       `nats-server configuration written to ${options.out}: ${lanes.length} ${lanes.length === 1 ? 'lane' : 'lanes'} of store ${options.store}, and the store's admin.`,
       `Start (or reload) the server with it: nats-server -c ${options.out}`,
