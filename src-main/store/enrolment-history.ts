@@ -32,3 +32,18 @@ export async function readEnrolmentHistory(
   }
   return withTimeout(read(), ms, 'the store server did not answer')
 }
+
+/** Puts this terminal's certificate into `pos_enrol` (its own key; the bucket made with a history of ten when absent). */
+export async function putEnrolment(
+  connection: StoreConnection,
+  storeId: string,
+  terminalId: string,
+  json: string,
+  ms: number,
+): Promise<void> {
+  const put = async () => {
+    const kv = await new Kvm(await connection.jetstream(Math.max(ms, 1_000))).create(ENROL_BUCKET, { history: 10 })
+    await kv.put(terminalKey(storeId, terminalId), json)
+  }
+  await withTimeout(put(), ms, 'the store server did not answer')
+}

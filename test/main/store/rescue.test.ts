@@ -4,22 +4,27 @@
  * SIGKILL and its data folder deleted; the bank comes back; the rescue run from another lane brings
  * the host's ledger to exactly what A's cashiers saw; a second run sends nothing; A started again on
  * its old disk refuses to forward, in plain words. Also a rescue interrupted by the bank going away
- * and run again.
+ * and run again, and what the rescue refuses (docs/store.md "The rescue"): copies forged with the
+ * recovery public key alone or by another lane's own enrolled key under A's subjects, junk and
+ * subjects of the wrong shape (each a line, the run goes on, nothing reaches the bank), a withdrawn
+ * payment, a wrong recovery key (nothing changes, no fence), a dry run, and a terminal heard from lately.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { rescueCommand } from '../../../src-main/cli/commands/store-commands'
+import { rescueSender } from '../../../src-main/cli/commands/store-commands'
 import {
   copyKeyAccount,
   makeCopyKeyPair,
   makeRecoveryKeyPair,
   openRecoveryPrivateKey,
   readFence,
+  runRescue,
   StoreConnection,
+  type RescueRunInput,
 } from '../../../src-main/store'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
@@ -33,6 +38,14 @@ const PASSPHRASE = 'a manager keeps this apart'
 const keys = makeRecoveryKeyPair(PASSPHRASE)
 const recovery = openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk
 const MAX_AGE = 96 * 3_600_000
+/** The lanes' rules (test/support/engine-harness.ts: USD, offline up to USD 100.00 a payment; the configuration's return limits). */
+const RULES = {
+  currency: 'USD',
+  storedPaymentMaxMinor: 10_000,
+  unreferencedReturnMaxMinor: 10_000,
+  unreferencedReturnPerCardDayMinor: 10_000,
+  unreferencedReturnPerDayMinor: 50_000,
+}
 
 interface Answer {
   id: string
@@ -99,18 +112,35 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const rescue = async () => {
+  const audited: Array<{ action: string; ok: boolean; detail: string }> = []
+  const rescue = async (overrides: Partial<RescueRunInput> = {}) => {
     const client = hostClient(host.url, host.caPem)
+    const out: string[] = []
     try {
-      return await rescueCommand({
+      const result = await runRescue({
         connection: { servers: [nats.url], storeId: 'S1', maxAgeMs: MAX_AGE },
         terminalId: 'T-000A',
+        recoveryPublicKey: keys.publicKey,
+        keyFile: 'recovery.pem',
         keyPem: keys.privateKeyPem,
         passphrase: PASSPHRASE,
-        host: client,
+        rules: RULES,
+        rescueAfterSeconds: 60,
+        // A was killed a moment ago: its heartbeat is fresh, and the manager knows it is off.
+        terminalIsOff: true,
+        dryRun: false,
+        confirm: async (question) => (out.push(question), true),
+        sender: rescueSender(client),
         reportDir: join(dir, 'reports'),
-        json: true,
+        reportDirIsDefault: true,
+        lane: 'T-000B',
+        audit: (entry) => void audited.push(entry),
+        print: (text) => void out.push(text),
+        warn: (text) => void out.push(text),
+        timeoutMs: 3_000,
+        ...overrides,
       })
+      return { ...result, out: out.join('\n') }
     } finally {
       await client.close()
     }
@@ -151,9 +181,12 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
 
     host.clearFaults()
     const first = await rescue()
-    expect(first.code).toBe(0)
-    expect(first.report.left).toBe(0)
-    expect(first.report.lines.map((l) => [l.saleId, l.operation, l.result]).sort()).toEqual(
+    expect(first.code, first.out).toBe(0)
+    expect(first.out).toMatch(
+      /5 messages to send to the bank:[\s\S]*476173\*{6}0010[\s\S]*totals: 3 payments \(USD 36\.00\), 1 reversal \(USD 20\.00\), 1 return \(USD 15\.00\)[\s\S]*Send these 5 messages to the bank\?/,
+    )
+    expect(first.report!.left).toBe(0)
+    expect(first.report!.lines.map((l) => [l.saleId, l.operation, l.result]).sort()).toEqual(
       [
         [stored[0]!.id, 'payment', 'approved'],
         [stored[1]!.id, 'payment', 'approved'],
@@ -162,9 +195,17 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
         [credit.id, 'merchandiseCredit', 'approved'],
       ].sort(),
     )
-    const csv = readFileSync(first.file, 'utf8')
-    expect(csv.split('\n')[0]).toBe('sale,what,message,amount_minor,currency,queued_at,result,bank_said,auth_code')
+    const csv = readFileSync(first.file!, 'utf8')
+    expect(csv.split('\n')[0]).toBe('sale,what,message,amount_minor,currency,card,queued_at,result,bank_said,auth_code')
     expect(csv).not.toMatch(/4761730000000010|476173\d{10}/)
+    expect(csv).toContain('476173******0010')
+    expect(statSync(first.file!).mode & 0o777).toBe(0o600)
+    expect(statSync(join(dir, 'reports')).mode & 0o777).toBe(0o700)
+    // The rescue is in the audit trail of the lane it ran on: who, what was sent, what the bank answered.
+    expect(audited.at(-1)).toMatchObject({ action: 'rescue', ok: true })
+    expect(audited.at(-1)!.detail).toMatch(
+      /^from T-000B: rescue .* the manager stated that the terminal is off .* sent 3 payments \(USD 36\.00\), 1 reversal \(USD 20\.00\), 1 return \(USD 15\.00\); 5 approved; 0 left/,
+    )
 
     // The host's ledger is what A's cashiers saw: each stored payment charged once, the reversal applied, the credit credited once.
     const ledger = host.ledger()
@@ -186,6 +227,7 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
     // Twice: nothing left, nothing sent.
     const second = await rescue()
     expect(second.report).toMatchObject({ continued: true, lines: [], left: 0 })
+    expect(second.out).toMatch(/nothing to send to the bank/)
     expect(host.ledger().entries).toHaveLength(ledger.entries.length)
 
     // A comes back on its old disk: it reads its fence and refuses to forward, in plain words, keeping its journal.
@@ -255,7 +297,7 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
     host.setFault('payment', 'process-then-drop', 2)
     const first = await rescue()
     expect(first.code).toBe(1)
-    expect(first.report.left).toBe(4)
+    expect(first.report!.left).toBe(4)
     const fence = await readFence(
       new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 't', maxAgeMs: MAX_AGE }),
       'S1',
@@ -266,8 +308,8 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
     host.clearFaults()
     const second = await rescue()
     expect(second.code).toBe(0)
-    expect(second.report.continued).toBe(true)
-    expect(second.report.lines.filter((l) => l.result === 'approved')).toHaveLength(4)
+    expect(second.report!.continued).toBe(true)
+    expect(second.report!.lines.filter((l) => l.result === 'approved')).toHaveLength(4)
     for (const id of ids) expect(host.ledger().payments.filter((p) => p.merchantTransID === id && p.status === 'Captured')).toHaveLength(1)
     expect(await copiesAtStore(nats.url, 'T-000A')).toEqual([])
   })
