@@ -14,10 +14,16 @@ export {
   type QueueTombstone,
 } from './queue-replica'
 export { ReplicaSync, type OwedItem, type OwedQueue, type ReplicaState } from './replica-sync'
-export { StoreLink, type StoreAlarm, type StoreLinkSettings, type TerminalStatus } from './store-link'
-export { StoreConnection, type StoreConnectionSettings } from './store-connection'
-export { fencedWords, fenceTerminal, liftFence, readFence, readFenceEntry, type FenceRecord } from './fence'
-export { fleetTable, fleetView, type Heartbeat, type LaneView } from './fleet'
+export { NOT_ENROLLED_WORDS, StoreLink, type StoreAlarm, type StoreLinkSettings, type TerminalStatus } from './store-link'
+export {
+  adminConnectionSettings,
+  StoreConnection,
+  type KeyRecord,
+  type StoreConnectionSettings,
+  type StoredRecord,
+} from './store-connection'
+export { fencedWords, fenceRecordName, fenceTerminal, liftFence, parseFence, readFence, readFenceEntry, type FenceRecord } from './fence'
+export { fleetTable, fleetView, parseHeartbeat, readFleet, type Heartbeat, type LaneRecords, type LaneView } from './fleet'
 export {
   readRescueQueue,
   rescueTerminal,
@@ -67,4 +73,15 @@ export {
   readCopyKey,
   type EnrolmentCertificate,
 } from './enrolment'
-export { copySubject, FENCE_BUCKET, FLEET_BUCKET, terminalKey, storeOfKey, queueStreamName } from './store-names'
+export {
+  copySubject,
+  FENCE_BUCKET,
+  FLEET_BUCKET,
+  terminalKey,
+  storeOfKey,
+  laneStreamName,
+  laneInboxPrefix,
+  laneName,
+  legacyStreamName,
+} from './store-names'
+export { lanePermissions, serverConfig, type LaneAccount, type ServerConfigInput } from './server-config'

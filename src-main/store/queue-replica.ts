@@ -126,4 +126,9 @@ export interface QueueReplica {
   discard(keys: CopyKey[]): void
   /** The journal's queue changed: copy what is new, erase what the bank answered (soon, in the background). */
   queueChanged(): void
+  /**
+   * Publishes tombstones for these items and waits for the stream's acknowledgement (ackTimeoutMs).
+   * True when every tombstone is at the store: the items may be withdrawn locally.
+   */
+  withdraw(tombstones: QueueTombstone[]): Promise<boolean>
 }

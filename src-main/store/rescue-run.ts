@@ -31,7 +31,7 @@ import { readRescueQueue, rescueTerminal, type RescueItem, type RescueLine, type
 import type { RescueRules } from './rescue-rules'
 import { CopyOpener } from './sealed-copy'
 import { StoreConnection, type StoreConnectionSettings } from './store-connection'
-import { FLEET_BUCKET, terminalKey } from './store-names'
+import { parseHeartbeat } from './fleet'
 
 /** What the audit trail is told (the command line appends it to the lane's journal). */
 export interface RescueAuditEntry {
@@ -94,24 +94,22 @@ export function rescueAfterSecondsOf(store: { heartbeatSeconds: number; rescueAf
   return store.rescueAfterSeconds ?? Math.max(60, 4 * store.heartbeatSeconds)
 }
 
-/** The last heartbeat in the `pos_fleet` bucket; a record that does not parse is `unreadable`, never an exception. */
+/**
+ * The last heartbeat at the store, timed by the store server's clock (when it took the record), not
+ * by the lane's own: a lane whose clock is wrong is not taken for silent. A record that does not parse
+ * is `unreadable`, never an exception.
+ */
 export async function readLastHeartbeat(
   connection: StoreConnection,
   storeId: string,
   terminalId: string,
   ms: number,
 ): Promise<LastHeartbeat> {
-  const kv = await connection.bucket(FLEET_BUCKET, ms)
-  const entry = await kv.get(terminalKey(storeId, terminalId))
-  if (!entry || entry.operation !== 'PUT' || entry.length === 0) return 'none'
-  try {
-    const beat = JSON.parse(entry.string()) as { lastSeen?: unknown; heartbeatSeconds?: unknown }
-    if (typeof beat.lastSeen !== 'number' || !Number.isFinite(beat.lastSeen)) return 'unreadable'
-    const heartbeatSeconds = typeof beat.heartbeatSeconds === 'number' && beat.heartbeatSeconds > 0 ? beat.heartbeatSeconds : 0
-    return { lastSeen: beat.lastSeen, heartbeatSeconds }
-  } catch {
-    return 'unreadable'
-  }
+  const found = await connection.readHeartbeatRaw(terminalId, ms)
+  if (!found || found.raw.length === 0) return 'none'
+  const beat = parseHeartbeat(found.raw, storeId, terminalId)
+  if (!beat) return 'unreadable'
+  return { lastSeen: found.at, heartbeatSeconds: beat.heartbeatSeconds }
 }
 
 export async function runRescue(input: RescueRunInput): Promise<RescueRunResult> {
@@ -159,6 +157,7 @@ export async function runRescue(input: RescueRunInput): Promise<RescueRunResult>
     const opener = new CopyOpener(key.jwk)
     const read = { connection, storeId, terminalId, opener, senderPublicKeys: enrolled.keys, rules: input.rules, timeoutMs }
     const listing = await readRescueQueue(read)
+    for (const note of listing.notes) input.warn(note)
     input.print(
       listingWords(
         terminalId,

@@ -62,6 +62,8 @@ export interface QueueReading {
   withdrawn: Array<{ subject: string; seq: number; tombstone: QueueTombstone }>
   /** Copies that are not sent, each with why (they stay at the store untouched). */
   refused: Array<{ subject: string; line: RescueLine }>
+  /** What could not be read at all (the store's old shared stream), in plain words. */
+  notes: string[]
 }
 
 export interface ReadOptions {
@@ -115,7 +117,23 @@ export async function readRescueQueue(options: ReadOptions): Promise<QueueReadin
   const subjects = await connection.copySubjects(terminalId, timeoutMs)
   const stored = await connection.readCopies(terminalId, subjects.length, timeoutMs)
   const opened: Array<{ subject: string; seq: number; copy: QueueCopy }> = []
-  const reading: QueueReading = { items: [], withdrawn: [], refused: [] }
+  const reading: QueueReading = { items: [], withdrawn: [], refused: [], notes: [] }
+  // Copies left in the store's old shared stream were made before copies were authenticated: anyone
+  // with store credentials could have put them there, so none is sent; each is a line.
+  try {
+    for (const { subject } of await connection.readLegacyCopies(terminalId, timeoutMs))
+      reading.refused.push({
+        subject,
+        line: refusedLine(
+          subject,
+          "it is in the store's old shared stream, made before copies proved which terminal made them, so it cannot be trusted",
+        ),
+      })
+  } catch (error) {
+    reading.notes.push(
+      `the store's old shared stream could not be read (${error instanceof Error ? error.message : String(error)}): copies there, if any, are not listed`,
+    )
+  }
   let read = 0
   const openOne = async () => {
     while (read < stored.length) {

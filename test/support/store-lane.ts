@@ -2,7 +2,6 @@
  * A lane with a store: the real engine (SQLite journal, the gateway client over HTTPS to a training
  * host) linked to a real nats-server through the production wiring (app/store-wiring.ts).
  */
-import { Kvm } from '@nats-io/kv'
 import pino from 'pino'
 import { composeEngine, type Engine, type EngineSettings } from '../../src-main/app/compose'
 import { wireStore, type StoreWiring } from '../../src-main/app/store-wiring'
@@ -10,12 +9,11 @@ import type { CardReader } from '../../src-main/device'
 import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import type { SecretStore } from '../../src-main/keychain'
 import {
-  ENROL_BUCKET,
+  makeCopyKeyPair,
   makeEnrolment,
   readCopyKey,
   StoreConnection,
   StoreLink,
-  terminalKey,
   type StoreLinkSettings,
   type X25519PrivateJwk,
 } from '../../src-main/store'
@@ -33,9 +31,15 @@ export interface LaneOptions {
   recoveryPublicKey: string
   /**
    * The lane's copy key (src-main/store/enrolment.ts); without it, the one in `secrets`, as the
-   * production wiring reads it. A lane with neither seals with a key a rescue refuses.
+   * production wiring reads it. A lane with neither seals with a key of its run, which a rescue
+   * refuses; `enrolled: false` gives it none at all (a terminal not enrolled publishes no copy).
    */
   copyKey?: X25519PrivateJwk
+  enrolled?: false
+  /** The enrolment certificate the lane puts into the store's bucket at start. */
+  enrolment?: string
+  /** The lane's NKey seed, when the store server has one user per lane. */
+  nkeySeed?: string
   requireReplica?: boolean
   ackTimeoutMs?: number
   heartbeatMs?: number
@@ -71,6 +75,8 @@ export function linkSettings(options: LaneOptions): StoreLinkSettings {
     terminalId: options.terminalId,
     recoveryPublicKey: options.recoveryPublicKey,
     copyKey: options.copyKey,
+    enrolment: options.enrolment,
+    nkeySeed: options.nkeySeed,
     requireReplica: options.requireReplica ?? true,
     ackTimeoutMs: options.ackTimeoutMs ?? 500,
     heartbeatMs: options.heartbeatMs ?? 200,
@@ -85,7 +91,12 @@ export async function startLane(options: LaneOptions): Promise<Lane> {
     ...options.settings,
     merchant: { storeId: options.storeId ?? 'S1', terminalId: options.terminalId, merchantId: 'M1', pspInfo: { mcc: '5812' } },
   })
-  const copyKey = options.copyKey ?? (await readCopyKey(options.secrets, settings.merchant.storeId, settings.merchant.terminalId))
+  const copyKey =
+    options.enrolled === false
+      ? undefined
+      : (options.copyKey ??
+        (await readCopyKey(options.secrets, settings.merchant.storeId, settings.merchant.terminalId)) ??
+        makeCopyKeyPair().privateJwk)
   const wiring = await wireStore(new StoreLink({ ...linkSettings(options), copyKey }, logger), settings.merchant)
   const client = hostClient(options.hostUrl, options.caPem)
   const engine = await composeEngine(settings, {
@@ -140,8 +151,7 @@ export async function enrolAtStore(
   )
   const connection = new StoreConnection({ servers: [natsUrl], storeId, name: 'test enrol', maxAgeMs: 96 * 3_600_000 })
   try {
-    const kv = await new Kvm(await connection.jetstream(3_000)).create(ENROL_BUCKET, { history: 10 })
-    await kv.put(terminalKey(storeId, terminal.terminalId), certificate)
+    await connection.putEnrolment(terminal.terminalId, certificate, 3_000)
     return certificate
   } finally {
     await connection.close()

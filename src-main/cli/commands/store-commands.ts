@@ -8,7 +8,6 @@ import { hostname } from 'node:os'
 import { OPERATIONS, type HostClient } from '../../gateway'
 import {
   enrolTerminal,
-  FLEET_BUCKET,
   fleetTable,
   fleetView,
   makeRecoveryKeyPair,
@@ -17,8 +16,9 @@ import {
   runRescue,
   StoreConnection,
   wrapRecoveryKey,
+  readFleet,
   type EnrolInput,
-  type Heartbeat,
+  type LaneRecords,
   type RescueRunInput,
   type RescueRunResult,
   type RescueSender,
@@ -116,20 +116,17 @@ export async function fleetCommand(
   json: boolean,
   timeoutMs = 5_000,
 ): Promise<number> {
-  const beats: Heartbeat[] = []
+  const records: LaneRecords[] = []
   for (const settings of connections) {
     const connection = new StoreConnection({ ...settings, name: `pos-agent fleet on ${hostname()}` })
     try {
-      const kv = await connection.bucket(FLEET_BUCKET, timeoutMs)
-      for await (const key of await kv.keys()) {
-        const entry = await kv.get(key)
-        if (entry && entry.operation === 'PUT') beats.push(entry.json<Heartbeat>())
-      }
+      // Heartbeats and fences, each parsed: one that does not read is a line of the table, not a stop.
+      records.push(...(await readFleet(connection, timeoutMs)))
     } finally {
       await connection.close()
     }
   }
-  const lanes = fleetView(beats, Date.now())
+  const lanes = fleetView(records, Date.now())
   console.log(json ? JSON.stringify(lanes) : fleetTable(lanes))
   return lanes.some((lane) => lane.needsPerson.length > 0) ? EXIT.failure : EXIT.ok
 }

@@ -1,13 +1,41 @@
 /**
- * The store's server (docs/store.md): `store keygen|enrol|password|nkey`, `rescue`, `lift-fence` and
- * `fleet`. Each needs the configuration's `store` section but the key pair's making.
+ * The store's server (docs/store.md): `store keygen|enrol|password|nkey|server-config`, `rescue`,
+ * `lift-fence` and `fleet`. Each needs the configuration's `store` section but the key pair's and the
+ * server configuration's making. `rescue`, `lift-fence` and `fleet` speak to the store server with
+ * its admin credential (`--store-admin`): a lane's own may touch only that lane.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Runtime } from '../../app'
+import type { StoreConnectionSettings } from '../../store'
+import { PosError } from '../../../src-shared/pos-error'
 import { readSecret, readSecrets } from '../commands/io'
 import { EXIT } from '../exit-codes'
 import type { CliContext } from './context'
+
+/**
+ * The connection settings with the store's admin NKey from its seed file (`--store-admin`), or as
+ * the configuration has them without it. A file that cannot be read is said plainly.
+ */
+async function withStoreAdmin<T extends Omit<StoreConnectionSettings, 'name'>>(settings: T, seedFile: string | undefined): Promise<T> {
+  if (seedFile === undefined) return settings
+  const { adminConnectionSettings } = await import('../../store')
+  let seed: string
+  try {
+    seed = readFileSync(seedFile, 'utf8')
+  } catch (error) {
+    throw new PosError(
+      'CONFIG_INVALID',
+      `the store admin's seed file ${seedFile} cannot be read (${error instanceof Error ? error.message : String(error)})`,
+    )
+  }
+  return adminConnectionSettings(settings, seed)
+}
+
+const STORE_ADMIN = ['--store-admin <seed file>', "the store admin's NKey seed file (from `pos-agent store server-config`)"] as const
+
+/** Each `--terminal`, in order. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value]
 
 /** A keychain secret named by the configuration's `store` section, read from standard input. */
 async function storeSecret(rt: Runtime, name: 'user' | 'nkey', save: (rt: Runtime, id: string) => Promise<number>): Promise<number> {
@@ -118,6 +146,37 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
       )
     })
 
+  store
+    .command('server-config')
+    .description(
+      "write the store server's nats-server configuration: JetStream, one NKey user per lane that may touch only its own copies, fence, heartbeat and replies, and the store's admin; each seed in its own owner-only file",
+    )
+    .requiredOption('--store <id>', "the store's id (merchant.storeId of its terminals)")
+    .requiredOption('--terminal <id>', 'a lane of the store, e.g. T-0001 (repeat for each lane)', collect, [])
+    .requiredOption('--out <file>', 'the nats-server configuration file to write (public keys only)')
+    .requiredOption('--seeds <dir>', 'the folder for the seed files (made owner-only; seeds already there are kept)')
+    .option('--listen <host:port>', 'where the server listens for the lanes', '127.0.0.1:4222')
+    .option('--store-dir <dir>', 'where JetStream keeps the copies, fences and heartbeats', '/var/lib/nats/jetstream')
+    .option('--tls-cert <file>', "the server's certificate (PEM): the lanes then reach it over TLS (with --tls-key)")
+    .option('--tls-key <file>', "the server's private key (PEM)")
+    .option('--domain <domain>', "the server's JetStream domain, when it is a store server in a chain")
+    .action(
+      async (o: {
+        store: string
+        terminal: string[]
+        out: string
+        seeds: string
+        listen: string
+        storeDir: string
+        tlsCert?: string
+        tlsKey?: string
+        domain?: string
+      }) => {
+        const { serverConfigCommand } = await import('../commands/server-config-command')
+        finish(serverConfigCommand({ ...o, terminals: o.terminal, now: () => new Date() }))
+      },
+    )
+
   program
     .command('rescue')
     .description(
@@ -133,6 +192,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
     )
     .option('--report-dir <dir>', 'where the report (CSV) goes (default: rescue-reports in the data folder)')
     .option('--json', 'print the report as one JSON line')
+    .option(...STORE_ADMIN)
     .action(
       async (o: {
         terminal: string
@@ -142,6 +202,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
         terminalIsOff?: boolean
         reportDir?: string
         json?: boolean
+        storeAdmin?: string
       }) => {
         const [
           { auditFromCommandLine, copyMaxAgeMs, openHostClient },
@@ -152,7 +213,8 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
         finish(
           await withRuntime(async (rt) => {
             const config = rt.loaded?.config
-            const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+            const lane = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+            const connection = lane && (await withStoreAdmin(lane, o.storeAdmin))
             if (!config?.store || !connection) {
               console.error('no store section in the configuration: the rescue needs the store server (docs/store.md)')
               return EXIT.config
@@ -198,7 +260,8 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
     .requiredOption('--terminal <id>', 'the rescued terminal, e.g. T-0003')
     .requiredOption('--recovery-key <file>', "the store's recovery private key (its passphrase is read from standard input)")
     .option('--yes', 'do not ask before lifting it (when no one can answer the question)')
-    .action(async (o: { terminal: string; recoveryKey: string; yes?: boolean }) => {
+    .option(...STORE_ADMIN)
+    .action(async (o: { terminal: string; recoveryKey: string; yes?: boolean; storeAdmin?: string }) => {
       const [{ auditFromCommandLine, copyMaxAgeMs }, { storeConnectionOf }, { liftFenceCommand }, { askYes }] = await Promise.all([
         import('../../app'),
         import('../commands/store-commands'),
@@ -208,7 +271,8 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
       finish(
         await withRuntime(async (rt) => {
           const config = rt.loaded?.config
-          const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+          const lane = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+          const connection = lane && (await withStoreAdmin(lane, o.storeAdmin))
           if (!config?.store || !connection) {
             console.error('no store section in the configuration: the fence is kept by the store server (docs/store.md)')
             return EXIT.config
@@ -234,7 +298,8 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
     .description('every lane of this store (or, through a hub, of these stores) and what needs a person; exits 1 when something does')
     .option('--domain <domain...>', "store servers' JetStream domains, read through the hub this configuration names")
     .option('--json', 'machine-readable output')
-    .action(async (o: { domain?: string[]; json?: boolean }) => {
+    .option(...STORE_ADMIN)
+    .action(async (o: { domain?: string[]; json?: boolean; storeAdmin?: string }) => {
       const [{ copyMaxAgeMs }, { fleetCommand, storeConnectionOf }] = await Promise.all([
         import('../../app'),
         import('../commands/store-commands'),
@@ -242,7 +307,8 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
       finish(
         await withRuntime(async (rt) => {
           const config = rt.loaded?.config
-          const connection = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+          const lane = config ? await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)) : undefined
+          const connection = lane && (await withStoreAdmin(lane, o.storeAdmin))
           if (!config || !connection) {
             console.error('no store section in the configuration (docs/store.md)')
             return EXIT.config

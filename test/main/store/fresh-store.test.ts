@@ -33,7 +33,7 @@ describe.runIf(natsServerAvailable())('a store server without the queue stream',
 
   beforeEach(async () => {
     nats = await startNatsServer()
-    connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', terminalId: 'T1', name: 'test', maxAgeMs: 3_600_000 })
     sync = new ReplicaSync({
       connection,
       sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), makeCopyKeyPair().privateJwk),

@@ -250,7 +250,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
   })
 
   it('a copy waiting on a hung store server ends when the connection closes, not at its deadline', async () => {
-    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', terminalId: 'T-0009', name: 'test', maxAgeMs: 3_600_000 })
     const sync = new ReplicaSync({
       connection,
       sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), laneKey.privateJwk),
@@ -283,7 +283,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
   })
 
   it('a journal that closes under a pass is a failed pass, never an error thrown from a timer', async () => {
-    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', terminalId: 'T-0009', name: 'test', maxAgeMs: 3_600_000 })
     const sync = new ReplicaSync({
       connection,
       sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), laneKey.privateJwk),
