@@ -5,6 +5,7 @@
  * turned into a refusal of what already happened.
  */
 import type { Logger } from 'pino'
+import { csvCell } from '../../src-shared/csv-cell'
 import type { AuditEntry, AuditRecord, AuditStore } from '../journal'
 import { viaOf, type Caller } from './caller'
 
@@ -41,13 +42,11 @@ const AUDIT_CSV_COLUMNS = ['seq', 'timeUtc', 'action', 'ok', 'door', 'via', 'ope
 
 /** The audit trail as CSV, after the day's sales in a day export (a spreadsheet never runs a cell as a formula). */
 export function auditCsv(records: readonly AuditRecord[]): string {
-  const quote = (value: string) =>
-    /[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value
   const lines = [AUDIT_CSV_COLUMNS.join(',')]
   for (const r of records) {
     const cells = [String(r.seq), new Date(r.at).toISOString(), r.action, r.ok ? 'yes' : 'no', r.door, r.via ?? '', r.actor ?? '']
     cells.push(r.subject ?? '', r.detail ?? '')
-    lines.push(cells.map(quote).join(','))
+    lines.push(cells.map(csvCell).join(','))
   }
   return `${lines.join('\r\n')}\r\n`
 }

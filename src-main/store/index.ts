@@ -24,18 +24,44 @@ export {
 } from './store-connection'
 export { fencedWords, fenceRecordName, fenceTerminal, liftFence, parseFence, readFence, readFenceEntry, type FenceRecord } from './fence'
 export { fleetTable, fleetView, parseHeartbeat, readFleet, type Heartbeat, type LaneRecords, type LaneView } from './fleet'
-export { rescueCsv, rescueTerminal, type RescueAnswer, type RescueLine, type RescueReport, type RescueSender } from './rescue'
+export {
+  readRescueQueue,
+  rescueTerminal,
+  type RescueAnswer,
+  type RescueItem,
+  type RescueLine,
+  type RescueReport,
+  type RescueResult,
+  type RescueSender,
+} from './rescue'
+export { maskedCardOf, rescueRulesOf, type RescueRules } from './rescue-rules'
+export {
+  readLastHeartbeat,
+  rescueAfterSecondsOf,
+  rescueCsv,
+  runRescue,
+  type LastHeartbeat,
+  type RescueAuditEntry,
+  type RescueRunInput,
+  type RescueRunResult,
+} from './rescue-run'
+export { liftFenceRun, type LiftFenceRunInput } from './lift-fence'
+export { enrolTerminal, type EnrolInput } from './enrol-terminal'
+export { passphraseProblem } from './passphrase-rule'
 export {
   makeRecoveryKeyPair,
   openRecoveryPrivateKey,
   recoveryPublicJwk,
+  rewrapNote,
+  wrapRecoveryKey,
   MIN_PASSPHRASE_LENGTH,
+  type OpenedRecoveryKey,
   type RecoveryKeyPair,
   type X25519PrivateJwk,
   type X25519PublicJwk,
 } from './recovery-key'
 export { CopyOpener, CopySealer } from './sealed-copy'
-export { ENROL_BUCKET, readEnrolmentHistory } from './enrolment-history'
+export { ENROL_BUCKET, putEnrolment, readEnrolmentHistory } from './enrolment-history'
 export {
   checkEnrolment,
   copyKeyAccount,

@@ -163,6 +163,14 @@ try {
     terminalId: 'T-DEAD',
     opener: new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk),
     senderPublicKeys: [deadKey.publicKey],
+    // The bench's own limits (room for every sale of the run), as the lane that stored them had.
+    rules: {
+      currency: 'USD',
+      storedPaymentMaxMinor: offline.perTransactionMinor.USD,
+      unreferencedReturnMaxMinor: 0,
+      unreferencedReturnPerCardDayMinor: 0,
+      unreferencedReturnPerDayMinor: 0,
+    },
     sender: rescueSender(client),
     by: 'bench',
     rescueId: 'bench',

@@ -2,7 +2,6 @@
  * A lane with a store: the real engine (SQLite journal, the gateway client over HTTPS to a training
  * host) linked to a real nats-server through the production wiring (app/store-wiring.ts).
  */
-import { Kvm } from '@nats-io/kv'
 import pino from 'pino'
 import { composeEngine, type Engine, type EngineSettings } from '../../src-main/app/compose'
 import { wireStore, type StoreWiring } from '../../src-main/app/store-wiring'
@@ -10,13 +9,11 @@ import type { CardReader } from '../../src-main/device'
 import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import type { SecretStore } from '../../src-main/keychain'
 import {
-  ENROL_BUCKET,
   makeCopyKeyPair,
   makeEnrolment,
   readCopyKey,
   StoreConnection,
   StoreLink,
-  terminalKey,
   type StoreLinkSettings,
   type X25519PrivateJwk,
 } from '../../src-main/store'
@@ -154,8 +151,7 @@ export async function enrolAtStore(
   )
   const connection = new StoreConnection({ servers: [natsUrl], storeId, name: 'test enrol', maxAgeMs: 96 * 3_600_000 })
   try {
-    const kv = await new Kvm(await connection.jetstream(3_000)).create(ENROL_BUCKET, { history: 10 })
-    await kv.put(terminalKey(storeId, terminal.terminalId), certificate)
+    await connection.putEnrolment(terminal.terminalId, certificate, 3_000)
     return certificate
   } finally {
     await connection.close()

@@ -2,9 +2,13 @@
  * A terminal's copy key and its enrolment certificate (src-main/store/enrolment.ts): only the
  * recovery private key makes or checks a certificate; one whose MAC does not check, that another
  * recovery key made, or that enrols another terminal or store is refused with the reason; the copy
- * key in the keychain is read back only when it is a whole X25519 key.
+ * key in the keychain is read back only when it is a whole X25519 key. `store enrol` makes the key
+ * and the certificate once, puts it at a real store server, and refuses another store's recovery key.
  */
-import { describe, expect, it } from 'vitest'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../../src-main/keychain'
 import {
   checkEnrolment,
@@ -13,9 +17,15 @@ import {
   makeCopyKeyPair,
   makeEnrolment,
   makeRecoveryKeyPair,
+  enrolTerminal,
+  ENROLMENT_FILE,
   openRecoveryPrivateKey,
   readCopyKey,
+  readEnrolmentHistory,
+  StoreConnection,
+  type EnrolInput,
 } from '../../../src-main/store'
+import { natsServerAvailable, startNatsServer, type NatsServer } from '../../support/nats-server'
 
 const PASSPHRASE = 'an enrolment test passphrase'
 const recovery = openRecoveryPrivateKey(makeRecoveryKeyPair(PASSPHRASE).privateKeyPem, PASSPHRASE).jwk
@@ -91,3 +101,76 @@ describe('enrolment', () => {
     expect(await readCopyKey(secrets, 'S1', 'T-0001')).toBeUndefined()
   })
 })
+
+describe.runIf(natsServerAvailable())('pos-agent store enrol, against a real nats-server', () => {
+  let dir: string
+  let nats: NatsServer
+  const pair = makeRecoveryKeyPair(PASSPHRASE)
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pos-enrol-'))
+    nats = await startNatsServer()
+  })
+  afterEach(async () => {
+    await nats.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const enrol = async (secrets: MemorySecretStore, audited: unknown[], over: Partial<EnrolInput> = {}) => {
+    const out: string[] = []
+    const code = await enrolTerminal({
+      secrets,
+      dataDir: dir,
+      ...A,
+      recoveryPublicKey: pair.publicKey,
+      keyFile: 'recovery.pem',
+      keyPem: pair.privateKeyPem,
+      passphrase: PASSPHRASE,
+      by: 'Dana',
+      connection: { servers: [nats.url], storeId: 'S1', maxAgeMs: 3_600_000 },
+      audit: (entry) => void audited.push(entry),
+      print: (text) => void out.push(text),
+      warn: (text) => void out.push(text),
+      timeoutMs: 3_000,
+      ...over,
+    })
+    return { code, out: out.join('\n') }
+  }
+
+  it('makes the copy key and the certificate once, puts it at the store, refuses another store’s key, and audits each try', async () => {
+    const secrets = new MemorySecretStore()
+    const audited: Array<{ ok: boolean; detail: string }> = []
+    const other = makeRecoveryKeyPair('another store passphrase')
+    const refused = await enrol(secrets, audited, { keyPem: other.privateKeyPem, passphrase: 'another store passphrase' })
+    expect(refused.code).toBe(3)
+    expect(refused.out).toMatch(/not the recovery key of store S1.*nothing was changed/)
+    expect(await readCopyKey(secrets, 'S1', 'T-0001')).toBeUndefined()
+    expect(existsSync(join(dir, ENROLMENT_FILE))).toBe(false)
+
+    const first = await enrol(secrets, audited)
+    expect(first.code, first.out).toBe(0)
+    expect(first.out).toMatch(/is enrolled .* it is at the store server\. Restart the agent/)
+    const key = (await readCopyKey(secrets, 'S1', 'T-0001'))!
+    const certificate = readFileSync(join(dir, ENROLMENT_FILE), 'utf8')
+    expect(checkEnrolment(recovery2(pair), certificate, A)).toMatchObject({ publicKey: key.x, by: expect.stringMatching(/^Dana on /) })
+
+    const again = await enrol(secrets, audited)
+    expect(again.out).toMatch(/was already enrolled .* nothing changed/)
+    expect(await readCopyKey(secrets, 'S1', 'T-0001')).toEqual(key)
+    expect(readFileSync(join(dir, ENROLMENT_FILE), 'utf8')).toBe(certificate)
+
+    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 't', maxAgeMs: 3_600_000 })
+    try {
+      const history = await readEnrolmentHistory(connection, 'S1', 'T-0001', 3_000)
+      expect(enrolledKeys(recovery2(pair), history, A)).toEqual({ keys: [key.x], refused: [] })
+    } finally {
+      await connection.close()
+    }
+    expect(audited.map((entry) => entry.ok)).toEqual([false, true, true])
+    expect(audited[1]!.detail).toMatch(/copy key .* made; certificate written; it is at the store server/)
+    expect(audited[2]!.detail).toMatch(/copy key .* kept; certificate kept/)
+  })
+})
+
+function recovery2(pair: { privateKeyPem: string }) {
+  return openRecoveryPrivateKey(pair.privateKeyPem, PASSPHRASE).jwk
+}

@@ -178,7 +178,7 @@ describe('names at the store server', () => {
 })
 
 describe("the rescue report's CSV", () => {
-  it('has one line per item, quotes what needs quoting, and holds no card data', () => {
+  it('has one line per item, quotes what needs quoting, and holds no card data but the masked number', () => {
     const report: RescueReport = {
       storeId: 'S1',
       terminalId: 'T-0003',
@@ -187,6 +187,7 @@ describe("the rescue report's CSV", () => {
       startedAt: '2026-11-25T10:00:00.000Z',
       endedAt: '2026-11-25T10:00:01.000Z',
       left: 1,
+      refusedCopies: 0,
       lines: [
         {
           saleId: 'T3-1',
@@ -194,6 +195,7 @@ describe("the rescue report's CSV", () => {
           messageId: 'T3-1',
           amountMinor: 1100,
           currency: 'USD',
+          card: '476173******0010',
           queuedAt: 'q1',
           result: 'approved',
           bankSaid: 'approved',
@@ -205,6 +207,7 @@ describe("the rescue report's CSV", () => {
           messageId: 'T3-2',
           amountMinor: 1200,
           currency: 'USD',
+          card: '',
           queuedAt: 'q2',
           result: 'declined',
           bankSaid: 'declined: insufficient funds, "51"',
@@ -212,9 +215,9 @@ describe("the rescue report's CSV", () => {
       ],
     }
     expect(rescueCsv(report).split('\n')).toEqual([
-      'sale,what,message,amount_minor,currency,queued_at,result,bank_said,auth_code',
-      'T3-1,payment,T3-1,1100,USD,q1,approved,approved,A1B2C3',
-      'T3-2,payment,T3-2,1200,USD,q2,declined,"declined: insufficient funds, ""51""",',
+      'sale,what,message,amount_minor,currency,card,queued_at,result,bank_said,auth_code',
+      'T3-1,payment,T3-1,1100,USD,476173******0010,q1,approved,approved,A1B2C3',
+      'T3-2,payment,T3-2,1200,USD,,q2,declined,"declined: insufficient funds, ""51""",',
       '',
     ])
   })
