@@ -53,6 +53,7 @@ const ENGINE_ALARM_CODES: ReadonlyArray<EngineAlarm['code']> = [
   'DATA_KEY_MISSING',
   'QUEUE_RESCUED',
   'QUEUE_COPY_MISSING',
+  'STORE_NOT_ENROLLED',
   'JOURNAL_DAMAGED',
   'AUDIT_BROKEN',
 ]
@@ -112,7 +113,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
     })
     closers.unshift(async () => metrics.close())
     // The store's server, when configured (docs/store.md): its fence is read before the engine starts.
-    const store = await openStoreWiring(config, runtime.secrets, runtime.logger, packageVersion())
+    const store = await openStoreWiring(config, runtime.secrets, runtime.logger, packageVersion(), runtime.dataDir)
     const closeLink = async (): Promise<void> => store?.link.close()
     closers.unshift(closeLink)
     const engine = await composeEngine(settings, {

@@ -3,7 +3,8 @@
  * the keychain, the engine's view of it (the queue replica, the fence, the alarms), and the hooks
  * it reads the journal, the queue and the reader through. Nothing here when `store` is absent.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import { ConfigError, type AgentConfig } from '../config'
@@ -42,11 +43,13 @@ export async function openStoreWiring(
   secrets: SecretStore,
   logger: Logger,
   version: string,
+  dataDir: string,
 ): Promise<StoreWiring | undefined> {
   const store = config.store
   if (!store) return undefined
   // The store's code (its NATS client, the sealing of copies) loads only on a terminal that has a store.
-  const { StoreLink } = await import('../store')
+  const { ENROLMENT_FILE, readCopyKey, StoreLink } = await import('../store')
+  const enrolmentFile = join(dataDir, ENROLMENT_FILE)
   const password = store.user ? await secrets.get(storeSecretAccount('password', store.user)) : undefined
   const nkeySeed = store.nkey ? await secrets.get(storeSecretAccount('nkey-seed', store.nkey)) : undefined
   if (store.nkey && !nkeySeed) logger.error('the store NKey seed is not in the keychain: run `pos-agent store nkey`')
@@ -61,6 +64,9 @@ export async function openStoreWiring(
       storeId: config.merchant.storeId,
       terminalId: config.merchant.terminalId,
       recoveryPublicKey: store.recoveryPublicKey,
+      copyKey: await readCopyKey(secrets, config.merchant.storeId, config.merchant.terminalId),
+      // Put into the store's enrolment bucket at start (docs/store.md).
+      enrolment: existsSync(enrolmentFile) ? readFileSync(enrolmentFile, 'utf8') : undefined,
       requireReplica: store.requireReplica,
       ackTimeoutMs: store.ackTimeoutMs,
       heartbeatMs: store.heartbeatSeconds * 1000,
@@ -75,7 +81,7 @@ export async function openStoreWiring(
 /** The engine's view of a store link, and the hooks that feed it from the running engine. */
 export async function wireStore(link: StoreLink, merchant: { storeId: string; terminalId: string }): Promise<StoreWiring> {
   const config = { merchant }
-  const { fencedWords } = await import('../store')
+  const { fencedWords, queueCopyOf } = await import('../store')
   let fence: FenceRecord | undefined = await link.fenceAtStart()
   const engineStore: EngineStore = {
     replica: link.replica,
@@ -106,18 +112,7 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
             const owed = outbox.get(item.seq)
             const body = owed ? outbox.openBody(item.seq) : undefined
             if (!owed || body === undefined) return undefined
-            return {
-              v: 1,
-              storeId: config.merchant.storeId,
-              terminalId: config.merchant.terminalId,
-              saleId: owed.saleId,
-              operation: owed.operation,
-              messageId: owed.messageId,
-              body,
-              amountMinor: owed.amountMinor,
-              currency: owed.currency,
-              queuedAt: owed.createdAt,
-            }
+            return queueCopyOf(config.merchant, owed.saleId, { ...owed, body, seq: item.seq }, owed.createdAt)
           },
         },
         status: () => {

@@ -196,6 +196,11 @@ export const configSchema = z
         /** How long a sale waits for the copy's acknowledgement before it needs the bank. */
         ackTimeoutMs: z.number().int().min(50).max(10_000).default(1_500),
         heartbeatSeconds: z.number().int().min(1).max(600).default(15),
+        /**
+         * How long a lane's heartbeat must have been silent before `pos-agent rescue` may take its
+         * queue (docs/store.md "The rescue"); without it, four heartbeats and at least a minute.
+         */
+        rescueAfterSeconds: z.number().int().min(0).max(86_400).optional(),
       })
       .refine((store) => !(store.user && store.nkey), { message: 'give either user or nkey, not both', path: ['nkey'] })
       // The client takes one TLS setting for all its servers: a list that mixes them is a mistake.

@@ -5,6 +5,7 @@
  * turned into a refusal of what already happened.
  */
 import type { Logger } from 'pino'
+import { csvCell } from '../../src-shared/csv-cell'
 import type { AuditEntry, AuditHead, AuditRecord, AuditStore, AuditVerdict } from '../journal'
 import { viaOf, type Caller } from './caller'
 
@@ -57,17 +58,15 @@ const AUDIT_CSV_COLUMNS = ['seq', 'timeUtc', 'action', 'ok', 'door', 'via', 'ope
 
 /**
  * The audit trail as CSV, after the day's sales in a day export (a spreadsheet never runs a cell as a
- * formula). `intact` says of each record whether it checks out: `no` for a record changed after it was
+ * formula: csvCell). `intact` says of each record whether it checks out: `no` for a record changed after it was
  * written, or one the trail's key cannot vouch for (`broken`, from the check of the whole trail).
  */
 export function auditCsv(records: readonly AuditRecord[], broken: ReadonlySet<number>): string {
-  const quote = (value: string) =>
-    /[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value
   const lines = [AUDIT_CSV_COLUMNS.join(',')]
   for (const r of records) {
     const cells = [String(r.seq), new Date(r.at).toISOString(), r.action, r.ok ? 'yes' : 'no', r.door, r.via ?? '', r.actor ?? '']
     cells.push(r.subject ?? '', r.detail ?? '', broken.has(r.seq) ? 'no' : 'yes')
-    lines.push(cells.map(quote).join(','))
+    lines.push(cells.map(csvCell).join(','))
   }
   return `${lines.join('\r\n')}\r\n`
 }

@@ -1,11 +1,15 @@
 /**
  * The fence: before a rescue sends anything of a terminal's queue, it records that the queue now
- * belongs to the rescue, in the store's key-value bucket. The terminal reads its fence at start and
- * at every heartbeat; once fenced it forwards nothing more, keeps its journal, and says why. Both
- * may still send the same item once (a terminal cut off from the store server), which is safe: the
- * host answers a repeat of a merchantTransID with its first answer (docs/gateway.md §D3).
+ * belongs to the rescue, in the store's key-value bucket (the store's admin credential writes it; a
+ * lane may only read its own). The terminal watches its fence key and reads it again before it
+ * publishes anything; once fenced it forwards nothing more, keeps its journal, and says why.
+ *
+ * A fence record is read as data from the network: parsed, never trusted to be well formed. One that
+ * does not parse still fences (the safe side: forwarding and offline approvals stop, online sales go
+ * on), with words that name the record so that a manager can find it.
  */
 import type { KV } from '@nats-io/kv'
+import { z } from 'zod'
 import { FENCE_BUCKET, terminalKey } from './store-names'
 import type { StoreConnection } from './store-connection'
 
@@ -17,11 +21,54 @@ export interface FenceRecord {
   /** The lane or machine the rescue ran from. */
   by: string
   rescueId: string
+  /**
+   * Set when the record at the store could not be read: where it is (bucket and key), in plain
+   * words. The other fields then say only that they are not known.
+   */
+  unreadable?: string | undefined
+}
+
+/** What a fence record must hold; other fields (a later version's) are let through. */
+const FENCE_SCHEMA = z.looseObject({
+  storeId: z.string().min(1).max(200),
+  terminalId: z.string().min(1).max(200),
+  rescuedAt: z.iso.datetime({ offset: true }),
+  by: z.string().max(200),
+  rescueId: z.string().max(200),
+})
+
+/** Where a terminal's fence lives, as a manager would look for it. */
+export function fenceRecordName(storeId: string, terminalId: string): string {
+  return `key ${terminalKey(storeId, terminalId)} in the store server's ${FENCE_BUCKET} bucket`
+}
+
+/**
+ * The fence of `storeId`/`terminalId` from the bytes at its key. Never throws: a record that is not
+ * JSON, lacks a field, or names another terminal is a fence whose details are unknown.
+ */
+export function parseFence(raw: Uint8Array | string, storeId: string, terminalId: string): FenceRecord {
+  try {
+    const parsed = FENCE_SCHEMA.safeParse(JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw)))
+    if (parsed.success && parsed.data.storeId === storeId && parsed.data.terminalId === terminalId) {
+      const { rescuedAt, by, rescueId } = parsed.data
+      return { storeId, terminalId, rescuedAt, by, rescueId }
+    }
+  } catch {
+    // Not JSON: the same as a record that does not parse.
+  }
+  return { storeId, terminalId, rescuedAt: 'unknown', by: 'unknown', rescueId: 'unknown', unreadable: fenceRecordName(storeId, terminalId) }
 }
 
 /** The plain words a fenced terminal shows (status panel, doctor, the refusal to forward). */
 export function fencedWords(fence: FenceRecord): string {
-  return `The store rescued this terminal's waiting payments on ${fence.rescuedAt.slice(0, 16).replace('T', ' ')} (from ${fence.by}). This terminal no longer sends them, so nothing is sent twice; its records are kept. Call a manager before using it again.`
+  if (fence.unreadable !== undefined)
+    return `The store server holds a fence for this terminal that cannot be read (${fence.unreadable}). A rescue may have taken its waiting payments, so this terminal no longer sends them and stores nothing offline; online sales go on and its records are kept. Call a manager to check that record before using it again.`
+  return `The store rescued this terminal's waiting payments on ${when(fence.rescuedAt)} (from ${fence.by}). This terminal no longer sends them, so nothing is sent twice; its records are kept. Call a manager before using it again.`
+}
+
+/** `2026-11-20 09:15` from an ISO 8601 time (as it was written: the rescue's lane's clock). */
+export function when(iso: string): string {
+  return iso.slice(0, 16).replace('T', ' ')
 }
 
 export async function readFence(
@@ -30,15 +77,12 @@ export async function readFence(
   terminalId: string,
   ms: number,
 ): Promise<FenceRecord | undefined> {
-  const kv = await connection.bucket(FENCE_BUCKET, ms)
-  const entry = await kv.get(terminalKey(storeId, terminalId))
-  if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined
-  return entry.json<FenceRecord>()
+  return (await readFenceEntry(connection, storeId, terminalId, ms))?.fence
 }
 
 /**
  * Fences the terminal, or finds the fence an earlier rescue of it left (a rescue run again after an
- * interruption continues under the first fence).
+ * interruption continues under the first fence). The store's admin credential only.
  */
 export async function fenceTerminal(
   connection: StoreConnection,
@@ -52,7 +96,8 @@ export async function fenceTerminal(
     return { fence: record, earlier: false }
   } catch (error) {
     const existing = await kv.get(key)
-    if (existing && existing.operation === 'PUT') return { fence: existing.json<FenceRecord>(), earlier: true }
+    if (existing && existing.operation === 'PUT')
+      return { fence: parseFence(existing.value, record.storeId, record.terminalId), earlier: true }
     throw error
   }
 }
@@ -66,8 +111,8 @@ export async function readFenceEntry(
 ): Promise<{ fence: FenceRecord; revision: number } | undefined> {
   const kv = await connection.bucket(FENCE_BUCKET, ms)
   const entry = await kv.get(terminalKey(storeId, terminalId))
-  if (!entry || entry.operation !== 'PUT' || entry.length === 0) return undefined
-  return { fence: entry.json<FenceRecord>(), revision: entry.revision }
+  if (!entry || entry.operation !== 'PUT') return undefined
+  return { fence: parseFence(entry.value, storeId, terminalId), revision: entry.revision }
 }
 
 /**

@@ -3,13 +3,85 @@
  * queued item (the queue replica), fences and rescues a dead terminal's queue, and keeps every
  * lane's heartbeat for the fleet view (docs/store.md).
  */
-export type { CopyKey, QueueCopy, QueueReplica } from './queue-replica'
+export {
+  queueCopyOf,
+  queueTombstoneOf,
+  type CopiedItem,
+  type CopyKey,
+  type CopyRecord,
+  type QueueCopy,
+  type QueueReplica,
+  type QueueTombstone,
+} from './queue-replica'
 export { ReplicaSync, type OwedItem, type OwedQueue, type ReplicaState } from './replica-sync'
-export { StoreLink, type StoreAlarm, type StoreLinkSettings, type TerminalStatus } from './store-link'
-export { StoreConnection, type StoreConnectionSettings } from './store-connection'
-export { fencedWords, fenceTerminal, liftFence, readFence, readFenceEntry, type FenceRecord } from './fence'
-export { fleetTable, fleetView, type Heartbeat, type LaneView } from './fleet'
-export { rescueCsv, rescueTerminal, type RescueAnswer, type RescueLine, type RescueReport, type RescueSender } from './rescue'
-export { makeRecoveryKeyPair, openRecoveryPrivateKey, recoveryPublicJwk, MIN_PASSPHRASE_LENGTH, type RecoveryKeyPair } from './recovery-key'
+export { NOT_ENROLLED_WORDS, StoreLink, type StoreAlarm, type StoreLinkSettings, type TerminalStatus } from './store-link'
+export {
+  adminConnectionSettings,
+  StoreConnection,
+  type KeyRecord,
+  type StoreConnectionSettings,
+  type StoredRecord,
+} from './store-connection'
+export { fencedWords, fenceRecordName, fenceTerminal, liftFence, parseFence, readFence, readFenceEntry, type FenceRecord } from './fence'
+export { fleetTable, fleetView, parseHeartbeat, readFleet, type Heartbeat, type LaneRecords, type LaneView } from './fleet'
+export {
+  readRescueQueue,
+  rescueTerminal,
+  type RescueAnswer,
+  type RescueItem,
+  type RescueLine,
+  type RescueReport,
+  type RescueResult,
+  type RescueSender,
+} from './rescue'
+export { maskedCardOf, rescueRulesOf, type RescueRules } from './rescue-rules'
+export {
+  readLastHeartbeat,
+  rescueAfterSecondsOf,
+  rescueCsv,
+  runRescue,
+  type LastHeartbeat,
+  type RescueAuditEntry,
+  type RescueRunInput,
+  type RescueRunResult,
+} from './rescue-run'
+export { liftFenceRun, type LiftFenceRunInput } from './lift-fence'
+export { enrolTerminal, type EnrolInput } from './enrol-terminal'
+export { passphraseProblem } from './passphrase-rule'
+export {
+  makeRecoveryKeyPair,
+  openRecoveryPrivateKey,
+  recoveryPublicJwk,
+  rewrapNote,
+  wrapRecoveryKey,
+  MIN_PASSPHRASE_LENGTH,
+  type OpenedRecoveryKey,
+  type RecoveryKeyPair,
+  type X25519PrivateJwk,
+  type X25519PublicJwk,
+} from './recovery-key'
 export { CopyOpener, CopySealer } from './sealed-copy'
-export { copySubject, FENCE_BUCKET, FLEET_BUCKET, terminalKey, storeOfKey, queueStreamName } from './store-names'
+export { ENROL_BUCKET, putEnrolment, readEnrolmentHistory } from './enrolment-history'
+export {
+  checkEnrolment,
+  copyKeyAccount,
+  enrolledKeys,
+  ENROLMENT_FILE,
+  isEnrolment,
+  makeCopyKeyPair,
+  makeEnrolment,
+  readCopyKey,
+  type EnrolmentCertificate,
+} from './enrolment'
+export {
+  copySubject,
+  FENCE_BUCKET,
+  FLEET_BUCKET,
+  terminalKey,
+  storeOfKey,
+  laneStreamName,
+  laneInboxPrefix,
+  laneName,
+  legacyStreamName,
+} from './store-names'
+export { lanePermissions, serverConfig, type LaneAccount, type ServerConfigInput } from './server-config'

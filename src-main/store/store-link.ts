@@ -1,16 +1,20 @@
 /**
  * A terminal's link to its store server: the queue's copies (replica-sync.ts), its fence, its
- * heartbeat and its events. Built by the composition root when the configuration has a `store`
- * section; the engine sees only the `QueueReplica` port and the alarms.
+ * heartbeat, its enrolment and its events. Built by the composition root when the configuration has
+ * a `store` section; the engine sees only the `QueueReplica` port and the alarms.
+ *
+ * Nothing the store server holds may stop the terminal: a fence that does not read still fences (the
+ * safe side) and says which record it is; nothing read from the store throws out of `alarms()`, the
+ * heartbeat or the start.
  */
 import type { Logger } from 'pino'
-import { fencedWords, readFence, type FenceRecord } from './fence'
+import { fencedWords, parseFence, type FenceRecord } from './fence'
 import type { Heartbeat } from './fleet'
-import { recoveryPublicJwk } from './recovery-key'
+import { recoveryPublicJwk, type X25519PrivateJwk } from './recovery-key'
 import { ReplicaSync, type OwedQueue, type ReplicaState } from './replica-sync'
 import { CopySealer } from './sealed-copy'
 import { StoreConnection, type StoreConnectionSettings } from './store-connection'
-import { eventSubject, FLEET_BUCKET, terminalKey } from './store-names'
+import { eventSubject } from './store-names'
 import { agreeing, counted } from '../../src-shared/counted'
 
 /** How long a lane's events wait to go out together (the fleet reads them; nothing waits for them). */
@@ -18,9 +22,16 @@ const EVENT_DELAY_MS = 50
 /** How long a closing terminal waits for a heartbeat or copy pass in flight before cutting it short. */
 const CLOSE_GRACE_MS = 500
 
-export interface StoreLinkSettings extends Omit<StoreConnectionSettings, 'name'> {
+export interface StoreLinkSettings extends Omit<StoreConnectionSettings, 'name' | 'terminalId'> {
   terminalId: string
   recoveryPublicKey: string
+  /**
+   * This terminal's copy key from the keychain (enrolment.ts); undefined when it is not enrolled: it
+   * then publishes no copy, approves nothing offline and withdraws nothing at the store.
+   */
+  copyKey: X25519PrivateJwk | undefined
+  /** Its enrolment certificate (the JSON of `store-enrolment.json`), put into the store's bucket at start. */
+  enrolment: string | undefined
   requireReplica: boolean
   ackTimeoutMs: number
   heartbeatMs: number
@@ -34,9 +45,12 @@ export type TerminalStatus = Pick<
 >
 
 export interface StoreAlarm {
-  code: 'QUEUE_COPY_MISSING' | 'QUEUE_RESCUED'
+  code: 'QUEUE_COPY_MISSING' | 'QUEUE_RESCUED' | 'STORE_NOT_ENROLLED'
   message: string
 }
+
+export const NOT_ENROLLED_WORDS =
+  'This terminal is not enrolled with the store server, so its waiting payments have no copy there and it cannot approve offline: a manager runs `pos-agent store enrol` on it.'
 
 export interface StoreLinkHooks {
   queue: OwedQueue
@@ -52,51 +66,94 @@ export class StoreLink {
   private timer: NodeJS.Timeout | undefined
   private beating: Promise<void> | undefined
   private hooks: StoreLinkHooks | undefined
+  private stopWatch: (() => void) | undefined
+  /** The enrolment certificate is at the store (put once per start). */
+  private enrolmentPut = false
   /** Events not yet handed to the client, and the timer that hands them over together. */
   private events: Array<{ subject: string; payload: string }> = []
   private eventTimer: NodeJS.Timeout | undefined
+  private readonly now: () => number
 
   constructor(
     private readonly settings: StoreLinkSettings,
     private readonly logger: Logger,
   ) {
+    this.now = settings.now ?? Date.now
     this.connection = new StoreConnection({ ...settings, name: `pos-agent ${settings.terminalId}` })
     this.replica = new ReplicaSync({
       connection: this.connection,
-      sealer: new CopySealer(recoveryPublicJwk(settings.recoveryPublicKey)),
+      sealer: settings.copyKey ? new CopySealer(recoveryPublicJwk(settings.recoveryPublicKey), settings.copyKey) : undefined,
       storeId: settings.storeId,
       terminalId: settings.terminalId,
       required: settings.requireReplica,
       ackTimeoutMs: settings.ackTimeoutMs,
       logger,
+      fenceAtStore: (ms) => this.readFence(ms),
+      now: this.now,
     })
   }
 
   /**
    * The fence as the store server has it now, read at start before anything is forwarded. A store
-   * server that does not answer in time leaves it unknown; the heartbeat reads it again.
+   * server that does not answer in time leaves it unknown; the watch tells it once the server answers.
    */
   async fenceAtStart(): Promise<FenceRecord | undefined> {
     try {
-      this.fence = await readFence(this.connection, this.settings.storeId, this.settings.terminalId, this.settings.ackTimeoutMs * 2)
+      await this.readFence(this.settings.ackTimeoutMs * 2)
     } catch (error) {
-      this.logger.warn({ err: error }, 'the store server did not answer: this terminal reads its fence again at its next heartbeat')
+      this.logger.warn({ err: error }, 'the store server did not answer: this terminal learns of its fence once it does')
     }
-    if (this.fence) this.replica.fence()
     return this.fence
+  }
+
+  /** Reads this terminal's fence at the store (direct get): true when it is fenced. */
+  private async readFence(ms: number): Promise<boolean> {
+    const found = await this.connection.readFenceRaw(this.settings.terminalId, ms)
+    if (found) this.fenceSeen(found.raw)
+    return this.fence !== undefined
+  }
+
+  /**
+   * A fence record seen at the store (by the watch or a read). The first one fences this terminal
+   * for the rest of its run; a later one only updates what is known of it. A fence lifted meanwhile
+   * is honoured at the next start (docs/store.md "Lifting a fence").
+   */
+  private fenceSeen(raw: Uint8Array | undefined): void {
+    if (raw === undefined) return
+    const { storeId, terminalId } = this.settings
+    const fence = parseFence(raw, storeId, terminalId)
+    const first = this.fence === undefined
+    this.fence = fence
+    if (!first) return
+    this.replica.fence()
+    if (fence.unreadable !== undefined)
+      this.logger.error({ record: fence.unreadable }, 'a fence record at the store does not read: this terminal counts as fenced')
+    else this.logger.error({ fence }, 'this terminal was fenced by a rescue: forwarding stops')
+    try {
+      this.hooks?.onFenced(fence)
+    } catch (error) {
+      this.logger.error({ err: error }, 'the fence could not be recorded')
+    }
   }
 
   start(hooks: StoreLinkHooks): void {
     this.hooks = hooks
     if (!this.fence) this.replica.attach(hooks.queue)
+    // The fence key watched from now on: a rescue is known the moment it fences, not at the next heartbeat.
+    this.stopWatch = this.connection.watchFence(
+      this.settings.terminalId,
+      (raw) => this.fenceSeen(raw),
+      (error) => this.logger.debug({ err: error }, 'the fence watch is made again'),
+    )
     this.tick()
   }
 
   alarms(): StoreAlarm[] {
     const out: StoreAlarm[] = []
     if (this.fence) out.push({ code: 'QUEUE_RESCUED', message: fencedWords(this.fence) })
+    if (!this.settings.copyKey) out.push({ code: 'STORE_NOT_ENROLLED', message: NOT_ENROLLED_WORDS })
     const state = this.replica.status()
-    if (!this.fence && state.uncopied > 0 && state.failingSince !== undefined)
+    if (!this.fence && this.settings.copyKey && state.uncopied > 0 && state.failingSince !== undefined)
       out.push({
         code: 'QUEUE_COPY_MISSING',
         message: `${counted(state.uncopied, 'waiting message')} for the bank ${agreeing(state.uncopied, 'has', 'have')} no copy at the store server yet: it is not answering. They are kept on this terminal and copied as soon as it answers.`,
@@ -138,6 +195,7 @@ export class StoreLink {
    */
   async close(): Promise<void> {
     clearTimeout(this.timer)
+    this.stopWatch?.()
     this.flushEvents()
     this.hooks = undefined
     const inFlight = Promise.all([this.beating, this.replica.stop()])
@@ -149,33 +207,30 @@ export class StoreLink {
     await inFlight
   }
 
-  /** One heartbeat: the fence read again, then this lane's word in the fleet bucket. */
+  /**
+   * One heartbeat: this lane's word in the fleet bucket (its own key), and its enrolment certificate
+   * until the store has it. The fence is not read here: it is watched.
+   */
   async heartbeat(): Promise<void> {
     const hooks = this.hooks
     if (!hooks) return
-    const { storeId, terminalId, ackTimeoutMs } = this.settings
+    const { storeId, terminalId, ackTimeoutMs, enrolment } = this.settings
     try {
-      if (!this.fence) {
-        const fence = await readFence(this.connection, storeId, terminalId, ackTimeoutMs * 2)
-        if (fence) {
-          this.fence = fence
-          this.replica.fence()
-          this.logger.error({ fence }, 'this terminal was fenced by a rescue: forwarding stops')
-          hooks.onFenced(fence)
-        }
+      if (enrolment !== undefined && !this.enrolmentPut) {
+        await this.connection.putEnrolment(terminalId, enrolment, ackTimeoutMs * 2)
+        this.enrolmentPut = true
       }
       const beat: Heartbeat = {
         ...hooks.status(),
         storeId,
         terminalId,
-        lastSeen: Date.now(),
+        lastSeen: this.now(),
         version: this.settings.version,
         fenced: this.fence !== undefined,
         uncopied: this.replica.status().uncopied,
         heartbeatSeconds: this.settings.heartbeatMs / 1000,
       }
-      const kv = await this.connection.bucket(FLEET_BUCKET, ackTimeoutMs * 2)
-      await kv.put(terminalKey(storeId, terminalId), JSON.stringify(beat))
+      await this.connection.putHeartbeat(terminalId, JSON.stringify(beat), ackTimeoutMs * 2)
     } catch (error) {
       this.logger.debug({ err: error }, 'heartbeat not written: the store server did not answer')
     }

@@ -1,7 +1,7 @@
 /**
- * Where a store's copies, fences and heartbeats live on its NATS server (pure). One stream and one
- * set of buckets per store, so that store servers linked to a chain's hub by leaf nodes never
- * ingest each other's subjects. Tokens are escaped: a NATS subject token may not hold `.`, `*`, `>`
+ * Where a store's copies, fences and heartbeats live on its NATS server (pure). One stream per lane
+ * (its subjects name its store, so that store servers linked to a chain's hub by leaf nodes never
+ * ingest each other's), and one set of buckets per store. Tokens are escaped: a NATS subject token may not hold `.`, `*`, `>`
  * or white space, and a key-value key only `-/_=.` besides letters and digits
  * (https://docs.nats.io/nats-concepts/subjects, "Characters allowed and recommended for subject names").
  */
@@ -29,13 +29,39 @@ export function fromSubjectToken(token: string): string {
   return Buffer.from(bytes).toString('utf8')
 }
 
-/** The stream of store `storeId`: every queued item of its terminals, one message per item. */
-export function queueStreamName(storeId: string): string {
-  return `POS_QUEUE_${subjectToken(storeId).replace(/=/g, '_')}`
+/**
+ * A name part that holds no `_`: the subject token with `_` escaped too (`=5F`). Joined with `_`,
+ * parts made this way name one store and terminal only (`S_1` + `T` and `S` + `1_T` differ).
+ */
+function laneToken(text: string): string {
+  return subjectToken(text).replace(/_/g, '=5F')
 }
 
-export function queueSubjects(storeId: string): string {
-  return `pos.queue.${subjectToken(storeId)}.>`
+/** One lane's name as the store server's names use it: `<store>_<terminal>`, neither part holding `_`. */
+export function laneName(storeId: string, terminalId: string): string {
+  return `${laneToken(storeId)}_${laneToken(terminalId)}`
+}
+
+/**
+ * The stream of one lane: every queued item of that terminal, one message per item. One stream per
+ * lane, so that the store server can give each lane's credentials rights on its own stream only
+ * (docs/store.md "What a lane may do").
+ */
+export function laneStreamName(storeId: string, terminalId: string): string {
+  return `POS_QUEUE_${laneName(storeId, terminalId)}`
+}
+
+/** The prefix of a lane's reply subjects: the server lets a lane subscribe to these alone. */
+export function laneInboxPrefix(storeId: string, terminalId: string): string {
+  return `_INBOX_${laneName(storeId, terminalId)}`
+}
+
+/**
+ * The stream every lane of a store shared before each lane had its own. No lane writes it any more;
+ * the rescue reads a terminal's copies left there, and an admin removes it once every lane upgraded.
+ */
+export function legacyStreamName(storeId: string): string {
+  return `POS_QUEUE_${subjectToken(storeId).replace(/=/g, '_')}`
 }
 
 /** Every copy of one terminal. */
@@ -75,7 +101,21 @@ export function eventSubject(storeId: string, terminalId: string, kind: string):
   return `pos.events.${subjectToken(storeId)}.${subjectToken(terminalId)}.${kind}`
 }
 
-/** Fences: a record per rescued terminal, read by the terminal at start. */
+/** Fences: a record per rescued terminal, put by the store's admin, watched by the terminal. */
 export const FENCE_BUCKET = 'pos_fence'
 /** Heartbeats: the last word of every lane. */
 export const FLEET_BUCKET = 'pos_fleet'
+/** Enrolment certificates, one key per terminal, the last ten kept. */
+export const ENROL_BUCKET = 'pos_enrol'
+
+export type BucketName = typeof FENCE_BUCKET | typeof FLEET_BUCKET | typeof ENROL_BUCKET
+
+/** The stream that holds a key-value bucket (JetStream's layout: `KV_<bucket>`). */
+export function bucketStream(bucket: BucketName): string {
+  return `KV_${bucket}`
+}
+
+/** The subject of one key of a bucket: what a put publishes to, and what a read names. */
+export function bucketSubject(bucket: BucketName, key: string): string {
+  return `$KV.${bucket}.${key}`
+}

@@ -156,7 +156,8 @@ export class WriteAhead {
   private copyOf(saleId: string, item: NewOutboxItem): QueueCopy {
     const { terminalId, storeId } = this.deps.queueItems.merchant
     return {
-      v: 1,
+      v: 2,
+      kind: 'copy',
       storeId,
       terminalId,
       saleId,
@@ -166,6 +167,8 @@ export class WriteAhead {
       amountMinor: item.amountMinor ?? 0,
       currency: item.currency ?? null,
       queuedAt: Date.now(),
+      // Sealed before the journal gives the item its sequence (queue-replica.ts).
+      seq: 0,
     }
   }
 

@@ -25,6 +25,11 @@ export const SETUP_ERRORS = {
     false,
     "The store's recovery key could not be used: check the key file and its passphrase, or the key in the settings.",
   ),
+  COPY_REFUSED: entry(
+    422,
+    false,
+    'A copy at the store server was refused: it was not made by the terminal it names, or it cannot be read. Nothing was sent for it.',
+  ),
   QUEUE_RESCUED: entry(
     409,
     false,

@@ -15,7 +15,14 @@ import { join } from 'node:path'
 import type { Engine } from '../../src-main/app/compose'
 import { rescueSender } from '../../src-main/cli/commands/store-commands'
 import { MemorySecretStore } from '../../src-main/keychain'
-import { CopyOpener, makeRecoveryKeyPair, openRecoveryPrivateKey, rescueTerminal, StoreConnection } from '../../src-main/store'
+import {
+  CopyOpener,
+  makeCopyKeyPair,
+  makeRecoveryKeyPair,
+  openRecoveryPrivateKey,
+  rescueTerminal,
+  StoreConnection,
+} from '../../src-main/store'
 import { DEFAULT_RETRY_POLICY } from '../../src-main/txn'
 import { ScriptedCardReader, TEST_CARDS } from '../fakes/scripted-card-reader'
 import { AID, KEY } from '../support/engine-harness'
@@ -142,7 +149,8 @@ try {
   const loopMaxMs = Math.max(await replicated.close(), await bare.close())
 
   // 2. The rescue of a lane whose bank never answered (nothing listens at its address).
-  const dead = await startLane(laneOptions('T-DEAD', BANK_DOWN, RESCUE))
+  const deadKey = makeCopyKeyPair()
+  const dead = await startLane({ ...laneOptions('T-DEAD', BANK_DOWN, RESCUE), copyKey: deadKey.privateJwk })
   while (dead.engine.forwarder.status().storedCount < RESCUE) await approve(dead.engine)
   await dead.wiring.link.replica.syncNow()
   await dead.close()
@@ -154,6 +162,15 @@ try {
     storeId: 'S1',
     terminalId: 'T-DEAD',
     opener: new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk),
+    senderPublicKeys: [deadKey.publicKey],
+    // The bench's own limits (room for every sale of the run), as the lane that stored them had.
+    rules: {
+      currency: 'USD',
+      storedPaymentMaxMinor: offline.perTransactionMinor.USD,
+      unreferencedReturnMaxMinor: 0,
+      unreferencedReturnPerCardDayMinor: 0,
+      unreferencedReturnPerDayMinor: 0,
+    },
     sender: rescueSender(client),
     by: 'bench',
     rescueId: 'bench',

@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline'
 import pino from 'pino'
 import { composeEngine } from '../../src-main/app/compose'
 import { wireStore } from '../../src-main/app/store-wiring'
-import { copySubject, StoreLink } from '../../src-main/store'
+import { copySubject, makeCopyKeyPair, StoreLink } from '../../src-main/store'
 import type { QueueOperation } from '../../src-shared/sale'
 import { copiesAtStore } from './store-lane'
 import type { CardData, CardDecision } from '../../src-main/device'
@@ -168,6 +168,9 @@ async function main(): Promise<void> {
               storeId: settings.merchant.storeId,
               terminalId: settings.merchant.terminalId,
               recoveryPublicKey,
+              // A key of this run: the scenario never rescues, so it needs no enrolment at the store.
+              copyKey: makeCopyKeyPair().privateJwk,
+              enrolment: undefined,
               requireReplica: true,
               ackTimeoutMs: 400,
               heartbeatMs: 500,

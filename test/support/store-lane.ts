@@ -8,7 +8,15 @@ import { wireStore, type StoreWiring } from '../../src-main/app/store-wiring'
 import type { CardReader } from '../../src-main/device'
 import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import type { SecretStore } from '../../src-main/keychain'
-import { StoreConnection, StoreLink, type StoreLinkSettings } from '../../src-main/store'
+import {
+  makeCopyKeyPair,
+  makeEnrolment,
+  readCopyKey,
+  StoreConnection,
+  StoreLink,
+  type StoreLinkSettings,
+  type X25519PrivateJwk,
+} from '../../src-main/store'
 import { AID, KEY, testSettings } from './engine-harness'
 
 export interface LaneOptions {
@@ -21,6 +29,17 @@ export interface LaneOptions {
   reader: CardReader
   secrets: SecretStore
   recoveryPublicKey: string
+  /**
+   * The lane's copy key (src-main/store/enrolment.ts); without it, the one in `secrets`, as the
+   * production wiring reads it. A lane with neither seals with a key of its run, which a rescue
+   * refuses; `enrolled: false` gives it none at all (a terminal not enrolled publishes no copy).
+   */
+  copyKey?: X25519PrivateJwk
+  enrolled?: false
+  /** The enrolment certificate the lane puts into the store's bucket at start. */
+  enrolment?: string
+  /** The lane's NKey seed, when the store server has one user per lane. */
+  nkeySeed?: string
   requireReplica?: boolean
   ackTimeoutMs?: number
   heartbeatMs?: number
@@ -55,6 +74,9 @@ export function linkSettings(options: LaneOptions): StoreLinkSettings {
     storeId: options.storeId ?? 'S1',
     terminalId: options.terminalId,
     recoveryPublicKey: options.recoveryPublicKey,
+    copyKey: options.copyKey,
+    enrolment: options.enrolment,
+    nkeySeed: options.nkeySeed,
     requireReplica: options.requireReplica ?? true,
     ackTimeoutMs: options.ackTimeoutMs ?? 500,
     heartbeatMs: options.heartbeatMs ?? 200,
@@ -69,7 +91,13 @@ export async function startLane(options: LaneOptions): Promise<Lane> {
     ...options.settings,
     merchant: { storeId: options.storeId ?? 'S1', terminalId: options.terminalId, merchantId: 'M1', pspInfo: { mcc: '5812' } },
   })
-  const wiring = await wireStore(new StoreLink(linkSettings(options), logger), settings.merchant)
+  const copyKey =
+    options.enrolled === false
+      ? undefined
+      : (options.copyKey ??
+        (await readCopyKey(options.secrets, settings.merchant.storeId, settings.merchant.terminalId)) ??
+        makeCopyKeyPair().privateJwk)
+  const wiring = await wireStore(new StoreLink({ ...linkSettings(options), copyKey }, logger), settings.merchant)
   const client = hostClient(options.hostUrl, options.caPem)
   const engine = await composeEngine(settings, {
     reader: options.reader,
@@ -97,6 +125,34 @@ export async function copiesAtStore(natsUrl: string, terminalId: string, storeId
   const connection = new StoreConnection({ servers: [natsUrl], storeId, name: 'test', maxAgeMs: 96 * 3_600_000 })
   try {
     return (await connection.copySubjects(terminalId, 3_000)).sort()
+  } finally {
+    await connection.close()
+  }
+}
+
+/**
+ * Enrols a terminal's copy key at the store as `pos-agent store enrol` does: the certificate, made
+ * with the recovery private key, put into the `pos_enrol` bucket under the terminal's key.
+ */
+export async function enrolAtStore(
+  natsUrl: string,
+  recoveryPrivate: X25519PrivateJwk,
+  terminal: { storeId?: string; terminalId: string; publicKey: string },
+): Promise<string> {
+  const storeId = terminal.storeId ?? 'S1'
+  const certificate = JSON.stringify(
+    makeEnrolment(recoveryPrivate, {
+      storeId,
+      terminalId: terminal.terminalId,
+      publicKey: terminal.publicKey,
+      by: 'test',
+      now: new Date(),
+    }),
+  )
+  const connection = new StoreConnection({ servers: [natsUrl], storeId, name: 'test enrol', maxAgeMs: 96 * 3_600_000 })
+  try {
+    await connection.putEnrolment(terminal.terminalId, certificate, 3_000)
+    return certificate
   } finally {
     await connection.close()
   }

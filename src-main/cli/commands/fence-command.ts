@@ -1,88 +1,15 @@
 /**
- * `pos-agent lift-fence`: puts a rescued terminal back in service (docs/store.md "Lifting a
- * fence"). Only whoever holds the store's recovery key and its passphrase may: the same person who
- * may rescue. The command says what the fence is (who rescued, when) and what is still at the store,
- * asks before it acts (or takes `--yes`), and records what it did in this terminal's audit trail.
+ * `pos-agent lift-fence`: puts a rescued terminal back in service (docs/store.md "Lifting a fence").
+ * The work is the store's (src-main/store/lift-fence.ts); here the lane's audit trail and the console.
  */
-import { hostname } from 'node:os'
-import { PosError } from '../../../src-shared/pos-error'
 import type { AuditEntry } from '../../journal'
-import { liftFence, openRecoveryPrivateKey, readFenceEntry, StoreConnection, type StoreConnectionSettings } from '../../store'
-import { EXIT } from '../exit-codes'
-import { agreeing, counted } from '../../../src-shared/counted'
+import { liftFenceRun, type LiftFenceRunInput } from '../../store'
 
-export interface LiftFenceInput {
-  connection: Omit<StoreConnectionSettings, 'name'>
-  terminalId: string
-  /** The store's recovery public key as this lane's configuration names it. */
-  recoveryPublicKey: string
-  keyPem: string
-  passphrase: string
-  /** Asks the question; true only for a plain yes (always true with `--yes`). */
-  confirm: (question: string) => Promise<boolean>
+export interface LiftFenceInput extends Omit<LiftFenceRunInput, 'audit' | 'print' | 'warn'> {
   /** Appends to the audit trail of the lane the command runs on. */
   audit: (entry: Omit<AuditEntry, 'door'>) => void
-  timeoutMs?: number
 }
 
-export async function liftFenceCommand(input: LiftFenceInput): Promise<number> {
-  const { terminalId, audit } = input
-  const timeoutMs = input.timeoutMs ?? 5_000
-  const storeId = input.connection.storeId
-  const subject = `${storeId}/${terminalId}`
-  let opened: string
-  try {
-    opened = openRecoveryPrivateKey(input.keyPem, input.passphrase).publicKey
-  } catch (error) {
-    audit({ action: 'liftFence', subject, ok: false, detail: 'the recovery key did not open' })
-    console.error(`${error instanceof PosError ? error.message : String(error)}: nothing was changed`)
-    return EXIT.usage
-  }
-  if (opened !== input.recoveryPublicKey) {
-    audit({ action: 'liftFence', subject, ok: false, detail: "not this store's recovery key" })
-    console.error(`this is not the recovery key of store ${storeId} (it does not match store.recoveryPublicKey): nothing was changed`)
-    return EXIT.usage
-  }
-  const connection = new StoreConnection({ ...input.connection, name: `pos-agent lift-fence on ${hostname()}` })
-  try {
-    const found = await readFenceEntry(connection, storeId, terminalId, timeoutMs)
-    if (!found) {
-      console.log(`terminal ${terminalId} of store ${storeId} is not fenced: nothing to lift (\`pos-agent fleet\` lists the lanes)`)
-      return EXIT.ok
-    }
-    const { fence, revision } = found
-    const left = (await connection.copySubjects(terminalId, timeoutMs)).length
-    const question = [
-      `terminal ${terminalId} of store ${storeId} was rescued on ${fence.rescuedAt.slice(0, 16).replace('T', ' ')} (from ${fence.by}).`,
-      left === 0
-        ? 'The rescue left nothing waiting at the store.'
-        : `${counted(left, 'message')} of it ${agreeing(left, 'is', 'are')} still waiting at the store: the rescue did not finish. Once the fence is lifted the terminal sends them itself (the bank answers a repeat with its first answer).`,
-      'Once lifted and restarted, the terminal sends its own waiting payments again and may store new ones.',
-      `Lift the fence of terminal ${terminalId}?`,
-    ].join('\n')
-    if (!(await input.confirm(question))) {
-      console.log('nothing was changed: the fence stays')
-      return EXIT.failure
-    }
-    try {
-      await liftFence(connection, storeId, terminalId, timeoutMs, revision)
-    } catch (error) {
-      if (!/wrong last sequence/i.test(error instanceof Error ? error.message : '')) throw error
-      audit({ action: 'liftFence', subject, ok: false, detail: 'the fence changed while the question was asked' })
-      console.error('the fence changed while the question was asked (a rescue ran again): nothing was changed, run lift-fence again')
-      return EXIT.failure
-    }
-    audit({
-      action: 'liftFence',
-      subject,
-      ok: true,
-      detail: `fence of ${fence.rescuedAt} from ${fence.by} (rescue ${fence.rescueId}); ${counted(left, 'message')} still at the store`,
-    })
-    console.log(
-      `the fence of terminal ${terminalId} is lifted: restart that terminal, it reads its fence at start and sends its queue again`,
-    )
-    return EXIT.ok
-  } finally {
-    await connection.close()
-  }
+export function liftFenceCommand(input: LiftFenceInput): Promise<number> {
+  return liftFenceRun({ ...input, print: (text) => console.log(text), warn: (text) => console.error(text) })
 }

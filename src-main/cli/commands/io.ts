@@ -69,3 +69,17 @@ export async function askYes(question: string): Promise<boolean> {
     rl.close()
   }
 }
+
+/**
+ * Several secrets in a row (a key's old and new passphrase): on a terminal each is asked for without
+ * echo; from a pipe they are its first lines, in order.
+ */
+export async function readSecrets(prompts: string[]): Promise<string[]> {
+  if (!process.stdin.isTTY) {
+    const lines = (await readAllStdin()).toString('utf8').split(/\r?\n/)
+    return prompts.map((_, i) => lines[i] ?? '')
+  }
+  const out: string[] = []
+  for (const prompt of prompts) out.push(await readSecret(prompt))
+  return out
+}

@@ -1,32 +1,32 @@
 /**
- * The store's server from the command line (docs/store.md): the recovery key pair, the rescue of a
- * dead terminal's queue, the fleet view, and the terminal's store credentials in the keychain.
+ * The store's server from the command line (docs/store.md): the recovery key pair and its re-wrap,
+ * the terminal's enrolment, the rescue of a dead terminal's queue, the fleet view, and the terminal's
+ * store credentials in the keychain. The work is the store domain's; here the console.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { join } from 'node:path'
-import { randomUUID } from 'node:crypto'
 import { OPERATIONS, type HostClient } from '../../gateway'
 import {
-  CopyOpener,
-  FLEET_BUCKET,
+  enrolTerminal,
   fleetTable,
   fleetView,
   makeRecoveryKeyPair,
   openRecoveryPrivateKey,
-  rescueCsv,
-  rescueTerminal,
+  passphraseProblem,
+  runRescue,
   StoreConnection,
-  type Heartbeat,
-  type RescueReport,
+  wrapRecoveryKey,
+  readFleet,
+  type EnrolInput,
+  type LaneRecords,
+  type RescueRunInput,
+  type RescueRunResult,
   type RescueSender,
   type StoreConnectionSettings,
 } from '../../store'
 import { storeCaPem } from '../../app'
 import { storeSecretAccount } from '../../keychain'
-import { displayAmount } from '../../../src-shared/money'
 import { EXIT } from '../exit-codes'
-import { agreeing, counted } from '../../../src-shared/counted'
 
 /** `pos-agent store keygen`: the private key into a new file (owner-only), the public key printed for the configuration. */
 export function storeKeygen(file: string, passphrase: string): number {
@@ -34,10 +34,43 @@ export function storeKeygen(file: string, passphrase: string): number {
     console.error(`${file} already exists: a recovery key is never overwritten (choose another file name)`)
     return EXIT.usage
   }
+  const problem = passphraseProblem(passphrase)
+  if (problem) {
+    console.error(`${problem}: no key was made`)
+    return EXIT.usage
+  }
   const pair = makeRecoveryKeyPair(passphrase)
   writeFileSync(file, pair.privateKeyPem, { mode: 0o600, flag: 'wx' })
   console.log(`recovery private key written to ${file} (keep it off the terminals, with its passphrase apart from it)`)
   console.log(`put this in every terminal's configuration as store.recoveryPublicKey:\n${pair.publicKey}`)
+  return EXIT.ok
+}
+
+/**
+ * `pos-agent store keygen --rewrap OLD --out NEW`: the same key pair in a new file under the current
+ * protection (scrypt, AES-256-GCM) and a passphrase that meets the rule; OLD is left for the manager
+ * to destroy once NEW is checked.
+ */
+export function storeRewrap(oldFile: string, file: string, oldPassphrase: string, newPassphrase: string): number {
+  if (existsSync(file)) {
+    console.error(`${file} already exists: a recovery key is never overwritten (choose another file name)`)
+    return EXIT.usage
+  }
+  let opened: ReturnType<typeof openRecoveryPrivateKey>
+  try {
+    opened = openRecoveryPrivateKey(readFileSync(oldFile, 'utf8'), oldPassphrase)
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}: nothing was written`)
+    return EXIT.usage
+  }
+  const problem = passphraseProblem(newPassphrase)
+  if (problem) {
+    console.error(`${problem}: nothing was written`)
+    return EXIT.usage
+  }
+  writeFileSync(file, wrapRecoveryKey(opened.jwk, newPassphrase), { mode: 0o600, flag: 'wx' })
+  console.log(`the recovery key of ${oldFile} is written to ${file} under the new passphrase (public key ${opened.publicKey})`)
+  console.log(`check that ${file} opens (for instance with \`pos-agent rescue --dry-run\`), then destroy ${oldFile} and its copies`)
   return EXIT.ok
 }
 
@@ -63,63 +96,18 @@ export function rescueSender(host: HostClient): RescueSender {
   }
 }
 
-export interface RescueInput {
-  connection: Omit<StoreConnectionSettings, 'name'>
-  terminalId: string
-  keyPem: string
-  passphrase: string
-  host: HostClient
-  reportDir: string
-  timeoutMs?: number
-  json?: boolean
+export type RescueInput = Omit<RescueRunInput, 'print' | 'warn'>
+
+/** `pos-agent rescue`: the run (src-main/store/rescue-run.ts) on the console; exit 0 when nothing is left or refused. */
+export function rescueCommand(input: RescueInput): Promise<RescueRunResult> {
+  return runRescue({ ...input, print: (text) => console.log(text), warn: (text) => console.error(text) })
 }
 
-/** `pos-agent rescue`: returns the report and the exit code (0 when nothing is left, 1 when a run again is needed). */
-export async function rescueCommand(input: RescueInput): Promise<{ code: number; report: RescueReport; file: string }> {
-  const key = openRecoveryPrivateKey(input.keyPem, input.passphrase)
-  const connection = new StoreConnection({ ...input.connection, name: `pos-agent rescue on ${hostname()}` })
-  try {
-    const report = await rescueTerminal({
-      connection,
-      storeId: input.connection.storeId,
-      terminalId: input.terminalId,
-      opener: new CopyOpener(key.jwk),
-      sender: rescueSender(input.host),
-      by: hostname(),
-      rescueId: randomUUID(),
-      timeoutMs: input.timeoutMs ?? 5_000,
-      now: () => new Date(),
-    })
-    mkdirSync(input.reportDir, { recursive: true })
-    const file = join(input.reportDir, `rescue-${input.terminalId}-${report.endedAt.replace(/[:.]/g, '-')}.csv`)
-    writeFileSync(file, rescueCsv(report), { flag: 'wx' })
-    if (input.json) console.log(JSON.stringify({ ...report, file }))
-    else console.log(rescueSummary(report, file))
-    return { code: report.left === 0 ? EXIT.ok : EXIT.failure, report, file }
-  } finally {
-    await connection.close()
-  }
-}
+export type EnrolCommandInput = Omit<EnrolInput, 'print' | 'warn'>
 
-function rescueSummary(report: RescueReport, file: string): string {
-  const counts = new Map<string, number>()
-  for (const line of report.lines) counts.set(line.result, (counts.get(line.result) ?? 0) + 1)
-  const what = report.lines.map(
-    (l) =>
-      `  ${l.saleId} ${l.operation} ${l.currency ? displayAmount(l.amountMinor, l.currency) : ''}: ${l.bankSaid}${l.authCode ? ` (${l.authCode})` : ''}`,
-  )
-  return [
-    `terminal ${report.terminalId} of store ${report.storeId} is fenced since ${report.fence.rescuedAt} (by ${report.fence.by}): it no longer sends its queue`,
-    report.lines.length === 0 ? 'nothing was left to send' : `${counted(report.lines.length, 'message')}:`,
-    ...what,
-    [...counts].map(([result, n]) => `${n} ${result}`).join(', '),
-    report.left === 0
-      ? 'nothing is left at the store for this terminal'
-      : `${counted(report.left, 'message')} ${agreeing(report.left, 'is', 'are')} still waiting: run the rescue again once the bank answers`,
-    `report: ${file}`,
-  ]
-    .filter((line) => line !== '')
-    .join('\n')
+/** `pos-agent store enrol`: on the terminal, its copy key and certificate (src-main/store/enrol-terminal.ts). */
+export function enrolCommand(input: EnrolCommandInput): Promise<number> {
+  return enrolTerminal({ ...input, print: (text) => console.log(text), warn: (text) => console.error(text) })
 }
 
 /** `pos-agent fleet`: every lane that wrote a heartbeat to this store server (or these, through a hub). */
@@ -128,20 +116,17 @@ export async function fleetCommand(
   json: boolean,
   timeoutMs = 5_000,
 ): Promise<number> {
-  const beats: Heartbeat[] = []
+  const records: LaneRecords[] = []
   for (const settings of connections) {
     const connection = new StoreConnection({ ...settings, name: `pos-agent fleet on ${hostname()}` })
     try {
-      const kv = await connection.bucket(FLEET_BUCKET, timeoutMs)
-      for await (const key of await kv.keys()) {
-        const entry = await kv.get(key)
-        if (entry && entry.operation === 'PUT') beats.push(entry.json<Heartbeat>())
-      }
+      // Heartbeats and fences, each parsed: one that does not read is a line of the table, not a stop.
+      records.push(...(await readFleet(connection, timeoutMs)))
     } finally {
       await connection.close()
     }
   }
-  const lanes = fleetView(beats, Date.now())
+  const lanes = fleetView(records, Date.now())
   console.log(json ? JSON.stringify(lanes) : fleetTable(lanes))
   return lanes.some((lane) => lane.needsPerson.length > 0) ? EXIT.failure : EXIT.ok
 }

@@ -5,22 +5,26 @@
  */
 import pino from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CopySealer, makeRecoveryKeyPair, recoveryPublicJwk, ReplicaSync, StoreConnection, type QueueCopy } from '../../../src-main/store'
+import {
+  CopySealer,
+  makeCopyKeyPair,
+  makeRecoveryKeyPair,
+  queueCopyOf,
+  recoveryPublicJwk,
+  ReplicaSync,
+  StoreConnection,
+  type QueueCopy,
+} from '../../../src-main/store'
 import { natsServerAvailable, startNatsServer, type NatsServer } from '../../support/nats-server'
 
 const keys = makeRecoveryKeyPair('fresh store passphrase')
-const copy = (messageId: string): QueueCopy => ({
-  v: 1,
-  storeId: 'S1',
-  terminalId: 'T1',
-  saleId: `sale-${messageId}`,
-  operation: 'payment',
-  messageId,
-  body: { note: 'sealed' },
-  amountMinor: 1_000,
-  currency: 'USD',
-  queuedAt: Date.now(),
-})
+const copy = (messageId: string): QueueCopy =>
+  queueCopyOf(
+    { storeId: 'S1', terminalId: 'T1' },
+    `sale-${messageId}`,
+    { operation: 'payment', messageId, body: { note: 'sealed' }, amountMinor: 1_000, currency: 'USD' },
+    Date.now(),
+  )
 
 describe.runIf(natsServerAvailable())('a store server without the queue stream', () => {
   let nats: NatsServer
@@ -29,10 +33,10 @@ describe.runIf(natsServerAvailable())('a store server without the queue stream',
 
   beforeEach(async () => {
     nats = await startNatsServer()
-    connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', terminalId: 'T1', name: 'test', maxAgeMs: 3_600_000 })
     sync = new ReplicaSync({
       connection,
-      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey)),
+      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), makeCopyKeyPair().privateJwk),
       storeId: 'S1',
       terminalId: 'T1',
       required: true,

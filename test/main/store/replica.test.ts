@@ -17,8 +17,10 @@ import { MemorySecretStore } from '../../../src-main/keychain'
 import {
   CopyOpener,
   CopySealer,
+  makeCopyKeyPair,
   makeRecoveryKeyPair,
   openRecoveryPrivateKey,
+  queueCopyOf,
   recoveryPublicJwk,
   ReplicaSync,
   StoreConnection,
@@ -32,6 +34,7 @@ import { copiesAtStore, startLane, type Lane } from '../../support/store-lane'
 
 const PASSPHRASE = 'correct horse battery staple'
 const keys = makeRecoveryKeyPair(PASSPHRASE)
+const laneKey = makeCopyKeyPair()
 
 describe.runIf(natsServerAvailable())('the queue replica at the store server', () => {
   let dir: string
@@ -62,6 +65,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
       reader,
       secrets: new MemorySecretStore(),
       recoveryPublicKey: keys.publicKey,
+      copyKey: laneKey.privateJwk,
       ...options,
     })
 
@@ -97,17 +101,19 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
     const stored = (await connection.readCopy(subjects[0]!, 3_000))!
     expect(Buffer.from(stored.data).includes(Buffer.from(TEST_CARDS.chipVisa().pan))).toBe(false)
-    const copy = await new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk).open(stored.data, subjects[0]!)
+    const copy = await new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk).open(stored.data, subjects[0]!, [
+      laneKey.publicKey,
+    ])
     expect(copy).toMatchObject({ saleId: sale.id, operation: 'payment', messageId: sale.id, amountMinor: 4200, terminalId: 'T-0001' })
-    expect(JSON.stringify(copy.body)).toContain(TEST_CARDS.chipVisa().pan)
+    expect(copy.kind === 'copy' && JSON.stringify(copy.body)).toContain(TEST_CARDS.chipVisa().pan)
     const other = makeRecoveryKeyPair(PASSPHRASE)
     await expect(
-      new CopyOpener(openRecoveryPrivateKey(other.privateKeyPem, PASSPHRASE).jwk).open(stored.data, subjects[0]!),
-    ).rejects.toThrow(/does not open with this recovery key/)
+      new CopyOpener(openRecoveryPrivateKey(other.privateKeyPem, PASSPHRASE).jwk).open(stored.data, subjects[0]!, [laneKey.publicKey]),
+    ).rejects.toThrow(/not sealed by the terminal it names/)
     // A copy moved to another item's subject does not open either (the subject is the AAD).
     await expect(
-      new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk).open(stored.data, `${subjects[0]!}X`),
-    ).rejects.toThrow(/does not open/)
+      new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk).open(stored.data, `${subjects[0]!}X`, [laneKey.publicKey]),
+    ).rejects.toThrow(/not sealed by the terminal it names/)
     await connection.close()
 
     host.clearFaults()
@@ -244,10 +250,10 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
   })
 
   it('a copy waiting on a hung store server ends when the connection closes, not at its deadline', async () => {
-    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', terminalId: 'T-0009', name: 'test', maxAgeMs: 3_600_000 })
     const sync = new ReplicaSync({
       connection,
-      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey)),
+      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), laneKey.privateJwk),
       storeId: 'S1',
       terminalId: 'T-0009',
       required: true,
@@ -258,8 +264,13 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     await connection.nats(5_000)
     nats.pause()
     try {
-      const copy = { v: 1 as const, storeId: 'S1', terminalId: 'T-0009', saleId: 's-1', operation: 'payment' as const }
-      const confirming = sync.confirm([{ ...copy, messageId: 'm-1', body: {}, amountMinor: 100, currency: 'USD', queuedAt: Date.now() }])
+      const copy = queueCopyOf(
+        { storeId: 'S1', terminalId: 'T-0009' },
+        's-1',
+        { operation: 'payment', messageId: 'm-1', body: {}, amountMinor: 100, currency: 'USD' },
+        Date.now(),
+      )
+      const confirming = sync.confirm([copy])
       await new Promise((resolve) => setTimeout(resolve, 300))
       const closing = Date.now()
       await connection.close()
@@ -272,10 +283,10 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
   })
 
   it('a journal that closes under a pass is a failed pass, never an error thrown from a timer', async () => {
-    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', terminalId: 'T-0009', name: 'test', maxAgeMs: 3_600_000 })
     const sync = new ReplicaSync({
       connection,
-      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey)),
+      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), laneKey.privateJwk),
       storeId: 'S1',
       terminalId: 'T-0009',
       required: true,

@@ -51,7 +51,7 @@ describe.runIf(natsServerAvailable())('the store server over TLS', () => {
 
   it('with the store CA: the queue stream, the fence and the copies work as over loopback', async () => {
     expect(nats.url).toMatch(/^tls:\/\/127\.0\.0\.1:\d+$/)
-    const connection = connect({ caPem: store.caPem })
+    const connection = connect({ caPem: store.caPem, terminalId: 'T-0001' })
     const fence = { storeId: 'S1', terminalId: 'T-0001', rescuedAt: new Date().toISOString(), by: 'lane-2', rescueId: 'r' }
     await fenceTerminal(connection, fence, 5_000)
     expect(await readFence(connection, 'S1', 'T-0001', 5_000)).toEqual(fence)
