@@ -117,7 +117,12 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
         await withRuntime((rt) =>
           storeSecret(rt, 'user', async (rt, user) => {
             await rt.secrets.set(storeSecretAccount('password', user), await readSecret(`store server password for ${user} (not echoed): `))
-            await auditFromCommandLine(rt.secrets, rt.dataDir, { action: 'setStorePassword', subject: user, ok: true, detail: 'kept in the keychain' })
+            await auditFromCommandLine(rt.secrets, rt.dataDir, {
+              action: 'setStorePassword',
+              subject: user,
+              ok: true,
+              detail: 'kept in the keychain',
+            })
             console.log(`store server password for ${user} stored`)
             return EXIT.ok
           }),
