@@ -3,7 +3,7 @@
  * queued item (the queue replica), fences and rescues a dead terminal's queue, and keeps every
  * lane's heartbeat for the fleet view (docs/store.md).
  */
-export type { CopyKey, QueueCopy, QueueReplica } from './queue-replica'
+export type { CopyKey, QueueCopy, QueueReplica, QueueTombstone } from './queue-replica'
 export { ReplicaSync, type OwedItem, type OwedQueue, type ReplicaState } from './replica-sync'
 export { StoreLink, type StoreAlarm, type StoreLinkSettings, type TerminalStatus } from './store-link'
 export { StoreConnection, type StoreConnectionSettings } from './store-connection'

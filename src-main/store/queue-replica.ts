@@ -22,6 +22,21 @@ export interface QueueCopy {
   queuedAt: number
 }
 
+/**
+ * A withdrawal: published on the subject of the item it withdraws (the stream keeps one message per
+ * subject, so it replaces the copy). The rescue sends nothing for it.
+ */
+export interface QueueTombstone {
+  v: 2
+  kind: 'withdrawn'
+  storeId: string
+  terminalId: string
+  saleId: string
+  operation: QueueOperation
+  messageId: string
+  withdrawnAt: number
+}
+
 export interface CopyKey {
   operation: QueueOperation
   messageId: string
@@ -41,4 +56,10 @@ export interface QueueReplica {
   discard(keys: CopyKey[]): void
   /** The journal's queue changed: copy what is new, erase what the bank answered (soon, in the background). */
   queueChanged(): void
+  /**
+   * Publishes these withdrawals and waits for the stream's acknowledgement, at most the configured
+   * time. True when every one is at the store: no rescue will send those items, so they may be
+   * withdrawn locally. False when the store did not answer in time, or this terminal is fenced.
+   */
+  withdraw(tombstones: QueueTombstone[]): Promise<boolean>
 }

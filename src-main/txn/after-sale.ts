@@ -33,7 +33,8 @@ export class AfterSale {
 
   /**
    * A void holds the counter while the card is asked for again. A stored payment still waiting in
-   * the queue is withdrawn; one being forwarded right now is refused until its answer is in.
+   * the queue is withdrawn, once the store (when there is one) has withdrawn its copy too; one being
+   * forwarded right now is refused until its answer is in.
    */
   async voidSale(id: string, by?: string): Promise<SaleView> {
     const { engine, writeAhead, lock } = this.deps
@@ -41,7 +42,14 @@ export class AfterSale {
     await lock.during(
       id,
       'a void',
-      () => engine.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id) }, { by }),
+      async () => {
+        const paymentQueue = this.storedPaymentQueue(id)
+        // Asked first, outside the commit: the store's answer takes a round trip (at most store.ackTimeoutMs).
+        const storeCopy = paymentQueue === 'neverSent' ? await writeAhead.withdrawAtStore(id) : undefined
+        // Read again: the queue may have claimed the payment while the store answered.
+        const now = storeCopy === undefined ? paymentQueue : this.storedPaymentQueue(id)
+        await engine.step(id, { type: 'voidRequested', paymentQueue: now, ...(storeCopy ? { storeCopy } : {}) }, { by })
+      },
       () => writeAhead.sale(id).state === 'voidReadingCard',
     )
     return toSaleView(writeAhead.sale(id))

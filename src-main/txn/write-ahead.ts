@@ -8,7 +8,7 @@ import type { Logger } from 'pino'
 import type { CardData } from '../device'
 import type { JournalStore, NewOutboxItem, SaleChange, SaleRecord } from '../journal'
 import type { SaleState } from '../../src-shared/sale'
-import type { QueueCopy, QueueReplica } from '../store'
+import type { QueueCopy, QueueReplica, QueueTombstone } from '../store'
 import { PosError } from '../../src-shared/pos-error'
 import type { CardVault } from './card-vault'
 import type { QueueItems } from './queue-items'
@@ -17,7 +17,7 @@ import { creditRoom } from './return-rules'
 import type { SaleLimits } from './sale-request'
 import { cardSummaryFields, eventDetail, fromSale, receiptFields, toSale } from './sale-record'
 import { transition } from './txn-machine'
-import { isIoEffect, type CardPurpose, type IoEffect, type JournalEffect, type Sale, type TxnEvent } from './txn-types'
+import { isIoEffect, type CardPurpose, type IoEffect, type JournalEffect, type Sale, type StoreCopyOfVoid, type TxnEvent } from './txn-types'
 
 /** What a step brings besides its event: the card just read, fields of the host's answer, the queue item answered. */
 export interface StepInput {
@@ -149,6 +149,26 @@ export class WriteAhead {
       replica.discard(copies)
       throw error
     }
+  }
+
+  /**
+   * Before a stored payment that never left the terminal is withdrawn by a void, the store's copies
+   * of the sale's waiting items are withdrawn too (docs/store.md "A void while cut off"): otherwise a
+   * rescue could still send what the cashier told the customer was voided. Without a store there is
+   * nothing to withdraw; a store that does not acknowledge in time leaves the copies where a rescue
+   * finds them, and the machine then voids through the bank instead.
+   */
+  async withdrawAtStore(saleId: string): Promise<StoreCopyOfVoid> {
+    const replica = this.deps.replica
+    if (replica === undefined) return 'none'
+    const { terminalId, storeId } = this.deps.queueItems.merchant
+    const withdrawnAt = Date.now()
+    const tombstones: QueueTombstone[] = this.deps.journal.outbox
+      .ofSale(saleId)
+      .filter((item) => item.state === 'pending')
+      .map((item) => ({ v: 2, kind: 'withdrawn', storeId, terminalId, saleId, operation: item.operation, messageId: item.messageId, withdrawnAt }))
+    if (tombstones.length === 0) return 'none'
+    return (await replica.withdraw(tombstones)) ? 'withdrawn' : 'mayRemain'
   }
 
   private copyOf(saleId: string, item: NewOutboxItem): QueueCopy {
