@@ -112,7 +112,11 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
             const owed = outbox.get(item.seq)
             const body = owed ? outbox.openBody(item.seq) : undefined
             if (!owed || body === undefined) return undefined
-            return queueCopyOf(config.merchant, owed.saleId, { ...owed, body, seq: item.seq }, owed.createdAt)
+            // A return's credit carries what its sale was approved for (amount and tip), so a rescue never credits more.
+            const original = owed.operation === 'merchandiseCredit' ? engine.journal.get(owed.saleId)?.originalId : undefined
+            const sale = original === undefined ? undefined : engine.journal.get(original)
+            const saleAmountMinor = sale === undefined ? undefined : sale.amountMinor + (sale.tipMinor ?? 0)
+            return queueCopyOf(config.merchant, owed.saleId, { ...owed, body, seq: item.seq }, owed.createdAt, { saleAmountMinor })
           },
         },
         status: () => {

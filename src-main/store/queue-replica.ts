@@ -131,4 +131,6 @@ export interface QueueReplica {
    * True when every tombstone is at the store: the items may be withdrawn locally.
    */
   withdraw(tombstones: QueueTombstone[]): Promise<boolean>
+  /** The void that asked for these withdrawals was journaled or refused: the store is brought to the journal again. */
+  withdrawalSettled(keys: CopyKey[]): void
 }

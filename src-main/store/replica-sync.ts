@@ -91,6 +91,11 @@ export class ReplicaSync implements QueueReplica {
   private readonly discarded = new Set<string>()
   /** Items whose tombstone was published: a pass never publishes their copy over it. */
   private readonly withdrawing = new Map<string, number>()
+  /**
+   * Subjects whose record at the store is a tombstone, not a copy: an item the journal still owes
+   * there (its void was refused after the store took the withdrawal) gets its copy published again.
+   */
+  private readonly tombstoned = new Set<string>()
   /** Subjects known to hold a copy, as of the last listing, publication or erasure. */
   private readonly known = new Set<string>()
   private readonly subjects = new Map<string, string>()
@@ -201,7 +206,10 @@ export class ReplicaSync implements QueueReplica {
     subjects.forEach((subject) => this.withdrawing.set(subject, this.now() + CONFIRM_GRACE_MS))
     try {
       await Promise.all(tombstones.map((tombstone, i) => this.publish(tombstone, subjects[i]!, deadline)))
-      subjects.forEach((subject) => this.known.add(subject))
+      subjects.forEach((subject) => {
+        this.known.add(subject)
+        this.tombstoned.add(subject)
+      })
       return !(await this.fencedNow(deadline - this.now(), true))
     } catch (error) {
       this.options.logger.warn({ err: error, items: tombstones.length }, 'the store server did not acknowledge a withdrawal in time')
@@ -209,6 +217,16 @@ export class ReplicaSync implements QueueReplica {
     } finally {
       this.options.sealer.prepareAhead()
     }
+  }
+
+  /**
+   * The void that asked for these withdrawals is journaled, or was refused: the tombstones no longer
+   * stand in for what the journal says, and the next pass brings the store to it (a copy again for an
+   * item still owed, an erasure for one withdrawn).
+   */
+  withdrawalSettled(keys: CopyKey[]): void {
+    for (const key of keys) this.withdrawing.delete(this.subjectOf(key))
+    this.queueChanged()
   }
 
   /** The confirmed copies' items are in the journal now: the next pass keeps them as owed. */
@@ -342,7 +360,9 @@ export class ReplicaSync implements QueueReplica {
       const now = this.now()
       for (const [subject, until] of this.withdrawing) if (until < now) this.withdrawing.delete(subject)
       // A withdrawn item's tombstone stands for it until the journal no longer owes it.
-      const missing = [...wanted].filter(([subject]) => !present.has(subject) && !this.withdrawing.has(subject))
+      const missing = [...wanted].filter(
+        ([subject]) => (!present.has(subject) || this.tombstoned.has(subject)) && !this.withdrawing.has(subject),
+      )
       for (const subject of wanted.keys()) this.confirming.delete(subject)
       this.state.uncopied = missing.length
       // A pass that would publish asks the store first whether a rescue fenced this terminal meanwhile.
@@ -355,6 +375,7 @@ export class ReplicaSync implements QueueReplica {
         if (!copy) continue
         await this.publish(copy, subject, this.now() + ackTimeoutMs * 2)
         this.known.add(subject)
+        this.tombstoned.delete(subject)
         this.state.uncopied--
       }
       for (const [subject, until] of this.confirming) if (until < this.now()) this.confirming.delete(subject)
@@ -362,6 +383,7 @@ export class ReplicaSync implements QueueReplica {
         if (wanted.has(subject) || (this.confirming.has(subject) && !this.discarded.has(subject))) continue
         await connection.erase(subject, ackTimeoutMs * 2)
         this.known.delete(subject)
+        this.tombstoned.delete(subject)
         this.discarded.delete(subject)
       }
       // Subjects are remembered for what is still owed or confirming only.

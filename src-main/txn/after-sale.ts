@@ -33,7 +33,8 @@ export class AfterSale {
 
   /**
    * A void holds the counter while the card is asked for again. A stored payment still waiting in
-   * the queue is withdrawn; one being forwarded right now is refused until its answer is in.
+   * the queue is withdrawn, once the store (when there is one) has withdrawn its copy too; one being
+   * forwarded right now is refused until its answer is in.
    */
   async voidSale(id: string, by?: string): Promise<SaleView> {
     const { engine, writeAhead, lock } = this.deps
@@ -41,7 +42,15 @@ export class AfterSale {
     await lock.during(
       id,
       'a void',
-      () => engine.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id) }, { by }),
+      async () => {
+        if (this.storedPaymentQueue(id) !== 'neverSent')
+          return engine.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id) }, { by })
+        // The store's answer takes a round trip (at most store.ackTimeoutMs), outside the commit; the
+        // queue is read again after it: it may have claimed the payment meanwhile.
+        await writeAhead.voidAtStore(id, (storeCopy) =>
+          engine.step(id, { type: 'voidRequested', paymentQueue: this.storedPaymentQueue(id), storeCopy }, { by }),
+        )
+      },
       () => writeAhead.sale(id).state === 'voidReadingCard',
     )
     return toSaleView(writeAhead.sale(id))

@@ -8,7 +8,8 @@ import type { Logger } from 'pino'
 import type { CardData } from '../device'
 import type { JournalStore, NewOutboxItem, SaleChange, SaleRecord } from '../journal'
 import type { SaleState } from '../../src-shared/sale'
-import type { QueueCopy, QueueReplica } from '../store'
+import type { QueueReplica } from '../store'
+import { queueCopyOf, queueTombstoneOf, type QueueCopy } from '../store/records'
 import { PosError } from '../../src-shared/pos-error'
 import type { CardVault } from './card-vault'
 import type { QueueItems } from './queue-items'
@@ -17,7 +18,15 @@ import { creditRoom, creditsOfTheDay } from './return-rules'
 import type { SaleLimits } from './sale-request'
 import { cardSummaryFields, eventDetail, fromSale, receiptFields, toSale } from './sale-record'
 import { transition } from './txn-machine'
-import { isIoEffect, type CardPurpose, type IoEffect, type JournalEffect, type Sale, type TxnEvent } from './txn-types'
+import {
+  isIoEffect,
+  type CardPurpose,
+  type IoEffect,
+  type JournalEffect,
+  type Sale,
+  type StoreCopyOfVoid,
+  type TxnEvent,
+} from './txn-types'
 
 /** What a step brings besides its event: the card just read, fields of the host's answer, the queue item answered. */
 export interface StepInput {
@@ -153,23 +162,32 @@ export class WriteAhead {
     }
   }
 
-  private copyOf(saleId: string, item: NewOutboxItem): QueueCopy {
-    const { terminalId, storeId } = this.deps.queueItems.merchant
-    return {
-      v: 2,
-      kind: 'copy',
-      storeId,
-      terminalId,
-      saleId,
-      operation: item.operation,
-      messageId: item.messageId,
-      body: item.body,
-      amountMinor: item.amountMinor ?? 0,
-      currency: item.currency ?? null,
-      queuedAt: Date.now(),
-      // Sealed before the journal gives the item its sequence (queue-replica.ts).
-      seq: 0,
+  /**
+   * Before a stored payment that never left the terminal is withdrawn by a void, the store's copies
+   * of the sale's waiting items are withdrawn too (docs/store.md "A void while cut off"): otherwise a
+   * rescue could still send what the cashier told the customer was voided. `step` journals the void
+   * knowing where the copies stand: none (no store), withdrawn (the store acknowledged), or maybe
+   * still there (the store did not answer in time, or this terminal is fenced: the machine then voids
+   * through the bank). Whatever the step decides, the store is then brought to the journal again.
+   */
+  async voidAtStore(saleId: string, step: (storeCopy: StoreCopyOfVoid) => Promise<void>): Promise<void> {
+    const replica = this.deps.replica
+    const withdrawnAt = Date.now()
+    const tombstones = this.deps.journal.outbox
+      .ofSale(saleId)
+      .filter((item) => item.state === 'pending')
+      .map((item) => queueTombstoneOf(this.deps.queueItems.merchant, saleId, item, withdrawnAt))
+    if (replica === undefined || tombstones.length === 0) return step('none')
+    try {
+      await step((await replica.withdraw(tombstones)) ? 'withdrawn' : 'mayRemain')
+    } finally {
+      replica.withdrawalSettled(tombstones)
     }
+  }
+
+  /** Sealed before the journal gives the item its sequence (queue-replica.ts: `seq` 0). */
+  private copyOf(saleId: string, item: NewOutboxItem): QueueCopy {
+    return queueCopyOf(this.deps.queueItems.merchant, saleId, item, Date.now())
   }
 
   private prepare(id: string, event: TxnEvent, input: StepInput): Prepared | { ok: false; refusal: PosError } {
