@@ -12,3 +12,4 @@ export { checkHost, checkReader, checkSignature, signatureCheckId, type AddFindi
 export { auditFromCommandLine, auditTrailOnDemand } from './audit-outside'
 export { checkAuditFile, parsePrintedHead, type AuditFileCheck } from './audit-check'
 export { copyMaxAgeMs, storeCaPem } from './store-wiring'
+export { checkStore } from './store-check'

@@ -1,11 +1,11 @@
 /**
  * `pos-agent doctor`: one screen that says what is wrong with this terminal and how to fix it:
  * configuration, keychain, serial device, host reachability and TLS, clock, free disk, the queue,
- * the audit trail.
+ * the store (enrolment and fence), the audit trail.
  */
 import { statfsSync } from 'node:fs'
 import { join } from 'node:path'
-import { checkAuditFile, checkHost, checkReader, type AddFinding, type Finding, type Runtime } from '../../app'
+import { checkAuditFile, checkHost, checkReader, checkStore, type AddFinding, type Finding, type Runtime } from '../../app'
 import { keyCheckValue } from '../../gateway'
 import { JOURNAL_FILE, probeQueue } from '../../journal'
 import { dataKeyAccount, keychainWords, signingKeyAccount } from '../../keychain'
@@ -66,6 +66,7 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
     add('warn', 'disk', `${runtime.dataDir} does not exist yet (created at the first start)`)
   }
   checkQueue(runtime, add)
+  if (config) await checkStore(config, runtime.secrets, runtime.dataDir, add)
   await checkAuditTrail(runtime, add)
 
   const worst = findings.some((f) => f.level === 'fail') ? 'fail' : findings.some((f) => f.level === 'warn') ? 'warn' : 'ok'

@@ -100,7 +100,8 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
             keyPem,
             passphrase,
             by: o.by,
-            connection: await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)),
+            // As the lane itself: its own replies (inbox prefix) are all a per-lane account may read.
+            connection: withLane(await storeConnectionOf(config, rt.secrets, copyMaxAgeMs(config)), config.merchant.terminalId),
             audit: (entry) => void recorded.push(auditFromCommandLine(rt.secrets, rt.dataDir, entry)),
           })
           await Promise.all(recorded)
@@ -332,4 +333,9 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
         }),
       )
     })
+}
+
+/** A lane's connection settings as that lane (its inbox prefix), not as a tool reading the whole store. */
+function withLane<T extends { terminalId?: string | undefined }>(settings: T | undefined, terminalId: string): T | undefined {
+  return settings === undefined ? undefined : { ...settings, terminalId }
 }

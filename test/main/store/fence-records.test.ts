@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fleetCommand } from '../../../src-main/cli/commands/store-commands'
-import { MemorySecretStore } from '../../../src-main/keychain'
+import { MemorySecretStore, storeSecretAccount } from '../../../src-main/keychain'
+import { nkeys } from '@nats-io/transport-node'
+import { checkStore } from '../../../src-main/app'
+import { parseConfig } from '../../../src-main/config'
 import { AgentMetrics } from '../../../src-main/metrics'
 import {
   adminConnectionSettings,
@@ -75,6 +78,36 @@ describe.runIf(natsServerAvailable())('a record at the store that does not read'
 
   const put = async (bucket: typeof FENCE_BUCKET | typeof FLEET_BUCKET, key: string, value: string) =>
     (await admin.bucket(bucket, 3_000)).put(key, value)
+
+  it("doctor names a malformed fence, says whether the terminal is enrolled, and a lane's own credentials are enough to read it", async () => {
+    const nkey = nkeys.fromSeed(new TextEncoder().encode(server.laneSeed('T-0001'))).getPublicKey()
+    const config = parseConfig(
+      {
+        mode: 'production',
+        host: { offlineBaseUrl: host.url, baseUrl: host.url, aid: AID },
+        merchant: { storeId: 'S1', terminalId: 'T-0001', merchantId: 'M1', pspInfo: { mcc: '5812' } },
+        currency: 'USD',
+        store: { servers: [server.url], nkey, recoveryPublicKey: keys.publicKey },
+      },
+      join(dir, 'config.json'),
+    )
+    const secrets = new MemorySecretStore()
+    await secrets.set(storeSecretAccount('nkey-seed', nkey), server.laneSeed('T-0001'))
+    const findings: Array<{ level: string; area: string; text: string }> = []
+    const add = (level: string, area: string, text: string) => void findings.push({ level, area, text })
+    await checkStore(config, secrets, dir, add)
+    expect(findings).toEqual([
+      expect.objectContaining({ level: 'fail', area: 'store enrolment', text: expect.stringMatching(/not enrolled/) }),
+      expect.objectContaining({ level: 'ok', area: 'store fence', text: expect.stringMatching(/not fenced/) }),
+    ])
+    await put(FENCE_BUCKET, 'S1.T-0001', MALFORMED)
+    findings.length = 0
+    await checkStore(config, secrets, dir, add)
+    const fence = findings.find((f) => f.area === 'store fence')
+    expect(fence).toMatchObject({ level: 'fail' })
+    expect(fence!.text).toContain(RECORD)
+    expect(internalWordsIn(fence!.text)).toEqual([])
+  })
 
   it('a malformed fence: the agent starts, sells online, stores nothing offline, forwards nothing, and its alarm names the record', async () => {
     await put(FENCE_BUCKET, 'S1.T-0001', MALFORMED)
