@@ -214,6 +214,9 @@ export class WindowSessions {
     const full = own.length >= this.capOf(opener) ? own : underRoot.length >= WINDOWS_PER_ROOT ? underRoot : undefined
     if (!full) return 'free'
     const [hash, session] = full.reduce((a, b) => (b[1].lastSeenAt < a[1].lastSeenAt ? b : a))
+    // The machine's owner (the installation token, serve's own link) is trusted with the whole agent:
+    // its new window always finds room, in place of its longest-unused one (a tab closed a moment ago).
+    if (opener.kind === 'owner' && full === own) return hash
     return now - session.lastSeenAt >= WINDOW_IN_USE_MS ? hash : undefined
   }
 

@@ -54,6 +54,22 @@ describe('windows per opener', () => {
     expect(closed).toEqual([])
   })
 
+  it("the machine's owner always finds room: its longest-unused window ends, even one used a moment ago (a tab just closed)", () => {
+    const { windows, open, closed, later } = sessions()
+    const OWNER: WindowOpener = { kind: 'owner' }
+    expect(open(OWNER, 'cashier').session).toBeDefined()
+    const firstListed = windows.list()[0]!.id
+    for (let i = 1; i < WINDOWS_PER_OPENER.owner; i++) {
+      later(1_000)
+      expect(open(OWNER, 'cashier').session).toBeDefined()
+    }
+    later(1_000)
+    const next = open(OWNER, 'cashier')
+    expect(next.session).toBeDefined()
+    expect(closed).toEqual([{ id: firstListed, why: 'replaced' }])
+    expect(windows.list()).toHaveLength(WINDOWS_PER_OPENER.owner)
+  })
+
   it('the longest-unused window that is not in use makes room; one seen lately stays', () => {
     const { windows, open, closed, later } = sessions()
     const first = open(TOKEN).session!

@@ -172,6 +172,8 @@ describe.runIf(natsServerAvailable())('a record at the store that does not read'
       code = await fleetCommand(
         [adminConnectionSettings({ servers: [server.url], storeId: 'S1', maxAgeMs: MAX_AGE }, server.adminSeed)],
         false,
+        // A loaded test machine answers slower than a store's back office: each read gets longer.
+        20_000,
       )
     } finally {
       log.mockRestore()
