@@ -55,6 +55,7 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   disableOperator: 'Admin scope: an operator who no longer works here, approved by a manager',
   unlockOperator: 'Admin scope: lift a lockout after wrong PINs, approved by a manager',
   approve: "A manager's approval of one request, given ahead: send the proof as that request's approval",
+  describeApproval: "What a request a manager approves would do (amount, card, sale; person; batch totals), in the audit trail's words",
   openCashierWindow: 'Admin scope: a one-time link that opens a cashier window',
   openCustomerDisplay: 'A one-time link that opens a customer display (reads only)',
   auditTrail: "Admin scope, a manager's: the audit trail of a batch's time, and whether its hash chain is intact",

@@ -225,6 +225,8 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
           ? {
               closing: false,
               report: result.value,
+              // The report shown is the batch just closed: the picker names it, and a refresh keeps it.
+              ...(result.value.batch.closedAt !== undefined ? { reportBatch: result.value.batch.number } : {}),
               sales: salesFromList(result.value.sales, state.sales, [state.currentSaleId, state.voidingSaleId]),
               closeNotice:
                 result.value.batch.closedAt !== undefined

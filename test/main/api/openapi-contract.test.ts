@@ -160,6 +160,7 @@ describe('the OpenAPI document', () => {
     await call('unlockOperator', { approval: manager })
     const proof = (await call('approve', { pin: '8642' })).value as unknown as { approval: string }
     expect(proof.approval).toMatch(/^apv_/)
+    await call('describeApproval', { request: { originalId: sale.id, amountMinor: 500 } })
     await call('auditTrail', { approval: manager })
     await call('openCashierWindow')
     await call('openCustomerDisplay')

@@ -8,7 +8,7 @@ import { NoticeLine } from '../../components/Notice'
 import { canCloseDay, closeBlockedReason, describeError, plainReason, usePos, usePosStore } from '../../store'
 import { dateTimeText } from '../../components/time-text'
 import { saveFile } from './save-file'
-import { DayCounts, DayMoney } from './DaySummary'
+import { CloseAmounts, DayCounts, DayMoney, MoneyNotAtTheBank } from './DaySummary'
 import { ShiftTotals } from './ShiftTotals'
 import type { DayReportView } from '../../../../src-shared/contract'
 
@@ -106,6 +106,7 @@ export function CloseOfDayScreen() {
           )}
           <h3>Money</h3>
           <DayMoney report={report} />
+          <MoneyNotAtTheBank report={report} />
           <h3>Counts</h3>
           <DayCounts report={report} />
           <h3>Totals by card brand</h3>
@@ -212,6 +213,7 @@ export function CloseOfDayScreen() {
           }
           confirmLabel={confirming === 'override' ? 'Close anyway' : 'Close the day'}
           cancelLabel="Not yet"
+          testId="close-confirm"
           onConfirm={() => {
             const override = confirming === 'override'
             setConfirming(false)
@@ -219,6 +221,13 @@ export function CloseOfDayScreen() {
           }}
           onCancel={() => setConfirming(false)}
         >
+          <CloseAmounts report={report} />
+          {report.counts.stored > 0 && (
+            <p className="notice notice-warn" data-testid="close-stored-warning">
+              {report.counts.stored === 1 ? '1 payment is' : `${report.counts.stored} payments are`} not at the bank yet: it is sent after
+              the close, and the bank may still decline. Keep this terminal on and connected.
+            </p>
+          )}
           {confirming === 'override' && (
             <p>
               The sales that need a manager stay as they are and are marked as closed by a manager&apos;s decision. A manager approves this.

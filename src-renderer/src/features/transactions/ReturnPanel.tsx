@@ -1,9 +1,10 @@
 /**
- * A return, as a dialog over the list: the amount to credit (what is left to return by default),
+ * A return, as a dialog over the list: the amount to credit (typed; what is left to return is one
+ * press away, never filled in, so a hurried Enter cannot ask for the whole sale back),
  * then, once a manager approved, the reader's prompt while the customer presents the same card, then
  * how it ended. Plain words only; the agent decides what may be returned and says why it may not.
  */
-import { useRef, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import { moneyText } from '../../components/money-text'
@@ -34,7 +35,8 @@ function ReturnDialog({ title }: { title: string }) {
     useShallow((s) => ({ startReturn: s.startReturn, stopReturn: s.stopReturn, dismissReturn: s.dismissReturn })),
   )
   const left = sale.returnableMinor ?? 0
-  const [text, setText] = useState(() => formatAmount(left, sale.currency))
+  const [text, setText] = useState('')
+  const amountId = useId()
   const [problem, setProblem] = useState<string | null>(null)
 
   const submit = (event: FormEvent) => {
@@ -74,6 +76,7 @@ function ReturnDialog({ title }: { title: string }) {
             <label className="field">
               <span>Amount to return ({sale.currency})</span>
               <AmountInput
+                id={amountId}
                 className="input"
                 data-testid="return-amount"
                 text={text}
@@ -83,6 +86,19 @@ function ReturnDialog({ title }: { title: string }) {
                 onText={setText}
               />
             </label>
+            <button
+              type="button"
+              className="button return-all-left"
+              data-testid="return-all-left"
+              disabled={busy || left <= 0}
+              onClick={() => {
+                setText(formatAmount(left, sale.currency))
+                setProblem(null)
+                document.getElementById(amountId)?.focus()
+              }}
+            >
+              All that is left: {moneyText(left, sale.currency)}
+            </button>
             {(problem ?? error) && (
               <p id="return-problem" className="notice notice-error" role="alert">
                 {problem ?? (error ? describeError(error) : '')}
