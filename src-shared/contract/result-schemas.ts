@@ -274,9 +274,17 @@ export const appInfoSchema = z.object({
   tipTolerancePercent: z.number(),
   /**
    * Sale amounts in minor units of `currency`: above `maxSaleMinor` a sale is refused; above
-   * `confirmAboveMinor` it starts only with `amountConfirmed: true`.
+   * `confirmAboveMinor` it starts only with `amountConfirmed: true`. A return without a sale credits
+   * at most `unreferencedReturnMaxMinor` at once, `unreferencedReturnPerCardDayMinor` to one card and
+   * `unreferencedReturnPerDayMinor` in all per business day (absent: not told by this agent).
    */
-  saleLimits: z.object({ maxSaleMinor: z.number(), confirmAboveMinor: z.number() }),
+  saleLimits: z.object({
+    maxSaleMinor: z.number(),
+    confirmAboveMinor: z.number(),
+    unreferencedReturnMaxMinor: z.number().optional(),
+    unreferencedReturnPerCardDayMinor: z.number().optional(),
+    unreferencedReturnPerDayMinor: z.number().optional(),
+  }),
   /** Training mode: the simulated PIN pad's test cards, to choose which one the "customer" presents. */
   trainingCards: z.array(trainingCardViewSchema),
   alarms: z.array(alarmViewSchema),

@@ -6,10 +6,12 @@ import { useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import type { SaleView } from '../../../../src-shared/contract'
 import { Badge } from '../../components/Badge'
+import { DisabledReason } from '../../components/DisabledReason'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { moneyText } from '../../components/money-text'
 import { timeOfDay } from '../../components/time-text'
 import {
+  counterBusy,
   describeError,
   listedSales,
   receiptAvailable,
@@ -34,9 +36,16 @@ export function TransactionsScreen() {
   const voidingSaleId = usePos((s) => s.voidingSaleId)
   const voidable = usePos(useShallow(voidableSaleIds))
   const returnable = usePos(useShallow(returnableSaleIds))
-  const returnOfId = usePos((s) => s.returnOfId)
-  const { showReceipt, voidSale, refreshSales, openReturn } = usePos(
-    useShallow((s) => ({ showReceipt: s.showReceipt, voidSale: s.voidSale, refreshSales: s.refreshSales, openReturn: s.openReturn })),
+  const returnOpen = usePos((s) => s.returnOfId !== null || s.returnWithoutSale)
+  const busy = usePos(counterBusy)
+  const { showReceipt, voidSale, refreshSales, openReturn, openReturnWithoutSale } = usePos(
+    useShallow((s) => ({
+      showReceipt: s.showReceipt,
+      voidSale: s.voidSale,
+      refreshSales: s.refreshSales,
+      openReturn: s.openReturn,
+      openReturnWithoutSale: s.openReturnWithoutSale,
+    })),
   )
   const [confirming, setConfirming] = useState<SaleView | null>(null)
 
@@ -50,10 +59,23 @@ export function TransactionsScreen() {
     <section className="screen" aria-labelledby="transactions-title">
       <div className="screen-head">
         <h2 id="transactions-title">Transactions of the day</h2>
-        <button type="button" className="button" onClick={() => void refreshSales()}>
-          Refresh list
-        </button>
+        <div className="report-controls">
+          <button
+            type="button"
+            className="button"
+            data-testid="return-without-sale"
+            disabled={busy}
+            aria-describedby={busy ? 'return-without-sale-why' : undefined}
+            onClick={openReturnWithoutSale}
+          >
+            Return without a sale
+          </button>
+          <button type="button" className="button" onClick={() => void refreshSales()}>
+            Refresh list
+          </button>
+        </div>
       </div>
+      <DisabledReason id="return-without-sale-why" reason={busy ? 'A sale is running at the counter.' : null} />
       {salesError && (
         <p className="notice notice-error" role="alert">
           {describeError(salesError)}
@@ -61,7 +83,7 @@ export function TransactionsScreen() {
       )}
       <SalesSearchForm />
       {voidingSaleId && <VoidPanel />}
-      {returnOfId && <ReturnPanel />}
+      {returnOpen && <ReturnPanel />}
       {sales.length === 0 ? (
         <p className="empty" role="status">
           {searchOn ? 'No sales match the search.' : 'No sales yet today.'}
