@@ -50,6 +50,7 @@ describe.skipIf(!e2eComponentsPresent())('returns of any batch, and without a sa
 
     // The closed batch, and in it the sale by the last digits of its receipt's transaction number.
     await goTo(page, 'transactions')
+    await page.getByTestId('find-sale').click()
     await page.getByTestId('search-where').selectOption('batch-1')
     await page.getByTestId('search-receipt').fill(saleId.split('-').pop()!.replace(/^0+/, ''))
     await page.getByTestId('search-button').click()

@@ -4,7 +4,7 @@
  * then, once a manager approved, the reader's prompt while the customer presents the same card, then
  * how it ended. Plain words only; the agent decides what may be returned and says why it may not.
  */
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import { moneyText } from '../../components/money-text'
@@ -57,6 +57,12 @@ function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null })
   const [text, setText] = useState('')
   const amountId = useId()
   const [problem, setProblem] = useState<string | null>(null)
+  // Once the return ended, Done has the focus: Enter closes it (on a keypad there is no Tab to it).
+  const doneRef = useRef<HTMLButtonElement>(null)
+  const ended = started && !waiting && !busy
+  useEffect(() => {
+    if (ended) doneRef.current?.focus()
+  }, [ended])
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -167,6 +173,7 @@ function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null })
                 <button
                   type="button"
                   className="button button-large button-primary"
+                  ref={doneRef}
                   data-testid="return-done-button"
                   onClick={dismissReturn}
                 >

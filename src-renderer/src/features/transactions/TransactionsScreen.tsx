@@ -48,6 +48,10 @@ export function TransactionsScreen() {
     })),
   )
   const [confirming, setConfirming] = useState<SaleView | null>(null)
+  // The search stays folded until asked for (or while one is on): the sales and their Void and Return
+  // come a few key presses after the screen opens, and more than one row fits an 800x480 screen.
+  const [finding, setFinding] = useState(false)
+  const searchShown = finding || searchOn
 
   useEffect(() => {
     // The screen opens on everything since the last close; the search form starts empty too.
@@ -73,6 +77,17 @@ export function TransactionsScreen() {
           <button type="button" className="button" onClick={() => void refreshSales()}>
             Refresh list
           </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="find-sale"
+            aria-expanded={searchShown}
+            disabled={searchOn}
+            aria-describedby={searchOn ? 'find-sale-why' : undefined}
+            onClick={() => setFinding((shown) => !shown)}
+          >
+            {searchShown ? 'Hide the search' : 'Find a sale'}
+          </button>
         </div>
       </div>
       <DisabledReason id="return-without-sale-why" reason={busy ? 'A sale is running at the counter.' : null} />
@@ -81,7 +96,8 @@ export function TransactionsScreen() {
           {describeError(salesError)}
         </p>
       )}
-      <SalesSearchForm />
+      <DisabledReason id="find-sale-why" reason={searchOn ? 'A search is on: Clear it to hide the search.' : null} />
+      {searchShown && <SalesSearchForm />}
       {voidingSaleId && <VoidPanel />}
       {returnOpen && <ReturnPanel />}
       {sales.length === 0 ? (
