@@ -123,7 +123,7 @@ export class Operators {
   disable(operatorId: string): OperatorView {
     const record = this.existing(operatorId)
     if (record.role === 'manager' && record.disabledAt === undefined && this.store.activeManagerCount() === 1)
-      throw new PosError('INVALID_REQUEST', 'the last manager cannot be disabled: add another manager first')
+      throw new PosError('LAST_MANAGER', 'the last manager cannot be disabled: add another manager first')
     this.store.disable(operatorId, this.now())
     return this.view(this.store.get(operatorId)!)
   }

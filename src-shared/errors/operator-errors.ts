@@ -17,4 +17,5 @@ export const OPERATOR_ERRORS = {
   OPERATOR_EXISTS: entry(409, false, 'There is already an operator with this number. Choose another number.'),
   PIN_INVALID: entry(422, false, 'A PIN is 4 to 8 digits. Choose another.'),
   TOO_MANY_TRIES: entry(429, true, 'Too many PINs were tried here in a short time. Wait a minute, then try again.'),
+  LAST_MANAGER: entry(409, false, 'This is the last manager of this terminal: add another manager first, then disable this one.'),
 } as const

@@ -133,5 +133,15 @@ describe.skipIf(!e2eComponentsPresent())('windows and staff without dead ends', 
     await screenshot(page, 'staff-pin-twice-1280x800')
     const audit = await posValue(e2e.serve, 'auditTrail', { approval: { operatorId: MANAGER.operatorId, pin: MANAGER.pin } })
     expect(audit.records.filter((r) => r.action === 'setOperatorPin')).toEqual([])
+
+    // Disabling the only manager is refused with the agent's own reason, not a generic one.
+    await page.getByRole('button', { name: 'Disable Maria' }).click()
+    await page.getByTestId('disable-staff-dialog').getByRole('button', { name: 'Disable' }).click()
+    await page
+      .getByTestId('staff-notice')
+      .filter({ hasText: 'Not done: This is the last manager of this terminal: add another manager first, then disable this one.' })
+      .waitFor()
+    const refusals = e2e.cashier.consoleErrors.splice(0)
+    expect(refusals).toEqual([expect.stringMatching(/status of 409/)])
   }, 120_000)
 })

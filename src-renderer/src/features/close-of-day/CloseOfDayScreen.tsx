@@ -39,6 +39,7 @@ export function CloseOfDayScreen() {
   const batches = usePos((s) => s.batches)
   const reportBatch = usePos((s) => s.reportBatch)
   const closedAt = usePos((s) => (s.report?.batch as DayReportView['batch'] | undefined)?.closedAt)
+  const closedShown = closedAt !== undefined
 
   useEffect(() => {
     void store.getState().refreshReport()
@@ -69,7 +70,7 @@ export function CloseOfDayScreen() {
                 <option value="">The open batch</option>
                 {batches.map((batch) => (
                   <option key={batch.number} value={String(batch.number)}>
-                    {`Batch ${batch.number}, closed ${dateTimeText(batch.closedAt)} (${batch.saleCount} sales)`}
+                    {`Batch ${batch.number}, closed ${dateTimeText(batch.closedAt)} (${batch.saleCount} ${batch.saleCount === 1 ? 'transaction' : 'transactions'})`}
                   </option>
                 ))}
               </select>
@@ -151,7 +152,9 @@ export function CloseOfDayScreen() {
               className="button button-large button-primary"
               data-testid="close-day-button"
               disabled={!canClose}
-              aria-describedby={!canClose && blockedReason ? 'close-blocked-reason' : undefined}
+              aria-describedby={
+                !canClose && blockedReason ? 'close-blocked-reason' : !canClose && closedShown ? 'close-closed-why' : undefined
+              }
               onClick={() => setConfirming('close')}
             >
               {closing ? 'Closing…' : 'Close the day'}
@@ -199,6 +202,14 @@ export function CloseOfDayScreen() {
               </button>
             )}
           </div>
+          <DisabledReason
+            id="close-closed-why"
+            reason={
+              closedShown
+                ? `This report is of batch ${report.batch.number}, already closed. To close the next one, pick "The open batch" in "Report of".`
+                : null
+            }
+          />
           <DisabledReason id="export-why" reason={exporting !== null ? `Making the ${exporting.toUpperCase()} file…` : null} />
           <NoticeLine notice={notice} testId="close-notice" />
           <NoticeLine notice={printNotice} testId="print-report-notice" />

@@ -52,6 +52,16 @@ export function CustomerDisplay() {
   const asked = saleAsks && saleId !== silencedSale
   const spoken = speaking || asked
   const [contrast, setContrast] = useState(false)
+  // The customer's own choices (spoken help, high contrast) are theirs: once their sale's result gave
+  // way to the welcome, the next customer starts silent and in the usual colours.
+  const [lastKind, setLastKind] = useState(view.kind)
+  if (lastKind !== view.kind) {
+    setLastKind(view.kind)
+    if (lastKind === 'result' && view.kind === 'welcome') {
+      setSpeaking(false)
+      setContrast(false)
+    }
+  }
   const speech = useMemo(platformSpeech, [])
   const limit = usePos(useShallow((s) => cardPromptLimit(s, now)))
   const extendCardRead = usePos((s) => s.extendCardRead)

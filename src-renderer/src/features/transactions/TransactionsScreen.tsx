@@ -28,6 +28,12 @@ import { ReturnPanel } from './ReturnPanel'
 import { SalesSearchForm } from './SalesSearchForm'
 import { VoidPanel } from './VoidPanel'
 
+/** A sale its returns gave back in whole or in part reads so, not "Approved". */
+function returnedWords(sale: SaleView): { title: string; tone: 'info' } | null {
+  if (sale.kind === 'return' || (sale.returnedMinor ?? 0) === 0) return null
+  return { title: (sale.returnableMinor ?? 0) === 0 ? 'Returned' : 'Partly returned', tone: 'info' }
+}
+
 export function TransactionsScreen() {
   const store = usePosStore()
   const sales = usePos(useShallow(listedSales))
@@ -120,7 +126,8 @@ export function TransactionsScreen() {
           </thead>
           <tbody>
             {sales.map((sale) => {
-              const words = saleWords(sale)
+              const words = returnedWords(sale) ?? saleWords(sale)
+              const original = sale.kind === 'return' && sale.originalId ? sales.find((s) => s.id === sale.originalId) : undefined
               const reason = rowReason(sale)
               const label = `${sale.kind === 'return' ? 'return of ' : ''}${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
               return (
@@ -130,6 +137,9 @@ export function TransactionsScreen() {
                     {sale.kind === 'return'
                       ? `Return ${moneyText(sale.amountMinor, sale.currency)}`
                       : moneyText(sale.amountMinor, sale.currency)}
+                    {sale.kind === 'return' && (original || !sale.originalId) && (
+                      <span className="row-reason">{original ? `of the sale at ${timeOfDay(original.createdAt)}` : 'without a sale'}</span>
+                    )}
                   </td>
                   <td>{[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || '—'}</td>
                   <td>
