@@ -100,7 +100,11 @@ describe.skipIf(!e2eComponentsPresent())('the money on screen is the money at th
       expect(await duplicate.getByRole('heading').innerText()).toBe('The first charge is being reversed — charge again')
       expect(await duplicate.innerText()).not.toMatch(/second purchase/)
       await screenshot(page, `money-${label}-charge-again`)
-      await duplicate.getByRole('button', { name: 'Charge again' }).click()
+      // The words recommend charging again (the customer has not paid): Charge again has the focus, and Enter does it.
+      await expect
+        .poll(() => duplicate.getByRole('button', { name: 'Charge again' }).evaluate((el) => el === el.ownerDocument.activeElement))
+        .toBe(true)
+      await page.keyboard.press('Enter')
       await waitForResult(page, 'approved')
       expect(await page.getByTestId('amount-input').inputValue()).toBe(shown(lost))
       await newSale(page)
