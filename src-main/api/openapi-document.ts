@@ -56,6 +56,7 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   unlockOperator: 'Admin scope: lift a lockout after wrong PINs, approved by a manager',
   approve:
     "A manager's approval of one request, given ahead: send the proof as that request's approval, from the same caller; a token needs the approved request's scope",
+  describeApproval: "What a request a manager approves would do (amount, card, sale; person; batch totals), in the audit trail's words",
   openCashierWindow: 'Admin scope: a one-time link that opens a cashier window',
   openCustomerDisplay: 'A one-time link that opens a customer display (reads only)',
   auditTrail: "Admin scope, a manager's: the audit trail of a batch's time, and whether its hash chain is intact",

@@ -53,6 +53,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   printerStatus: {},
   printDayReport: { batch: 1 },
   unlockOperator: { operatorId: '17', approval: EXAMPLE_APPROVAL },
+  describeApproval: { operation: 'startReturn', request: { originalId: EXAMPLE_SALE_ID, amountMinor: 500 } },
   approve: { operation: 'startReturn', request: { originalId: EXAMPLE_SALE_ID, amountMinor: 500 }, operatorId: '9', pin: '4321' },
   openCashierWindow: {},
   openCustomerDisplay: {},

@@ -106,7 +106,11 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
   try {
     const readerHandle = await readerFactory(runtime, config)
     closers.unshift(() => readerHandle.close())
-    const settings = engineSettings(config, runtime.dataDir)
+    const settings: EngineSettings = {
+      ...engineSettings(config, runtime.dataDir),
+      // Training without an OS keychain: its keys die with the process, every restart (compose.ts openSealer).
+      ...(runtime.mode === 'training' && runtime.secrets.kind === 'process-memory' ? { keysDieWithProcess: true } : {}),
+    }
     const metrics = new AgentMetrics({
       info: { terminalId: config.merchant.terminalId, mode: runtime.mode, currency: config.currency },
       alarmCodes: ENGINE_ALARM_CODES,

@@ -59,6 +59,11 @@ export interface EngineSettings extends TxnSettings {
   journalFullCheckAtOpenMaxBytes?: number
   /** When the audit trail and the journal file are checked at idle (journal-watch.ts); a minute's quiet, hourly, unless set. */
   journalWatch?: JournalWatchOptions
+  /**
+   * Training without an OS keychain: the data key lives in process memory, so every restart loses it
+   * by design. Practice rows sealed under the last one stay (unreadable); nothing is stopped for it.
+   */
+  keysDieWithProcess?: boolean
 }
 
 /** A condition a manager must see: shown on the status panel, the local API and `doctor`. */
@@ -112,6 +117,19 @@ async function openSealer(
     }
   } catch (error) {
     if (!(error instanceof DataKeyMissingError)) throw error
+    if (settings.keysDieWithProcess) {
+      // No keychain to restore the key from, ever: an alarm nobody can clear and offline payments off
+      // for good would end offline practice on this terminal. The old practice rows are kept as they are.
+      ports.logger.warn(
+        { sealedRows },
+        `training without an OS keychain: ${counted(sealedRows, 'practice row')} sealed before the last restart can no longer be read; offline practice goes on with a new key`,
+      )
+      return {
+        sealer: await FieldSealer.open(ports.secrets, settings.merchant.terminalId, { create: true }),
+        alarms: [],
+        offlineAllowed: true,
+      }
+    }
     const message = `the journal's data key is missing from the keychain while ${counted(sealedRows, 'encrypted row')} ${agreeing(sealedRows, 'waits', 'wait')} for it: offline payments are stopped and those rows are kept; restore the keychain entry "${dataKeyAccount(settings.merchant.terminalId)}" and restart`
     ports.logger.error({ sealedRows }, message)
     const sealer = await FieldSealer.open(new MemorySecretStore(), settings.merchant.terminalId, { create: true })

@@ -131,7 +131,7 @@ export class Operators {
   disable(operatorId: string): OperatorView {
     const record = this.existing(operatorId)
     if (record.role === 'manager' && record.disabledAt === undefined && this.store.activeManagerCount() === 1)
-      throw new PosError('INVALID_REQUEST', 'the last manager cannot be disabled: add another manager first')
+      throw new PosError('LAST_MANAGER', 'the last manager cannot be disabled: add another manager first')
     this.store.disable(operatorId, this.now())
     return this.view(this.store.get(operatorId)!)
   }
@@ -179,13 +179,15 @@ export class Operators {
 const UNKNOWN_KEPT = 10_000
 
 /**
- * The same words whether the number exists or not, and however many tries it has had: a count would
- * tell a number someone mistyped a PIN for from one that is nobody's.
+ * The same words whether the number exists or not, with the tries left before the lock: a number that
+ * is nobody's counts down exactly as a real one does (refuseUnknown), and the one manager of a shop
+ * must see the lock coming rather than lock the counter for fifteen minutes unwarned.
  */
-function wrongPin(_attempt: number): PosError {
+function wrongPin(attempt: number): PosError {
+  const left = Math.max(0, MAX_WRONG_PINS - attempt)
   return new PosError(
     'PIN_WRONG',
-    `no such operator, or a wrong PIN (${MAX_WRONG_PINS} wrong in a row lock for ${LOCKOUT_MS / 60_000} minutes)`,
+    `no such operator, or a wrong PIN: ${left} ${left === 1 ? 'try' : 'tries'} left before this number is locked for ${LOCKOUT_MS / 60_000} minutes`,
   )
 }
 

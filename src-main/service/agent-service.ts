@@ -28,6 +28,7 @@ import { authorise } from './authorise'
 import { feedEvents, standingAlarms } from './event-feed'
 import { afterSaleHandlers } from './after-sale'
 import { Approvals } from './approvals'
+import { approvalWordsHandlers } from './approval-words'
 import { AuditTrail } from './audit-trail'
 import { callerKey, fingerprint, openerKey, pinLimitKey, type Caller } from './caller'
 import { CounterSessions } from './counter-session'
@@ -61,6 +62,7 @@ export const USE_CASE_AREAS: ServiceAreas = (parts) => ({
   ...receiptsHandlers(parts),
   ...terminalHandlers(parts),
   ...peopleHandlers(parts),
+  ...approvalWordsHandlers(parts),
 })
 
 /**

@@ -10,6 +10,7 @@ import { PosError } from '../../src-shared/errors'
 import { toPosError } from '../errors'
 import { decide, type AccessFacts } from './access'
 import { callerKey, type Caller } from './caller'
+import { approvalWords } from './approval-words'
 import type { CallContext, ServiceParts } from './service-parts'
 
 /** Who acts, once access.ts has decided: the operator signed in at this window, or the manager who approved. */
@@ -52,7 +53,8 @@ export async function authorise(
       actor: granted.manager.id,
       subject: operation,
       ok: true,
-      detail: `${granted.how === 'pin' ? 'number and PIN' : 'approval given ahead'}, request ${granted.requestHash.slice(0, 16)}`,
+      // What the manager was shown (describeApproval), in the same words.
+      detail: `${granted.how === 'pin' ? 'number and PIN' : 'approval given ahead'}, request ${granted.requestHash.slice(0, 16)}${wordsOf(parts, operation, request)}`,
     })
     // The manager who approved answers for the step: their number is the one kept on it.
     return { caller, actor: granted.manager.id }
@@ -62,6 +64,15 @@ export async function authorise(
     if (request.approval !== undefined)
       audit.record(caller, { action: 'approval', actor: approver, subject: operation, ok: false, detail: code })
     throw thrown
+  }
+}
+
+/** ": " and what the manager was shown for this request; nothing when it cannot be said (it never blocks an approval). */
+function wordsOf(parts: ServiceParts, operation: OperationName, request: Record<string, unknown>): string {
+  try {
+    return `: ${approvalWords(parts, operation, request).words}`
+  } catch {
+    return ''
   }
 }
 

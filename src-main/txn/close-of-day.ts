@@ -28,7 +28,16 @@ export type DayReport = DayReportView
 /** What a close freezes: the counts and totals of a batch as they stood when it closed. */
 export type BatchSummary = Pick<
   DayReport,
-  'counts' | 'notReceivedMinor' | 'totals' | 'tipsMinor' | 'returnsMinor' | 'grandTotalMinor' | 'byOperator' | 'byShift'
+  | 'counts'
+  | 'notReceivedMinor'
+  | 'storedMinor'
+  | 'confirmedNetMinor'
+  | 'totals'
+  | 'tipsMinor'
+  | 'returnsMinor'
+  | 'grandTotalMinor'
+  | 'byOperator'
+  | 'byShift'
 >
 
 /** A shift as the journal keeps it: who was signed in at the counter, from when, until when. */
@@ -43,8 +52,11 @@ export interface Shift {
  * totals lack them, those closed before returns existed lack the returns (there were none), and
  * those closed before shifts were kept lack the shifts.
  */
-export type FrozenSummary = Omit<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'byShift' | 'returnsMinor' | 'counts'> &
-  Partial<Pick<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'byShift' | 'returnsMinor'>> & {
+export type FrozenSummary = Omit<
+  BatchSummary,
+  'grandTotalMinor' | 'byOperator' | 'byShift' | 'returnsMinor' | 'counts' | 'storedMinor' | 'confirmedNetMinor'
+> &
+  Partial<Pick<BatchSummary, 'grandTotalMinor' | 'byOperator' | 'byShift' | 'returnsMinor' | 'storedMinor' | 'confirmedNetMinor'>> & {
     counts: Omit<BatchSummary['counts'], 'returns'> & { returns?: number }
   }
 
@@ -86,19 +98,50 @@ export function openBatchReport(reported: ReportedBatch, sales: readonly SaleVie
 
 /**
  * A closed batch: the totals frozen at its close, whatever its sales did since (a stored payment
- * forwarded later, a capture acknowledged), and its sales as they stand now.
+ * forwarded later, a capture acknowledged), its sales as they stand now, and `sinceClose`: the
+ * money that was still on the terminal or never received, as it stands now.
  */
 export function closedBatchReport(reported: ReportedBatch, frozen: FrozenSummary, sales: readonly SaleView[]): DayReport {
   // Batches closed before the grand total and the operator totals were frozen get them from what was.
+  const grandTotalMinor = frozen.grandTotalMinor ?? grandTotals(frozen.totals, {})
   const complete: BatchSummary = {
     ...frozen,
     counts: { ...frozen.counts, returns: frozen.counts.returns ?? 0 },
     returnsMinor: frozen.returnsMinor ?? {},
-    grandTotalMinor: frozen.grandTotalMinor ?? grandTotals(frozen.totals, {}),
+    grandTotalMinor,
+    // Batches closed before the stored amount was frozen: what was stored at the close is not known
+    // in money (the count is), so nothing is taken off the net.
+    storedMinor: frozen.storedMinor ?? {},
+    confirmedNetMinor: frozen.confirmedNetMinor ?? grandTotalMinor,
     byOperator: frozen.byOperator ?? [],
     byShift: frozen.byShift ?? [],
   }
-  return { ...reported, closable: false, blockedReason: 'this batch is already closed', overridable: false, ...complete, sales: [...sales] }
+  return {
+    ...reported,
+    closable: false,
+    blockedReason: 'this batch is already closed',
+    overridable: false,
+    ...complete,
+    sinceClose: standingNow(sales),
+    sales: [...sales],
+  }
+}
+
+/** What of a batch's money is, now, still on the terminal or never received from the bank. */
+function standingNow(sales: readonly SaleView[]): NonNullable<DayReport['sinceClose']> {
+  const now = { stored: 0, notReceived: 0, storedMinor: {} as Record<string, number>, notReceivedMinor: {} as Record<string, number> }
+  for (const sale of sales) {
+    if (sale.kind === 'return') continue
+    if (sale.state === 'storedOffline') {
+      now.stored++
+      addTo(now.storedMinor, sale.currency, sale.amountMinor, sale.tipMinor)
+    }
+    if (sale.state === 'notReceived') {
+      now.notReceived++
+      addTo(now.notReceivedMinor, sale.currency, sale.amountMinor, sale.tipMinor)
+    }
+  }
+  return now
 }
 
 /** Amount plus tips of what was charged, less what was returned, per currency. */
@@ -150,6 +193,7 @@ export function summarise(sales: readonly SaleView[], shifts: readonly Shift[] =
     returns: 0,
   }
   const notReceivedMinor: Record<string, number> = {}
+  const storedMinor: Record<string, number> = {}
   const returnsMinor: Record<string, number> = {}
   const totals = new Map<string, DayTotals>()
   const tipsMinor: Record<string, number> = {}
@@ -165,7 +209,10 @@ export function summarise(sales: readonly SaleView[], shifts: readonly Shift[] =
       continue
     }
     if (sale.offline && CHARGED.has(sale.state)) counts.offline++
-    if (sale.state === 'storedOffline') counts.stored++
+    if (sale.state === 'storedOffline') {
+      counts.stored++
+      addTo(storedMinor, sale.currency, sale.amountMinor, sale.tipMinor)
+    }
     if (sale.state === 'declined') counts.declined++
     if (sale.state === 'reversed') counts.reversed++
     if (sale.state === 'cancelled') counts.cancelled++
@@ -198,13 +245,19 @@ export function summarise(sales: readonly SaleView[], shifts: readonly Shift[] =
     byOperator.set(operatorKey, mine)
   }
   const sortedTotals = [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency) || a.brand.localeCompare(b.brand))
+  const grandTotalMinor = grandTotals(sortedTotals, returnsMinor)
+  // A stored payment counts in what was charged, but the bank has not said yes to it yet.
+  const confirmedNetMinor = { ...grandTotalMinor }
+  for (const [currency, stored] of Object.entries(storedMinor)) addTo(confirmedNetMinor, currency, -stored)
   return {
     counts,
     notReceivedMinor,
+    storedMinor,
+    confirmedNetMinor,
     totals: sortedTotals,
     tipsMinor,
     returnsMinor,
-    grandTotalMinor: grandTotals(sortedTotals, returnsMinor),
+    grandTotalMinor,
     // Sales without an operator (rung up by a POS, or before operators) are one row of their own, last.
     byOperator: [...byOperator.values()].sort(
       (a, b) =>

@@ -32,6 +32,7 @@ export type OperatorView = z.infer<typeof shapes.operatorSchema>
 export type CounterOperatorView = z.infer<typeof shapes.counterOperatorSchema>
 export type IntegratorTokenView = z.infer<typeof shapes.integratorTokenSchema>
 export type ApprovalProofView = z.infer<typeof shapes.approvalProofSchema>
+export type ApprovalRequestView = z.infer<typeof shapes.approvalRequestSchema>
 export type MetricsScrapeView = z.infer<typeof shapes.metricsScrapeSchema>
 export type PairedWindowView = z.infer<typeof shapes.pairedWindowSchema>
 export type WindowLinkView = z.infer<typeof shapes.windowLinkSchema>

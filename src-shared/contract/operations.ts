@@ -9,6 +9,7 @@ import { z } from 'zod'
 import {
   appInfoSchema,
   approvalProofSchema,
+  approvalRequestSchema,
   auditTrailSchema,
   batchSummaryViewSchema,
   cardReadExtensionViewSchema,
@@ -291,6 +292,16 @@ export const OPERATIONS = {
     }),
     { doors: ['counter', 'pos', 'nexo'], scope: 'read', signIn: false, manager: 'never', audited: true, scopeOfApproved: true },
     approvalProofSchema,
+  ),
+  /**
+   * What a request a manager approves would do, in the words its approval is recorded with in the
+   * audit trail: asked before the manager's number and PIN, so the manager sees what they approve.
+   * Reads only; refused for an operation no manager approves.
+   */
+  describeApproval: declare(
+    z.strictObject({ operation: z.string().min(1).max(64), request: z.record(z.string(), z.unknown()) }),
+    reads(['counter', 'pos', 'nexo', 'cli']),
+    approvalRequestSchema,
   ),
   /** A one-time link that opens a cashier window (the machine's owner, or from a cashier window). */
   openCashierWindow: declare(noRequest, administers('never'), windowLinkSchema),

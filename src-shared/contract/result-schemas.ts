@@ -183,6 +183,17 @@ export const dayReportViewSchema = z.object({
   }),
   /** What the store did not get (notReceived), per currency, in minor units. */
   notReceivedMinor: minorAmounts,
+  /** Approved offline and still stored on this terminal (not at the bank yet), amount plus tip, per currency. */
+  storedMinor: minorAmounts,
+  /** The net (grandTotalMinor) less what is still stored on this terminal: what the bank has confirmed. */
+  confirmedNetMinor: minorAmounts,
+  /**
+   * A closed batch only: its payments still stored on this terminal, and those the bank did not pay, as
+   * they stand now (the counts and amounts above are as they were at the close).
+   */
+  sinceClose: z
+    .object({ stored: z.number(), storedMinor: minorAmounts, notReceived: z.number(), notReceivedMinor: minorAmounts })
+    .optional(),
   /**
    * Blocked only by sales that need a manager: a manager may close anyway, and that is recorded on
    * each of those sales. False when something else blocks (a reversal waiting, a sale at the counter).
@@ -269,9 +280,17 @@ export const appInfoSchema = z.object({
   tipTolerancePercent: z.number(),
   /**
    * Sale amounts in minor units of `currency`: above `maxSaleMinor` a sale is refused; above
-   * `confirmAboveMinor` it starts only with `amountConfirmed: true`.
+   * `confirmAboveMinor` it starts only with `amountConfirmed: true`. A return without a sale credits
+   * at most `unreferencedReturnMaxMinor` at once, `unreferencedReturnPerCardDayMinor` to one card and
+   * `unreferencedReturnPerDayMinor` in all per business day (absent: not told by this agent).
    */
-  saleLimits: z.object({ maxSaleMinor: z.number(), confirmAboveMinor: z.number() }),
+  saleLimits: z.object({
+    maxSaleMinor: z.number(),
+    confirmAboveMinor: z.number(),
+    unreferencedReturnMaxMinor: z.number().optional(),
+    unreferencedReturnPerCardDayMinor: z.number().optional(),
+    unreferencedReturnPerDayMinor: z.number().optional(),
+  }),
   /** Training mode: the simulated PIN pad's test cards, to choose which one the "customer" presents. */
   trainingCards: z.array(trainingCardViewSchema),
   alarms: z.array(alarmViewSchema),
@@ -326,6 +345,19 @@ export const integratorTokenSchema = z.object({
   revokedAt: epochMs.optional(),
   /** What it may do (src-shared/contract/access.ts). */
   scopes: z.array(z.enum(TOKEN_SCOPES)),
+})
+
+/**
+ * What a manager is asked to approve (the `describeApproval` operation), in the words the audit trail
+ * keeps for that approval: the operation, the money (amount and currency), the card (masked) and the
+ * sale; or the person; or the batch's totals. Masked card only.
+ */
+export const approvalRequestSchema = z.object({
+  operation: z.string(),
+  /** One sentence: what is approved, as the audit trail records it. */
+  words: z.string(),
+  /** The same, fact by fact, for a screen to lay out ("Amount": "USD 500.00", "Card": "VISA …0010"). */
+  facts: z.array(z.object({ label: z.string(), value: z.string() })),
 })
 
 /** A manager's approval of one request (the `approve` operation): send it as that request's `approval`. */
@@ -445,6 +477,7 @@ export const NAMED_RESULT_SCHEMAS = {
   CounterOperatorView: counterOperatorSchema,
   IntegratorTokenView: integratorTokenSchema,
   ApprovalProofView: approvalProofSchema,
+  ApprovalRequestView: approvalRequestSchema,
   AuditRecordView: auditRecordSchema,
   PairedWindowView: pairedWindowSchema,
   PrinterStatusView: printerStatusViewSchema,

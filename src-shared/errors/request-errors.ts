@@ -15,7 +15,7 @@ export const REQUEST_ERRORS = {
   SESSION_REQUIRED: entry(
     401,
     false,
-    "This screen was not opened from the payment agent's own link, or the agent has restarted since. Open the address the payment agent showed when it started.",
+    'This screen was not opened from a link of the payment agent. Open a new one from a cashier window (Settings, Windows), or ask the computer\'s owner to run "pos-agent open".',
   ),
   FORBIDDEN: entry(403, false, 'Only the cashier window may ask the payment agent for this.'),
   TOO_MANY_STREAMS: entry(429, true, 'This program already follows the payment agent in several places. Close one of them and try again.'),

@@ -83,6 +83,9 @@ export function dayReportSlip(report: DayReportView, merchant: ReceiptMerchant, 
   lines.push({ kind: 'text', text: 'COUNTS', strong: true })
   for (const [key, words] of DAY_COUNT_WORDS) if (report.counts[key] > 0) field(words, String(report.counts[key]))
   for (const [currency, amount] of Object.entries(report.notReceivedMinor)) field('Money not received', money(amount, currency), true)
+  // Older agents send no stored amount: nothing to print then.
+  for (const [currency, amount] of Object.entries(report.storedMinor ?? {}))
+    if (amount > 0) field('Not at the bank yet', money(amount, currency), true)
   lines.push({ kind: 'rule' })
 
   const totals = Object.entries(report.grandTotalMinor)

@@ -60,7 +60,8 @@ describe.skipIf(!e2eComponentsPresent())('the money on screen is the money at th
       // Partly returned: no Void (the agent would refuse it); Return offers what is really left.
       await expect.poll(() => page.getByTestId(`void-${saleId}`).count()).toBe(0)
       await page.getByTestId(`return-${saleId}`).click()
-      expect(await panel.getByTestId('return-amount').inputValue()).toBe(`30.${index}0`)
+      expect(await panel.getByTestId('return-amount').inputValue()).toBe('')
+      expect(await panel.getByTestId('return-all-left').innerText()).toBe(`All that is left: USD 30.${index}0`)
       await panel.getByRole('button', { name: 'Cancel' }).click()
 
       // A tip keyed the same way, over the limit with a manager's override: saved, and not asked again.
@@ -99,7 +100,11 @@ describe.skipIf(!e2eComponentsPresent())('the money on screen is the money at th
       expect(await duplicate.getByRole('heading').innerText()).toBe('The first charge is being reversed — charge again')
       expect(await duplicate.innerText()).not.toMatch(/second purchase/)
       await screenshot(page, `money-${label}-charge-again`)
-      await duplicate.getByRole('button', { name: 'Charge again' }).click()
+      // The words recommend charging again (the customer has not paid): Charge again has the focus, and Enter does it.
+      await expect
+        .poll(() => duplicate.getByRole('button', { name: 'Charge again' }).evaluate((el) => el === el.ownerDocument.activeElement))
+        .toBe(true)
+      await page.keyboard.press('Enter')
       await waitForResult(page, 'approved')
       expect(await page.getByTestId('amount-input').inputValue()).toBe(shown(lost))
       await newSale(page)
@@ -154,7 +159,9 @@ describe.skipIf(!e2eComponentsPresent())('the money on screen is the money at th
       await money.waitFor()
       const cells = await money.locator('td').allInnerTexts()
       const dollars = (minor: number) => `USD ${(minor / 100).toFixed(2)}`
-      expect(cells).toEqual([dollars(net + 1000), 'USD 10.00', dollars(net)])
+      expect(cells).toEqual([dollars(net + 1000), 'USD 10.00', dollars(report.tipsMinor.USD ?? 0), dollars(report.confirmedNetMinor.USD!)])
+      // Nothing is stored on the terminal here: the net the bank confirmed is the whole net.
+      expect(report.confirmedNetMinor.USD).toBe(net)
       const counts = await page.getByTestId('day-counts').innerText()
       expect(counts).toMatch(/of these, approved offline/)
       expect(counts).toMatch(/Already counted in Approved/)

@@ -57,6 +57,7 @@ describe.skipIf(!e2eComponentsPresent())('operators at the counter', () => {
         await form.getByLabel('Operator number').fill(operatorId)
         await form.getByLabel('Name').fill(name)
         await form.getByLabel('PIN (4 to 8 digits)').fill(pin)
+        await form.getByLabel('The same PIN again').fill(pin)
         await form.getByTestId('add-staff-button').click()
       }
       if (index === 0) {

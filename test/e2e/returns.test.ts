@@ -25,7 +25,9 @@ describe.skipIf(!e2eComponentsPresent())('a return in the browser', () => {
     const panel = page.getByTestId('return-panel')
     await panel.waitFor()
     expect(await panel.getByRole('heading').innerText()).toBe('Return on the sale of USD 40.00')
-    // What is left to return is offered; the cashier returns part of it.
+    // What is left to return is offered as a button, never filled in; the cashier returns part of it.
+    expect(await panel.getByTestId('return-amount').inputValue()).toBe('')
+    await panel.getByTestId('return-all-left').click()
     expect(await panel.getByTestId('return-amount').inputValue()).toBe('40.00')
     expect(await axeViolations(page)).toEqual([])
     await panel.getByTestId('return-amount').fill('15.00')

@@ -30,6 +30,7 @@ describe.skipIf(!e2eComponentsPresent())('finding sales in the browser', () => {
     await newSale(page)
 
     await goTo(page, 'transactions')
+    await page.getByTestId('find-sale').click()
     const form = page.getByRole('search', { name: 'Find sales' })
     await page.getByTestId(`sale-row-${visa}`).waitFor()
     expect(await notInView(page, ['search-where', 'search-amount', 'search-last4', 'search-reference', 'search-button'])).toEqual([])

@@ -107,7 +107,7 @@ describe('batches', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Not yet' }))
 
     const picker = screen.getByTestId<HTMLSelectElement>('batch-picker')
-    expect([...picker.options].map((o) => o.textContent)).toEqual(['The open batch', 'Batch 3, closed 2026-01-14 22:05 (12 sales)'])
+    expect([...picker.options].map((o) => o.textContent)).toEqual(['The open batch', 'Batch 3, closed 2026-01-14 22:05 (12 transactions)'])
     await act(async () => {
       fireEvent.change(picker, { target: { value: '3' } })
     })

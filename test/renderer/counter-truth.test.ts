@@ -10,13 +10,27 @@ import {
   alarmsWithQueue,
   chargedNothing,
   closeBlockedReason,
+  currentQueueNotice,
   describeError,
   earlierChargeReversed,
   forwardingNotice,
   plainReason,
   queueAfterSale,
+  queueShape,
 } from '../../src-renderer/src/store'
 import { makeQueue, makeReport, makeSale } from './fake-bridge'
+
+describe('a queue notice goes stale', () => {
+  it('is shown while the queue is as it was when written, and not once it moved on', () => {
+    const waiting = makeQueue({ count: 1, hostReachable: false })
+    const notice = forwardingNotice(makeQueue({ count: 1 }), waiting)
+    expect(notice.text).toBe('The bank could not be reached. 1 still waiting; the terminal keeps trying.')
+    const written = { queueNotice: notice, queueNoticeFor: queueShape(waiting) }
+    expect(currentQueueNotice({ ...written, queue: waiting })).toBe(notice)
+    // The bank came back and took the payment: "1 still waiting" is no longer true.
+    expect(currentQueueNotice({ ...written, queue: makeQueue({ count: 0, hostReachable: true }) })).toBeNull()
+  })
+})
 
 describe('after Send now', () => {
   it.each([

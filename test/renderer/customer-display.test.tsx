@@ -5,6 +5,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CustomerApp, isCustomerView } from '../../src-renderer/src/features/customer/CustomerApp'
+import { spokenLine } from '../../src-renderer/src/features/customer/CustomerDisplay'
 import { connectStore, createPosStore, CUSTOMER_RESULT_MS, customerView } from '../../src-renderer/src/store'
 import { displayBridge } from '../../src-renderer/src/bridge'
 import { FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
@@ -53,9 +54,27 @@ describe('what the customer sees', () => {
 
   it('a void: present the same card, then cancelled (not "Approved") while the void is on its way', () => {
     const voiding = { ...base, sales: { S1: { ...sale, state: 'voidReadingCard' as const } } }
-    expect(customerView(voiding, now, null)).toMatchObject({ kind: 'sale', title: 'Present the same card again' })
+    expect(customerView(voiding, now, null)).toMatchObject({
+      kind: 'sale',
+      amountLabel: 'Cancel',
+      title: 'Present the same card to cancel this payment',
+    })
     const sent = { ...base, sales: { S1: { ...sale, state: 'cancelPending' as const } } }
-    expect(customerView(sent, now + 1000, 'S1')).toMatchObject({ kind: 'result', title: 'Payment cancelled' })
+    expect(customerView(sent, now + 1000, 'S1')).toMatchObject({ kind: 'result', amountLabel: 'Cancel', title: 'Payment cancelled' })
+  })
+
+  it('a return: a refund to the card, then "Refunded"; never a total to pay or a payment not completed', () => {
+    const refund = { ...sale, kind: 'return' as const, originalId: 'S0' }
+    const reading = customerView({ ...base, sales: { S1: { ...refund, state: 'returnReadingCard' as const } } }, now, null)
+    expect(reading).toMatchObject({ kind: 'sale', amountLabel: 'Refund', title: 'Insert, tap or swipe your card' })
+    expect(spokenLine(reading)).toMatch(/^Refund USD [\d.,]+ to your card\. Insert, tap or swipe your card\./)
+    for (const state of ['creditPending', 'credited'] as const) {
+      const done = customerView({ ...base, sales: { S1: { ...refund, state } } }, now + 1000, 'S1')
+      expect(done).toMatchObject({ kind: 'result', amountLabel: 'Refund', title: 'Refunded', tone: 'ok' })
+      expect(spokenLine(done)).not.toMatch(/Total|not completed/)
+    }
+    const refused = customerView({ ...base, sales: { S1: { ...refund, state: 'abandoned' as const } } }, now + 1000, 'S1')
+    expect(refused).toMatchObject({ title: 'Not refunded', amountLabel: 'Refund' })
   })
 
   it('a refusal for want of the bank says so, without the cashier’s reason', () => {

@@ -120,6 +120,8 @@ export function makeReport(overrides: Partial<DayReportView> = {}): DayReportVie
       returns: 0,
     },
     notReceivedMinor: {},
+    storedMinor: {},
+    confirmedNetMinor: {},
     totals: [],
     tipsMinor: {},
     returnsMinor: {},

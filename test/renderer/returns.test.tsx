@@ -1,6 +1,6 @@
 /**
  * A return from the transactions list: Return on a sale with something left to return, the amount
- * defaulting to what is left, a manager's approval asked for when the agent says it needs one, the
+ * typed (what is left is a button, never filled in), a manager's approval asked for when the agent says it needs one, the
  * customer asked for the same card, and how it ended, in plain words only.
  */
 import { act, fireEvent, screen, within } from '@testing-library/react'
@@ -42,7 +42,7 @@ describe('a return from the transactions list', () => {
     expect(screen.queryByTestId('void-S1')).toBeNull()
   })
 
-  it('defaults to what is left, asks a manager, asks for the same card, and shows the return in plain words', async () => {
+  it('starts empty with what is left one press away, asks a manager, asks for the same card, and shows the return in plain words', async () => {
     const bridge = new FakeBridge()
       .on('listSales', () => ok([paid]))
       .on('getSale', () => ok({ ...paid, returnableMinor: 500, returnedMinor: 2500 }))
@@ -53,6 +53,11 @@ describe('a return from the transactions list', () => {
     const { emit } = await renderApp(bridge, { screen: 'transactions' })
     fireEvent.click(screen.getByTestId('return-S1'))
     const panel = screen.getByTestId('return-panel')
+    // Nothing is filled in: a hurried Enter asks for no money back. What is left is one press away.
+    expect((screen.getByTestId('return-amount') as HTMLInputElement).value).toBe('')
+    fireEvent.click(within(panel).getByTestId('return-start-button'))
+    expect(within(panel).getByRole('alert').textContent).toBe('Enter the amount to return.')
+    fireEvent.click(within(panel).getByTestId('return-all-left'))
     expect((screen.getByTestId('return-amount') as HTMLInputElement).value).toBe('20.00')
     // More than is left is refused on screen, before anything is asked of the agent.
     type('return-amount', '20.01')
@@ -100,6 +105,7 @@ describe('a return from the transactions list', () => {
     const bridge = new FakeBridge().on('listSales', () => ok([paid])).on('startReturn', () => ok(credit({ state: 'returnReadingCard' })))
     const { emit } = await renderApp(bridge, { screen: 'transactions' })
     fireEvent.click(screen.getByTestId('return-S1'))
+    fireEvent.click(screen.getByTestId('return-all-left'))
     await act(async () => {
       fireEvent.click(screen.getByTestId('return-start-button'))
     })

@@ -50,6 +50,7 @@ describe('finding sales on the transactions screen', () => {
   it('searches by the amount as cashiers key it and by the last four digits, and lists what it found', async () => {
     const bridge = searchingBridge()
     await renderApp(bridge, { screen: 'transactions' })
+    fireEvent.click(screen.getByTestId('find-sale'))
     const form = screen.getByRole('search', { name: 'Find sales' })
     expect(screen.getByTestId('sale-row-OPEN1')).toBeTruthy()
 
@@ -83,6 +84,10 @@ describe('finding sales on the transactions screen', () => {
   it('picks today, an earlier day or a closed batch, in plain words', async () => {
     const bridge = searchingBridge()
     const { clock } = await renderApp(bridge, { screen: 'transactions' })
+    // The search opens and asks for the closed batches to offer.
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('find-sale'))
+    })
     const where = screen.getByLabelText('Show') as HTMLSelectElement
     expect([...where.options].map((o) => o.text)).toEqual([
       'Since the last close',
@@ -118,6 +123,7 @@ describe('finding sales on the transactions screen', () => {
   it('never keeps a whole card number; four digits or nothing', async () => {
     const bridge = searchingBridge()
     await renderApp(bridge, { screen: 'transactions' })
+    fireEvent.click(screen.getByTestId('find-sale'))
     const last4 = screen.getByLabelText('Card ends in') as HTMLInputElement
     fireEvent.change(last4, { target: { value: '4761739001010010' } })
     expect(last4.value).toBe('')
@@ -146,6 +152,10 @@ describe('finding sales on the transactions screen', () => {
         ]),
       )
     await renderApp(bridge, { screen: 'transactions' })
+    // The search opens and asks for the operators to offer.
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('find-sale'))
+    })
     const operator = screen.getByLabelText('Operator') as HTMLSelectElement
     expect([...operator.options].map((o) => o.text)).toEqual(['Anyone', 'Maria (9)', 'Ann (17)'])
     fireEvent.change(operator, { target: { value: '17' } })
@@ -162,6 +172,7 @@ describe('finding sales on the transactions screen', () => {
 
   it('a terminal without operators has no operator picker', async () => {
     await renderApp(searchingBridge(), { screen: 'transactions' })
+    fireEvent.click(screen.getByTestId('find-sale'))
     expect(screen.queryByLabelText('Operator')).toBeNull()
   })
 })

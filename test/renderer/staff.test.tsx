@@ -52,6 +52,7 @@ describe('the Staff screen', () => {
     typeIn(form, 'Operator number', '9')
     typeIn(form, 'Name', 'Maria')
     typeIn(form, 'PIN (4 to 8 digits)', '4321')
+    typeIn(form, 'The same PIN again', '4321')
     await act(async () => {
       fireEvent.click(within(form).getByTestId('add-staff-button'))
     })
@@ -81,6 +82,10 @@ describe('the Staff screen', () => {
     typeIn(row, 'New PIN for Ann', '12')
     expect(row.textContent).toContain('A PIN is 4 to 8 digits.')
     typeIn(row, 'New PIN for Ann', '5555')
+    // Typed once, it is not taken: the same PIN again, below it.
+    expect(within(row).getByRole('button', { name: 'Set PIN' })).toHaveProperty('disabled', true)
+    expect(row.textContent).toContain('Type the same PIN again below it.')
+    typeIn(row, 'The same PIN again', '5555')
     await act(async () => {
       fireEvent.click(within(row).getByRole('button', { name: 'Set PIN' }))
     })
@@ -90,6 +95,7 @@ describe('the Staff screen', () => {
     typeIn(form, 'Operator number', '23')
     typeIn(form, 'Name', 'Bob')
     typeIn(form, 'PIN (4 to 8 digits)', '2468')
+    typeIn(form, 'The same PIN again', '2468')
     await act(async () => {
       fireEvent.click(within(form).getByTestId('add-staff-button'))
     })

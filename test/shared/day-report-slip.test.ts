@@ -22,6 +22,8 @@ const report: DayReportView = {
     returns: 1,
   },
   notReceivedMinor: { USD: 4151 },
+  storedMinor: {},
+  confirmedNetMinor: { USD: 3800 },
   totals: [
     { currency: 'USD', brand: 'VISA', count: 2, amountMinor: 3000, tipMinor: 300 },
     { currency: 'USD', brand: '', count: 1, amountMinor: 1000, tipMinor: 0 },

@@ -2,11 +2,14 @@
  * `pos-agent serve`: the whole agent without Electron. The cashier UI and the local API on 127.0.0.1;
  * in training mode (no configuration) the embedded training host and the simulated PIN pad start with it.
  */
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { FILES_KEPT, startLocalServer, type ServerLimits } from '../../api'
 import { defaultReaderFactory, startAgent, startNexoEndpoint, type Runtime } from '../../app'
 import { builtRendererDir } from '../../config'
 import { MemorySecretStore } from '../../keychain'
 import { EXIT } from '../exit-codes'
+import { SERVING_URL_FILE } from './open-command'
 
 export interface ServeFlags {
   port: number
@@ -42,6 +45,9 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
     )
   }
   for (const alarm of agent.engine.alarms) console.log(`ALARM ${alarm.code}: ${alarm.message}`)
+  // Where `pos-agent open` asks for a new window's link while this runs (the owner's file, like the token's).
+  const servingFile = join(runtime.dataDir, SERVING_URL_FILE)
+  writeFileSync(servingFile, `${server.url}\n`, { mode: 0o600 })
   // The link opens the cashier window once (launch-sessions.ts); the API token is in its file.
   console.log(`pos-agent serving the cashier UI at ${server.launchUrl()}`)
   console.log(`local API token in ${file} (docs/local-api.md)`)
@@ -51,6 +57,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
+  rmSync(servingFile, { force: true })
   await nexo?.close()
   await server.close()
   await agent.close()

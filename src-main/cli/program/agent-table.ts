@@ -1,6 +1,6 @@
 /**
  * The commands that run or check this terminal: `config check`, `training-host`, `serve`, `setup`,
- * `pinpad-sim`, `doctor` and `audit verify`.
+ * `pinpad-sim`, `doctor`, `audit verify`, `open` and `operators unlock`.
  */
 import type { CliContext } from './context'
 
@@ -63,6 +63,27 @@ export function addAgentCommands({ program, runtimeOptions, withRuntime, finish 
           o.training === true,
         ),
       )
+    })
+
+  program
+    .command('open')
+    .description('a one-time link to a new cashier window (or, with --customer, a customer display) of the agent serving on this computer')
+    .option('--customer', 'a customer display instead of a cashier window')
+    .option('--training', 'the agent trying a configuration in training (`serve --training`)')
+    .action(async (o: { customer?: boolean; training?: boolean }) => {
+      const { openCommand } = await import('../commands/open-command')
+      finish(await withRuntime((rt) => openCommand(rt, o.customer ? 'customer' : 'cashier'), false, o.training === true))
+    })
+
+  program
+    .command('operators')
+    .description("the terminal's operators")
+    .command('unlock <number>')
+    .description("let an operator locked after wrong PINs sign in again, keeping the PIN (the machine's owner; audited)")
+    .option('--training', 'the operators of the configuration tried in training (`serve --training`)')
+    .action(async (number: string, o: { training?: boolean }) => {
+      const { operatorsUnlock } = await import('../commands/operators-command')
+      finish(await withRuntime((rt) => operatorsUnlock(rt, number), false, o.training === true))
     })
 
   program

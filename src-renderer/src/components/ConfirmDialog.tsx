@@ -14,6 +14,11 @@ export interface ConfirmDialogProps {
   cancelLabel: string
   busy?: boolean
   testId?: string
+  /**
+   * The confirming answer takes the focus instead of the safe one: only where the words recommend it
+   * and it is the answer that costs the customer nothing (a charge whose first try was reversed).
+   */
+  focusConfirm?: boolean
   onConfirm(): void
   onCancel(): void
 }
@@ -25,6 +30,7 @@ export function ConfirmDialog({
   cancelLabel,
   busy = false,
   testId,
+  focusConfirm = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -33,7 +39,8 @@ export function ConfirmDialog({
   const busyId = useId()
   const dialogRef = useRef<HTMLDivElement>(null)
   const cancelRef = useRef<HTMLButtonElement>(null)
-  useDialogFocus(dialogRef, cancelRef)
+  const confirmRef = useRef<HTMLButtonElement>(null)
+  useDialogFocus(dialogRef, focusConfirm ? confirmRef : cancelRef)
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== 'Escape') return
@@ -78,6 +85,7 @@ export function ConfirmDialog({
             {cancelLabel}
           </button>
           <button
+            ref={confirmRef}
             type="button"
             className="button button-large button-primary"
             disabled={busy}

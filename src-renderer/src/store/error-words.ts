@@ -19,7 +19,15 @@ function sentence(text: string): string {
   return /[.!?]$/.test(first) ? first : `${first}.`
 }
 
+/** The tries left before a lock, as the agent counts them for a wrong PIN ("3 tries left"). */
+function triesLeft(error: PosErrorView): string {
+  const left = /(\d+) tr(?:y|ies) left before this number is locked for (\d+) minutes/.exec(String(error.message))
+  if (!left) return ''
+  return ` ${left[1]} ${left[1] === '1' ? 'try' : 'tries'} left before this number is locked for ${left[2]} minutes.`
+}
+
 export function describeError(error: PosErrorView): string {
+  if (error.code === 'PIN_WRONG') return `${wordsOf('PIN_WRONG')}${triesLeft(error)}`
   if (PLAIN_MESSAGE.has(error.code) && typeof error.message === 'string' && error.message.trim() !== '') return sentence(error.message)
   if (isErrorCode(error.code)) return wordsOf(error.code)
   // A code this window does not know (an agent of another version): its own words, if it sent them.

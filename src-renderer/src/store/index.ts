@@ -2,6 +2,7 @@ export { connectStore, createPosStore, type PosStore } from './pos-store'
 export { PosProvider, useNow, usePos, usePosStore } from './pos-context'
 export { applyEvent, queueAfterSale } from './apply-event'
 export { alarmsWithQueue, forwardingNotice } from './queue-words'
+export { currentQueueNotice, queueShape } from './queue-slice'
 export { describeError } from './error-words'
 export { entryAfterEdit, entryFromText, entryMinor, entryText, parseTypedAmount } from './amount-entry'
 export {

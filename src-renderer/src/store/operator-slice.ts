@@ -4,14 +4,16 @@
  * (the agent answers MANAGER_REQUIRED), asks for a manager's number and PIN and sends the action again
  * with that approval (approving-bridge.ts). A terminal without operators works as before.
  */
-import type { CounterOperatorView, OperationName } from '../../../src-shared/contract'
+import type { ApprovalRequestView, CounterOperatorView, OperationName } from '../../../src-shared/contract'
 import { describeError } from './error-words'
 import type { SliceCreator } from './store-types'
 
-/** A manager's approval being asked for: which action, and the last refusal's words (a wrong PIN). */
+/** A manager's approval being asked for: which action, what it does, and the last refusal's words (a wrong PIN). */
 export interface ApprovalRequest {
   operation: OperationName
   problem: string | null
+  /** What the request does, in the agent's words (null when the agent could not say). */
+  described: ApprovalRequestView | null
 }
 
 export interface OperatorSlice {

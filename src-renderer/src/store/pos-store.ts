@@ -29,8 +29,8 @@ export function createPosStore(deps: StoreDeps): PosStore {
   // The slices reach the agent through a bridge that asks for a manager when an action needs one:
   // the dialog is the store's `approval`, answered through `answerApproval`.
   let answer: ((credential: { operatorId: string; pin: string } | null) => void) | undefined
-  const bridge = approvingBridge(deps.bridge, (operation, problem) => {
-    store.setState({ approval: { operation, problem } })
+  const bridge = approvingBridge(deps.bridge, (operation, problem, described) => {
+    store.setState({ approval: { operation, problem, described } })
     return new Promise((resolve) => (answer = resolve))
   })
   const sliceDeps: StoreDeps = { ...deps, bridge }

@@ -23,6 +23,10 @@ export interface QueueSlice {
   /** Sale ids whose acknowledgement (money not received) is on its way. */
   acknowledging: Readonly<Record<string, true>>
   queueNotice: Notice | null
+  /** The queue as it stood when the notice was written (queueShape): once the queue moves on, the notice is old news. */
+  queueNoticeFor: string | null
+  /** Forgets the notice (the cashier left the Queue screen). */
+  dismissQueueNotice(): void
   refreshQueue(): Promise<void>
   refreshQueueItems(): Promise<void>
   forwardNow(): Promise<void>
@@ -30,6 +34,17 @@ export interface QueueSlice {
   retryAttention(saleId: string, label?: string): Promise<void>
   /** A manager takes note that a stored payment the bank declined will not be paid. */
   acknowledgeAttention(saleId: string, label?: string): Promise<void>
+}
+
+/** What a queue notice speaks of: how many wait, how many need a manager, whether the bank answers. */
+export function queueShape(queue: QueueStatusView | null): string {
+  return queue ? `${queue.count}|${queue.attentionCount}|${queue.hostReachable ?? '?'}` : ''
+}
+
+/** The queue notice while it is still true of the queue; null once the queue moved on since it was written. */
+export function currentQueueNotice(s: Pick<QueueSlice, 'queueNotice' | 'queueNoticeFor' | 'queue'>): Notice | null {
+  if (!s.queueNotice || s.queueNoticeFor === null) return s.queueNotice
+  return s.queueNoticeFor === queueShape(s.queue) ? s.queueNotice : null
 }
 
 function withoutId(ids: Readonly<Record<string, true>>, saleId: string): Readonly<Record<string, true>> {
@@ -55,6 +70,11 @@ export const createQueueSlice: SliceCreator<QueueSlice> =
       retrying: {},
       acknowledging: {},
       queueNotice: null,
+      queueNoticeFor: null,
+
+      dismissQueueNotice() {
+        set({ queueNotice: null, queueNoticeFor: null })
+      },
 
       async refreshQueue() {
         const result = await bridge.call('queueStatus', {})
@@ -69,7 +89,7 @@ export const createQueueSlice: SliceCreator<QueueSlice> =
 
       async forwardNow() {
         if (get().forwarding) return
-        set({ forwarding: true, queueNotice: null })
+        set({ forwarding: true, queueNotice: null, queueNoticeFor: null })
         const before = get().queue
         const result = await bridge.call('forwardNow', {})
         if (result.ok) {
@@ -84,11 +104,12 @@ export const createQueueSlice: SliceCreator<QueueSlice> =
           set({ forwarding: false, queueNotice: { tone: 'error', text: `Forwarding failed: ${describeError(result.error)}` } })
         }
         await get().refreshQueueItems()
+        set((s) => ({ queueNoticeFor: queueShape(s.queue) }))
       },
 
       async retryAttention(saleId, label = `the sale ${saleId}`) {
         if (get().retrying[saleId]) return
-        set((s) => ({ retrying: { ...s.retrying, [saleId]: true }, queueNotice: null }))
+        set((s) => ({ retrying: { ...s.retrying, [saleId]: true }, queueNotice: null, queueNoticeFor: null }))
         const result = await bridge.call('retryAttention', { id: saleId })
         set((s) => {
           const retrying = withoutId(s.retrying, saleId)
@@ -101,11 +122,12 @@ export const createQueueSlice: SliceCreator<QueueSlice> =
             : { retrying, queueNotice: { tone: 'error', text: `Retry of ${label} failed: ${describeError(result.error)}` } }
         })
         await refreshAfterManager()
+        set((s) => ({ queueNoticeFor: queueShape(s.queue) }))
       },
 
       async acknowledgeAttention(saleId, label = `the sale ${saleId}`) {
         if (get().acknowledging[saleId]) return
-        set((s) => ({ acknowledging: { ...s.acknowledging, [saleId]: true }, queueNotice: null }))
+        set((s) => ({ acknowledging: { ...s.acknowledging, [saleId]: true }, queueNotice: null, queueNoticeFor: null }))
         const result = await bridge.call('acknowledgeAttention', { id: saleId })
         set((s) => {
           const acknowledging = withoutId(s.acknowledging, saleId)
@@ -121,6 +143,7 @@ export const createQueueSlice: SliceCreator<QueueSlice> =
               }
         })
         await refreshAfterManager()
+        set((s) => ({ queueNoticeFor: queueShape(s.queue) }))
       },
     }
   }

@@ -26,11 +26,16 @@ export interface SalesSearch {
   last4?: string
   reference?: string
   operatorId?: string
+  /**
+   * The receipt's transaction number: the whole of it (found in any batch), or its last digits (found
+   * among the sales the rest of the search finds).
+   */
+  receipt?: string
 }
 
-/** The listSales request of a search. */
+/** The listSales request of a search (the receipt number is matched on what it answers). */
 export function searchRequest(search: SalesSearch): OperationRequest<'listSales'> {
-  const { scope, ...filters } = search
+  const { scope, receipt: _receipt, ...filters } = search
   const where = scope.kind === 'day' ? { day: scope.day } : scope.kind === 'batch' ? { batch: scope.number } : {}
   return { ...where, ...filters }
 }
@@ -43,8 +48,16 @@ export function searching(search: SalesSearch | null): search is SalesSearch {
       search.amountMinor !== undefined ||
       search.last4 !== undefined ||
       search.reference !== undefined ||
-      search.operatorId !== undefined)
+      search.operatorId !== undefined ||
+      search.receipt !== undefined)
   )
+}
+
+/** Whether sale `id` is the one a receipt number names: the whole transaction number, or its last digits. */
+export function receiptNames(id: string, receipt: string): boolean {
+  if (id === receipt) return true
+  const last = id.split('-').pop() ?? ''
+  return /^\d+$/.test(receipt) && /^\d+$/.test(last) && Number(last) === Number(receipt)
 }
 
 export interface SalesSlice {
@@ -123,10 +136,22 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
         return
       }
       set({ salesSearch: search, searchBusy: true })
-      const result = await bridge.call('listSales', searchRequest(search))
+      // A whole transaction number finds its sale whatever batch it is in.
+      const whole =
+        search.receipt !== undefined && !/^\d+$/.test(search.receipt) ? await bridge.call('getSale', { id: search.receipt }) : null
+      const result = whole?.ok ? { ok: true as const, value: [whole.value] } : await bridge.call('listSales', searchRequest(search))
       // An answer to a search the cashier has since changed is not shown.
       if (get().salesSearch !== search) return
-      set(result.ok ? { searchBusy: false, searchError: null, foundSales: result.value } : { searchBusy: false, searchError: result.error })
+      const receipt = search.receipt
+      set(
+        result.ok
+          ? {
+              searchBusy: false,
+              searchError: null,
+              foundSales: receipt === undefined ? result.value : result.value.filter((sale) => receiptNames(sale.id, receipt)),
+            }
+          : { searchBusy: false, searchError: result.error },
+      )
     },
 
     async loadSearchOperators() {
@@ -225,6 +250,8 @@ export const createSalesSlice: SliceCreator<SalesSlice> =
           ? {
               closing: false,
               report: result.value,
+              // The report shown is the batch just closed: the picker names it, and a refresh keeps it.
+              ...(result.value.batch.closedAt !== undefined ? { reportBatch: result.value.batch.number } : {}),
               sales: salesFromList(result.value.sales, state.sales, [state.currentSaleId, state.voidingSaleId]),
               closeNotice:
                 result.value.batch.closedAt !== undefined

@@ -21,6 +21,8 @@ export interface TokensSlice {
   pairedWindows: PairedWindowView[]
   refreshWindows(): Promise<void>
   revokeWindow(id: string): Promise<void>
+  /** A one-time link for a new window of `view` (a customer display, another cashier window); null when refused. */
+  openWindow(view: 'cashier' | 'customer'): Promise<string | null>
 }
 
 export const createTokensSlice: SliceCreator<TokensSlice> =
@@ -89,5 +91,22 @@ export const createTokensSlice: SliceCreator<TokensSlice> =
           tokenNotice: { tone: 'ok', text: 'That window is closed: it can no longer use the terminal.' },
         })
       else set({ tokenBusy: false, tokenNotice: { tone: 'error', text: `Not closed: ${describeError(result.error)}` } })
+    },
+
+    async openWindow(view) {
+      if (get().tokenBusy) return null
+      set({ tokenBusy: true, tokenNotice: null })
+      const result = await bridge.call(view === 'customer' ? 'openCustomerDisplay' : 'openCashierWindow', {})
+      set({
+        tokenBusy: false,
+        tokenNotice: result.ok
+          ? {
+              tone: 'ok',
+              text: view === 'customer' ? "The customer display's link is under Windows." : 'Another cashier window is opening.',
+            }
+          : { tone: 'error', text: `Not opened: ${describeError(result.error)}` },
+      })
+      if (result.ok) void get().refreshWindows()
+      return result.ok ? result.value.url : null
     },
   })

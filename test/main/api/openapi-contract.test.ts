@@ -164,6 +164,7 @@ describe('the OpenAPI document', () => {
     await approved('addOperator', { operatorId: '17', name: 'Ann', role: 'cashier', pin: '1234' })
     await approved('disableOperator')
     await approved('unlockOperator')
+    await call('describeApproval', { request: { originalId: sale.id, amountMinor: 500 } })
     await approved('auditTrail')
     await call('openCashierWindow')
     await call('openCustomerDisplay')

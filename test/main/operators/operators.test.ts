@@ -63,7 +63,7 @@ describe('accounts and approval', () => {
   it('the last manager cannot be disabled; a disabled operator cannot sign in', async () => {
     await operators.add(MANAGER)
     await operators.add(CASHIER)
-    expect(await refusal(Promise.resolve().then(() => operators.disable('9')))).toBe('INVALID_REQUEST')
+    expect(await refusal(Promise.resolve().then(() => operators.disable('9')))).toBe('LAST_MANAGER')
     operators.disable('17')
     expect(await refusal(operators.verify({ operatorId: '17', pin: '1234' }))).toBe('PIN_WRONG')
   })

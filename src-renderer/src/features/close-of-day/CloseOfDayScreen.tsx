@@ -8,7 +8,7 @@ import { NoticeLine } from '../../components/Notice'
 import { canCloseDay, closeBlockedReason, describeError, plainReason, usePos, usePosStore } from '../../store'
 import { dateTimeText } from '../../components/time-text'
 import { saveFile } from './save-file'
-import { DayCounts, DayMoney } from './DaySummary'
+import { CloseAmounts, DayCounts, DayMoney, MoneyNotAtTheBank } from './DaySummary'
 import { ShiftTotals } from './ShiftTotals'
 import type { DayReportView } from '../../../../src-shared/contract'
 
@@ -39,6 +39,7 @@ export function CloseOfDayScreen() {
   const batches = usePos((s) => s.batches)
   const reportBatch = usePos((s) => s.reportBatch)
   const closedAt = usePos((s) => (s.report?.batch as DayReportView['batch'] | undefined)?.closedAt)
+  const closedShown = closedAt !== undefined
 
   useEffect(() => {
     void store.getState().refreshReport()
@@ -69,7 +70,7 @@ export function CloseOfDayScreen() {
                 <option value="">The open batch</option>
                 {batches.map((batch) => (
                   <option key={batch.number} value={String(batch.number)}>
-                    {`Batch ${batch.number}, closed ${dateTimeText(batch.closedAt)} (${batch.saleCount} sales)`}
+                    {`Batch ${batch.number}, closed ${dateTimeText(batch.closedAt)} (${batch.saleCount} ${batch.saleCount === 1 ? 'transaction' : 'transactions'})`}
                   </option>
                 ))}
               </select>
@@ -106,6 +107,7 @@ export function CloseOfDayScreen() {
           )}
           <h3>Money</h3>
           <DayMoney report={report} />
+          <MoneyNotAtTheBank report={report} />
           <h3>Counts</h3>
           <DayCounts report={report} />
           <h3>Totals by card brand</h3>
@@ -156,7 +158,9 @@ export function CloseOfDayScreen() {
               className="button button-large button-primary"
               data-testid="close-day-button"
               disabled={!canClose}
-              aria-describedby={!canClose && blockedReason ? 'close-blocked-reason' : undefined}
+              aria-describedby={
+                !canClose && blockedReason ? 'close-blocked-reason' : !canClose && closedShown ? 'close-closed-why' : undefined
+              }
               onClick={() => setConfirming('close')}
             >
               {closing ? 'Closing…' : 'Close the day'}
@@ -204,6 +208,14 @@ export function CloseOfDayScreen() {
               </button>
             )}
           </div>
+          <DisabledReason
+            id="close-closed-why"
+            reason={
+              closedShown
+                ? `This report is of batch ${report.batch.number}, already closed. To close the next one, pick "The open batch" in "Report of".`
+                : null
+            }
+          />
           <DisabledReason id="export-why" reason={exporting !== null ? `Making the ${exporting.toUpperCase()} file…` : null} />
           <NoticeLine notice={notice} testId="close-notice" />
           <NoticeLine notice={printNotice} testId="print-report-notice" />
@@ -218,6 +230,7 @@ export function CloseOfDayScreen() {
           }
           confirmLabel={confirming === 'override' ? 'Close anyway' : 'Close the day'}
           cancelLabel="Not yet"
+          testId="close-confirm"
           onConfirm={() => {
             const override = confirming === 'override'
             setConfirming(false)
@@ -225,6 +238,13 @@ export function CloseOfDayScreen() {
           }}
           onCancel={() => setConfirming(false)}
         >
+          <CloseAmounts report={report} />
+          {report.counts.stored > 0 && (
+            <p className="notice notice-warn" data-testid="close-stored-warning">
+              {report.counts.stored === 1 ? '1 payment is' : `${report.counts.stored} payments are`} not at the bank yet: it is sent after
+              the close, and the bank may still decline. Keep this terminal on and connected.
+            </p>
+          )}
           {confirming === 'override' && (
             <p>
               The sales that need a manager stay as they are and are marked as closed by a manager&apos;s decision. A manager approves this.

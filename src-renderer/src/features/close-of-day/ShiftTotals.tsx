@@ -1,6 +1,8 @@
 /** Close of day: each operator's shifts at the counter, in local time, with what they charged in each. */
 import { moneyText } from '../../components/money-text'
 import { dateTimeText, localDay, timeOfDay } from '../../components/time-text'
+import { useEffect } from 'react'
+import { usePos } from '../../store'
 import type { DayReportView, ShiftTotalsView } from '../../../../src-shared/contract'
 
 /** "09:00 to 13:30"; "22:00 to 2026-01-16 02:15" over midnight; "since 13:30, still signed in" while open. */
@@ -23,6 +25,16 @@ function chargedText(shift: ShiftTotalsView): string {
 export function ShiftTotals({ report }: { report: DayReportView }) {
   // An agent of an earlier version sends no shifts.
   const shifts = (report.byShift as ShiftTotalsView[] | undefined) ?? []
+  // Operators by name, as the Transactions filter shows them (the number alone when not known).
+  const operators = usePos((s) => s.searchOperators)
+  const loadOperators = usePos((s) => s.loadSearchOperators)
+  useEffect(() => {
+    if (shifts.length > 0) void loadOperators()
+  }, [shifts.length, loadOperators])
+  const nameOf = (id: string) => {
+    const person = operators.find((o) => o.id === id)
+    return person ? `${person.name} (${id})` : `Operator ${id}`
+  }
   return (
     <>
       <h3>Shifts at the counter</h3>
@@ -41,7 +53,7 @@ export function ShiftTotals({ report }: { report: DayReportView }) {
           <tbody>
             {shifts.map((shift) => (
               <tr key={`${shift.operatorId}-${shift.start}`}>
-                <td>{`Operator ${shift.operatorId}`}</td>
+                <td>{nameOf(shift.operatorId)}</td>
                 <td>{shiftTimeText(shift)}</td>
                 <td>{shift.count}</td>
                 <td>{chargedText(shift)}</td>

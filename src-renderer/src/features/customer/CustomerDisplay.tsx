@@ -15,9 +15,21 @@ import { platformChime, useTimeWarningCue } from './use-time-warning'
 export const TIME_WARNING_WORDS = 'Time is almost up.'
 const MORE_TIME_WORDS = 'Press More time on the screen to have longer.'
 
+/** How the amount is introduced, on screen and spoken: to pay, refunded, or a payment being cancelled. */
+const AMOUNT_WORDS: Readonly<Record<string, string>> = { Total: 'Total', Refund: 'Refund', Cancel: 'Cancelling' }
+
 /** What the display says, as one line to speak: the amount, then the instruction or the outcome. */
-export function spokenLine(view: { amountMinor: number | null; currency: string | null; title: string; detail: string }): string {
-  const amount = view.amountMinor !== null && view.currency !== null ? `Total ${moneyText(view.amountMinor, view.currency)}. ` : ''
+export function spokenLine(view: {
+  amountLabel?: string
+  amountMinor: number | null
+  currency: string | null
+  title: string
+  detail: string
+}): string {
+  const amount =
+    view.amountMinor !== null && view.currency !== null
+      ? `${AMOUNT_WORDS[view.amountLabel ?? 'Total'] ?? 'Total'} ${moneyText(view.amountMinor, view.currency)}${view.amountLabel === 'Refund' ? ' to your card' : ''}. `
+      : ''
   return `${amount}${view.title}.${view.detail ? ` ${view.detail}` : ''}`.replace(/\.\./g, '.').replace(/!\./g, '!')
 }
 
@@ -40,6 +52,16 @@ export function CustomerDisplay() {
   const asked = saleAsks && saleId !== silencedSale
   const spoken = speaking || asked
   const [contrast, setContrast] = useState(false)
+  // The customer's own choices (spoken help, high contrast) are theirs: once their sale's result gave
+  // way to the welcome, the next customer starts silent and in the usual colours.
+  const [lastKind, setLastKind] = useState(view.kind)
+  if (lastKind !== view.kind) {
+    setLastKind(view.kind)
+    if (lastKind === 'result' && view.kind === 'welcome') {
+      setSpeaking(false)
+      setContrast(false)
+    }
+  }
   const speech = useMemo(platformSpeech, [])
   const limit = usePos(useShallow((s) => cardPromptLimit(s, now)))
   const extendCardRead = usePos((s) => s.extendCardRead)
@@ -62,7 +84,8 @@ export function CustomerDisplay() {
       )}
       {view.amountMinor !== null && view.currency !== null && (
         <p className="customer-amount" data-testid="customer-amount">
-          <span className="customer-amount-label">Total</span> {moneyText(view.amountMinor, view.currency)}
+          <span className="customer-amount-label">{AMOUNT_WORDS[view.amountLabel]}</span> {moneyText(view.amountMinor, view.currency)}
+          {view.amountLabel === 'Refund' && <span className="customer-amount-label"> to your card</span>}
         </p>
       )}
       <div className="customer-message" role="status" aria-live="polite" aria-atomic="true" data-testid="customer-message">

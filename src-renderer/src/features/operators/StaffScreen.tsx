@@ -46,12 +46,13 @@ export function StaffScreen() {
               Nobody signs in at this terminal yet. Add its first manager: from then on, everyone signs in with their number and PIN.
             </p>
           )}
+          {/* Add comes first: the screen opens with the focus in its number, never in someone's new PIN. */}
+          <AddStaff first={!hasStaff} busy={busy} />
           <ul className="staff-list" data-testid="staff-list">
             {staff.map((person) => (
               <StaffRow key={person.id} person={person} now={now} busy={busy} onDisable={() => setDisabling(person)} />
             ))}
           </ul>
-          <AddStaff first={!hasStaff} busy={busy} />
         </>
       )}
       <NoticeLine notice={notice} testId="staff-notice" />
@@ -80,18 +81,27 @@ function StaffRow({ person, now, busy, onDisable }: { person: OperatorView; now:
   const store = usePosStore()
   const fieldId = useId()
   const [pin, setPin] = useState('')
+  const [again, setAgain] = useState('')
   const locked = person.lockedUntil !== undefined && person.lockedUntil > now
   const status = person.disabled
     ? 'Disabled'
     : locked
       ? `Locked after wrong PINs until ${dateTimeText(person.lockedUntil!)}`
       : 'Can sign in'
-  const pinProblem = pin === '' ? 'Type the new PIN.' : PIN_SHAPE.test(pin) ? null : 'A PIN is 4 to 8 digits.'
+  const pinProblem =
+    pin === ''
+      ? 'Type the new PIN.'
+      : !PIN_SHAPE.test(pin)
+        ? 'A PIN is 4 to 8 digits.'
+        : again !== pin
+          ? 'Type the same PIN again below it.'
+          : null
   const savePin = (event: FormEvent) => {
     event.preventDefault()
     if (pinProblem !== null || busy) return
     const typed = pin
     setPin('')
+    setAgain('')
     void store.getState().setStaffPin(person.id, typed)
   }
   return (
@@ -113,6 +123,15 @@ function StaffRow({ person, now, busy, onDisable }: { person: OperatorView; now:
               maxLength={8}
               value={pin}
               onChange={(event) => setPin(event.target.value)}
+            />
+            <label htmlFor={`${fieldId}-again`}>The same PIN again</label>
+            <input
+              id={`${fieldId}-again`}
+              type="password"
+              inputMode="numeric"
+              maxLength={8}
+              value={again}
+              onChange={(event) => setAgain(event.target.value)}
             />
             <button type="submit" className="button" disabled={busy || pinProblem !== null} aria-describedby={`${fieldId}-why`}>
               Set PIN
@@ -140,18 +159,22 @@ function AddStaff({ first, busy }: { first: boolean; busy: boolean }) {
   const [name, setName] = useState('')
   const [role, setRole] = useState<'cashier' | 'manager'>(first ? 'manager' : 'cashier')
   const [pin, setPin] = useState('')
+  const [again, setAgain] = useState('')
   const problem = !NUMBER_SHAPE.test(operatorId.trim())
     ? 'Type their operator number (letters or digits, up to 16).'
     : name.trim() === ''
       ? 'Type their name.'
       : !PIN_SHAPE.test(pin)
         ? 'Type their PIN: 4 to 8 digits.'
-        : null
+        : again !== pin
+          ? 'Type the same PIN again.'
+          : null
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (problem !== null || busy) return
     const person = { operatorId: operatorId.trim(), name: name.trim(), role: first ? 'manager' : role, pin } as const
     setPin('')
+    setAgain('')
     void store
       .getState()
       .addStaff(person)
@@ -195,6 +218,15 @@ function AddStaff({ first, busy }: { first: boolean; busy: boolean }) {
         maxLength={8}
         value={pin}
         onChange={(event) => setPin(event.target.value)}
+      />
+      <label htmlFor={`${fieldId}-again`}>The same PIN again</label>
+      <input
+        id={`${fieldId}-again`}
+        type="password"
+        inputMode="numeric"
+        maxLength={8}
+        value={again}
+        onChange={(event) => setAgain(event.target.value)}
       />
       <button
         type="submit"

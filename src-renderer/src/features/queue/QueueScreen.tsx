@@ -9,6 +9,7 @@ import { moneyText } from '../../components/money-text'
 import { NoticeLine } from '../../components/Notice'
 import { durationText, timeOfDay } from '../../components/time-text'
 import {
+  currentQueueNotice,
   expirySoon,
   hostReach,
   itemTimeLeftMs,
@@ -35,7 +36,7 @@ export function QueueScreen() {
       queueItems: s.queueItems,
       queueItemsAt: s.queueItemsAt,
       forwarding: s.forwarding,
-      notice: s.queueNotice,
+      notice: currentQueueNotice(s),
     })),
   )
   const { queue } = state
@@ -49,6 +50,8 @@ export function QueueScreen() {
     void s.refreshQueue()
     void s.refreshQueueItems()
     void s.refreshSales()
+    // A notice tells of what was done here: it does not wait for the cashier's next visit.
+    return () => store.getState().dismissQueueNotice()
   }, [store])
 
   return (

@@ -21,6 +21,8 @@ export function DuplicateDialog({ sale }: { sale: SaleView }) {
       cancelLabel="Stop, do not charge"
       busy={busy}
       testId="duplicate-dialog"
+      // The first try was reversed: the customer has not paid, and the words recommend charging again.
+      focusConfirm={reversed}
       onConfirm={() => void confirmDuplicate(true)}
       onCancel={() => void confirmDuplicate(false)}
     >

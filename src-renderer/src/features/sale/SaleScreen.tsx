@@ -11,6 +11,7 @@ import { DisabledReason } from '../../components/DisabledReason'
 import { Keypad } from '../../components/Keypad'
 import { amountText, moneyText } from '../../components/money-text'
 import { PromptArea } from '../../components/PromptArea'
+import { CardTimeLeft } from './CardTimeLeft'
 import {
   amountFieldText,
   chargedNothing,
@@ -44,6 +45,7 @@ export function SaleScreen() {
   const phase = usePos(salePhase)
   const sale = usePos(currentSale)
   const currency = usePos(saleCurrency)
+  const operator = usePos((s) => s.counter?.operator)
   const fieldText = usePos(amountFieldText)
   const amountMinor = usePos(entryAmountMinor)
   const decimals = usePos(entryFractionDigits) > 0
@@ -88,9 +90,17 @@ export function SaleScreen() {
       </h2>
       <div className="sale-grid" data-phase={running ? 'running' : phase}>
         <div className="amount-panel">
-          <label htmlFor={fieldId} className="amount-label">
-            Amount{currency ? ` (${currency})` : ''}
-          </label>
+          <div className="amount-label-row">
+            <label htmlFor={fieldId} className="amount-label">
+              Amount{currency ? ` (${currency})` : ''}
+            </label>
+            {/* Who sells, on the line above the amount at every size: nobody sells under a manager left signed in unseen. */}
+            {operator && (
+              <span className="amount-operator" data-testid="sale-operator">
+                {operator.name} ({operator.role === 'manager' ? 'manager' : 'cashier'})
+              </span>
+            )}
+          </div>
           <input
             id={fieldId}
             className="amount-input"
@@ -182,6 +192,7 @@ export function SaleScreen() {
             {phase === 'result' && sale && <SaleResultActions sale={sale} />}
           </div>
           {running && <DisabledReason id={`${fieldId}-cancel-why`} reason={cancelReason} testId="cancel-disabled-reason" />}
+          {running && <CardTimeLeft />}
           <div className="status-more">
             {phase === 'idle' && (
               // A customer who asks to hear the prompts: the customer display speaks this sale's.

@@ -1,7 +1,8 @@
 /**
  * Settings → Windows: the browser windows paired with this terminal (each opened once from a launch
  * link, and reconnecting by itself after the agent restarts), what opened each and when it was last
- * used, and closing one for good (a lost tablet, a window someone else opened).
+ * used, and closing one for good (a lost tablet, a window someone else opened). From here, too, a new
+ * customer display or another cashier window is opened: a closed tab needs no one with a shell.
  */
 import { useEffect, useId, useState } from 'react'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -17,6 +18,18 @@ export function PairedWindows() {
   const windows = usePos((s) => s.pairedWindows)
   const busy = usePos((s) => s.tokenBusy)
   const [closing, setClosing] = useState<PairedWindowView | null>(null)
+  const [opened, setOpened] = useState<string | null>(null)
+  const open = async (view: 'cashier' | 'customer') => {
+    const url = await store.getState().openWindow(view)
+    if (!url) return
+    // A browser keeps one window session per profile: a customer display opened in this browser would
+    // take this cashier window's place. Its link is shown, to open in the customer screen's own browser.
+    if (view === 'customer') return setOpened(url)
+    // Another cashier window replaces a lost tab here; where a new tab is blocked, the link is shown.
+    const tab = window.open(url, '_blank')
+    if (tab) tab.opener = null
+    setOpened(tab ? null : url)
+  }
 
   useEffect(() => {
     void store.getState().refreshWindows()
@@ -26,6 +39,20 @@ export function PairedWindows() {
     <section className="tokens" aria-labelledby={titleId} data-testid="paired-windows">
       <h3 id={titleId}>Windows</h3>
       <p className="field-message">Browser windows opened from this terminal&apos;s link. Close one that should no longer be used.</p>
+      <div className="form-actions">
+        <button type="button" className="button" data-testid="open-customer-display" disabled={busy} onClick={() => void open('customer')}>
+          Open a customer display
+        </button>
+        <button type="button" className="button" data-testid="open-cashier-window" disabled={busy} onClick={() => void open('cashier')}>
+          Open another cashier window
+        </button>
+      </div>
+      {opened && (
+        <p className="field-message" data-testid="opened-link">
+          Open this link once, in the browser of the screen it is for (not in this browser, which is the cashier&apos;s); it works for ten
+          minutes: <span className="token-text">{opened}</span>
+        </p>
+      )}
       {windows.length === 0 ? (
         <p data-testid="no-windows">No browser window is paired with this terminal.</p>
       ) : (

@@ -2,9 +2,10 @@
  * The counter with a keypad alone (digits, Enter, Escape, the arrows; no Tab, no Space): the arrows
  * move the focus from control to control as Tab would (down and right forward, up and left back),
  * inside the dialog in front when there is one; Enter ticks a checkbox; Escape on any screen but the
- * sale goes back to the sale. Keys a control needs itself are left to it: up and down in a list box
- * (left and right move on from it), left and right in a text field (up and down move on), and
- * anything a dialog or the Menu already handled.
+ * sale goes back to the sale. A list box is passed by like any control (an arrow never changes its
+ * choice unasked, e.g. the period of the sales shown): Enter on it starts choosing, up and down then
+ * choose, and Enter (or Escape) ends the choice. Keys a control needs itself are left to it: left and
+ * right in a text field (up and down move on), and anything a dialog or the Menu already handled.
  */
 import { useEffect } from 'react'
 import { usePosStore } from '../../store'
@@ -75,6 +76,13 @@ export function useKeypadNavigation(): void {
         target.click()
         return
       }
+      // A list box: Enter starts choosing (up and down then choose), Enter or Escape ends it.
+      if (target instanceof HTMLSelectElement && (event.key === 'Enter' || (event.key === 'Escape' && target.dataset.choosing))) {
+        event.preventDefault()
+        if (target.dataset.choosing) delete target.dataset.choosing
+        else if (event.key === 'Enter') target.dataset.choosing = 'on'
+        return
+      }
       if (event.key === 'Escape') {
         const s = store.getState()
         if (doc.querySelector('[aria-modal="true"]') || s.screen === 'sale') return
@@ -85,8 +93,9 @@ export function useKeypadNavigation(): void {
       const forward = FORWARD.has(event.key)
       if (!forward && !BACK.has(event.key)) return
       const sideways = event.key === 'ArrowLeft' || event.key === 'ArrowRight'
-      // Up and down choose in a list box; left and right move on from it.
-      if (target instanceof HTMLSelectElement && !sideways) return
+      // Up and down choose in a list box only once Enter started choosing; otherwise every arrow moves on.
+      if (target instanceof HTMLSelectElement && !sideways && target.dataset.choosing) return
+      if (target instanceof HTMLSelectElement) delete target.dataset.choosing
       // Left and right move the caret in a text field; an amount field keys from the right, so its arrows move on.
       if (target && isTextField(target) && sideways && !target.hasAttribute('data-keyed-amount')) return
       const next = nextControl(controls(doc), target ?? doc.activeElement, forward)
@@ -94,7 +103,15 @@ export function useKeypadNavigation(): void {
       event.preventDefault()
       next.focus()
     }
+    // A list box left while choosing stops choosing: coming back to it, the arrows pass it by again.
+    const onFocusOut = (event: FocusEvent) => {
+      if (event.target instanceof HTMLSelectElement) delete event.target.dataset.choosing
+    }
     document.addEventListener('keydown', onKeyDown)
-    return () => document.removeEventListener('keydown', onKeyDown)
+    document.addEventListener('focusout', onFocusOut)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      document.removeEventListener('focusout', onFocusOut)
+    }
   }, [store])
 }

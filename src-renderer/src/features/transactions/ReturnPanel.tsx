@@ -1,9 +1,10 @@
 /**
- * A return, as a dialog over the list: the amount to credit (what is left to return by default),
+ * A return, as a dialog over the list: the amount to credit (typed; what is left to return is one
+ * press away, never filled in, so a hurried Enter cannot ask for the whole sale back),
  * then, once a manager approved, the reader's prompt while the customer presents the same card, then
  * how it ended. Plain words only; the agent decides what may be returned and says why it may not.
  */
-import { useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import { moneyText } from '../../components/money-text'
@@ -12,18 +13,36 @@ import { useDialogFocus } from '../../components/use-dialog-focus'
 import { formatAmount } from '../../../../src-shared/money'
 import { AmountInput } from '../../components/AmountInput'
 import { describeError, isTraining, parseTypedAmount, returnPrompt, usePos } from '../../store'
+import type { AppInfo, SaleView } from '../../../../src-shared/contract'
 import { TestCardPicker } from '../sale/TestCardPicker'
 
 export function ReturnPanel() {
   const sale = usePos((s) => (s.returnOfId ? (s.sales[s.returnOfId] ?? null) : null))
+  const withoutSale = usePos((s) => s.returnWithoutSale)
+  if (withoutSale) return <ReturnDialog title="Return without a sale" sale={null} />
   if (!sale) return null
-  return <ReturnDialog title={`Return on the sale of ${moneyText(sale.amountMinor + sale.tipMinor, sale.currency)}`} />
+  return <ReturnDialog title={`Return on the sale of ${moneyText(sale.amountMinor + sale.tipMinor, sale.currency)}`} sale={sale} />
 }
 
-function ReturnDialog({ title }: { title: string }) {
+/**
+ * What a return without a sale may credit, from the terminal's limits (AppInfo saleLimits): at most
+ * this much at once, and the day's limits it says. Null when the agent does not tell.
+ */
+function withoutSaleLimits(limits: AppInfo['saleLimits'] | undefined, currency: string): { maxMinor: number; words: string } | null {
+  if (limits?.unreferencedReturnMaxMinor === undefined) return null
+  const parts = [`at most ${moneyText(limits.unreferencedReturnMaxMinor, currency)} at once`]
+  if (limits.unreferencedReturnPerCardDayMinor !== undefined)
+    parts.push(`${moneyText(limits.unreferencedReturnPerCardDayMinor, currency)} to one card a day`)
+  if (limits.unreferencedReturnPerDayMinor !== undefined)
+    parts.push(`${moneyText(limits.unreferencedReturnPerDayMinor, currency)} a day in all`)
+  return { maxMinor: limits.unreferencedReturnMaxMinor, words: parts.join(', ') }
+}
+
+function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null }) {
   const dialogRef = useRef<HTMLElement>(null)
   useDialogFocus(dialogRef)
-  const sale = usePos((s) => s.sales[s.returnOfId ?? ''])!
+  const currency = usePos((s) => sale?.currency ?? s.appInfo?.currency ?? 'USD')
+  const limits = usePos(useShallow((s) => (sale ? null : withoutSaleLimits(s.appInfo?.saleLimits, currency))))
   const started = usePos((s) => s.returnId !== null)
   const waiting = usePos((s) => s.returnId !== null && s.sales[s.returnId]?.state === 'returnReadingCard')
   const busy = usePos((s) => s.returnBusy)
@@ -33,16 +52,29 @@ function ReturnDialog({ title }: { title: string }) {
   const { startReturn, stopReturn, dismissReturn } = usePos(
     useShallow((s) => ({ startReturn: s.startReturn, stopReturn: s.stopReturn, dismissReturn: s.dismissReturn })),
   )
-  const left = sale.returnableMinor ?? 0
-  const [text, setText] = useState(() => formatAmount(left, sale.currency))
+  // A return without a sale: its limit per return is what may be typed (the agent checks the day's too).
+  const left = sale ? (sale.returnableMinor ?? 0) : (limits?.maxMinor ?? Number.MAX_SAFE_INTEGER)
+  const [text, setText] = useState('')
+  const amountId = useId()
   const [problem, setProblem] = useState<string | null>(null)
+  // Once the return ended, Done has the focus: Enter closes it (on a keypad there is no Tab to it).
+  const doneRef = useRef<HTMLButtonElement>(null)
+  const ended = started && !waiting && !busy
+  useEffect(() => {
+    if (ended) doneRef.current?.focus()
+  }, [ended])
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    const typed = parseTypedAmount(text, sale.currency)
+    const typed = parseTypedAmount(text, currency)
     if (!typed.ok) return setProblem(typed.reason)
     if (typed.minor <= 0) return setProblem('Enter the amount to return.')
-    if (typed.minor > left) return setProblem(`At most ${moneyText(left, sale.currency)} is left to return on this sale.`)
+    if (typed.minor > left)
+      return setProblem(
+        sale
+          ? `At most ${moneyText(left, currency)} is left to return on this sale.`
+          : `A return without a sale credits at most ${moneyText(left, currency)} at once.`,
+      )
     setProblem(null)
     void startReturn(typed.minor)
   }
@@ -68,21 +100,42 @@ function ReturnDialog({ title }: { title: string }) {
         <h2 className="dialog-title">{title}</h2>
         {!started ? (
           <form onSubmit={submit} noValidate>
-            <p>
-              {moneyText(left, sale.currency)} is left to return. The customer presents the same card, and a manager approves the return.
-            </p>
+            {sale ? (
+              <p>{moneyText(left, currency)} is left to return. The customer presents the same card, and a manager approves the return.</p>
+            ) : (
+              <p data-testid="return-limits">
+                For goods bought without a sale on this terminal (another till, before the terminal was used). The customer presents the
+                card to credit, and a manager approves the return. {limits ? `Limits: ${limits.words}.` : 'The terminal checks its limits.'}
+              </p>
+            )}
             <label className="field">
-              <span>Amount to return ({sale.currency})</span>
+              <span>Amount to return ({currency})</span>
               <AmountInput
+                id={amountId}
                 className="input"
                 data-testid="return-amount"
                 text={text}
-                currency={sale.currency}
+                currency={currency}
                 aria-invalid={problem !== null}
                 aria-describedby={problem ? 'return-problem' : undefined}
                 onText={setText}
               />
             </label>
+            {sale && (
+              <button
+                type="button"
+                className="button return-all-left"
+                data-testid="return-all-left"
+                disabled={busy || left <= 0}
+                onClick={() => {
+                  setText(formatAmount(left, currency))
+                  setProblem(null)
+                  document.getElementById(amountId)?.focus()
+                }}
+              >
+                All that is left: {moneyText(left, currency)}
+              </button>
+            )}
             {(problem ?? error) && (
               <p id="return-problem" className="notice notice-error" role="alert">
                 {problem ?? (error ? describeError(error) : '')}
@@ -120,6 +173,7 @@ function ReturnDialog({ title }: { title: string }) {
                 <button
                   type="button"
                   className="button button-large button-primary"
+                  ref={doneRef}
                   data-testid="return-done-button"
                   onClick={dismissReturn}
                 >

@@ -42,6 +42,7 @@ export function SalesSearchForm() {
   const [amount, setAmount] = useState('')
   const [last4, setLast4] = useState('')
   const [reference, setReference] = useState('')
+  const [receipt, setReceipt] = useState('')
   const [operatorId, setOperatorId] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
 
@@ -72,6 +73,7 @@ export function SalesSearchForm() {
       ...(last4 !== '' ? { last4 } : {}),
       ...(reference.trim() !== '' ? { reference: reference.trim() } : {}),
       ...(operatorId !== '' ? { operatorId } : {}),
+      ...(receipt.trim() !== '' ? { receipt: receipt.trim() } : {}),
     }
     setProblem(null)
     void searchSales(search)
@@ -88,6 +90,7 @@ export function SalesSearchForm() {
     setAmount('')
     setLast4('')
     setReference('')
+    setReceipt('')
     setOperatorId('')
     setProblem(null)
     void searchSales(null)
@@ -169,6 +172,19 @@ export function SalesSearchForm() {
               setProblem('Type only the last four digits of the card, never the whole card number.')
             } else setLast4(typed)
           }}
+        />
+      </label>
+      <label className="search-field search-receipt">
+        <span>Receipt number</span>
+        <input
+          className="input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={64}
+          data-testid="search-receipt"
+          value={receipt}
+          onChange={(event) => setReceipt(event.target.value)}
         />
       </label>
       <label className="search-field search-reference">

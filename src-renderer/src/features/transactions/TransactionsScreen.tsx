@@ -6,10 +6,12 @@ import { useEffect, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import type { SaleView } from '../../../../src-shared/contract'
 import { Badge } from '../../components/Badge'
+import { DisabledReason } from '../../components/DisabledReason'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { moneyText } from '../../components/money-text'
 import { timeOfDay } from '../../components/time-text'
 import {
+  counterBusy,
   describeError,
   listedSales,
   receiptAvailable,
@@ -26,6 +28,12 @@ import { ReturnPanel } from './ReturnPanel'
 import { SalesSearchForm } from './SalesSearchForm'
 import { VoidPanel } from './VoidPanel'
 
+/** A sale its returns gave back in whole or in part reads so, not "Approved". */
+function returnedWords(sale: SaleView): { title: string; tone: 'info' } | null {
+  if (sale.kind === 'return' || (sale.returnedMinor ?? 0) === 0) return null
+  return { title: (sale.returnableMinor ?? 0) === 0 ? 'Returned' : 'Partly returned', tone: 'info' }
+}
+
 export function TransactionsScreen() {
   const store = usePosStore()
   const sales = usePos(useShallow(listedSales))
@@ -34,11 +42,22 @@ export function TransactionsScreen() {
   const voidingSaleId = usePos((s) => s.voidingSaleId)
   const voidable = usePos(useShallow(voidableSaleIds))
   const returnable = usePos(useShallow(returnableSaleIds))
-  const returnOfId = usePos((s) => s.returnOfId)
-  const { showReceipt, voidSale, refreshSales, openReturn } = usePos(
-    useShallow((s) => ({ showReceipt: s.showReceipt, voidSale: s.voidSale, refreshSales: s.refreshSales, openReturn: s.openReturn })),
+  const returnOpen = usePos((s) => s.returnOfId !== null || s.returnWithoutSale)
+  const busy = usePos(counterBusy)
+  const { showReceipt, voidSale, refreshSales, openReturn, openReturnWithoutSale } = usePos(
+    useShallow((s) => ({
+      showReceipt: s.showReceipt,
+      voidSale: s.voidSale,
+      refreshSales: s.refreshSales,
+      openReturn: s.openReturn,
+      openReturnWithoutSale: s.openReturnWithoutSale,
+    })),
   )
   const [confirming, setConfirming] = useState<SaleView | null>(null)
+  // The search stays folded until asked for (or while one is on): the sales and their Void and Return
+  // come a few key presses after the screen opens, and more than one row fits an 800x480 screen.
+  const [finding, setFinding] = useState(false)
+  const searchShown = finding || searchOn
 
   useEffect(() => {
     // The screen opens on everything since the last close; the search form starts empty too.
@@ -50,18 +69,43 @@ export function TransactionsScreen() {
     <section className="screen" aria-labelledby="transactions-title">
       <div className="screen-head">
         <h2 id="transactions-title">Transactions of the day</h2>
-        <button type="button" className="button" onClick={() => void refreshSales()}>
-          Refresh list
-        </button>
+        <div className="report-controls">
+          <button
+            type="button"
+            className="button"
+            data-testid="return-without-sale"
+            disabled={busy}
+            aria-describedby={busy ? 'return-without-sale-why' : undefined}
+            onClick={openReturnWithoutSale}
+          >
+            Return without a sale
+          </button>
+          <button type="button" className="button" onClick={() => void refreshSales()}>
+            Refresh list
+          </button>
+          <button
+            type="button"
+            className="button"
+            data-testid="find-sale"
+            aria-expanded={searchShown}
+            disabled={searchOn}
+            aria-describedby={searchOn ? 'find-sale-why' : undefined}
+            onClick={() => setFinding((shown) => !shown)}
+          >
+            {searchShown ? 'Hide the search' : 'Find a sale'}
+          </button>
+        </div>
       </div>
+      <DisabledReason id="return-without-sale-why" reason={busy ? 'A sale is running at the counter.' : null} />
       {salesError && (
         <p className="notice notice-error" role="alert">
           {describeError(salesError)}
         </p>
       )}
-      <SalesSearchForm />
+      <DisabledReason id="find-sale-why" reason={searchOn ? 'A search is on: Clear it to hide the search.' : null} />
+      {searchShown && <SalesSearchForm />}
       {voidingSaleId && <VoidPanel />}
-      {returnOfId && <ReturnPanel />}
+      {returnOpen && <ReturnPanel />}
       {sales.length === 0 ? (
         <p className="empty" role="status">
           {searchOn ? 'No sales match the search.' : 'No sales yet today.'}
@@ -82,7 +126,8 @@ export function TransactionsScreen() {
           </thead>
           <tbody>
             {sales.map((sale) => {
-              const words = saleWords(sale)
+              const words = returnedWords(sale) ?? saleWords(sale)
+              const original = sale.kind === 'return' && sale.originalId ? sales.find((s) => s.id === sale.originalId) : undefined
               const reason = rowReason(sale)
               const label = `${sale.kind === 'return' ? 'return of ' : ''}${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
               return (
@@ -92,6 +137,9 @@ export function TransactionsScreen() {
                     {sale.kind === 'return'
                       ? `Return ${moneyText(sale.amountMinor, sale.currency)}`
                       : moneyText(sale.amountMinor, sale.currency)}
+                    {sale.kind === 'return' && (original || !sale.originalId) && (
+                      <span className="row-reason">{original ? `of the sale at ${timeOfDay(original.createdAt)}` : 'without a sale'}</span>
+                    )}
                   </td>
                   <td>{[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || '—'}</td>
                   <td>

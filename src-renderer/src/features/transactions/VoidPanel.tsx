@@ -3,7 +3,7 @@
  * prompt is in front of them while the customer presents the card again (with the test card picker in
  * training), then the outcome. Focus stays in it, and returns to the list after Done.
  */
-import { useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import { DisabledReason } from '../../components/DisabledReason'
@@ -30,6 +30,12 @@ function VoidDialog({ title }: { title: string }) {
   const training = usePos(isTraining)
   const { stopVoid, dismissVoid } = usePos(useShallow((s) => ({ stopVoid: s.stopVoid, dismissVoid: s.dismissVoid })))
   const why = stopping ? 'Stopping the void…' : busy && !waiting ? 'Getting the card reader ready…' : null
+  // Once the void ended, Done has the focus: Enter closes it (on a keypad there is no Tab to it).
+  const doneRef = useRef<HTMLButtonElement>(null)
+  const ended = !waiting && !busy
+  useEffect(() => {
+    if (ended) doneRef.current?.focus()
+  }, [ended])
   return createPortal(
     <div className="dialog-backdrop">
       <section
@@ -73,6 +79,7 @@ function VoidDialog({ title }: { title: string }) {
             <button
               type="button"
               className="button button-large button-primary"
+              ref={doneRef}
               data-testid="void-done-button"
               disabled={busy}
               aria-describedby={why ? 'void-why' : undefined}

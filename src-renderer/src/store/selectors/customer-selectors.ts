@@ -5,7 +5,8 @@
  * number, no reasons meant for the cashier, no internal word.
  */
 import type { SaleState, SaleView } from '../../../../src-shared/contract'
-import { CHARGED, COUNTER_BUSY } from '../../../../src-shared/sale'
+import { CHARGED, COUNTER_BUSY, CREDITING } from '../../../../src-shared/sale'
+import { moneyText } from '../money-words'
 import type { CardPrompt } from '../device-slice'
 import { bankUnreachable, type Tone } from '../sale-words'
 import type { PosState } from '../store-types'
@@ -15,7 +16,12 @@ export const CUSTOMER_RESULT_MS = 15_000
 
 export interface CustomerView {
   kind: 'welcome' | 'sale' | 'result'
-  /** The amount to pay, when there is a sale. */
+  /**
+   * What the amount is to the customer: "Total" to pay, "Refund" coming back to their card (a return),
+   * "Cancel" a payment being cancelled (a void). Never "Total" for money that is not taken.
+   */
+  amountLabel: 'Total' | 'Refund' | 'Cancel'
+  /** The amount to pay (or refunded, or cancelled), when there is a sale. */
   amountMinor: number | null
   currency: string | null
   title: string
@@ -50,7 +56,16 @@ const RUNNING_WORDS: Partial<Record<SaleState, { title: string; detail: string }
   awaitingConfirmation: { title: 'Please wait', detail: 'The cashier is checking the payment with you.' },
   sending: { title: 'Processing', detail: 'Please wait.' },
   completingCard: { title: 'Processing', detail: 'Please leave your card in the reader.' },
-  voidReadingCard: { title: 'Present the same card again', detail: 'To cancel the payment.' },
+  voidReadingCard: { title: 'Present the same card to cancel this payment', detail: 'Nothing more is charged.' },
+}
+
+/** A return at the counter: money going back to the customer's card, never a payment (the amount line says "Refund … to your card"). */
+const RETURN_RUNNING_WORDS = { title: 'Insert, tap or swipe your card', detail: 'The card you paid with.' }
+
+/** How a return ended, for the customer: refunded (sent or confirmed), or not refunded. */
+function returnResultWords(sale: SaleView, amount: string): { title: string; detail: string; tone: Tone } {
+  if (CREDITING.has(sale.state)) return { title: 'Refunded', detail: `${amount} goes back to your card. Thank you.`, tone: 'ok' }
+  return { title: 'Not refunded', detail: 'Nothing was refunded to your card. Please ask the cashier.', tone: 'error' }
 }
 
 function resultWords(sale: SaleView): { title: string; detail: string; tone: Tone } {
@@ -84,6 +99,7 @@ export function customerView(
   const sale = counterSale(s.sales) ?? (followedId ? (s.sales[followedId] ?? null) : null)
   const welcome: CustomerView = {
     kind: 'welcome',
+    amountLabel: 'Total',
     amountMinor: null,
     currency: null,
     title: 'Welcome',
@@ -91,19 +107,30 @@ export function customerView(
     tone: 'info',
   }
   if (!sale) return welcome
-  const amount = { amountMinor: sale.amountMinor + sale.tipMinor, currency: sale.currency }
+  const isReturn = sale.kind === 'return'
+  const amountLabel = isReturn ? 'Refund' : sale.state === 'voidReadingCard' ? 'Cancel' : 'Total'
+  const amount = { amountLabel, amountMinor: sale.amountMinor + sale.tipMinor, currency: sale.currency } as const
+  const amountWords = moneyText(amount.amountMinor, sale.currency)
   const prompt = s.promptSaleId === null || s.promptSaleId === sale.id ? s.prompt : null
   if (COUNTER_BUSY.has(sale.state)) {
-    const base = RUNNING_WORDS[sale.state] ?? { title: 'Please wait', detail: '' }
+    const base = isReturn ? RETURN_RUNNING_WORDS : (RUNNING_WORDS[sale.state] ?? { title: 'Please wait', detail: '' })
     // The reader's own prompt is the more precise one while the card is being read.
-    const reading = sale.state === 'readingCard' || sale.state === 'voidReadingCard'
+    const reading = sale.state === 'readingCard' || sale.state === 'voidReadingCard' || sale.state === 'returnReadingCard'
     const words = reading && prompt && prompt.type !== 'waitingForCard' ? promptForCustomer(prompt) : base
     return { kind: 'sale', ...amount, ...words, tone: 'info' }
   }
   if (now - sale.updatedAt > CUSTOMER_RESULT_MS) return welcome
-  const words = resultWords(sale)
+  const words = isReturn ? returnResultWords(sale, amountWords) : resultWords(sale)
   const removeCard = prompt?.type === 'removeCard'
-  return { kind: 'result', ...amount, ...words, ...(removeCard ? { detail: `Please remove your card. ${words.detail}` } : {}) }
+  // A cancelled payment is not a total to pay.
+  const label = isReturn ? 'Refund' : sale.state === 'cancelled' || sale.state === 'cancelPending' ? 'Cancel' : 'Total'
+  return {
+    kind: 'result',
+    ...amount,
+    amountLabel: label,
+    ...words,
+    ...(removeCard ? { detail: `Please remove your card. ${words.detail}` } : {}),
+  }
 }
 
 /**

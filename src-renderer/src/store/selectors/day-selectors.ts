@@ -95,9 +95,12 @@ export function voidableSaleIds(s: PosState): string[] {
     .map((sale) => sale.id)
 }
 
-/** Sales with something left to return, while the counter is free (the agent checks the rest). */
+/**
+ * Sales listed with something left to return, while the counter is free (the agent checks the rest):
+ * those of the open batch, or what a search found in any batch or day.
+ */
 export function returnableSaleIds(s: PosState): string[] {
-  return salesOfDay(s)
+  return listedSales(s)
     .filter((sale) => sale.kind !== 'return' && (sale.returnableMinor ?? 0) > 0 && !counterBusy(s))
     .map((sale) => sale.id)
 }
