@@ -27,6 +27,7 @@ import { QUEUE_OPERATION_NOUNS, type QueueOperation } from '../../src-shared/sal
 import { enrolledKeys } from './enrolment'
 import { readEnrolmentHistory } from './enrolment-history'
 import { openRecoveryPrivateKey, rewrapNote, type OpenedRecoveryKey } from './recovery-key'
+import type { CopyRecord } from './queue-replica'
 import { readRescueQueue, rescueTerminal, type RescueItem, type RescueLine, type RescueReport, type RescueSender } from './rescue'
 import type { RescueRules } from './rescue-rules'
 import { CopyOpener } from './sealed-copy'
@@ -155,7 +156,16 @@ export async function runRescue(input: RescueRunInput): Promise<RescueRunResult>
     const history = await (input.enrolmentHistory ?? readEnrolmentHistory)(connection, storeId, terminalId, timeoutMs)
     const enrolled = enrolledKeys(key.jwk, history, { storeId, terminalId })
     const opener = new CopyOpener(key.jwk)
-    const read = { connection, storeId, terminalId, opener, senderPublicKeys: enrolled.keys, rules: input.rules, timeoutMs }
+    const read = {
+      connection,
+      storeId,
+      terminalId,
+      opener,
+      senderPublicKeys: enrolled.keys,
+      rules: input.rules,
+      timeoutMs,
+      opened: new Map<string, { seq: number; record: CopyRecord }>(),
+    }
     const listing = await readRescueQueue(read)
     for (const note of listing.notes) input.warn(note)
     input.print(

@@ -13,7 +13,7 @@
  * withdrawal (the terminal voided the item) is honoured: nothing is sent, and it is erased.
  */
 import { fenceTerminal, type FenceRecord } from './fence'
-import type { QueueCopy, QueueTombstone } from './queue-replica'
+import type { CopyRecord, QueueCopy, QueueTombstone } from './queue-replica'
 import { maskedCardOf, RescueRuleBook, type RescueRules } from './rescue-rules'
 import type { CopyOpener } from './sealed-copy'
 import type { StoreConnection } from './store-connection'
@@ -77,6 +77,12 @@ export interface ReadOptions {
   timeoutMs: number
   /** Copies opened at once. */
   concurrency?: number
+  /**
+   * Copies already opened, by subject, with the stream sequence they were read at: the reading after
+   * the fence opens again only what changed since the listing (a stream sequence names one message
+   * for good), so a rescue decrypts and authenticates each copy once.
+   */
+  opened?: Map<string, { seq: number; record: CopyRecord }>
 }
 
 export interface RescueReport {
@@ -139,7 +145,9 @@ export async function readRescueQueue(options: ReadOptions): Promise<QueueReadin
     while (read < stored.length) {
       const { subject, seq, data } = stored[read++]!
       try {
-        const record = await opener.open(data, subject, options.senderPublicKeys)
+        const known = options.opened?.get(subject)
+        const record = known !== undefined && known.seq === seq ? known.record : await opener.open(data, subject, options.senderPublicKeys)
+        options.opened?.set(subject, { seq, record })
         if (record.storeId !== options.storeId || record.terminalId !== terminalId)
           reading.refused.push({ subject, line: refusedLine(subject, 'it names another terminal than the one rescued') })
         else if (record.kind === 'withdrawn') reading.withdrawn.push({ subject, seq, tombstone: record })
