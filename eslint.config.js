@@ -171,6 +171,22 @@ const LAYERS = [
     ],
   },
   {
+    // The store's commands only translate: the rescue, the fence, the fleet and the server's
+    // configuration are decided in src-main/store (docs/store.md), never in the command line.
+    files: [
+      'src-main/cli/commands/store-commands.ts',
+      'src-main/cli/commands/fence-command.ts',
+      'src-main/cli/commands/server-config-command.ts',
+      'src-main/cli/program/store-table.ts',
+    ],
+    patterns: [
+      upwards(
+        ['txn', 'journal', 'operators', 'device', 'service'],
+        "The store's commands translate the command line into src-main/store: no rule of a sale, an operator or the journal here.",
+      ),
+    ],
+  },
+  {
     files: ['src-main/service/**'],
     patterns: [upwards(['api', 'nexo', 'electron', 'cli', 'app'], 'The application layer never imports a door or the composition root.')],
   },
