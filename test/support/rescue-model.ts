@@ -42,6 +42,7 @@ import {
   StoreConnection,
   type RescueRunResult,
 } from '../../src-main/store'
+import { isNotFound } from '../../src-main/store/store-connection'
 import { bucketStream, bucketSubject, FENCE_BUCKET, laneStreamName, terminalCopies, terminalKey } from '../../src-main/store/store-names'
 import { startTrainingHost, type TrainingHost } from '../../src-main/training/host'
 import { AID, KEY } from './engine-harness'
@@ -231,6 +232,8 @@ interface World {
   /** When the store server took the lane's fence (its clock), once a rescue fenced it. */
   fencedAt: Date | undefined
   rescues: number
+  /** Voids of a charged sale that a fenced lane keeps for a manager (see `check`). */
+  voidsKeptForManager: number
   /** Rescues that changed nothing (the lane heard from lately, and the manager did not state it off). */
   rescuesRefused: number
   /** What each command did, for the report of a failing run. */
@@ -246,9 +249,36 @@ export interface RunReport {
   voids: number
   rescues: number
   rescuesRefused: number
+  voidsKeptForManager: number
   fenced: boolean
   violations: string[]
   trace: string[]
+}
+
+/**
+ * A look at the store as the admin's commands take it (`fleet`, `lift-fence`, the rescue): a
+ * connection of its own for each. A request written to a long-lived connection while it reconnects
+ * after the store server's restart gets no answer; a command run afterwards never meets that.
+ */
+async function atStore<T>(world: World, what: string, read: (admin: StoreConnection) => Promise<T>): Promise<T> {
+  const admin = new StoreConnection({
+    ...adminConnectionSettings({ servers: [world.server.url], storeId: STORE, maxAgeMs: MAX_AGE }, world.server.adminSeed),
+    name: 'model admin look',
+  })
+  try {
+    return await labelled(what, read(admin))
+  } finally {
+    await admin.close()
+  }
+}
+
+/** A harness call that failed says which it was. */
+async function labelled<T>(what: string, promise: Promise<T>): Promise<T> {
+  try {
+    return await promise
+  } catch (error) {
+    throw new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -293,6 +323,7 @@ async function startWorld(): Promise<World> {
     sales: [],
     fencedAt: undefined,
     rescues: 0,
+    voidsKeptForManager: 0,
     rescuesRefused: 0,
     trace: [],
     violations: [],
@@ -367,16 +398,17 @@ async function rescue(world: World, terminalIsOff: boolean): Promise<RescueRunRe
 }
 
 /** When the store server took the lane's fence (a fence is made once, never put again), or undefined. */
-async function fenceTime(world: World): Promise<Date | undefined> {
-  const jsm = await world.admin.manager(5_000)
-  try {
-    return (
-      (await jsm.streams.getMessage(bucketStream(FENCE_BUCKET), { last_by_subj: bucketSubject(FENCE_BUCKET, terminalKey(STORE, LANE)) }))
-        ?.time ?? undefined
-    )
-  } catch {
-    return undefined
-  }
+function fenceTime(world: World): Promise<Date | undefined> {
+  return atStore(world, 'reading when the fence was put', async (admin) => {
+    const jsm = await admin.manager(5_000)
+    try {
+      const subject = bucketSubject(FENCE_BUCKET, terminalKey(STORE, LANE))
+      return (await jsm.streams.getMessage(bucketStream(FENCE_BUCKET), { last_by_subj: subject }))?.time ?? undefined
+    } catch (error) {
+      if (isNotFound(error)) return undefined
+      throw error
+    }
+  })
 }
 
 /** What a message on the lane's copy subjects is: a copy or a withdrawal, of which item. */
@@ -402,14 +434,20 @@ async function checkNothingAfterFence(world: World, when: string): Promise<void>
       if (!m.subject.startsWith('$KV.'))
         world.violations.push(`${when}: the fenced lane published ${await describeRecord(world, m.subject, m.data)} after its fence`)
   if (world.fencedAt === undefined) return
-  const jsm = await world.admin.manager(5_000)
-  for (const subject of await world.admin.copySubjects(LANE, 5_000)) {
-    const stored = await jsm.streams.getMessage(laneStreamName(STORE, LANE), { last_by_subj: subject })
-    if (stored && stored.time > world.fencedAt)
-      world.violations.push(
-        `${when}: the store took ${await describeRecord(world, subject, stored.data)} from the fenced lane at ${stored.timestamp}, after its fence at ${world.fencedAt.toISOString()}`,
-      )
-  }
+  const fencedAt = world.fencedAt
+  const late = await atStore(world, 'reading the stream', async (admin) => {
+    const jsm = await admin.manager(5_000)
+    const found: Array<{ subject: string; data: Uint8Array; timestamp: string }> = []
+    for (const subject of await admin.copySubjects(LANE, 5_000)) {
+      const stored = await jsm.streams.getMessage(laneStreamName(STORE, LANE), { last_by_subj: subject })
+      if (stored && stored.time > fencedAt) found.push({ subject, data: new Uint8Array(stored.data), timestamp: stored.timestamp })
+    }
+    return found
+  })
+  for (const { subject, data, timestamp } of late)
+    world.violations.push(
+      `${when}: the store took ${await describeRecord(world, subject, data)} from the fenced lane at ${timestamp}, after its fence at ${fencedAt.toISOString()}`,
+    )
   // Each finding once.
   world.seen = world.seen.filter((m) => m.subject.startsWith('$KV.'))
 }
@@ -493,11 +531,12 @@ async function settle(world: World): Promise<{ finalRescue?: RescueRunResult & {
   }
   if (world.laneState === 'dead') await startLaneProcess(world)
   const lane = world.lane!
-  const fencedAtStore = async () => (await readFence(world.admin, STORE, LANE, 5_000)) !== undefined
+  const fencedAtStore = async () =>
+    (await atStore(world, 'reading the fence', (admin) => readFence(admin, STORE, LANE, 5_000))) !== undefined
   // Drained: a lane sends all it owes; a fenced one its reversals (the rest belongs to the rescue).
   let status: LaneStatus | undefined
   for (const until = Date.now() + DRAIN_MS; Date.now() < until;) {
-    status = (await lane.run('forward')) as unknown as LaneStatus
+    status = (await labelled('the lane forwarding', lane.run('forward'))) as unknown as LaneStatus
     const fenced = await fencedAtStore()
     const drained = fenced ? status.fenced && status.owed.every((item) => item.operation !== 'reversal') : status.count === 0
     if (drained) break
@@ -528,7 +567,12 @@ interface JournalSale {
   amount_minor: number
 }
 
-function readJournal(world: World): { sales: Map<string, JournalSale>; history: (id: string) => string } {
+function readJournal(world: World): {
+  sales: Map<string, JournalSale>
+  /** The operations of a sale's queue items, each with its state. */
+  queued: (id: string) => Array<{ operation: string; state: string }>
+  history: (id: string) => string
+} {
   const db = new Database(join(world.laneDir, 'journal.sqlite'), { readonly: true, fileMustExist: true })
   try {
     const sales = db.prepare('SELECT id, state, offline, amount_minor FROM sale').all() as JournalSale[]
@@ -548,7 +592,8 @@ function readJournal(world: World): { sales: Map<string, JournalSale>; history: 
         ...events.filter((e) => e.sale_id === id).map((e) => `${e.type}:${e.from_state ?? ''}→${e.to_state}`),
         ...outbox.filter((o) => o.sale_id === id).map((o) => `queue ${o.operation}=${o.state}`),
       ].join(', ')
-    return { sales: new Map(sales.map((s) => [s.id, s])), history }
+    const queued = (id: string) => outbox.filter((o) => o.sale_id === id).map(({ operation, state }) => ({ operation, state }))
+    return { sales: new Map(sales.map((s) => [s.id, s])), queued, history }
   } finally {
     db.close()
   }
@@ -591,12 +636,15 @@ async function check(world: World, finalRescue: (RescueRunResult & { out: string
       // The cashier saw it voided: no charge stands (a voided stored payment may only be refused or reversed).
       if (charged(status)) bad(`sale ${sale.id} was voided at the counter (${sale.void}) but is ${bank(sale.id)}`)
     } else if (voidAsked && inJournal.state === 'cancelPending') {
-      // Still waiting for the bank: only on a fenced lane, whose void of a payment the bank holds waits
-      // for a manager (docs/store.md "Lifting a fence"); the reversal of a stored payment always goes out.
-      if (world.fencedAt === undefined)
-        bad(`sale ${sale.id}'s void still waits for the bank on a lane that was never fenced: ${bank(sale.id)}`)
-      else if (sale.state === 'storedOffline' && charged(status))
-        bad(`stored payment ${sale.id} was voided at the counter (its reversal owed) but is ${bank(sale.id)}`)
+      // Still waiting for the bank once everything was healed and the queue drained: only a fenced
+      // lane's void of a payment the bank holds (a cancel), which it keeps for a manager: a fenced
+      // terminal sends its reversals and nothing else (docs/store.md "A void while cut off", "Lifting a
+      // fence"), and the cashier read that the void waits for the bank, not that it was done. A
+      // stored payment's void is a reversal: that one always goes out.
+      const waiting = journal.queued(sale.id).filter((item) => item.state === 'pending' || item.state === 'inflight')
+      if (world.fencedAt === undefined || waiting.some((item) => item.operation !== 'cancel'))
+        bad(`sale ${sale.id}'s void still waits once everything was healed and the queue drained: ${bank(sale.id)}`)
+      else world.voidsKeptForManager++
     } else if (!voidAsked || inJournal.state === 'approved' || inJournal.state === 'forwarded') {
       // Approved online, or stored offline and not voided: charged at least once.
       if (!charged(status))
@@ -609,7 +657,7 @@ async function check(world: World, finalRescue: (RescueRunResult & { out: string
     if (!finalRescue.report) bad(`the last rescue of the fenced lane did not run: exit ${finalRescue.code}: ${finalRescue.out}`)
     else if (finalRescue.report.left > 0 || finalRescue.report.refusedCopies > 0)
       bad(`the last rescue left ${finalRescue.report.left} message(s) and refused ${finalRescue.report.refusedCopies}: ${finalRescue.out}`)
-    const left = await world.admin.copySubjects(LANE, 5_000)
+    const left = await atStore(world, 'listing what is left', (admin) => admin.copySubjects(LANE, 5_000))
     if (left.length > 0) bad(`the store still holds ${left.length} record(s) of the rescued lane: ${left.join(', ')}`)
   }
 }
@@ -642,6 +690,7 @@ export async function runScenario(commands: ModelCommand[]): Promise<RunReport> 
     voids: world.sales.filter((s) => s.void !== undefined).length,
     rescues: world.rescues,
     rescuesRefused: world.rescuesRefused,
+    voidsKeptForManager: world.voidsKeptForManager,
     fenced: world.fencedAt !== undefined,
     violations: world.violations,
     trace: world.trace,
@@ -660,6 +709,7 @@ export interface ModelSummary {
   voids: number
   rescues: number
   rescuesRefused: number
+  voidsKeptForManager: number
   fencedRuns: number
   seed: number
   ms: number
@@ -690,6 +740,7 @@ export async function runRescueModel(options: ModelOptions): Promise<ModelSummar
     voids: 0,
     rescues: 0,
     rescuesRefused: 0,
+    voidsKeptForManager: 0,
     fencedRuns: 0,
     seed,
     ms: 0,
@@ -708,6 +759,7 @@ export async function runRescueModel(options: ModelOptions): Promise<ModelSummar
       summary.voids += report.voids
       summary.rescues += report.rescues
       summary.rescuesRefused += report.rescuesRefused
+      summary.voidsKeptForManager += report.voidsKeptForManager
       if (report.fenced) summary.fencedRuns++
       options.log?.(
         `run ${summary.runs}: ${report.commands} commands (${report.applied} applied), ${report.sales} sales (${report.stored} stored), ${report.voids} voids, ${report.rescues} rescues${report.fenced ? ', fenced' : ''}, ${report.violations.length} violations`,
