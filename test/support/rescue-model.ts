@@ -474,8 +474,10 @@ async function runCommand(world: World, command: ModelCommand): Promise<string> 
       if (world.sales.length === 0) return 'skipped: no sale yet'
       const sale = world.sales[command.sale % world.sales.length]!
       const answer = await lane.run(`void ${sale.id}`)
-      sale.void = answer.error !== undefined ? `refused: ${answer.error}` : (answer.state ?? '?')
-      return `${sale.id} ${sale.void}`
+      const outcome = answer.error !== undefined ? `refused: ${answer.error}` : (answer.state ?? '?')
+      // A sale voided once stays voided at the counter: a second void is only refused.
+      if (sale.void !== 'cancelled' && sale.void !== 'cancelPending') sale.void = outcome
+      return `${sale.id} ${outcome}`
     }
     case 'bank':
       world.bankDown = !world.bankDown

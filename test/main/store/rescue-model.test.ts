@@ -13,8 +13,8 @@ import { describe, expect, it } from 'vitest'
 import { natsServerAvailable } from '../../support/nats-server'
 import { describeFailure, runRescueModel, type ModelCommand } from '../../support/rescue-model'
 
-const RUNS = Number(process.env.RESCUE_MODEL_RUNS ?? 6)
-const MAX_COMMANDS = Number(process.env.RESCUE_MODEL_COMMANDS_PER_RUN ?? 10)
+const RUNS = Number(process.env.RESCUE_MODEL_RUNS ?? 10)
+const MAX_COMMANDS = Number(process.env.RESCUE_MODEL_COMMANDS_PER_RUN ?? 12)
 const SEED = process.env.RESCUE_MODEL_SEED
 const PATH = process.env.RESCUE_MODEL_PATH
 const COMMANDS = process.env.RESCUE_MODEL_COMMANDS
