@@ -6,7 +6,8 @@
  * store: each payment charged at most once and never when the cashier saw it voided or declined,
  * each stored payment charged, nothing left at the store for a rescued lane, nothing published by a
  * lane after its fence. A failure prints its seed, path and commands; RESCUE_MODEL_SEED (and
- * RESCUE_MODEL_PATH) replay it, RESCUE_MODEL_COMMANDS runs a printed list, RESCUE_MODEL_RUNS runs more, RESCUE_MODEL_TRACE=1
+ * RESCUE_MODEL_PATH) replay it, RESCUE_MODEL_COMMANDS runs a printed list, RESCUE_MODEL_RUNS and
+ * RESCUE_MODEL_COMMANDS_PER_RUN run more and longer ones (10 of up to 12 by default), RESCUE_MODEL_TRACE=1
  * prints what every command did.
  */
 import { describe, expect, it } from 'vitest'
