@@ -1,8 +1,9 @@
 /**
  * A store server as a store would run it: the configuration `pos-agent store server-config` writes
  * (one NKey user per lane, an admin user), started with the real `nats-server` on a free port of
- * 127.0.0.1, its log kept (it names every refused publish and subscription). And a TCP forwarder in
- * front of it that can be cut and restored, as a lane's network cable pulled and plugged back.
+ * 127.0.0.1, its log kept (it names every refused publish and subscription), and restarted on the same
+ * store folder and port as a back-office machine that lost its power. And a TCP forwarder in front of
+ * it that can be cut and restored, as a lane's network cable pulled and plugged back.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -24,6 +25,8 @@ export interface StoreServer {
   seedFile(terminalId: string | 'admin'): string
   /** What the server logged so far. */
   log(): string
+  /** SIGKILL, then started again with the same configuration: the same store folder, the same port. */
+  restart(): Promise<void>
   close(): Promise<void>
 }
 
@@ -57,21 +60,37 @@ export async function startStoreServer(options: { storeId?: string; terminals: s
   const seedFile = (terminalId: string) => join(seeds, terminalId === 'admin' ? 'admin.nk' : `${laneName(storeId, terminalId)}.nk`)
   const seed = (terminalId: string) => readFileSync(seedFile(terminalId), 'utf8').trim()
   let log = ''
-  const child: ChildProcess = spawn('nats-server', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] })
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nats-server did not start in time:\n${log}`)), 10_000)
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString()
-      if (/Server is ready/.test(log)) {
+  let child: ChildProcess | undefined
+  const launch = async () => {
+    const proc = spawn('nats-server', ['-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child = proc
+    let started = ''
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`nats-server did not start in time:\n${started}`)), 10_000)
+      proc.stderr!.on('data', (chunk: Buffer) => {
+        log += chunk.toString()
+        started += chunk.toString()
+        if (/Server is ready/.test(started)) {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      proc.once('exit', (exit) => {
         clearTimeout(timer)
-        resolve()
-      }
+        reject(new Error(`nats-server exited with ${exit}:\n${started}`))
+      })
     })
-    child.once('exit', (exit) => {
-      clearTimeout(timer)
-      reject(new Error(`nats-server exited with ${exit}:\n${log}`))
-    })
-  })
+  }
+  const kill = async () => {
+    const proc = child
+    child = undefined
+    if (proc && proc.exitCode === null && proc.signalCode === null)
+      await new Promise<void>((resolve) => {
+        proc.once('exit', () => resolve())
+        proc.kill('SIGKILL')
+      })
+  }
+  await launch()
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
@@ -81,12 +100,12 @@ export async function startStoreServer(options: { storeId?: string; terminals: s
     laneSeed: seed,
     seedFile,
     log: () => log,
+    restart: async () => {
+      await kill()
+      await launch()
+    },
     close: async () => {
-      if (child.exitCode === null)
-        await new Promise<void>((resolve) => {
-          child.once('exit', () => resolve())
-          child.kill('SIGKILL')
-        })
+      await kill()
       rmSync(dir, { recursive: true, force: true })
     },
   }
