@@ -98,9 +98,11 @@ export class OutboxStore {
         AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.${OWED_TO_HOST_SQL}
                         AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
         ORDER BY o.priority, o.seq LIMIT @limit`),
-      // A sale's reversal goes before anything else of it (PRIORITY), so a reversal due is always its sale's first.
-      dueReversals: db.prepare(`SELECT ${SELECT}, body, key_id AS keyId, card_free_body AS cardFreeBody FROM outbox o
-        WHERE o.state = 'pending' AND o.operation = 'reversal' AND o.next_attempt_at <= @now AND (o.key_id = @key OR o.card_free_body IS NOT NULL)
+      // What only undoes (a reversal, a void's cancel), each still its sale's first owed item.
+      dueUndoing: db.prepare(`SELECT ${SELECT}, body, key_id AS keyId, card_free_body AS cardFreeBody FROM outbox o
+        WHERE o.state = 'pending' AND o.operation IN ('reversal', 'cancel') AND o.next_attempt_at <= @now AND (o.key_id = @key OR o.card_free_body IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.sale_id = o.sale_id AND p.${OWED_TO_HOST_SQL}
+                        AND (p.priority < o.priority OR (p.priority = o.priority AND p.seq < o.seq)))
         ORDER BY o.priority, o.seq LIMIT @limit`),
       markInflight: db.prepare("UPDATE outbox SET state = 'inflight', attempts = attempts + 1 WHERE seq = ?"),
       complete: db
@@ -171,15 +173,16 @@ export class OutboxStore {
 
   /**
    * Claims up to `limit` due items (one per sale), marks them in flight and opens their bodies.
-   * `reversalsOnly`: a terminal whose queue a rescue took still sends its reversals (docs/store.md).
+   * `undoingOnly`: a terminal whose queue a rescue took still sends what only undoes a payment, its
+   * reversals and its voids' cancels (docs/store.md).
    */
-  claimDue(limit: number, reversalsOnly = false): ClaimedItem[] {
-    return runInTransaction(this.db, () => this.claimInTransaction(limit, reversalsOnly))
+  claimDue(limit: number, undoingOnly = false): ClaimedItem[] {
+    return runInTransaction(this.db, () => this.claimInTransaction(limit, undoingOnly))
   }
 
-  private claimInTransaction(limit: number, reversalsOnly: boolean): ClaimedItem[] {
+  private claimInTransaction(limit: number, undoingOnly: boolean): ClaimedItem[] {
     type DueRow = OutboxItem & { body: Buffer; keyId: string; cardFreeBody: string | null }
-    const due = reversalsOnly ? this.sql.dueReversals : this.sql.due
+    const due = undoingOnly ? this.sql.dueUndoing : this.sql.due
     const rows = due.all({ now: this.now(), key: this.keys.dataKeyId, limit }) as DueRow[]
     return rows.map(({ body, keyId, cardFreeBody, ...item }) => {
       this.sql.markInflight.run(item.seq)

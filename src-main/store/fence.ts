@@ -62,8 +62,8 @@ export function parseFence(raw: Uint8Array | string, storeId: string, terminalId
 /** The plain words a fenced terminal shows (status panel, doctor, the refusal to forward). */
 export function fencedWords(fence: FenceRecord): string {
   if (fence.unreadable !== undefined)
-    return `The store server holds a fence for this terminal that cannot be read (${fence.unreadable}). A rescue may have taken its waiting payments, so this terminal no longer sends them (only its reversals, which undo a payment) and stores nothing offline; online sales go on and its records are kept. Call a manager to check that record before using it again.`
-  return `The store rescued this terminal's waiting payments on ${when(fence.rescuedAt)} (from ${fence.by}). This terminal no longer sends them, so nothing is charged twice (it still sends its reversals, which only undo a payment); its records are kept. Call a manager before using it again.`
+    return `The store server holds a fence for this terminal that cannot be read (${fence.unreadable}). A rescue may have taken its waiting payments, so this terminal no longer sends them (only its reversals and voids, which undo a payment) and stores nothing offline; online sales go on and its records are kept. Call a manager to check that record before using it again.`
+  return `The store rescued this terminal's waiting payments on ${when(fence.rescuedAt)} (from ${fence.by}). This terminal no longer sends them, so nothing is charged twice (it still sends its reversals and voids, which only undo a payment); its records are kept. Call a manager before using it again.`
 }
 
 /** `2026-11-20 09:15` from an ISO 8601 time (as it was written: the rescue's lane's clock). */

@@ -78,7 +78,7 @@ export interface ForwarderDeps {
   idleMs?: number
   /**
    * Why this terminal must no longer forward its queue (a rescue took it, docs/store.md), in plain
-   * words; undefined while it may. Read at every claim: while it is set, only reversals go out.
+   * words; undefined while it may. Read at every claim: while it is set, only reversals and cancels go out.
    */
   halted?: () => string | undefined
   /** Whether the bank answered last, shared with the sales' own calls (its own when unset). */
@@ -128,7 +128,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
     this.deps.journal.outbox.makeAllDue()
     this.outage = undefined
     const sent = await this.drainOnce()
-    // A fenced terminal sent its reversals; the rest belongs to the rescue, and the manager is told why.
+    // A fenced terminal sent its reversals and cancels; the rest belongs to the rescue, and the manager is told why.
     const halted = this.deps.halted?.()
     if (halted !== undefined) throw new PosError('QUEUE_RESCUED', halted)
     return sent
@@ -186,7 +186,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   async drainOnce(): Promise<number> {
     // During an outage one item goes first, alone: the rest follow once the bank has answered it.
     const probing = this.outage !== undefined
-    const fencedAtStart = this.reversalsOnly()
+    const fencedAtStart = this.undoingOnly()
     const size = probing ? 1 : Math.max(1, this.deps.concurrency ?? 16)
     this.putBack([])
     let unannounced = 0
@@ -206,8 +206,8 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
       commit: (answers, room) => this.journalGroup(answers, room),
       // Once the bank could not be reached and nothing reached it, nothing more is sent: what is claimed goes back.
       // A fence that appears meanwhile ends the drain: what it claimed ahead goes back unsent, and the
-      // next drain claims reversals only.
-      mayClaim: () => this.reversalsOnly() === fencedAtStart && (probing ? dispatched === 0 : seen.reached || !seen.unreachable),
+      // next drain claims only what undoes.
+      mayClaim: () => this.undoingOnly() === fencedAtStart && (probing ? dispatched === 0 : seen.reached || !seen.unreachable),
       journaled: (count) => {
         // The queue's totals are counted over the whole queue and read by every listener: told once
         // per few windows' worth and at most every STATUS_EVERY_MS during a drain, and at the end.
@@ -277,12 +277,13 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
 
   /**
    * Once a rescue took this terminal's queue (docs/store.md), the rescue sends its payments, credits,
-   * tips and captures, and this terminal only its reversals: a reversal only ever undoes, the bank
-   * answers a repeat of one with its first answer (host contract §3), and one decided after the store
-   * was last reached (a void while cut off from it) may be at the store nowhere for the rescue to send.
-   * Read at every claim, so a fence that appears during a drain stops the rest at once.
+   * tips and captures, and this terminal only what undoes a payment: its reversals and its voids'
+   * cancels. Either only ever undoes, the bank answers a repeat with its first answer (host contract
+   * §3), and one decided after the store was last reached (a void while cut off from it, or just
+   * before the terminal died) may be at the store nowhere for the rescue to send. Read at every
+   * claim, so a fence that appears during a drain stops the rest at once.
    */
-  private reversalsOnly(): boolean {
+  private undoingOnly(): boolean {
     return this.deps.halted?.() !== undefined
   }
 
@@ -293,11 +294,11 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
    */
   private journalGroup(answers: Answered[], room: number): ClaimedItem[] {
     const { journal } = this.deps
-    if (answers.length === 0) return journal.outbox.claimDue(room, this.reversalsOnly())
+    if (answers.length === 0) return journal.outbox.claimDue(room, this.undoingOnly())
     return journal.batch(
       () => {
         answers.forEach((answered) => this.settle(answered))
-        return room > 0 ? journal.outbox.claimDue(room, this.reversalsOnly()) : []
+        return room > 0 ? journal.outbox.claimDue(room, this.undoingOnly()) : []
       },
       'durable',
       'whole',

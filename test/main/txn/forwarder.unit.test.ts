@@ -538,16 +538,28 @@ describe('order: a reversal first, then by age; one sale never has two messages 
   })
 })
 
-describe('a terminal whose queue a rescue took sends only its reversals', () => {
+describe('a terminal whose queue a rescue took sends only what undoes a payment: its reversals and cancels', () => {
   const FENCED = 'The store rescued this terminal’s waiting payments.'
-  it('payments, credits, tips, captures and voids stay; reversals go, alone or first of their sale', async () => {
+  it("payments, credits, tips and captures stay; reversals and cancels go, each as its sale's first", async () => {
     const f = await rig({ answer: () => 'approved', concurrency: 4, halted: () => FENCED })
-    f.queue('A:payment', 'B:reversal', 'C:merchandiseCredit', 'D:payment', 'D:reversal', 'E:cancel', 'A:tips', 'F:capture')
-    expect(await f.forwarder.drainOnce()).toBe(2)
-    expect(f.host.calls.map((c) => c.label).sort()).toEqual(['B:reversal', 'D:reversal'])
-    expect(['A:payment', 'C:merchandiseCredit', 'D:payment', 'E:cancel', 'A:tips', 'F:capture'].map((l) => f.item(l).state)).toEqual(
-      Array(6).fill('pending'),
+    f.queue(
+      'A:payment',
+      'B:reversal',
+      'C:merchandiseCredit',
+      'D:payment',
+      'D:reversal',
+      'E:cancel',
+      'A:tips',
+      'F:capture',
+      'G:tips',
+      'G:cancel',
     )
+    expect(await f.forwarder.drainOnce()).toBe(3)
+    expect(f.host.calls.map((c) => c.label).sort()).toEqual(['B:reversal', 'D:reversal', 'E:cancel'])
+    // A cancel waits behind its sale's earlier item, as in any drain: G's tip holds G's cancel back.
+    expect(
+      ['A:payment', 'C:merchandiseCredit', 'D:payment', 'A:tips', 'F:capture', 'G:tips', 'G:cancel'].map((l) => f.item(l).state),
+    ).toEqual(Array(7).fill('pending'))
   })
 
   it("a manager's forward now sends the reversals, then says why the rest stays", async () => {
