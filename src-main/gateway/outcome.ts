@@ -146,6 +146,61 @@ export function classifyTransportError(base: OutcomeBase, error: unknown, during
   return duringConnect ? { ...base, kind: 'notDelivered', reason } : { ...base, kind: 'unknown', reason }
 }
 
+/**
+ * A gateway call's outcome, reduced to what the domain decides on: the sale at the counter, the
+ * queue's forwarder and the rescue of a dead terminal's queue each read this, never the outcome's
+ * transport fields. The shape is journaled as the sale's event detail (txn/sale-record.ts), so it
+ * carries nothing else: a `declined` reason is the bank's words; a `rejected` one the host's code and
+ * message; `notDelivered` and `unknown` the technical cause, for the log (NOT_ANSWERED_WORDS says it
+ * plainly).
+ */
+export type GatewayAnswer =
+  | { kind: 'approved'; authCode?: string | undefined }
+  | { kind: 'declined'; reason: string }
+  | { kind: 'rejected'; code: string; message: string }
+  | { kind: 'notDelivered'; reason: string }
+  | { kind: 'unknown'; reason: string }
+
+/** The host answered about the message itself: what a queued message settles on. */
+export type HostAnswer = Extract<GatewayAnswer, { kind: 'approved' | 'declined' | 'rejected' }>
+
+/** Nothing the message could settle on came back: what a cashier or a manager reads for each. */
+export const NOT_ANSWERED_WORDS: Readonly<Record<Exclude<GatewayAnswer, HostAnswer>['kind'], string>> = {
+  notDelivered: 'the bank could not be reached',
+  unknown: 'no valid answer came back',
+}
+
+/** The one reduction of an outcome (a rejection by the agent's own check reads as the host's: nothing was recorded). */
+export function answerOf(outcome: GatewayOutcome): GatewayAnswer {
+  switch (outcome.kind) {
+    case 'approved':
+      return { kind: 'approved', authCode: outcome.authorizationCode }
+    case 'declined':
+      return { kind: 'declined', reason: outcome.reason }
+    case 'rejected':
+      return { kind: 'rejected', code: outcome.code, message: outcome.message }
+    case 'notDelivered':
+      return { kind: 'notDelivered', reason: outcome.reason }
+    case 'unknown':
+      return { kind: 'unknown', reason: outcome.reason }
+  }
+}
+
+/** An answer in plain words, as a report line says what the bank said (`declined: …`, `refused by the bank: …`). */
+export function answerWords(answer: GatewayAnswer): string {
+  switch (answer.kind) {
+    case 'approved':
+      return 'approved'
+    case 'declined':
+      return `declined: ${answer.reason}`
+    case 'rejected':
+      return `refused by the bank: ${answer.message}`
+    case 'notDelivered':
+    case 'unknown':
+      return NOT_ANSWERED_WORDS[answer.kind]
+  }
+}
+
 /** The innermost error code in a cause chain (undici wraps socket errors). */
 export function errorCode(error: unknown): string | undefined {
   let found: string | undefined
