@@ -12,7 +12,7 @@ export {
   type HostAnswer,
   type OutcomeKind,
 } from './outcome'
-export { isOperationKind, OPERATION_KINDS, OPERATIONS, parseOperationPath, type OperationKind } from './operations'
+export { isOperationKind, OPERATION_KINDS, GATEWAY_OPERATIONS, parseOperationPath, type OperationKind } from './operations'
 export { DATE_TIME_PATTERN, formatDateTime } from './headers'
 export {
   checkRequestBody,

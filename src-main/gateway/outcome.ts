@@ -12,7 +12,7 @@
  */
 import { z } from 'zod'
 import { mismatch, type RequestIdentity } from './answer-match'
-import { OPERATIONS, type OperationKind } from './operations'
+import { GATEWAY_OPERATIONS, type OperationKind } from './operations'
 
 interface OutcomeBase {
   operation: OperationKind
@@ -101,10 +101,10 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
   if (code !== 'S0000')
     return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised result code ${code}${message ? ` (${message})` : ''}` }
 
-  const record = response[OPERATIONS[base.operation].record]
+  const record = response[GATEWAY_OPERATIONS[base.operation].record]
   const status = record?.status
   if (record == null || status === undefined)
-    return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${OPERATIONS[base.operation].record} status` }
+    return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${GATEWAY_OPERATIONS[base.operation].record} status` }
   const notOurs = request === undefined ? undefined : mismatch(record, request, response.payment)
   if (notOurs !== undefined) return { ...base, kind: 'unknown', httpStatus, reason: `not an answer to this request: ${notOurs}` }
   if (DONE_STATUSES[base.operation].includes(status)) {
@@ -131,7 +131,7 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
       ...(record.pspFailureCode ? { pspFailureCode: record.pspFailureCode } : {}),
     }
   }
-  return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised ${OPERATIONS[base.operation].record} status "${status}"` }
+  return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised ${GATEWAY_OPERATIONS[base.operation].record} status "${status}"` }
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
-import { answerOf, NOT_ANSWERED_WORDS, OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
+import { answerOf, NOT_ANSWERED_WORDS, GATEWAY_OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 import { afterFailedAttempt, maxAgeHoursOf, nextDelayMs, type RetryPolicy } from './retry-policy'
@@ -345,7 +345,7 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   private async send(item: ClaimedItem): Promise<GatewayOutcome> {
     this.lastAttemptAt = this.now()
     // A follow-up names its sale in the path; a payment or a return's credit carries its own id only.
-    const originalId = OPERATIONS[item.operation].takesOriginalId ? item.saleId : undefined
+    const originalId = GATEWAY_OPERATIONS[item.operation].takesOriginalId ? item.saleId : undefined
     return this.deps.host.sendUnchecked(item.operation, item.body, originalId)
   }
 

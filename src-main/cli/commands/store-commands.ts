@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { answerOf, OPERATIONS, type HostClient } from '../../gateway'
+import { answerOf, GATEWAY_OPERATIONS, type HostClient } from '../../gateway'
 import {
   enrolTerminal,
   fleetTable,
@@ -78,7 +78,7 @@ export function storeRewrap(oldFile: string, file: string, oldPassphrase: string
 export function rescueSender(host: HostClient): RescueSender {
   return {
     async send(copy) {
-      const originalId = OPERATIONS[copy.operation].takesOriginalId ? copy.saleId : undefined
+      const originalId = GATEWAY_OPERATIONS[copy.operation].takesOriginalId ? copy.saleId : undefined
       return answerOf(await host.sendUnchecked(copy.operation, copy.body, originalId))
     },
   }
