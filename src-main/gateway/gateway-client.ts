@@ -10,7 +10,7 @@ import { Agent, buildConnector } from 'undici'
 import type { Logger } from 'pino'
 import { sign, verifySignature, type SignType } from './signer'
 import { formatDateTime, newMsgId } from './headers'
-import { OPERATIONS, operationPath, type OperationKind } from './operations'
+import { GATEWAY_OPERATIONS, operationPath, type OperationKind } from './operations'
 import { checkRequestBody, type RequestBodies } from './request-schemas'
 import { identityOf } from './answer-match'
 import { classifyResponse, classifyTransportError, type GatewayOutcome } from './outcome'
@@ -113,7 +113,7 @@ export class UndiciHostClient implements HostClient {
         body,
       )
     }
-    const origin = OPERATIONS[kind].host === 'offline' ? this.endpoint.offlineBaseUrl : this.endpoint.baseUrl
+    const origin = GATEWAY_OPERATIONS[kind].host === 'offline' ? this.endpoint.offlineBaseUrl : this.endpoint.baseUrl
     // A base URL may carry a path prefix; the signed line is everything after the domain.
     const url = new URL(withoutTrailingSlash(origin) + operationPath(kind, this.endpoint.aid, originalId))
     const path = url.pathname + url.search

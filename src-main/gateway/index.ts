@@ -3,8 +3,16 @@
  * bodies, request signing and the signing key kept in the keychain (docs/gateway.md).
  */
 export { UndiciHostClient, type HostClient, type HostClientDeps, type HostEndpoint } from './gateway-client'
-export type { GatewayOutcome, OutcomeKind } from './outcome'
-export { isOperationKind, OPERATION_KINDS, OPERATIONS, parseOperationPath, type OperationKind } from './operations'
+export {
+  answerOf,
+  answerWords,
+  NOT_ANSWERED_WORDS,
+  type GatewayAnswer,
+  type GatewayOutcome,
+  type HostAnswer,
+  type OutcomeKind,
+} from './outcome'
+export { isOperationKind, OPERATION_KINDS, GATEWAY_OPERATIONS, parseOperationPath, type OperationKind } from './operations'
 export { DATE_TIME_PATTERN, formatDateTime } from './headers'
 export {
   checkRequestBody,

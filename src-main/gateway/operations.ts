@@ -18,7 +18,8 @@ interface OperationInfo {
   readonly record: 'payment' | 'cancel' | 'reversal' | 'tips' | 'capture' | 'merchandiseCredit'
 }
 
-export const OPERATIONS: Readonly<Record<OperationKind, OperationInfo>> = {
+/** The gateway's calls by kind (the local API's operations are the contract's `OPERATIONS`, src-shared/contract). */
+export const GATEWAY_OPERATIONS: Readonly<Record<OperationKind, OperationInfo>> = {
   payment: { name: 'svc.offline.payment', host: 'offline', takesOriginalId: false, record: 'payment' },
   cancel: { name: 'svc.offline.cancel', host: 'offline', takesOriginalId: true, record: 'cancel' },
   reversal: { name: 'svc.offline.reversal', host: 'offline', takesOriginalId: true, record: 'reversal' },
@@ -38,7 +39,7 @@ export function acquirerPrefix(aid: string): string {
 
 /** Path (no host) of an operation; `originalId` is the original's merchantTransID where the path takes one. */
 export function operationPath(kind: OperationKind, aid: string, originalId?: string): string {
-  const op = OPERATIONS[kind]
+  const op = GATEWAY_OPERATIONS[kind]
   const base = `${acquirerPrefix(aid)}/${op.name}`
   if (!op.takesOriginalId) return base
   if (originalId === undefined || originalId === '') throw new Error(`${op.name} needs the original merchantTransID in its path`)
@@ -50,8 +51,8 @@ export function parseOperationPath(path: string): { aid: string; kind: Operation
   const match = /^\/g2\/v0\/payment\/acq\/([^/?]+)\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?.*)?$/.exec(path)
   if (!match) return undefined
   const [, aid, name, id] = match
-  const kind = OPERATION_KINDS.find((k) => OPERATIONS[k].name === name)
+  const kind = OPERATION_KINDS.find((k) => GATEWAY_OPERATIONS[k].name === name)
   if (kind === undefined || aid === undefined) return undefined
-  if (OPERATIONS[kind].takesOriginalId !== (id !== undefined)) return undefined
+  if (GATEWAY_OPERATIONS[kind].takesOriginalId !== (id !== undefined)) return undefined
   return { aid: decodeURIComponent(aid), kind, ...(id !== undefined ? { originalId: decodeURIComponent(id) } : {}) }
 }

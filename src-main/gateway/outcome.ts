@@ -12,7 +12,7 @@
  */
 import { z } from 'zod'
 import { mismatch, type RequestIdentity } from './answer-match'
-import { OPERATIONS, type OperationKind } from './operations'
+import { GATEWAY_OPERATIONS, type OperationKind } from './operations'
 
 interface OutcomeBase {
   operation: OperationKind
@@ -101,10 +101,10 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
   if (code !== 'S0000')
     return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised result code ${code}${message ? ` (${message})` : ''}` }
 
-  const record = response[OPERATIONS[base.operation].record]
+  const record = response[GATEWAY_OPERATIONS[base.operation].record]
   const status = record?.status
   if (record == null || status === undefined)
-    return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${OPERATIONS[base.operation].record} status` }
+    return { ...base, kind: 'unknown', httpStatus, reason: `S0000 without a ${GATEWAY_OPERATIONS[base.operation].record} status` }
   const notOurs = request === undefined ? undefined : mismatch(record, request, response.payment)
   if (notOurs !== undefined) return { ...base, kind: 'unknown', httpStatus, reason: `not an answer to this request: ${notOurs}` }
   if (DONE_STATUSES[base.operation].includes(status)) {
@@ -131,7 +131,7 @@ export function classifyResponse(base: OutcomeBase, httpStatus: number, payload:
       ...(record.pspFailureCode ? { pspFailureCode: record.pspFailureCode } : {}),
     }
   }
-  return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised ${OPERATIONS[base.operation].record} status "${status}"` }
+  return { ...base, kind: 'unknown', httpStatus, reason: `unrecognised ${GATEWAY_OPERATIONS[base.operation].record} status "${status}"` }
 }
 
 /**
@@ -144,6 +144,61 @@ export function classifyTransportError(base: OutcomeBase, error: unknown, during
   const text = error instanceof Error ? error.message : String(error)
   const reason = `${code ?? 'error'}: ${text}`
   return duringConnect ? { ...base, kind: 'notDelivered', reason } : { ...base, kind: 'unknown', reason }
+}
+
+/**
+ * A gateway call's outcome, reduced to what the domain decides on: the sale at the counter, the
+ * queue's forwarder and the rescue of a dead terminal's queue each read this, never the outcome's
+ * transport fields. The shape is journaled as the sale's event detail (txn/sale-record.ts), so it
+ * carries nothing else: a `declined` reason is the bank's words; a `rejected` one the host's code and
+ * message; `notDelivered` and `unknown` the technical cause, for the log (NOT_ANSWERED_WORDS says it
+ * plainly).
+ */
+export type GatewayAnswer =
+  | { kind: 'approved'; authCode?: string | undefined }
+  | { kind: 'declined'; reason: string }
+  | { kind: 'rejected'; code: string; message: string }
+  | { kind: 'notDelivered'; reason: string }
+  | { kind: 'unknown'; reason: string }
+
+/** The host answered about the message itself: what a queued message settles on. */
+export type HostAnswer = Extract<GatewayAnswer, { kind: 'approved' | 'declined' | 'rejected' }>
+
+/** Nothing the message could settle on came back: what a cashier or a manager reads for each. */
+export const NOT_ANSWERED_WORDS: Readonly<Record<Exclude<GatewayAnswer, HostAnswer>['kind'], string>> = {
+  notDelivered: 'the bank could not be reached',
+  unknown: 'no valid answer came back',
+}
+
+/** The one reduction of an outcome (a rejection by the agent's own check reads as the host's: nothing was recorded). */
+export function answerOf(outcome: GatewayOutcome): GatewayAnswer {
+  switch (outcome.kind) {
+    case 'approved':
+      return { kind: 'approved', authCode: outcome.authorizationCode }
+    case 'declined':
+      return { kind: 'declined', reason: outcome.reason }
+    case 'rejected':
+      return { kind: 'rejected', code: outcome.code, message: outcome.message }
+    case 'notDelivered':
+      return { kind: 'notDelivered', reason: outcome.reason }
+    case 'unknown':
+      return { kind: 'unknown', reason: outcome.reason }
+  }
+}
+
+/** An answer in plain words, as a report line says what the bank said (`declined: …`, `refused by the bank: …`). */
+export function answerWords(answer: GatewayAnswer): string {
+  switch (answer.kind) {
+    case 'approved':
+      return 'approved'
+    case 'declined':
+      return `declined: ${answer.reason}`
+    case 'rejected':
+      return `refused by the bank: ${answer.message}`
+    case 'notDelivered':
+    case 'unknown':
+      return NOT_ANSWERED_WORDS[answer.kind]
+  }
 }
 
 /** The innermost error code in a cause chain (undici wraps socket errors). */

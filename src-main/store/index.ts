@@ -27,7 +27,6 @@ export { fleetTable, fleetView, parseHeartbeat, readFleet, type Heartbeat, type 
 export {
   readRescueQueue,
   rescueTerminal,
-  type RescueAnswer,
   type RescueItem,
   type RescueLine,
   type RescueReport,

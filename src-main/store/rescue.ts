@@ -12,6 +12,7 @@
  * wrong shape is a line of the report, never the end of the run; it stays at the store untouched. A
  * withdrawal (the terminal voided the item) is honoured: nothing is sent, and it is erased.
  */
+import { answerWords, type GatewayAnswer } from '../gateway'
 import { fenceTerminal, type FenceRecord } from './fence'
 import type { CopyRecord, QueueCopy, QueueTombstone } from './queue-replica'
 import { maskedCardOf, RescueRuleBook, type RescueRules } from './rescue-rules'
@@ -19,16 +20,13 @@ import type { CopyOpener } from './sealed-copy'
 import type { StoreConnection } from './store-connection'
 import { itemOfSubject } from './store-names'
 
-export type RescueAnswer =
-  | { kind: 'approved'; authCode?: string | undefined }
-  | { kind: 'declined'; reason: string }
-  /** The bank refused the message itself (nothing recorded there): kept for another run. */
-  | { kind: 'refused'; reason: string }
-  /** No answer came back: kept for another run. */
-  | { kind: 'notSent'; reason: string }
-
+/**
+ * Sends one copy to the bank, as the terminal would have sent it, and says what came back (the
+ * gateway's one reduction, gateway/outcome.ts): approved or declined erases the copy; refused (nothing
+ * recorded at the bank) or no answer keeps it for another run.
+ */
 export interface RescueSender {
-  send(copy: QueueCopy): Promise<RescueAnswer>
+  send(copy: QueueCopy): Promise<GatewayAnswer>
 }
 
 export type RescueResult = 'approved' | 'declined' | 'refused' | 'not sent' | 'copy refused' | 'withdrawn' | 'gone'
@@ -263,9 +261,12 @@ async function sendItems(
           continue
         }
         const answer = await sender.send(copy)
-        if (answer.kind === 'notSent' || answer.kind === 'refused') {
-          held = answer.reason
-          lines.push(lineOf(copy, card, answer.kind === 'notSent' ? 'not sent' : 'refused', answer.reason))
+        if (answer.kind !== 'approved' && answer.kind !== 'declined') {
+          // Refused before the bank recorded it, or no answer: the copy waits for another run. Only
+          // a message that provably never reached the bank is said to be "not sent".
+          const words = answer.kind === 'notDelivered' ? `not sent: ${answerWords(answer)}` : answerWords(answer)
+          held = words
+          lines.push(lineOf(copy, card, answer.kind === 'rejected' ? 'refused' : 'not sent', words))
           continue
         }
         // Answered: the copy's work is done.
@@ -273,8 +274,8 @@ async function sendItems(
         erasures.push(erasing)
         lines.push(
           answer.kind === 'approved'
-            ? { ...lineOf(copy, card, 'approved', 'approved'), authCode: answer.authCode }
-            : lineOf(copy, card, 'declined', `declined: ${answer.reason}`),
+            ? { ...lineOf(copy, card, 'approved', answerWords(answer)), authCode: answer.authCode }
+            : lineOf(copy, card, 'declined', answerWords(answer)),
         )
       }
     }

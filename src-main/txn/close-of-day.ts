@@ -5,6 +5,7 @@
  * override that last one). Totals per brand and currency, counts per outcome, the money not
  * received; a closed batch's are those frozen at its close (after-sale.ts keeps them).
  */
+import { csvCell } from '../../src-shared/csv-cell'
 import { formatAmount } from '../../src-shared/money'
 import type { ClosedBatch } from '../journal'
 import type {
@@ -287,7 +288,8 @@ export function batchSummaryView(closed: ClosedBatch): BatchSummaryView {
 /**
  * One line per sale, for a manager's spreadsheet: the time in the terminal's local time, the outcome
  * and the read method in the words the screens use (src-shared/sale/sale-words.ts), amounts as
- * decimal strings; then the machine values in their own columns, for an integrator's tools.
+ * decimal strings; then the machine values in their own columns, for an integrator's tools. Each
+ * cell is formula-safe (csvCell: a bank's words may start like a formula).
  */
 const CSV_COLUMNS = [
   'time',
@@ -309,8 +311,6 @@ const CSV_COLUMNS = [
 ] as const
 
 export function dayReportCsv(report: DayReport): string {
-  const quote = (value: string) =>
-    /[",\n\r]/.test(value) || /^[=+\-@]/.test(value) ? `"${value.replace(/^([=+\-@])/, "'$1").replaceAll('"', '""')}"` : value
   const lines = [CSV_COLUMNS.join(',')]
   for (const sale of report.sales) {
     const row: Record<(typeof CSV_COLUMNS)[number], string> = {
@@ -331,7 +331,7 @@ export function dayReportCsv(report: DayReport): string {
       createdAtUtc: new Date(sale.createdAt).toISOString(),
       agentReason: sale.reason ?? '',
     }
-    lines.push(CSV_COLUMNS.map((c) => quote(row[c])).join(','))
+    lines.push(CSV_COLUMNS.map((c) => csvCell(row[c])).join(','))
   }
   return `${lines.join('\r\n')}\r\n`
 }

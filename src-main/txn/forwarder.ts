@@ -12,12 +12,12 @@
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
-import { OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
+import { answerOf, NOT_ANSWERED_WORDS, GATEWAY_OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
 import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 import { afterFailedAttempt, maxAgeHoursOf, nextDelayMs, type RetryPolicy } from './retry-policy'
 import { QUEUE_OPERATIONS, type QueueFailure, type SaleState } from '../../src-shared/sale'
-import type { ForwardAnswer, TxnEvent } from './txn-types'
+import type { TxnEvent } from './txn-types'
 import { runSendWindow, type Answered } from './send-window'
 import { HostReach, reachedBank } from './host-reach'
 
@@ -27,12 +27,6 @@ import { HostReach, reachedBank } from './host-reach'
  * screen or a scrape needs no more than one a second.
  */
 const STATUS_EVERY_MS = 1_000
-
-/** The last failure of a message the queue gives up on, as the sale states it to a manager. */
-const LAST_FAILURE_WORDS: Readonly<Record<'notDelivered' | 'unknown', string>> = {
-  notDelivered: 'the bank could not be reached',
-  unknown: 'no valid answer came back',
-}
 
 /** The queue failure a message that did not go through records (screens and the API read the kind). */
 const FAILURE_OF: Readonly<Record<'notDelivered' | 'unknown', QueueFailure>> = {
@@ -352,14 +346,14 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   private async send(item: ClaimedItem): Promise<GatewayOutcome> {
     this.lastAttemptAt = this.now()
     // A follow-up names its sale in the path; a payment or a return's credit carries its own id only.
-    const originalId = OPERATIONS[item.operation].takesOriginalId ? item.saleId : undefined
+    const originalId = GATEWAY_OPERATIONS[item.operation].takesOriginalId ? item.saleId : undefined
     return this.deps.host.sendUnchecked(item.operation, item.body, originalId)
   }
 
   /** An item the queue stops trying: to the sale's machine and a manager, with why in their words. */
   private giveUp(item: ClaimedItem, last: 'notDelivered' | 'unknown', why: string, lastReason: string): void {
     // The sale says why in a manager's words; the queue item keeps the technical cause for the log.
-    const saleReason = `${why}: ${LAST_FAILURE_WORDS[last]}`
+    const saleReason = `${why}: ${NOT_ANSWERED_WORDS[last]}`
     const technical = `${why} (last: ${last}: ${lastReason})`
     if (
       this.deps.sales.applyQueueEvent(
@@ -377,21 +371,16 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
   private settle({ item, outcome }: Answered): void {
     const operation = item.operation
     this.reach.note(outcome)
-    if (outcome.kind === 'notDelivered' || outcome.kind === 'unknown') {
+    const answer = answerOf(outcome)
+    if (answer.kind === 'notDelivered' || answer.kind === 'unknown') {
       const verdict = afterFailedAttempt(this.deps.retry, operation, item.attempts, item.createdAt, this.now(), this.random())
       if (verdict.retry) {
-        this.deps.journal.outbox.retryLater(item.seq, verdict.at, FAILURE_OF[outcome.kind], `${outcome.kind}: ${outcome.reason}`)
+        this.deps.journal.outbox.retryLater(item.seq, verdict.at, FAILURE_OF[answer.kind], `${answer.kind}: ${answer.reason}`)
         return
       }
-      this.giveUp(item, outcome.kind, verdict.reason, outcome.reason)
+      this.giveUp(item, answer.kind, verdict.reason, answer.reason)
       return
     }
-    const answer: ForwardAnswer =
-      outcome.kind === 'approved'
-        ? { kind: 'approved', authCode: outcome.authorizationCode }
-        : outcome.kind === 'declined'
-          ? { kind: 'declined', reason: outcome.reason }
-          : { kind: 'rejected', code: outcome.code, message: outcome.message }
     const settle =
       answer.kind === 'rejected'
         ? ({ seq: item.seq, result: 'attention', failure: 'refused', reason: `${answer.code}: ${answer.message}` } as const)

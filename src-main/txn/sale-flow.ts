@@ -12,7 +12,7 @@
  */
 import type { Logger } from 'pino'
 import { cryptogramEvidence, type CardCompletion, type CardData, type CardReader } from '../device'
-import { formatDateTime, type GatewayOutcome, type HostClient } from '../gateway'
+import { answerOf, formatDateTime, type HostClient } from '../gateway'
 import type { JournalStore, SaleRecord } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 import { businessDay } from './business-day'
@@ -123,10 +123,12 @@ export class SaleFlow {
     const policy = offlinePolicyOf(sale)
     const outcome =
       policy === 'forceOffline' ? undefined : await this.deps.host.send('payment', paymentBody(sale, card, this.deps.settings.merchant))
+    const delivered = outcome === undefined ? undefined : answerOf(outcome)
+    // Never sent (forced offline, or provably not delivered): may it be approved here, for later?
     const answer: PaymentAnswer =
-      outcome === undefined || outcome.kind === 'notDelivered'
+      delivered === undefined || delivered.kind === 'notDelivered'
         ? { kind: 'notDelivered', offline: this.offlineDecision(sale, card, policy) }
-        : answerOf(outcome)
+        : delivered
     // A chip approved (by the bank, or to decide offline) is asked for its last word next: that commit
     // may be synced with the one that journals the chip's answer (write-ahead.ts syncsWithNext).
     const syncWithNext = sale.chip && (answer.kind === 'approved' || (answer.kind === 'notDelivered' && answer.offline.eligible))
@@ -220,18 +222,4 @@ type CardCompleted = Extract<TxnEvent, { type: 'cardCompleted' }>
 
 function offlinePolicyOf(sale: SaleRecord): OfflinePolicy {
   return (JSON.parse(sale.options ?? '{}') as { offlinePolicy?: OfflinePolicy }).offlinePolicy ?? 'preferOnline'
-}
-
-/** A delivered answer, reduced to what the machine decides on. */
-function answerOf(outcome: Exclude<GatewayOutcome, { kind: 'notDelivered' }>): PaymentAnswer {
-  switch (outcome.kind) {
-    case 'approved':
-      return { kind: 'approved', authCode: outcome.authorizationCode }
-    case 'declined':
-      return { kind: 'declined', reason: outcome.reason }
-    case 'rejected':
-      return { kind: 'rejected', code: outcome.code, message: outcome.message }
-    case 'unknown':
-      return { kind: 'unknown', reason: outcome.reason }
-  }
 }

@@ -3,6 +3,7 @@
  * are the shared vocabulary (src-shared/sale); docs/transactions.md draws the machine as a table.
  */
 
+import type { GatewayAnswer, HostAnswer } from '../gateway'
 import type { CardPurpose } from '../journal'
 import type { OfflinePolicy, QueueOperation, SaleCause, SaleState, TipState } from '../../src-shared/sale'
 
@@ -57,22 +58,17 @@ export interface CreditRoom {
   limit: string
 }
 
-/** Answer of the host to the payment, reduced to what the machine decides on. */
-export type PaymentAnswer =
-  | { kind: 'approved'; authCode?: string | undefined }
-  | { kind: 'declined'; reason: string }
-  | { kind: 'rejected'; code: string; message: string }
-  | { kind: 'notDelivered'; offline: OfflineDecision }
-  | { kind: 'unknown'; reason: string }
+/**
+ * Answer of the host to the payment, as the machine decides on it: the gateway's reduction
+ * (gateway/outcome.ts `answerOf`), except that a payment never delivered carries the offline decision.
+ */
+export type PaymentAnswer = Exclude<GatewayAnswer, { kind: 'notDelivered' }> | { kind: 'notDelivered'; offline: OfflineDecision }
 
 /** The store-and-forward decision, computed by offline-policy.ts before the event is built. */
 export type OfflineDecision = { eligible: true } | { eligible: false; reason: string }
 
-/** Answer to a queued message, as the forwarder reports it. */
-export type ForwardAnswer =
-  | { kind: 'approved'; authCode?: string | undefined }
-  | { kind: 'declined'; reason: string }
-  | { kind: 'rejected'; code: string; message: string }
+/** Answer to a queued message, as the forwarder reports it: the host answered about the message itself. */
+export type ForwardAnswer = HostAnswer
 
 export type TxnEvent =
   | { type: 'readCard' }

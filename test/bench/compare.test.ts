@@ -105,6 +105,19 @@ describe('figures, medians and ratios', () => {
     })
     expect(summaryLine('returns', { kind: 'none' }, runs, [])).toEqual({ bench: 'returns', baseline: 'none', rounds: 1, current: runs[0] })
   })
+
+  it('carries how the baseline was found, or why there is none, as baselineNote', () => {
+    const runs = [{ bench: 'engine', saleOwnMsP50: 2 }]
+    expect(summaryLine('engine', { kind: 'none', note: 'no release is reachable' }, runs, [])).toEqual({
+      bench: 'engine',
+      baseline: 'none',
+      baselineNote: 'no release is reachable',
+      rounds: 1,
+      current: runs[0],
+    })
+    const found = summaryLine('engine', { kind: 'ref', ref: 'v1.0.0', commit: 'abc', note: "origin's tag" }, runs, [{ saleOwnMsP50: 4 }])
+    expect(found).toMatchObject({ baseline: 'v1.0.0', baselineCommit: 'abc', baselineNote: "origin's tag", ratios: { saleOwnMsP50: 0.5 } })
+  })
 })
 
 // ---- the baseline commit, in a real repository -----------------------------------------------
@@ -162,12 +175,69 @@ describe('the baseline commit', () => {
     expect(resolveBaseline('none', git)).toEqual({ kind: 'none' })
   })
 
-  it('is refused, saying what to do, when the ref is unknown or no release is tagged', () => {
+  it('is refused, saying what to do, when the ref named is unknown', () => {
     const repo = repository()
     repo.commit('a')
-    const git = gitIn(repo.dir)
-    expect(() => resolveBaseline('v9.9.9', git)).toThrow(BaselineError)
-    expect(() => resolveBaseline(undefined, git)).toThrow(/no release tag .* --baseline none/)
+    expect(() => resolveBaseline('v9.9.9', gitIn(repo.dir))).toThrow(BaselineError)
+  })
+
+  it("in a clone made without tags, is the remote's newest release tag HEAD contains", () => {
+    const origin = repository()
+    origin.commit('a')
+    origin.run('tag', '-a', 'v1.0.0', '-m', 'pos-agent 1.0.0')
+    const release = origin.commit('b')
+    origin.run('tag', '-a', 'v1.1.0', '-m', 'pos-agent 1.1.0')
+    origin.run('tag', 'v1.2.0-light') // not a release's name
+    origin.commit('c')
+    const clone = mkdtempSync(join(tmpdir(), 'pos-bench-clone-'))
+    made.push(clone)
+    origin.run('clone', '--quiet', '--no-tags', origin.dir, clone)
+    const git = gitIn(clone)
+    expect(git(['tag', '--list'])).toBe('') // the clone really has no tag
+    expect(resolveBaseline(undefined, git)).toEqual({
+      kind: 'ref',
+      ref: 'v1.1.0',
+      commit: release,
+      note: expect.stringMatching(/no release tag: v1\.1\.0 is origin's/),
+    })
+    // A tag at the remote on a commit this clone does not have (pushed later, or on another branch) is not it.
+    origin.run('switch', '--quiet', '-c', 'side')
+    origin.commit('side')
+    origin.run('tag', '-a', 'v2.0.0', '-m', 'on another branch')
+    expect(resolveBaseline(undefined, git)).toMatchObject({ kind: 'ref', ref: 'v1.1.0', commit: release })
+  })
+
+  it('without any tag, is the nearest release commit (its subject and its package.json agree)', () => {
+    const repo = repository()
+    const release = (version: string, subject = `pos-agent ${version}`): string => {
+      writeFileSync(join(repo.dir, 'package.json'), JSON.stringify({ name: 'pos-agent', version }))
+      repo.run('add', '.')
+      repo.run('commit', '--quiet', '-m', subject)
+      return repo.run('rev-parse', 'HEAD')
+    }
+    release('1.0.0')
+    const nearest = release('1.1.0')
+    repo.commit('a')
+    release('1.2.0', 'pos-agent 1.3.0') // the subject and the file disagree: not a release
+    repo.commit('b')
+    expect(resolveBaseline(undefined, gitIn(repo.dir))).toEqual({
+      kind: 'ref',
+      ref: 'v1.1.0',
+      commit: nearest,
+      note: expect.stringMatching(/v1\.1\.0 is its release commit/),
+    })
+  })
+
+  it('with no release in its history, or outside git, is none: this checkout alone, saying why', () => {
+    const repo = repository()
+    repo.commit('a')
+    expect(resolveBaseline(undefined, gitIn(repo.dir))).toEqual({
+      kind: 'none',
+      note: expect.stringMatching(/no release is reachable from HEAD.*this checkout alone/),
+    })
+    const bare = mkdtempSync(join(tmpdir(), 'pos-bench-nogit-'))
+    made.push(bare)
+    expect(resolveBaseline(undefined, gitIn(bare))).toEqual({ kind: 'none', note: expect.stringMatching(/not in a git checkout/) })
   })
 
   it('knows whether a bench file exists in it', () => {

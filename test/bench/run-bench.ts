@@ -4,9 +4,11 @@
  * alternating (current, baseline, ...) `N` times each (3 by default), then prints one JSON line:
  * the median of every figure on each side and their ratio current / baseline (support/compare.ts).
  *
- * The baseline is the newest release tag `v*` reachable from HEAD unless `--baseline` or
- * $BENCH_BASELINE names another ref. The baseline runs its own copy of the bench file; a bench that
- * did not exist there is reported as `"baseline":"absent"` with the current figures alone.
+ * The baseline is the nearest release HEAD contains (its `v*` tag, a remote's tag in a clone without
+ * tags, or its release commit; support/baseline-checkout.ts) unless `--baseline` or $BENCH_BASELINE
+ * names another ref; with none, this checkout runs alone as `"baseline":"none"`, and the line's
+ * `baselineNote` says why. The baseline runs its own copy of the bench file; a bench that did not
+ * exist there is reported as `"baseline":"absent"` with the current figures alone.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
@@ -84,12 +86,18 @@ async function main(): Promise<void> {
   }
   const git = gitIn(ROOT)
   const resolved = resolveBaseline(options.baseline, git)
-  let label: BaselineLabel = { kind: 'none' }
+  let label: BaselineLabel
   let baselineDir: string | undefined
-  if (resolved.kind === 'ref') {
+  if (resolved.kind === 'none') {
+    label = resolved
+    say(resolved.note ?? 'this checkout alone, as asked (--baseline none)')
+  } else {
+    if (resolved.note !== undefined) say(resolved.note)
     label = fileAt(git, resolved.commit, file) ? resolved : { ...resolved, kind: 'absent' }
-    if (label.kind === 'ref') baselineDir = await prepareCheckout(ROOT, resolved.commit, process.env, say)
-    else say(`${file} does not exist in ${resolved.ref}: the current figures alone`)
+    if (label.kind === 'ref') {
+      say(`comparing with ${resolved.ref} (${resolved.commit.slice(0, 12)})`)
+      baselineDir = await prepareCheckout(ROOT, resolved.commit, process.env, say)
+    } else say(`${file} does not exist in ${resolved.ref}: the current figures alone`)
   }
   const runs: Record<'current' | 'baseline', Figures[]> = { current: [], baseline: [] }
   const order = schedule(options.rounds, baselineDir !== undefined)

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { OPERATIONS, type HostClient } from '../../gateway'
+import { answerOf, GATEWAY_OPERATIONS, type HostClient } from '../../gateway'
 import {
   enrolTerminal,
   fleetTable,
@@ -78,20 +78,8 @@ export function storeRewrap(oldFile: string, file: string, oldPassphrase: string
 export function rescueSender(host: HostClient): RescueSender {
   return {
     async send(copy) {
-      const originalId = OPERATIONS[copy.operation].takesOriginalId ? copy.saleId : undefined
-      const outcome = await host.sendUnchecked(copy.operation, copy.body, originalId)
-      switch (outcome.kind) {
-        case 'approved':
-          return { kind: 'approved', authCode: outcome.authorizationCode }
-        case 'declined':
-          return { kind: 'declined', reason: outcome.reason }
-        case 'rejected':
-          return { kind: 'refused', reason: `refused by the bank: ${outcome.message}` }
-        case 'notDelivered':
-          return { kind: 'notSent', reason: 'not sent: the bank could not be reached' }
-        case 'unknown':
-          return { kind: 'notSent', reason: 'no valid answer came back from the bank' }
-      }
+      const originalId = GATEWAY_OPERATIONS[copy.operation].takesOriginalId ? copy.saleId : undefined
+      return answerOf(await host.sendUnchecked(copy.operation, copy.body, originalId))
     },
   }
 }

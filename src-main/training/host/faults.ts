@@ -29,7 +29,7 @@
  * a fault for a target replaces the previous one.
  */
 import { z } from 'zod'
-import { OPERATION_KINDS, OPERATIONS, isOperationKind, type OperationKind } from '../../gateway'
+import { OPERATION_KINDS, GATEWAY_OPERATIONS, isOperationKind, type OperationKind } from '../../gateway'
 
 export const FAULT_KINDS = [
   'delay',
@@ -97,7 +97,7 @@ export class FaultBook {
 /** `payment` or `svc.offline.payment` or `*`. */
 export function parseTarget(text: string): FaultTarget {
   if (text === '*' || isOperationKind(text)) return text
-  const kind = OPERATION_KINDS.find((k) => OPERATIONS[k].name === text)
+  const kind = OPERATION_KINDS.find((k) => GATEWAY_OPERATIONS[k].name === text)
   if (kind) return kind
   throw new Error(`unknown operation "${text}": use *, ${OPERATION_KINDS.join(', ')}`)
 }

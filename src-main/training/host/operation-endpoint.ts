@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { OPERATIONS, type OperationKind } from '../../gateway'
+import { GATEWAY_OPERATIONS, type OperationKind } from '../../gateway'
 import { formatAmount, parseAmount } from '../../../src-shared/money'
 import type { FaultBook } from './faults'
 import type { HostState } from './host-state'
@@ -103,7 +103,7 @@ function isMisdirection(kind: string): kind is Misdirection {
 /** The answer's record made to speak of another request: another id, amount or currency (then signed as it is). */
 function misdirected(body: Buffer, kind: OperationKind, fault: Misdirection): Buffer {
   const answer = JSON.parse(body.toString('utf8')) as Record<string, Record<string, unknown> | undefined>
-  const record = answer[OPERATIONS[kind].record]
+  const record = answer[GATEWAY_OPERATIONS[kind].record]
   if (record === undefined) return body
   if (fault === 'answer-other-id') {
     const info = record.merchantTransInfo as { merchantTransID: string }
@@ -121,7 +121,7 @@ function misdirected(body: Buffer, kind: OperationKind, fault: Misdirection): Bu
 /** The answer with the operation's record reduced to `status` and `svcTransInfo`, and no `payment` (then signed as it is). */
 function bare(body: Buffer, kind: OperationKind): Buffer {
   const answer = JSON.parse(body.toString('utf8')) as Record<string, Record<string, unknown> | undefined>
-  const name = OPERATIONS[kind].record
+  const name = GATEWAY_OPERATIONS[kind].record
   const record = answer[name]
   if (record === undefined) return body
   const { payment: _payment, ...rest } = answer

@@ -1,6 +1,8 @@
 /**
- * The baseline of a comparison: which commit (a named ref, or the newest release tag `v*` reachable
- * from HEAD), and a checkout of it to run its own copy of the bench in. The checkout is a git
+ * The baseline of a comparison: which commit (a named ref, or the nearest release HEAD contains), and
+ * a checkout of it to run its own copy of the bench in. A clone made without tags still finds the
+ * release: by its remote's tags, else by its release commit (README, "Releases"); a checkout with no
+ * release in its history runs alone, and says so. The checkout is a git
  * worktree kept in a cache folder by commit, so the second comparison against the same release
  * starts at once. Its node_modules are hard links to this checkout's (`cp -al`) when the two
  * package-lock.json files are identical, else a clean `npm ci` of the baseline's own lock file.
@@ -14,8 +16,10 @@ import { join } from 'node:path'
 export type Git = (args: readonly string[], cwd?: string) => string | undefined
 
 export function gitIn(root: string): Git {
+  // A remote asked for its tags never stops the bench to ask for a password: it is then not asked.
+  const env = { ...process.env, GIT_TERMINAL_PROMPT: '0' }
   return (args, cwd = root) => {
-    const result = spawnSync('git', args, { cwd, encoding: 'utf8', timeout: 60_000 })
+    const result = spawnSync('git', args, { cwd, encoding: 'utf8', timeout: 60_000, env })
     return result.status === 0 ? result.stdout.trim() : undefined
   }
 }
@@ -24,7 +28,10 @@ export class BaselineError extends Error {
   override name = 'BaselineError'
 }
 
-export type ResolvedBaseline = { kind: 'none' } | { kind: 'ref'; ref: string; commit: string }
+/** `note`: how the baseline was found, or why there is none, when it was not asked for by name. */
+export type ResolvedBaseline = { kind: 'none'; note?: string } | Release
+
+type Release = { kind: 'ref'; ref: string; commit: string; note?: string }
 
 /** `none` skips the baseline; a ref is any name git knows (tag, branch, commit); no ref is the last release. */
 export function resolveBaseline(requested: string | undefined, git: Git): ResolvedBaseline {
@@ -37,20 +44,97 @@ export function resolveBaseline(requested: string | undefined, git: Git): Resolv
 }
 
 /**
- * The newest `v*` tag (by version order) that HEAD contains, skipping tags on HEAD itself: a release
- * commit is compared with the release before it, not with itself.
+ * The nearest release HEAD contains, never HEAD itself (a release commit is compared with the release
+ * before it): the newest `v*` tag (by version order) HEAD contains; in a clone without tags, the
+ * newest such tag of a remote whose commit is in HEAD's history; else the nearest commit of HEAD's
+ * history that is a release by the README's rule (subject `pos-agent <version>`, and that version in
+ * its package.json). Without any, the current checkout runs alone, with a note saying why.
  */
-export function lastRelease(git: Git): { kind: 'ref'; ref: string; commit: string } {
+export function lastRelease(git: Git): ResolvedBaseline {
   const head = git(['rev-parse', 'HEAD'])
-  if (!head) throw new BaselineError('not in a git checkout: name a baseline checkout with --baseline <commit>, or pass --baseline none')
-  const tags = (git(['tag', '--merged', 'HEAD', '--list', 'v*', '--sort=-v:refname']) ?? '').split('\n').filter(Boolean)
-  for (const tag of tags) {
+  if (!head) return { kind: 'none', note: 'not in a git checkout: this checkout alone (--baseline <commit> in a checkout compares)' }
+  const local = newestTag(git, head, (git(['tag', '--merged', 'HEAD', '--list', 'v*']) ?? '').split('\n').filter(Boolean))
+  if (local) return local
+  for (const remote of (git(['remote']) ?? '').split('\n').filter(Boolean)) {
+    const found = remoteRelease(git, head, remote)
+    if (found) return found
+  }
+  const byCommit = releaseCommit(git, head)
+  if (byCommit) return byCommit
+  return {
+    kind: 'none',
+    note: 'no release is reachable from HEAD (no v* tag here or at a remote, no release commit in its history): this checkout alone; --baseline <commit> compares with one',
+  }
+}
+
+const VERSION_TAG = /^v\d+\.\d+\.\d+$/
+
+/** The tags in version order, newest first ("v1.10.0" after "v1.9.0"). */
+function byVersion(tags: readonly string[]): string[] {
+  const parts = (tag: string) =>
+    tag
+      .replace(/^v/, '')
+      .split(/[.-]/)
+      .map((part) => Number(part) || 0)
+  return [...tags].sort((a, b) => {
+    const [x, y] = [parts(a), parts(b)]
+    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0)
+    return 0
+  })
+}
+
+function newestTag(git: Git, head: string, tags: readonly string[]): Release | undefined {
+  for (const tag of byVersion(tags)) {
     const commit = git(['rev-parse', '--verify', '--quiet', `${tag}^{commit}`])
     if (commit && commit !== head) return { kind: 'ref', ref: tag, commit }
   }
-  throw new BaselineError(
-    'no release tag (v*) is reachable from HEAD: tag the last release (README, "Releases"), fetch the tags (`git fetch --tags`), or pass --baseline <commit> or --baseline none',
-  )
+  return undefined
+}
+
+/**
+ * A remote's release tags (`git ls-remote`: names and commits, no objects fetched), the newest whose
+ * commit this clone has in HEAD's history. The bench then runs that commit, as the tag names it.
+ */
+function remoteRelease(git: Git, head: string, remote: string): Release | undefined {
+  const commits = new Map<string, string>()
+  for (const line of (git(['ls-remote', '--tags', remote, 'v*']) ?? '').split('\n')) {
+    const [sha, name] = line.split('\t')
+    const tag = name?.replace(/^refs\/tags\//, '')
+    if (!sha || !tag) continue
+    // An annotated tag is listed twice: its own object, then `^{}` with the commit it tags.
+    if (tag.endsWith('^{}')) commits.set(tag.slice(0, -3), sha)
+    else if (!commits.has(tag)) commits.set(tag, sha)
+  }
+  for (const tag of byVersion([...commits.keys()].filter((name) => VERSION_TAG.test(name)))) {
+    const commit = git(['rev-parse', '--verify', '--quiet', `${commits.get(tag)!}^{commit}`])
+    if (!commit || commit === head || git(['merge-base', '--is-ancestor', commit, 'HEAD']) === undefined) continue
+    return { kind: 'ref', ref: tag, commit, note: `this clone has no release tag: ${tag} is ${remote}'s, at ${commit.slice(0, 12)}` }
+  }
+  return undefined
+}
+
+/** The nearest release commit of HEAD's history: subject `pos-agent <version>` and that version in its package.json. */
+function releaseCommit(git: Git, head: string): Release | undefined {
+  const log = git(['log', '-E', '--grep=^pos-agent [0-9]+\\.[0-9]+\\.[0-9]+$', '--format=%H%x09%s', '-n', '20', 'HEAD']) ?? ''
+  for (const line of log.split('\n').filter(Boolean)) {
+    const [commit, subject] = line.split('\t') as [string, string]
+    const version = subject.replace(/^pos-agent /, '')
+    if (commit === head) continue
+    let declared: unknown
+    try {
+      declared = (JSON.parse(git(['show', `${commit}:package.json`]) ?? '{}') as { version?: unknown }).version
+    } catch {
+      continue
+    }
+    if (declared !== version) continue
+    return {
+      kind: 'ref',
+      ref: `v${version}`,
+      commit,
+      note: `no release tag here or at a remote: v${version} is its release commit ${commit.slice(0, 12)}`,
+    }
+  }
+  return undefined
 }
 
 /** Whether `path` exists in `commit` (a bench added after the baseline has nothing to compare with). */

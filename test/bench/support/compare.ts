@@ -136,8 +136,11 @@ export function ratios(currentRuns: readonly Figures[], baselineRuns: readonly F
   return out
 }
 
+/** `note`: how the baseline was found, or why there is none (a clone without tags), for the JSON line. */
 export type BaselineLabel =
-  { kind: 'none' } | { kind: 'absent'; ref: string; commit: string } | { kind: 'ref'; ref: string; commit: string }
+  | { kind: 'none'; note?: string | undefined }
+  | { kind: 'absent'; ref: string; commit: string; note?: string | undefined }
+  | { kind: 'ref'; ref: string; commit: string; note?: string | undefined }
 
 /** The one JSON line the comparison ends with. */
 export function summaryLine(
@@ -148,14 +151,16 @@ export function summaryLine(
 ): Figures {
   const rounds = currentRuns.length
   const current = medianFigures(currentRuns)
-  if (baseline.kind === 'none') return { bench, baseline: 'none', rounds, current }
+  const note = baseline.note === undefined ? {} : { baselineNote: baseline.note }
+  if (baseline.kind === 'none') return { bench, baseline: 'none', ...note, rounds, current }
   if (baseline.kind === 'absent')
-    return { bench, baseline: 'absent', baselineRef: baseline.ref, baselineCommit: baseline.commit, rounds, current }
+    return { bench, baseline: 'absent', baselineRef: baseline.ref, baselineCommit: baseline.commit, ...note, rounds, current }
   const figureRatios = ratios(currentRuns, baselineRuns)
   return {
     bench,
     baseline: baseline.ref,
     baselineCommit: baseline.commit,
+    ...note,
     rounds,
     current,
     baselineFigures: medianFigures(baselineRuns),

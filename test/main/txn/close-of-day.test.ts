@@ -137,6 +137,15 @@ describe('close of day', () => {
   })
 })
 
+describe('the CSV export is formula-safe as every CSV the agent writes (src-shared/csv-cell.ts)', () => {
+  it('a cell that starts with a tab before a formula is shown as text, not run', () => {
+    const csv = dayReportCsv(openBatchReport(OPEN, [sale('T', 'declined', 100, { reason: '\t=1+2' })]))
+    const line = csv.trim().split('\r\n')[1]!
+    expect(line.endsWith(`,"'\t=1+2"`)).toBe(true)
+    expect(line).not.toMatch(/,\t=/)
+  })
+})
+
 describe('money sums are checked: a total is exact or refused, never rounded', () => {
   // A tip journaled before amount plus tip was capped (a manager's override of 90,071,992,547,409.91):
   // two such sales pass 2^53 in sum, where a double no longer counts cents.

@@ -11,7 +11,7 @@ import { transition } from '../../../src-main/txn/txn-machine'
 import { decideOffline, DEFAULT_OFFLINE_LIMITS, type OfflineCandidate, type StoredTotals } from '../../../src-main/txn/offline-policy'
 import { afterFailedAttempt, DEFAULT_RETRY_POLICY } from '../../../src-main/txn/retry-policy'
 import { TXN_STATES, type Sale, type TxnEvent, type TxnState } from '../../../src-main/txn/txn-types'
-import { classifyResponse } from '../../../src-main/gateway/outcome'
+import { classifyResponse, NOT_ANSWERED_WORDS } from '../../../src-main/gateway/outcome'
 import { describeNeo2Status, describeNeo2TransactionError } from '../../../src-main/device/neo2'
 import { READER_ERROR_CODES, ReaderError } from '../../../src-main/device'
 import { QUEUE_OPERATIONS, plainReason, saleWords } from '../../../src-shared/sale'
@@ -132,9 +132,9 @@ function eventsFrom(offline: string[], retries: string[], reader: string[], decl
     events.push({ type: 'forwardAnswered', operation, answer: { kind: 'rejected', code: 'V0007', message: 'svcTransID is missing' } })
     for (const reason of declines) events.push({ type: 'forwardAnswered', operation, answer: { kind: 'declined', reason } })
   }
-  // The forwarder gives up with the retry policy's words and the last failure's (forwarder.ts).
+  // The forwarder gives up with the retry policy's words and the last failure's (gateway/outcome.ts).
   for (const reason of retries)
-    for (const last of ['the bank could not be reached', 'no valid answer came back'])
+    for (const last of Object.values(NOT_ANSWERED_WORDS))
       for (const operation of QUEUE_OPERATIONS) events.push({ type: 'forwardGaveUp', operation, reason: `${reason}: ${last}` })
   return events
 }
