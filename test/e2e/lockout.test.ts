@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { axeViolations } from './axe'
 import { e2eComponentsPresent, ROOT, screenshot, type ServeProcess } from './harness'
 import { notInView } from './in-view'
-import { posValue } from './pos-api'
+import { auditTrailAsPos } from './pos-api'
 import { useE2E } from './suite'
 
 const SIZES = [
@@ -90,7 +90,7 @@ describe.skipIf(!e2eComponentsPresent())('the only manager locked out', () => {
     await tryPin(MANAGER.pin)
     await page.getByTestId('amount-input').waitFor()
 
-    const audit = await posValue(e2e.serve, 'auditTrail', { approval: { operatorId: MANAGER.operatorId, pin: MANAGER.pin } })
+    const audit = await auditTrailAsPos(e2e.serve, MANAGER)
     const record = audit.records.find((r) => r.action === 'unlockOperator')
     expect(record).toMatchObject({ door: 'cli', subject: '9', ok: true })
     expect(record?.detail).toContain("by the machine's owner")

@@ -121,7 +121,14 @@ describe.skipIf(!e2eComponentsPresent())('money at the counter', () => {
       await panel.getByTestId('return-done-button').click()
 
       // The audit trail keeps the approval in the words the manager read.
-      const audit = await posValue(e2e.serve, 'auditTrail', { approval: { operatorId: MANAGER.operatorId, pin: MANAGER.pin } })
+      // A POS asks a manager's approval as a proof for this very request (a raw PIN counts only at the counter).
+      const proof = await posValue(e2e.serve, 'approve', {
+        operation: 'auditTrail',
+        request: {},
+        operatorId: MANAGER.operatorId,
+        pin: MANAGER.pin,
+      })
+      const audit = await posValue(e2e.serve, 'auditTrail', { approval: proof.approval })
       const approvals = audit.records.filter((r) => r.action === 'approval' && r.subject === 'startReturn' && r.ok)
       expect(approvals).toHaveLength(1)
       expect(approvals[0]!.detail).toContain(words)

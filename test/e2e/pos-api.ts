@@ -26,3 +26,15 @@ export async function posValue<K extends OperationName>(
   if (!result.ok) throw new Error(`${operation} refused: ${JSON.stringify(result.error)}`)
   return result.value
 }
+
+/**
+ * The audit trail as a POS reads it: a manager's approval asked as a proof for this very request
+ * (a manager's number and PIN count as an approval only at the cashier window).
+ */
+export async function auditTrailAsPos(
+  serve: ServeProcess,
+  manager: { operatorId: string; pin: string },
+): Promise<OperationResults['auditTrail']> {
+  const proof = await posValue(serve, 'approve', { operation: 'auditTrail', request: {}, operatorId: manager.operatorId, pin: manager.pin })
+  return posValue(serve, 'auditTrail', { approval: proof.approval })
+}

@@ -155,11 +155,13 @@ describe.skipIf(!e2eComponentsPresent())('the counter tried as a cashier, at thr
       await screenshot(page, `tryout-${label}-tips`)
       problems.push(...(await internalWords(page)).map((word) => `tips: "${word}"`))
       await goTo(page, 'transactions')
-      // The search reads an amount as the sale does: the refused card's digits are that sale's amount.
+      // The search waits behind "Find a sale" (so a keypad reaches the list first); it reads an amount
+      // as the sale does: the refused card's digits are that sale's amount.
+      await page.getByTestId('find-sale').click()
       const search = page.getByLabel('Amount (USD)')
       await search.pressSequentially(refused)
       expect(await search.inputValue()).toBe(shown(refused))
-      await page.getByRole('button', { name: 'Search' }).click()
+      await page.getByTestId('search-button').click()
       await expect
         .poll(() => page.locator('[data-testid^="sale-row-"]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-testid'))))
         .toContain(`sale-row-${approved}`)

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { goTo } from './cashier'
 import { e2eComponentsPresent, ROOT, screenshot, type ServeProcess } from './harness'
 import { notInView } from './in-view'
-import { posValue } from './pos-api'
+import { auditTrailAsPos, posValue } from './pos-api'
 import { addStaff, signInIfAsked } from './staff'
 import { useE2E } from './suite'
 
@@ -131,7 +131,7 @@ describe.skipIf(!e2eComponentsPresent())('windows and staff without dead ends', 
     expect(await row.getByRole('button', { name: 'Set PIN' }).isDisabled()).toBe(true)
     await row.getByText('Type the same PIN again below it.').waitFor()
     await screenshot(page, 'staff-pin-twice-1280x800')
-    const audit = await posValue(e2e.serve, 'auditTrail', { approval: { operatorId: MANAGER.operatorId, pin: MANAGER.pin } })
+    const audit = await auditTrailAsPos(e2e.serve, MANAGER)
     expect(audit.records.filter((r) => r.action === 'setOperatorPin')).toEqual([])
 
     // Disabling the only manager is refused with the agent's own reason, not a generic one.
