@@ -157,8 +157,12 @@ describe.runIf(natsServerAvailable())('a record at the store that does not read'
   it('`fleet` reads the fences itself: a rescued lane, a fence that does not read, a heartbeat that does not read', async () => {
     // A heartbeat a minute: the lane is not "silent" by the time the table is read on a busy machine.
     lane = await open(new ScriptedCardReader(), 60_000)
-    // Until the lane's first heartbeat made the bucket, a read of it gets no answer at all (a timeout).
-    await until(() => admin.readHeartbeatRaw('T-0001', 3_000).catch(() => undefined))
+    // Its heartbeat written now (a first one at start may have met a store still making its bucket);
+    // until the bucket is there, a read of it gets no answer at all (a timeout).
+    await until(async () => {
+      await lane!.wiring.link.heartbeat()
+      return admin.readHeartbeatRaw('T-0001', 3_000).catch(() => undefined)
+    }, 20_000)
     await fenceTerminal(
       admin,
       { storeId: 'S1', terminalId: 'T-0001', rescuedAt: '2026-11-20T09:15:00.000Z', by: 'lane-2', rescueId: 'r-1' },
