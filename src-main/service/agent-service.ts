@@ -26,7 +26,6 @@ import { ReceiptDesk } from '../receipts'
 import { decide } from './access'
 import { authorise } from './authorise'
 import { feedEvents, standingAlarms } from './event-feed'
-import { afterSaleHandlers } from './after-sale'
 import { Approvals } from './approvals'
 import { approvalWordsHandlers } from './approval-words'
 import { AuditTrail } from './audit-trail'
@@ -56,7 +55,6 @@ export type ServiceAreas = (parts: ServiceParts) => Handlers<OperationName>
 export const USE_CASE_AREAS: ServiceAreas = (parts) => ({
   ...salesHandlers(parts),
   ...returnsHandlers(parts),
-  ...afterSaleHandlers(parts),
   ...dayHandlers(parts),
   ...queueHandlers(parts),
   ...receiptsHandlers(parts),
@@ -143,8 +141,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
     }
     this.handlers = areas(this.parts)
     this.saleEvents = new SaleEvents({
-      journal: engine.journal,
-      txn: engine.txn,
+      reads: engine.txn.reads,
       reader: deps.reader,
       alarms: () => this.parts.alarms(),
       queue: () => this.parts.queueStatus(),

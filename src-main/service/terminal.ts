@@ -72,7 +72,7 @@ export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperatio
       return { contentType: deps.metrics.contentType, text: await deps.metrics.scrape() }
     },
     auditTrail: (r) => {
-      const report = deps.engine.txn.dayReport(r.batch)
+      const report = deps.engine.txn.day.report(r.batch)
       return auditOfBatch(parts, report, r.afterSeq, r.limit)
     },
   }
