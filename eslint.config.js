@@ -171,6 +171,31 @@ const LAYERS = [
     ],
   },
   {
+    // The command line is a door too: it translates flags into the application layer (src-main/service,
+    // as the `cli` caller) and the composition root (src-main/app); what a sale, an operator or the
+    // journal is, it never learns from inside. The technician's tools that sign or send a gateway
+    // message and read the keychain (`sign`, `send`, `key status`, doctor) use gateway/ and keychain/.
+    files: ['src-main/cli/**'],
+    patterns: [
+      upwards(
+        ['txn', 'journal', 'operators', 'device'],
+        'The command line translates into the application layer (src-main/service) and the composition root (src-main/app): no rule of a sale, an operator or the journal here.',
+      ),
+    ],
+  },
+  {
+    // The setup page is a door of its own (the `setup` caller): its records go through the service's
+    // audit trail, composed by src-main/app; it never reads a sale or the journal.
+    files: ['src-main/setup/**'],
+    patterns: [
+      upwards(['app', 'cli'], 'A domain never imports the composition root (src-main/app) or the command line (src-main/cli).'),
+      upwards(
+        ['txn', 'journal', 'device'],
+        'The setup page reaches the journal only through the composition root and the application layer.',
+      ),
+    ],
+  },
+  {
     // The store's commands only translate: the rescue, the fence, the fleet and the server's
     // configuration are decided in src-main/store (docs/store.md), never in the command line.
     files: [

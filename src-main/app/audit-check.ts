@@ -17,6 +17,9 @@ export type AuditFileCheck =
   | { state: 'checked'; verdict: AuditVerdict }
 
 /** A head as a Z-report prints it, `1234:3F9A2B1C` (record number, check value); undefined when it is not one. */
+/** A head as a Z-report printed it (`audit verify --head`). */
+export type PrintedHead = AuditAnchorHead
+
 export function parsePrintedHead(text: string): AuditAnchorHead | undefined {
   const match = /^(\d{1,15}):([0-9a-fA-F]{8,64})$/.exec(text.trim())
   return match ? { seq: Number(match[1]), mac: match[2]!.toLowerCase(), keptIn: 'the Z-report' } : undefined

@@ -1,22 +1,58 @@
 /**
- * The audit trail for what the machine's owner changes from the command line while the agent may be
- * running (`pos-agent key set`): appended to the journal's trail like any other record, sealed under
- * the trail's key from the keychain and with its head kept there (journal/audit-seal.ts), in a commit
- * of its own (SQLite's WAL lets the running agent go on). A data folder with no journal yet has no
- * trail to append to: there is nothing of this terminal to audit before its first start.
+ * The owner's doors outside the running agent, composed over the journal's own file: the command
+ * line's service (`withOwnerService`: `pos-agent key set` is the service's `setSigningKey`, called as
+ * the `cli` door), the command line's other audit records (`auditFromCommandLine`: the store's
+ * commands) and the setup page's (`auditTrailOnDemand`). Every record goes through the service's
+ * AuditTrail, the trail's one writer: sealed under the trail's key from the keychain, with its head
+ * kept there (journal/audit-seal.ts), in a commit of its own (SQLite's WAL lets a running agent go
+ * on). A data folder with no journal yet has no trail to append to: there is nothing of this
+ * terminal to audit before its first start.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { JOURNAL_FILE, JOURNAL_MIGRATIONS, openAuditTrail, openJournalDatabase, type AuditEntry } from '../journal'
+import { JOURNAL_FILE, JOURNAL_MIGRATIONS, OperatorStore, openAuditTrail, openJournalDatabase, type AuditEntry } from '../journal'
 import type { SecretStore } from '../keychain'
+import { AuditTrail, CLI, OwnerService, type Caller } from '../service'
 
-export async function auditFromCommandLine(secrets: SecretStore, dataDir: string, entry: Omit<AuditEntry, 'door'>): Promise<boolean> {
+/** A record of the command line's own, written by the trail's one writer; a failure to write fails the command. */
+type OwnerEntry = Omit<AuditEntry, 'door' | 'via'>
+
+const failCommand = (error: unknown): never => {
+  throw error
+}
+
+/**
+ * Runs `body` with the owner's service over this data folder's journal (when it has one): its audit
+ * trail and whether the terminal has a manager; the trail's head is in the keychain before it returns.
+ */
+export async function withOwnerService<T>(
+  secrets: SecretStore,
+  dataDir: string,
+  aid: string,
+  body: (service: OwnerService) => Promise<T>,
+): Promise<T> {
+  const file = join(dataDir, JOURNAL_FILE)
+  if (!existsSync(file)) return body(new OwnerService({ secrets, aid, hasManager: () => false }))
+  const db = openJournalDatabase(file, { migrations: JOURNAL_MIGRATIONS })
+  try {
+    const trail = await openAuditTrail(db, secrets, file)
+    const operators = new OperatorStore(db)
+    const audit = new AuditTrail(trail.store, failCommand)
+    const result = await body(new OwnerService({ secrets, aid, hasManager: () => operators.activeManagerCount() > 0, audit }))
+    await trail.anchor.flush()
+    return result
+  } finally {
+    db.close()
+  }
+}
+
+export async function auditFromCommandLine(secrets: SecretStore, dataDir: string, entry: OwnerEntry): Promise<boolean> {
   const file = join(dataDir, JOURNAL_FILE)
   if (!existsSync(file)) return false
   const db = openJournalDatabase(file, { migrations: JOURNAL_MIGRATIONS })
   try {
     const trail = await openAuditTrail(db, secrets, file)
-    trail.store.append({ ...entry, door: 'cli' })
+    new AuditTrail(trail.store, failCommand).record(CLI, entry)
     await trail.anchor.flush()
     return true
   } finally {
@@ -25,22 +61,25 @@ export async function auditFromCommandLine(secrets: SecretStore, dataDir: string
 }
 
 /**
- * The trail of a journal a command keeps open (first-run setup): opened with the keychain as it
- * stands (`open`, at the command's start when the keychain works; else at the first record, setup
- * may start before the keychain works), records written in order, at once when the trail is open;
- * `flush` waits for the last one and its head in the keychain.
+ * The trail of a journal a door keeps open (first-run setup, as `caller`): opened with the keychain
+ * as it stands (`open`, at the command's start when the keychain works; else at the first record,
+ * setup may start before the keychain works), records written in order, at once when the trail is
+ * open; `flush` waits for the last one and its head in the keychain.
  */
 export function auditTrailOnDemand(
   db: Parameters<typeof openAuditTrail>[0],
   file: string,
+  caller: Caller,
   secrets: () => Promise<SecretStore>,
   onError: (error: unknown) => void,
-): { open(): Promise<void>; append(entry: AuditEntry): void; flush(): Promise<void> } {
-  let opening: ReturnType<typeof openAuditTrail> | undefined
-  let opened: Awaited<ReturnType<typeof openAuditTrail>> | undefined
+): { open(): Promise<void>; record(entry: OwnerEntry): void; flush(): Promise<void> } {
+  let opening: Promise<{ trail: AuditTrail; anchor: Awaited<ReturnType<typeof openAuditTrail>>['anchor'] }> | undefined
+  let opened: { trail: AuditTrail; anchor: Awaited<ReturnType<typeof openAuditTrail>>['anchor'] } | undefined
   let last: Promise<unknown> = Promise.resolve()
   const open = async () => {
-    opening ??= secrets().then((store) => openAuditTrail(db, store, file, onError))
+    opening ??= secrets()
+      .then((store) => openAuditTrail(db, store, file, onError))
+      .then(({ store, anchor }) => ({ trail: new AuditTrail(store, onError), anchor }))
     opened = await opening
     return opened
   }
@@ -48,12 +87,12 @@ export function auditTrailOnDemand(
     open: async () => {
       await open()
     },
-    append(entry) {
+    record(entry) {
       if (opened) {
-        opened.store.append(entry)
+        opened.trail.record(caller, entry)
         return
       }
-      last = last.then(async () => (await open()).store.append(entry)).catch(onError)
+      last = last.then(async () => (await open()).trail.record(caller, entry)).catch(onError)
     },
     async flush() {
       await last

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { JOURNAL_FILE, JOURNAL_MIGRATIONS, OperatorStore, openAuditTrail, openJournalDatabase } from '../journal'
 import type { SecretStore } from '../keychain'
+import { AuditTrail, CLI } from '../service'
 
 export type UnlockOutcome =
   { kind: 'unlocked'; name: string; role: string; wasLocked: boolean } | { kind: 'noJournal' } | { kind: 'noSuchOperator' }
@@ -24,14 +25,16 @@ export async function unlockFromCommandLine(
   const db = openJournalDatabase(file, { migrations: JOURNAL_MIGRATIONS })
   try {
     const operators = new OperatorStore(db)
-    // The record is sealed under the trail's key, and its head kept in the keychain, like every other (journal/audit-seal.ts).
+    // The record is sealed under the trail's key, and its head kept in the keychain, like every other
+    // (journal/audit-seal.ts), by the trail's one writer; a record that cannot be written fails the command.
     const trail = await openAuditTrail(db, secrets, file)
-    const audit = trail.store
+    const audit = new AuditTrail(trail.store, (error) => {
+      throw error
+    })
     const operator = operators.get(operatorId)
     if (!operator || operator.disabledAt !== undefined) {
-      audit.append({
+      audit.record(CLI, {
         action: 'unlockOperator',
-        door: 'cli',
         subject: operatorId,
         ok: false,
         detail: "no such operator; by the machine's owner",
@@ -41,9 +44,8 @@ export async function unlockFromCommandLine(
     }
     const wasLocked = operator.lockedUntil !== undefined && operator.lockedUntil > now
     operators.clearAttempts(operatorId)
-    audit.append({
+    audit.record(CLI, {
       action: 'unlockOperator',
-      door: 'cli',
       subject: operatorId,
       ok: true,
       detail: `${wasLocked ? 'lockout lifted' : 'was not locked'}; by the machine's owner from the command line`,

@@ -6,12 +6,11 @@
  * page says of itself; what a display may do is the service's rule (access.ts), not this file's.
  * Takes the ipcMain object as a parameter, so it is tested without Electron.
  */
-import { ELECTRON_APP_ORIGIN, type PosEvent, type PosResult } from '../../src-shared/contract'
+import { ELECTRON_APP_ORIGIN, IPC_CALL, IPC_EVENT, type PosEvent, type PosResult } from '../../src-shared/contract'
 import { errorView, failed } from '../../src-shared/errors'
 import { toPosError } from '../errors'
 
-export const IPC_CALL = 'pos:call'
-export const IPC_EVENT = 'pos:event'
+export { IPC_CALL, IPC_EVENT }
 
 /** The parts of Electron's IpcMainInvokeEvent this module reads. */
 export interface InvokeEvent {

@@ -8,7 +8,7 @@ import { join, normalize, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { defaultReaderFactory, openRuntime, startAgent, type RunningAgent } from '../app'
 import { toPosError } from '../errors'
-import { registerIpc } from './ipc'
+import { IPC_EVENT, registerIpc } from './ipc'
 import { createWindow, windowPlaces } from './window'
 import { contentSecurityPolicy, ELECTRON_APP_ORIGIN } from '../../src-shared/contract'
 import { wordsOf } from '../../src-shared/errors'
@@ -58,7 +58,7 @@ void app.whenReady().then(async () => {
     ipcMain,
     agent.service,
     (event) => {
-      for (const { window } of windows) if (!window.isDestroyed()) window.webContents.send('pos:event', event)
+      for (const { window } of windows) if (!window.isDestroyed()) window.webContents.send(IPC_EVENT, event)
     },
     { isDisplayWindow: (event) => event.sender !== undefined && displayIds.has(event.sender.id) },
   )

@@ -4,10 +4,9 @@
  * sends masked PAN and ids only).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import type { PosBridge, PosEvent } from '../../src-shared/contract'
-
-const IPC_CALL = 'pos:call'
-const IPC_EVENT = 'pos:event'
+// The bridge's own file, not the contract's index: the preload needs the channel names, not the schemas.
+import { IPC_CALL, IPC_EVENT, type PosBridge } from '../../src-shared/contract/bridge'
+import type { PosEvent } from '../../src-shared/contract'
 
 const bridge: PosBridge = {
   call: (operation, request) => ipcRenderer.invoke(IPC_CALL, operation, request),

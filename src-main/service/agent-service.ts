@@ -8,9 +8,7 @@
  */
 import { EventEmitter } from 'node:events'
 import {
-  accessOf,
   isOperationName,
-  OPERATIONS,
   type OperationName,
   type OperationRequest,
   type OperationResults,
@@ -23,10 +21,8 @@ import { receiptMerchantOf } from '../../src-shared/receipt'
 import { toPosError } from '../errors'
 import { Operators, Shifts } from '../operators'
 import { ReceiptDesk } from '../receipts'
-import { decide } from './access'
 import { authorise } from './authorise'
 import { feedEvents, standingAlarms } from './event-feed'
-import { afterSaleHandlers } from './after-sale'
 import { Approvals } from './approvals'
 import { approvalWordsHandlers } from './approval-words'
 import { AuditTrail } from './audit-trail'
@@ -34,6 +30,7 @@ import { callerKey, fingerprint, openerKey, pinLimitKey, type Caller } from './c
 import { CounterSessions } from './counter-session'
 import { CredentialRefusals, type RefusedCredential } from './credential-refusals'
 import { dayHandlers } from './day'
+import { runOperation, type OperationPipeline } from './operation-run'
 import { peopleHandlers } from './people'
 import { PinGuard } from './pin-guard'
 import { queueHandlers } from './queue'
@@ -42,7 +39,7 @@ import { returnsHandlers } from './returns'
 import { SaleEvents } from './sale-events'
 import { SpokenSales } from './spoken-sales'
 import { salesHandlers } from './sales'
-import { queueStatusOf, type CallContext, type Handler, type Handlers, type ServiceDeps, type ServiceParts } from './service-parts'
+import { queueStatusOf, type Handlers, type ServiceDeps, type ServiceParts } from './service-parts'
 import { terminalHandlers } from './terminal'
 import { WindowSessions, type RedeemRefusal, type SessionView, type WindowOpener } from './windows'
 
@@ -56,7 +53,6 @@ export type ServiceAreas = (parts: ServiceParts) => Handlers<OperationName>
 export const USE_CASE_AREAS: ServiceAreas = (parts) => ({
   ...salesHandlers(parts),
   ...returnsHandlers(parts),
-  ...afterSaleHandlers(parts),
   ...dayHandlers(parts),
   ...queueHandlers(parts),
   ...receiptsHandlers(parts),
@@ -74,7 +70,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
   readonly windows: WindowSessions
   private readonly refusals: CredentialRefusals
   private readonly parts: ServiceParts
-  private readonly handlers: Handlers<OperationName>
+  private readonly pipeline: OperationPipeline
   private readonly saleEvents: SaleEvents
   private readonly unsubscribe: Array<() => void> = []
   private linkBuilder: WindowLinkBuilder | undefined
@@ -87,7 +83,9 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
     const now = deps.now ?? Date.now
     const { engine } = deps
     const operators = new Operators(engine.journal.operators, now)
-    const audit = new AuditTrail(engine.journal.audit, deps.logger)
+    const audit = new AuditTrail(engine.journal.audit, (err, entry) =>
+      deps.logger.error({ err, action: entry.action }, 'could not write the audit trail'),
+    )
     this.refusals = new CredentialRefusals((entry) => audit.append(entry), now)
     const guard = new PinGuard(now)
     const sessions = new CounterSessions(new Shifts(engine.journal.shifts, now), now, (deps.idleSignOutMinutes ?? 15) * 60_000)
@@ -141,10 +139,10 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
       snapshot: () => this.saleEvents.snapshot(),
       pinKey: (caller) => pinLimitKey(caller, (session) => this.windows.rootOf(session)),
     }
-    this.handlers = areas(this.parts)
+    const handlers = areas(this.parts)
+    this.pipeline = { audit, handlers, authorise: (caller, operation, request) => authorise(this.parts, caller, operation, request) }
     this.saleEvents = new SaleEvents({
-      journal: engine.journal,
-      txn: engine.txn,
+      reads: engine.txn.reads,
       reader: deps.reader,
       alarms: () => this.parts.alarms(),
       queue: () => this.parts.queueStatus(),
@@ -181,46 +179,8 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
     }
   }
 
-  private async run<K extends OperationName>(caller: Caller, operation: K, request: unknown): Promise<OperationResults[K]> {
-    const access = accessOf(operation)
-    // Door and scope before the body is even read: a display or a narrow token learns nothing more.
-    const reach = decide(caller, operation, { operators: false, managerRuleApplies: false })
-    if (!reach.allowed) {
-      if (access.audited) this.parts.audit.record(caller, { action: operation, ok: false, detail: reach.code })
-      throw new PosError(reach.code, reach.reason)
-    }
-    const parsed = OPERATIONS[operation].request.safeParse(request ?? {})
-    if (!parsed.success) {
-      // A malformed try at an audited operation is a try all the same: it is kept, with what it named.
-      const named = request !== null && typeof request === 'object' ? subjectOf(request as Record<string, unknown>) : undefined
-      if (access.audited) this.parts.audit.record(caller, { action: operation, subject: named, ok: false, detail: 'INVALID_REQUEST' })
-      throw toPosError(parsed.error)
-    }
-    const valid = parsed.data as OperationRequest<K> & Record<string, unknown>
-    let context: CallContext | undefined
-    try {
-      context = await authorise(this.parts, caller, operation, valid)
-      const handler = this.handlers[operation] as Handler<K>
-      const value = await handler(valid, context)
-      if (access.audited)
-        this.parts.audit.record(caller, {
-          action: operation,
-          actor: actorOf(operation, valid, context),
-          subject: subjectOf(valid),
-          ok: true,
-        })
-      return value
-    } catch (thrown) {
-      if (access.audited)
-        this.parts.audit.record(caller, {
-          action: operation,
-          actor: actorOf(operation, valid, context),
-          subject: subjectOf(valid),
-          ok: false,
-          detail: toPosError(thrown).code,
-        })
-      throw thrown
-    }
+  private run<K extends OperationName>(caller: Caller, operation: K, request: unknown): Promise<OperationResults[K]> {
+    return runOperation(this.pipeline, caller, operation, request)
   }
 
   /**
@@ -245,7 +205,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
     const opener: WindowOpener =
       caller.door === 'counter' || caller.door === 'display'
         ? { kind: 'window', session: caller.session }
-        : caller.door === 'cli' || caller.token.id === 'installation'
+        : caller.door === 'cli' || caller.door === 'setup' || caller.token.id === 'installation'
           ? { kind: 'owner' }
           : { kind: 'token', id: caller.token.id }
     return this.link(view, opener)
@@ -301,24 +261,6 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
     for (const off of this.unsubscribe.splice(0)) off()
     this.refusals.close()
   }
-}
-
-/**
- * What an audited request is about, for its record: never a PIN or a key. An approval asked ahead
- * (`approve`) is about the operation it approves; its manager is its actor (actorOf).
- */
-function subjectOf(request: Record<string, unknown>): string | undefined {
-  for (const field of ['operation', 'operatorId', 'id', 'name'] as const) {
-    const value = request[field]
-    if (typeof value === 'string') return value
-  }
-  return undefined
-}
-
-/** Who acts: the operator signed in or the manager who approved; for `approve`, the manager whose PIN was given. */
-function actorOf(operation: OperationName, request: Record<string, unknown>, context: CallContext | undefined): string | undefined {
-  if (operation === 'approve' && typeof request.operatorId === 'string') return request.operatorId
-  return context?.actor
 }
 
 function openerWords(opener: WindowOpener): string {

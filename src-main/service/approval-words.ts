@@ -36,12 +36,12 @@ export function approvalWords(parts: ServiceParts, operation: OperationName, req
 
 function factsOf(parts: ServiceParts, operation: OperationName, request: Record<string, unknown>): Fact[] {
   const approve = (value: string): Fact => ({ label: 'Approve', value })
-  const sale = typeof request.id === 'string' ? parts.deps.engine.txn.get(request.id) : undefined
+  const sale = typeof request.id === 'string' ? parts.deps.engine.txn.reads.get(request.id) : undefined
   switch (operation) {
     case 'startReturn': {
       const currency = typeof request.currency === 'string' ? request.currency : parts.deps.info.currency
       const amount = money(Number(request.amountMinor), currency)
-      const original = typeof request.originalId === 'string' ? parts.deps.engine.txn.get(request.originalId) : undefined
+      const original = typeof request.originalId === 'string' ? parts.deps.engine.txn.reads.get(request.originalId) : undefined
       if (!original) return [approve(`A return of ${amount} without a sale, to the card the customer presents`), fact('Amount', amount)]
       return [
         approve(`A return of ${amount} to ${cardOf(original)}`),
@@ -109,7 +109,7 @@ function fact(label: string, value: string): Fact {
 
 /** The close's money: charged, returned, tips, the net the bank confirmed; apart, what is not at the bank. */
 function closeFacts(parts: ServiceParts, override: boolean): Fact[] {
-  const report = parts.deps.engine.txn.dayReport()
+  const report = parts.deps.engine.txn.day.report()
   const charged: Record<string, number> = {}
   for (const row of report.totals) charged[row.currency] = (charged[row.currency] ?? 0) + row.amountMinor + row.tipMinor
   const each = (record: Readonly<Record<string, number>>) =>

@@ -1,10 +1,11 @@
 /**
- * What the audit trail is told, in one place: who (the operator), how (the door and the window or
- * token, src-main/service/caller.ts), what, and whether it was done. Records go to the journal's
- * append-only, sealed table (journal/audit-store.ts); a failure to record is logged, never
- * turned into a refusal of what already happened.
+ * What the audit trail is told, in one place, the trail's one writer (the agent's service, the
+ * owner's command line and the setup page all write through it): who (the operator), how (the door
+ * and the window or token, src-main/service/caller.ts), what, and whether it was done. Records go to
+ * the journal's append-only, sealed table (journal/audit-store.ts); a failure to record is the
+ * writer's `failed` to tell (the agent logs it, never turning it into a refusal of what already
+ * happened; a command fails with it).
  */
-import type { Logger } from 'pino'
 import { csvCell } from '../../src-shared/csv-cell'
 import type { AuditEntry, AuditHead, AuditRecord, AuditStore, AuditVerdict } from '../journal'
 import { viaOf, type Caller } from './caller'
@@ -12,7 +13,7 @@ import { viaOf, type Caller } from './caller'
 export class AuditTrail {
   constructor(
     private readonly store: Pick<AuditStore, 'append' | 'between' | 'verify' | 'head' | 'headAt'>,
-    private readonly logger: Logger,
+    private readonly failed: (error: unknown, entry: AuditEntry) => void,
   ) {}
 
   /** Records what `caller` did (or was refused). */
@@ -25,7 +26,7 @@ export class AuditTrail {
     try {
       this.store.append(entry)
     } catch (error) {
-      this.logger.error({ err: error, action: entry.action }, 'could not write the audit trail')
+      this.failed(error, entry)
     }
   }
 

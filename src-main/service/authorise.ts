@@ -98,7 +98,7 @@ function managerRuleApplies(parts: ServiceParts, operation: OperationName, reque
     case 'auditIncluded':
       return request.audit === true
     case 'voidAge': {
-      const sale = parts.deps.engine.txn.get(String(request.id))
+      const sale = parts.deps.engine.txn.reads.get(String(request.id))
       const minutes = parts.deps.voidWithoutManagerMinutes ?? 30
       return sale !== undefined && parts.now() - sale.createdAt > minutes * 60_000
     }

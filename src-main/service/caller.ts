@@ -26,6 +26,13 @@ export type Caller =
   | { door: 'nexo'; token: TokenGrant; saleId: string }
   /** The machine owner's command line. */
   | { door: 'cli' }
+  /** The first-run setup page (`pos-agent setup`), opened once from its link on this computer. */
+  | { door: 'setup' }
+
+/** The machine's owner at the command line. */
+export const CLI: Caller = { door: 'cli' }
+/** The first-run setup page. */
+export const SETUP: Caller = { door: 'setup' }
 
 /** The agent's own token file (`<data folder>/api-token`), readable only by the machine's owner. */
 export const INSTALLATION_GRANT: TokenGrant = { id: 'installation', name: 'installation token', scopes: ['admin'] }
@@ -49,6 +56,7 @@ export function viaOf(caller: Caller): string | undefined {
     case 'nexo':
       return `token:${caller.token.id} sale:${caller.saleId}`
     case 'cli':
+    case 'setup':
       return undefined
   }
 }
@@ -71,7 +79,8 @@ export function callerKey(caller: Caller): string {
     case 'nexo':
       return `token:${caller.token.id}`
     case 'cli':
-      return 'cli'
+    case 'setup':
+      return caller.door
   }
 }
 

@@ -8,19 +8,19 @@ import { auditCsv } from './audit-trail'
 import type { Handlers, ServiceParts } from './service-parts'
 
 export function dayHandlers(parts: ServiceParts): Handlers<'dayReport' | 'closeDay' | 'listBatches' | 'exportDay'> {
-  const { txn } = parts.deps.engine
+  const { day } = parts.deps.engine.txn
   return {
-    dayReport: (r) => withAuditHead(parts, txn.dayReport(r.batch)),
+    dayReport: (r) => withAuditHead(parts, day.report(r.batch)),
     closeDay: async (r, { caller, actor }) => {
-      const report = await txn.closeDay(r.batch, r.managerOverride ?? false, actor)
+      const report = await day.close(r.batch, r.managerOverride ?? false, actor)
       // The close ended the open shift; whoever stays signed in works on into the next batch.
       if (report.batch.closedAt !== undefined)
         parts.sessions.continueAfterClose(caller.door === 'counter' ? caller.session : undefined, report.batch.closedAt)
       return withAuditHead(parts, report)
     },
-    listBatches: () => txn.listBatches(),
+    listBatches: () => day.batches(),
     exportDay: (r) => {
-      const report = withAuditHead(parts, txn.dayReport(r.batch))
+      const report = withAuditHead(parts, day.report(r.batch))
       const audit = r.audit ? auditOfBatchChecked(parts, report) : undefined
       const name = `pos-agent-${report.businessDay}-batch-${report.batch.number}${report.batch.closedAt === undefined ? '-open' : ''}`
       if (r.format === 'csv') {
@@ -57,7 +57,7 @@ function auditOfBatchChecked(
   afterSeq = 0,
   limit = 5000,
 ): { view: AuditTrailView; broken: ReadonlySet<number> } {
-  const closed = parts.deps.engine.txn.listBatches()
+  const closed = parts.deps.engine.txn.day.batches()
   const previous = closed.find((batch) => batch.number === report.batch.number - 1)
   const from = previous?.closedAt ?? 0
   const to = report.batch.closedAt !== undefined ? report.batch.closedAt + 1 : Number.MAX_SAFE_INTEGER

@@ -1,11 +1,14 @@
 /**
  * The application layer's door (docs/architecture.md): every other door (the local API, Electron
- * IPC, nexo, the command line) reaches the agent through AgentService, as a Caller.
+ * IPC, nexo) reaches the agent through AgentService, as a Caller; the command line reaches it through
+ * OwnerService, as the `cli` caller, in a process of its own.
  */
 export { AgentService, USE_CASE_AREAS, type ServiceAreas, type WindowLinkBuilder } from './agent-service'
 export { peopleHandlers } from './people'
+export { AuditTrail } from './audit-trail'
+export { OwnerService, type OwnerOperation, type OwnerServiceDeps } from './owner-service'
 export type { CallContext, Handler, Handlers, ServiceDeps, ServiceEngine, ServiceParts } from './service-parts'
-export { INSTALLATION_GRANT, callerKey, fingerprint, type Caller, type TokenGrant } from './caller'
+export { CLI, INSTALLATION_GRANT, SETUP, callerKey, fingerprint, type Caller, type TokenGrant } from './caller'
 export { decide, type AccessDecision, type AccessFacts } from './access'
 export { API_TOKEN_FILE, loadOrCreateApiToken } from './api-token'
 export { INTEGRATOR_TOKENS_FILE, IntegratorTokens, type VerifiedToken } from './integrator-tokens'

@@ -8,9 +8,7 @@ export function queueHandlers(parts: ServiceParts): Handlers<'queueStatus' | 'qu
     queueStatus: () => parts.queueStatus(),
     queueItems: () => {
       const now = parts.now()
-      return engine.journal.outbox
-        .waiting()
-        .map((item) => ({ ...item, expiresInMs: timeLeftMs(retry, item.operation, item.createdAt, now) }))
+      return engine.forwarder.waiting().map((item) => ({ ...item, expiresInMs: timeLeftMs(retry, item.operation, item.createdAt, now) }))
     },
     forwardNow: async () => {
       await engine.forwarder.forwardNow()

@@ -16,7 +16,7 @@ export function receiptsHandlers(parts: ServiceParts): Handlers<'printReceipt' |
     },
     printerStatus: () => receipts.printerStatus(true),
     printDayReport: async (r) => {
-      await receipts.printDayReport(withAuditHead(parts, parts.deps.engine.txn.dayReport(r.batch)))
+      await receipts.printDayReport(withAuditHead(parts, parts.deps.engine.txn.day.report(r.batch)))
       return receipts.printerStatus(false)
     },
   }

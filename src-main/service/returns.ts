@@ -3,10 +3,10 @@ import { saleOriginOf } from './caller'
 import type { Handlers, ServiceParts } from './service-parts'
 
 export function returnsHandlers(parts: ServiceParts): Handlers<'startReturn'> {
-  const { txn } = parts.deps.engine
+  const { returns } = parts.deps.engine.txn
   return {
     startReturn: (r, { caller, actor }) =>
-      txn.startReturn({
+      returns.start({
         originalId: r.originalId,
         amountMinor: r.amountMinor,
         currency: r.currency ?? parts.deps.info.currency,

@@ -7,12 +7,11 @@
 import type { DevicePrompt, PosEvent, PosStreamSnapshot, QueueStatusView, SaleTag, SaleView } from '../../src-shared/contract'
 import { COUNTER_BUSY } from '../../src-shared/sale'
 import type { CardReader } from '../device'
-import type { JournalStore } from '../journal'
-import type { TxnService } from '../txn'
+import type { SaleReads } from '../txn'
 
 export interface SaleEventsDeps {
-  journal: Pick<JournalStore, 'events' | 'openSales' | 'saleChangesAfter'>
-  txn: Pick<TxnService, 'get'>
+  /** The sales as the journal has them (txn/sale-reads.ts). */
+  reads: Pick<SaleReads, 'get' | 'lastSeq' | 'changesAfter' | 'atCounter'>
   reader: Pick<CardReader, 'status'>
   alarms: () => PosStreamSnapshot['alarms']
   queue: () => QueueStatusView
@@ -36,7 +35,7 @@ export class SaleEvents {
       if (this.counterSale?.id !== view.id) this.lastPrompt = undefined
       this.counterSale = { id: view.id, tag: tagOf(view), busy }
     }
-    const seq = this.deps.journal.events(view.id).at(-1)?.seq
+    const seq = this.deps.reads.lastSeq(view.id)
     return { type: 'sale', sale: view, ...(seq !== undefined ? { seq } : {}), ...tagOf(view) }
   }
 
@@ -53,7 +52,7 @@ export class SaleEvents {
   }
 
   alarm(alarm: { code: string; message: string }, saleId: string): PosEvent {
-    const view = this.deps.txn.get(saleId)
+    const view = this.deps.reads.get(saleId)
     return { type: 'alarm', alarm, ...(view ? tagOf(view) : { saleId }) }
   }
 
@@ -62,10 +61,10 @@ export class SaleEvents {
    * (its `seq` that of its latest change), oldest first; `lastSeq`: the journal's newest position.
    */
   missed(afterSeq: number, limit: number): { events: PosEvent[]; lastSeq: number } {
-    const { changes, lastSeq } = this.deps.journal.saleChangesAfter(afterSeq, limit)
+    const { changes, lastSeq } = this.deps.reads.changesAfter(afterSeq, limit)
     const events: PosEvent[] = []
     for (const { seq, saleId } of changes) {
-      const view = this.deps.txn.get(saleId)
+      const view = this.deps.reads.get(saleId)
       if (view) events.push({ type: 'sale', sale: this.deps.present(view), seq, ...tagOf(view) })
     }
     return { events, lastSeq }
@@ -76,9 +75,8 @@ export class SaleEvents {
    * its latest prompt, the queue, the reader, alarms.
    */
   snapshot(): PosStreamSnapshot {
-    const seq = this.deps.journal.saleChangesAfter(Number.MAX_SAFE_INTEGER, 0).lastSeq
-    const record = this.deps.journal.openSales().find((sale) => COUNTER_BUSY.has(sale.state))
-    const found = record ? this.deps.txn.get(record.id) : undefined
+    const seq = this.deps.reads.changesAfter(Number.MAX_SAFE_INTEGER, 0).lastSeq
+    const found = this.deps.reads.atCounter()
     const sale = found ? this.deps.present(found) : undefined
     const prompt = sale && this.counterSale?.id === sale.id ? this.lastPrompt : undefined
     return {

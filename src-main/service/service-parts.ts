@@ -32,10 +32,8 @@ import type { WindowSessions } from './windows'
 /** What the service uses of the engine the composition root builds (src-main/app/compose.ts). */
 export interface ServiceEngine {
   alarms: AppInfo['alarms']
-  journal: Pick<
-    JournalStore,
-    'outbox' | 'byReference' | 'events' | 'openSales' | 'saleChangesAfter' | 'operators' | 'shifts' | 'audit' | 'windows'
-  >
+  /** The service's own records: operators, shifts, the audit trail, paired windows. Sales are read through `txn`. */
+  journal: Pick<JournalStore, 'operators' | 'shifts' | 'audit' | 'windows'>
   txn: TxnService
   forwarder: Forwarder
   /** Alarms raised after start, as they are raised (absent: this engine raises none later). */
@@ -106,7 +104,7 @@ export type Handlers<K extends OperationName> = { [P in K]: Handler<P> }
 
 /** A sale by id, or NO_SUCH_SALE. */
 export function saleOf(parts: ServiceParts, id: string) {
-  const view = parts.deps.engine.txn.get(id)
+  const view = parts.deps.engine.txn.reads.get(id)
   if (!view) throw new PosError('NO_SUCH_SALE', `no sale ${id}`)
   return parts.spoken.view(view)
 }
@@ -119,7 +117,7 @@ export function queueStatusOf(deps: ServiceDeps, now: number): QueueStatusView {
     storedCount: status.storedCount,
     storedAmountMinor: status.storedAmountMinor,
     attentionCount: status.attentionCount,
-    lockedCount: deps.engine.journal.outbox.lockedCount(),
+    lockedCount: deps.engine.forwarder.lockedCount(),
     ...(status.oldestStoredAt !== undefined
       ? { oldestStoredAt: status.oldestStoredAt, oldestExpiresInMs: timeLeftMs(deps.retry, 'payment', status.oldestStoredAt, now) }
       : {}),

@@ -4,10 +4,10 @@
  */
 import { PosError } from '../../src-shared/errors'
 import { keyCheckValue, storeSigningKey } from '../gateway'
-import { signingKeyAccount } from '../keychain'
+import { signingKeyAccount, type SecretStore } from '../keychain'
 import { auditOfBatch } from './day'
 import type { IntegratorTokens } from './integrator-tokens'
-import type { Handlers, ServiceParts } from './service-parts'
+import type { Handler, Handlers, ServiceParts } from './service-parts'
 import { fingerprint, type Caller } from './caller'
 import type { PairedWindowView } from '../../src-shared/contract'
 
@@ -47,7 +47,7 @@ export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperatio
       const key = await deps.secrets.get(signingKeyAccount(deps.settings.aid))
       return { ...deps.settings, signingKey: key === undefined ? { present: false } : { present: true, kcv: keyCheckValue(key) } }
     },
-    setSigningKey: async (r) => ({ kcv: await storeSigningKey(deps.secrets, deps.settings.aid, r.key) }),
+    setSigningKey: signingKeyHandler(deps.secrets, deps.settings.aid),
     createToken: (r) => {
       const { token, view } = tokens().create(r.name, r.scopes)
       deps.logger.info({ token: view.id, name: view.name, scopes: view.scopes }, 'integrator token created')
@@ -72,10 +72,15 @@ export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperatio
       return { contentType: deps.metrics.contentType, text: await deps.metrics.scrape() }
     },
     auditTrail: (r) => {
-      const report = deps.engine.txn.dayReport(r.batch)
+      const report = deps.engine.txn.day.report(r.batch)
       return auditOfBatch(parts, report, r.afterSeq, r.limit)
     },
   }
+}
+
+/** The signing key into the keychain; what answers is its key check value, never the key (the owner's service serves it too). */
+export function signingKeyHandler(secrets: SecretStore, aid: string): Handler<'setSigningKey'> {
+  return async (r) => ({ kcv: await storeSigningKey(secrets, aid, r.key) })
 }
 
 /** The paired windows in a manager's words: what opened each, and which is the one asking. */

@@ -7,13 +7,21 @@ import { configSchema, type AgentConfig } from '../config'
 import { storeSigningKey } from '../gateway'
 import { keychainWords, type SecretStore } from '../keychain'
 import type { Logger } from '../log'
-import type { AuditEntry } from '../journal'
 import type { Operators } from '../operators'
 import { PosError } from '../../src-shared/errors'
 import type { SetupAnswer, SetupCheck, SetupForm, SetupState } from '../../src-shared/setup-form'
 import { isCompleteProduction, readConfigObject, writeConfigFile } from './config-file'
 import { plainCheck, type CheckFinding } from './plain-checks'
 import { checkForm, configFromForm } from './setup-form'
+
+/** What setup tells the audit trail (the door and the way in are the writer's: setup). */
+export interface SetupAuditEntry {
+  action: string
+  actor?: string | undefined
+  subject?: string | undefined
+  ok: boolean
+  detail?: string | undefined
+}
 
 export interface FirstRunSetupDeps {
   configFile: string
@@ -26,8 +34,8 @@ export interface FirstRunSetupDeps {
   checks: (config: AgentConfig, signingKey: string) => Promise<CheckFinding[]>
   /** How to start the agent once set up, as the manager types it. */
   startCommand: string
-  /** The journal's audit trail: what setup changed, and who approved it. */
-  audit?: { append(entry: AuditEntry): unknown }
+  /** The journal's audit trail (its one writer, src-main/service, with setup as the door): what setup changed, and who approved it. */
+  audit?: { record(entry: SetupAuditEntry): unknown }
 }
 
 export class FirstRunSetup {
@@ -43,8 +51,8 @@ export class FirstRunSetup {
     return this.state()
   }
 
-  private record(entry: Omit<AuditEntry, 'door'>): void {
-    this.deps.audit?.append({ ...entry, door: 'setup' })
+  private record(entry: SetupAuditEntry): void {
+    this.deps.audit?.record(entry)
   }
 
   state(): SetupState {

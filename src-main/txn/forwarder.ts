@@ -13,7 +13,7 @@
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import { answerOf, NOT_ANSWERED_WORDS, GATEWAY_OPERATIONS, type GatewayOutcome, type HostClient } from '../gateway'
-import type { ClaimedItem, JournalStore, QueueTotals, SaleChange } from '../journal'
+import type { ClaimedItem, JournalStore, OutboxItem, QueueTotals, SaleChange } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
 import { afterFailedAttempt, maxAgeHoursOf, nextDelayMs, type RetryPolicy } from './retry-policy'
 import { QUEUE_OPERATIONS, type QueueFailure, type SaleState } from '../../src-shared/sale'
@@ -168,6 +168,16 @@ export class Forwarder extends EventEmitter<{ status: [QueueStatus]; forwarded: 
 
   status(): QueueStatus {
     return { ...this.deps.journal.outbox.totals(), hostReachable: this.reach.reachable, lastAttemptAt: this.lastAttemptAt }
+  }
+
+  /** What waits in the queue, in sending order (at most 500): the queue panel's list. */
+  waiting(): OutboxItem[] {
+    return this.deps.journal.outbox.waiting()
+  }
+
+  /** Queued items sealed under a data key the keychain no longer holds: they wait for that key to be restored. */
+  lockedCount(): number {
+    return this.deps.journal.outbox.lockedCount()
   }
 
   /**

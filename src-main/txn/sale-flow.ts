@@ -15,6 +15,7 @@ import { cryptogramEvidence, type CardCompletion, type CardData, type CardReader
 import { answerOf, formatDateTime, type HostClient } from '../gateway'
 import type { JournalStore, SaleRecord } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
+import { READING_CARD } from '../../src-shared/sale'
 import { businessDay } from './business-day'
 import type { CardVault } from './card-vault'
 import type { CounterLock } from './counter-lock'
@@ -203,8 +204,7 @@ export class SaleFlow {
   async cancel(id: string, by?: string): Promise<void> {
     const sale = this.deps.writeAhead.sale(id)
     // A card read at the counter is stopped at the reader: its flow then steps as for no card.
-    if (sale.state === 'readingCard' || sale.state === 'voidReadingCard' || sale.state === 'returnReadingCard')
-      return this.deps.reader.cancel()
+    if (READING_CARD.has(sale.state)) return this.deps.reader.cancel()
     if (sale.state === 'awaitingConfirmation') return this.step(id, { type: 'duplicateRefused' }, { by })
     throw new PosError('CANNOT_CANCEL', 'This sale can no longer be stopped at the counter.')
   }

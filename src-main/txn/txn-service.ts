@@ -1,30 +1,31 @@
 /**
- * The engine's public operations, wired from its parts: the step engine (step-engine.ts) and the
- * flows that are peers over it, the sale (sale-flow.ts, read it first), the return (return-flow.ts)
- * and what happens after a sale (after-sale.ts); the write-ahead step (write-ahead.ts), the card
- * vault, the counter lock and the queue items. This file puts the flows' effects in the engine's one
- * map, routes calls, and tells listeners what the journal now says.
+ * The engine, wired from its parts: the step engine (step-engine.ts) and the flows that are peers
+ * over it, the sale (sale-flow.ts, read it first), the return (return-flow.ts), what happens after a
+ * sale (after-sale-flow.ts) and the day (day-flow.ts), with the sales' reads (sale-reads.ts); the
+ * write-ahead step (write-ahead.ts), the card vault, the counter lock and the queue items. This file
+ * builds them, puts the flows' effects in the engine's one map and exposes the flows (callers call a
+ * flow itself: nothing here only forwards), tells listeners what the journal now says, takes the
+ * queue's answers and settles what was in flight at a restart.
  */
 import { EventEmitter } from 'node:events'
 import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import type { HostClient } from '../gateway'
-import type { JournalStore, SaleRecord, SaleSearch } from '../journal'
+import type { JournalStore, SaleRecord } from '../journal'
 import type { QueueReplica } from '../store'
 import { COUNTER_BUSY, type SaleState } from '../../src-shared/sale'
-import { PosError } from '../../src-shared/pos-error'
-import type { BatchSummaryView } from '../../src-shared/contract'
-import { AfterSale } from './after-sale'
-import { batchSummaryView, type DayReport } from './close-of-day'
+import { AfterSaleFlow } from './after-sale-flow'
 import { CardVault } from './card-vault'
 import { CounterLock } from './counter-lock'
 import { CounterReader } from './counter-reader'
 import type { QueueAnswerSink, QueueEvent, QueueSettlement } from './forwarder'
 import { QueueItems } from './queue-items'
-import { ReturnFlow, type ReturnRequest } from './return-flow'
+import { DayFlow } from './day-flow'
+import { ReturnFlow } from './return-flow'
 import { SaleFlow } from './sale-flow'
+import { SaleReads } from './sale-reads'
 import { StepEngine, type CardReadHandlers } from './step-engine'
-import type { SaleRequest, TxnSettings } from './sale-request'
+import type { TxnSettings } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
 import { transition } from './txn-machine'
 import { toSale } from './sale-record'
@@ -49,12 +50,19 @@ export interface TxnServiceDeps {
 export type TxnServiceEvent = { type: 'sale'; sale: SaleView }
 
 export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> implements QueueAnswerSink {
+  /** A sale at the counter: start, cancel, the duplicate question. */
+  readonly sales: SaleFlow
+  /** A return, referenced or not. */
+  readonly returns: ReturnFlow
+  /** A void, a tip, a capture, a manager's retry or acknowledgement. */
+  readonly afterSale: AfterSaleFlow
+  /** The day's report, its close, the closed batches, the search of a day's sales. */
+  readonly day: DayFlow
+  /** The sales as the journal has them now: by id, by reference, the one at the counter. */
+  readonly reads: SaleReads
   private readonly lock = new CounterLock()
   private readonly writeAhead: WriteAhead
   private readonly engine: StepEngine
-  private readonly flow: SaleFlow
-  private readonly afterSale: AfterSale
-  private readonly returns: ReturnFlow
   private readonly waiters = new Map<string, Array<(sale: SaleView) => void>>()
 
   constructor(private readonly deps: TxnServiceDeps) {
@@ -79,37 +87,23 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     const engine = (this.engine = new StepEngine({ writeAhead, lock, logger }))
     const counterReader = new CounterReader(deps.reader, settings.cardReadTimeoutSeconds, logger)
     const peers = { now, lock, writeAhead, engine, counterReader }
-    this.flow = new SaleFlow({ ...deps, ...peers, vault })
-    this.afterSale = new AfterSale({ journal, ...peers, tips: settings.tips, limits: settings.limits })
+    this.sales = new SaleFlow({ ...deps, ...peers, vault })
+    this.afterSale = new AfterSaleFlow({ journal, ...peers, tips: settings.tips, limits: settings.limits })
     this.returns = new ReturnFlow({ ...deps, ...peers })
+    this.day = new DayFlow({ journal, engine, writeAhead, afterSale: this.afterSale, now })
+    this.reads = new SaleReads(journal)
     // The effect map: each effect to the flow that owns it; a card read to the flow it reads for.
     const reads: CardReadHandlers = {
-      purchase: (id) => this.flow.readCard(id),
+      purchase: (id) => this.sales.readCard(id),
       void: (id) => this.afterSale.readCardForVoid(id),
       return: (id) => this.returns.readCard(id),
     }
     engine.serve({
       readCard: (id, effect) => reads[effect.purpose](id),
-      sendPayment: (id) => this.flow.sendPayment(id),
-      completeCard: (id, effect) => this.flow.completeCard(id, effect.result),
+      sendPayment: (id) => this.sales.sendPayment(id),
+      completeCard: (id, effect) => this.sales.completeCard(id, effect.result),
       cancelCardRead: (id) => counterReader.cancel(id),
     })
-  }
-
-  // ---- at the counter (sale-flow.ts) ----
-
-  startSale(request: SaleRequest): SaleView {
-    return this.flow.start(request)
-  }
-
-  // `by`, on the steps a person takes: the operator signed in at the counter, kept on the sale's event.
-
-  cancelSale(id: string, by?: string): Promise<void> {
-    return this.flow.cancel(id, by)
-  }
-
-  confirmDuplicate(id: string, charge: boolean, by?: string): Promise<void> {
-    return this.flow.confirmDuplicate(id, charge, by)
   }
 
   /** Resolves when the sale reaches a state where the counter no longer waits on it. */
@@ -117,70 +111,6 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
     const sale = this.deps.journal.get(id)
     if (sale && !COUNTER_BUSY.has(sale.state)) return Promise.resolve(toSaleView(sale))
     return new Promise((resolve) => this.waiters.set(id, [...(this.waiters.get(id) ?? []), resolve]))
-  }
-
-  // ---- after the sale (after-sale.ts, return-flow.ts) ----
-
-  /** A return: credits part or all of a sale (or, with a manager, none) to the card presented again. */
-  startReturn(request: ReturnRequest): SaleView {
-    return this.returns.start(request)
-  }
-
-  voidSale(id: string, by?: string): Promise<SaleView> {
-    return this.afterSale.voidSale(id, by)
-  }
-
-  adjustTip(id: string, tipMinor: number, managerOverride = false, by?: string): Promise<SaleView> {
-    return this.afterSale.adjustTip(id, tipMinor, managerOverride, by)
-  }
-
-  capture(id: string): Promise<SaleView> {
-    return this.afterSale.capture(id)
-  }
-
-  managerRetry(id: string, by?: string): Promise<SaleView> {
-    return this.afterSale.managerRetry(id, by)
-  }
-
-  /** The open batch's report, or closed batch `batch`'s with its totals as closed. */
-  dayReport(batch?: number): DayReport {
-    return this.afterSale.dayReport(batch)
-  }
-
-  /** Closes the open batch (`batch`: the one the caller means; a repeat returns it). */
-  closeDay(batch?: number, managerOverride = false, by?: string): Promise<DayReport> {
-    return this.afterSale.closeDay(batch, managerOverride, by)
-  }
-
-  /** Closed batches, newest first. */
-  listBatches(): BatchSummaryView[] {
-    return this.deps.journal.batches.list().map(batchSummaryView)
-  }
-
-  /**
-   * The sales a search finds, oldest first (docs/local-api.md "Finding sales"): without a day or a
-   * batch, those of the open batch. A batch number is a closed batch, or the open batch's own number.
-   */
-  searchSales(search: SaleSearch): SaleView[] {
-    const { journal } = this.deps
-    let batch = search.batch
-    if (typeof batch === 'number') {
-      const open = journal.batches.openNumber()
-      if (batch === open) batch = 'open'
-      else if (!journal.batches.get(batch))
-        throw new PosError('NO_SUCH_BATCH', `there is no batch ${batch} on this terminal (the open batch is ${open})`)
-    }
-    if (batch === undefined && search.day === undefined) batch = 'open'
-    return journal.searchSales({ ...search, batch }).map(toSaleView)
-  }
-
-  acknowledge(id: string, by?: string): Promise<SaleView> {
-    return this.afterSale.acknowledge(id, by)
-  }
-
-  get(id: string): SaleView | undefined {
-    const record = this.deps.journal.get(id)
-    return record ? toSaleView(record) : undefined
   }
 
   // ---- the queue and the restart ----

@@ -4,13 +4,14 @@
  * (local API, Electron IPC, nexo, command line) holds a rule of its own.
  *
  * - A door is how the call came: the cashier window, the customer display, a POS with an integrator
- *   token over the local API or nexo, the command line of the machine's owner.
+ *   token over the local API or nexo, the command line of the machine's owner, the first-run setup
+ *   page.
  * - A token's scopes are chosen when a manager makes it; a token never does more than its scopes.
  * - At the counter, once the terminal has a manager, an operator signs in first, and what a manager
  *   approves needs a manager: signed in at that same counter, or their approval for that one request.
  */
 
-export const DOORS = ['counter', 'display', 'pos', 'nexo', 'cli'] as const
+export const DOORS = ['counter', 'display', 'pos', 'nexo', 'cli', 'setup'] as const
 /** How a call reached the agent (see the file comment). */
 export type Door = (typeof DOORS)[number]
 
@@ -51,8 +52,10 @@ export interface OperationAccess {
   /** Recorded in the audit trail, whoever asks and whatever the answer. */
   readonly audited: boolean
   /**
-   * Doors where the token's scope stands for the manager's approval: the POS behind them approves
-   * with its own staff rules (a nexo POS refunds as Adyen's integrations do, with no PIN to give).
+   * Doors where the caller stands for the manager's approval: the POS behind a token approves with
+   * its own staff rules (a nexo POS refunds as Adyen's integrations do, with no PIN to give); the
+   * command line is the machine's owner, whose account holds the keychain a manager's approval of a
+   * key would guard.
    */
   readonly posApproves?: readonly Door[]
   /** A wider scope a token needs when the request asks for more (`field` true), e.g. the audit trail in an export. */

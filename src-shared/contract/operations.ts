@@ -214,7 +214,7 @@ export const OPERATIONS = {
       key: z.string().length(32, 'the signing key is exactly 32 characters'),
       approval: approval.optional(),
     }),
-    administers('always'),
+    administers('always', { posApproves: ['cli'] }),
     z.object({ kcv: z.string() }),
   ),
   /** A manager: a new integrator token for one POS (shown once), doing only what `scopes` name. */

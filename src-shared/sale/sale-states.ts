@@ -16,15 +16,17 @@ interface StateTraits {
   readonly final: boolean
   /** Settled for good as far as a restart is concerned: recovery has nothing to look at. */
   readonly settled: boolean
+  /** The reader waits for the card (a sale's, a void's or a return's): a stop at the counter stops the reader. */
+  readonly readingCard: boolean
 }
 
-const no: StateTraits = { counterBusy: false, standingPayment: false, charged: false, final: false, settled: false }
+const no: StateTraits = { counterBusy: false, standingPayment: false, charged: false, final: false, settled: false, readingCard: false }
 
 const STATE_TABLE = {
   /** Journaled, nothing asked of the device yet. */
   created: { ...no, counterBusy: true },
   /** The reader waits for, or reads, the card (and PIN). */
-  readingCard: { ...no, counterBusy: true },
+  readingCard: { ...no, counterBusy: true, readingCard: true },
   /** Same card and amount as a recent sale: the cashier confirms or stops it. */
   awaitingConfirmation: { ...no, counterBusy: true },
   /** The payment is journaled and on its way to the host. */
@@ -46,7 +48,7 @@ const STATE_TABLE = {
   /** The host acknowledged the reversal. */
   reversed: { ...no, final: true, settled: true },
   /** The customer presents the card again to void. */
-  voidReadingCard: { ...no, counterBusy: true },
+  voidReadingCard: { ...no, counterBusy: true, readingCard: true },
   /** The cancel is queued for the host. */
   cancelPending: { ...no, charged: true },
   /** Voided at the host, or withdrawn from the queue before it was ever sent. */
@@ -62,7 +64,7 @@ const STATE_TABLE = {
   // A return (a sale-like record of kind 'return', docs/transactions.md "Returns") has states of its
   // own: it credits the customer, so none of them is charged, and a credit is never reversed.
   /** A return: the customer presents the card the sale was paid with. */
-  returnReadingCard: { ...no, counterBusy: true },
+  returnReadingCard: { ...no, counterBusy: true, readingCard: true },
   /** A return's credit is journaled and queued: it is sent, with the same id, until the bank answers. */
   creditPending: { ...no },
   /** The bank confirmed the return's credit. */
@@ -88,6 +90,8 @@ export const CHARGED = where('charged')
 export const FINAL = where('final')
 /** Recovery after a restart looks only at sales outside this class. */
 export const SETTLED = where('settled')
+/** The reader is asked for the card. */
+export const READING_CARD = where('readingCard')
 
 /** What a journaled record is: a sale (a charge) or a return (a merchandise credit to the card). */
 export const SALE_KINDS = ['sale', 'return'] as const

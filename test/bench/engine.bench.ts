@@ -70,7 +70,7 @@ async function forwardingRate(): Promise<{ perSecond: number; baselinePerSecond:
   let businessDay = ''
   for (let i = 0; i < BACKLOG; i++) {
     reader.present({ card: TEST_CARDS.swipeMastercard() })
-    const sale = engine.txn.startSale({ amountMinor: 1_000 + (i % 40) * 10, currency: 'USD', offlinePolicy: 'forceOffline' })
+    const sale = engine.txn.sales.start({ amountMinor: 1_000 + (i % 40) * 10, currency: 'USD', offlinePolicy: 'forceOffline' })
     const stored = await engine.txn.waitForOutcome(sale.id)
     businessDay ||= stored.businessDay
   }
@@ -134,7 +134,7 @@ async function oneSale(l: SaleLane, i: number): Promise<void> {
   l.reader.present({ card: i % 2 ? TEST_CARDS.chipVisa() : TEST_CARDS.swipeMastercard() })
   l.host.spentMs = 0
   const started = performance.now()
-  const sale = l.engine.txn.startSale({ amountMinor: 2_000 + (i % 40) * 10, currency: 'USD' })
+  const sale = l.engine.txn.sales.start({ amountMinor: 2_000 + (i % 40) * 10, currency: 'USD' })
   const done = await l.engine.txn.waitForOutcome(sale.id)
   const own = performance.now() - started - l.host.spentMs
   if (done.state !== 'approved') throw new Error(`sale ${done.id} ended ${done.state}: ${done.reason ?? ''}`)

@@ -30,7 +30,7 @@ const engine = await benchEngine(dir, hostClient, reader, `R${process.pid}`)
 function settled(e: Engine, id: string): Promise<string> {
   return new Promise((resolve) => {
     const check = (): void => {
-      const state = e.txn.get(id)?.state
+      const state = e.txn.reads.get(id)?.state
       if (state === undefined || !SETTLED.has(state)) return
       e.txn.off('update', check)
       resolve(state)
@@ -48,7 +48,7 @@ async function round(i: number): Promise<void> {
   reader.present({ card })
   hostClient.spentMs = 0
   let started = performance.now()
-  const sale = engine.txn.startSale({ amountMinor, currency: 'USD' })
+  const sale = engine.txn.sales.start({ amountMinor, currency: 'USD' })
   const charged = await engine.txn.waitForOutcome(sale.id)
   const saleOwn = performance.now() - started - hostClient.spentMs
   if (charged.state !== 'approved') throw new Error(`sale ${charged.id} ended ${charged.state}: ${charged.reason ?? ''}`)
@@ -56,7 +56,7 @@ async function round(i: number): Promise<void> {
   reader.present({ card })
   hostClient.spentMs = 0
   started = performance.now()
-  const credit = engine.txn.startReturn({ originalId: sale.id, amountMinor, currency: 'USD', managerApproved: true })
+  const credit = engine.txn.returns.start({ originalId: sale.id, amountMinor, currency: 'USD', managerApproved: true })
   const answered = settled(engine, credit.id)
   const counter = await engine.txn.waitForOutcome(credit.id)
   const atCounter = performance.now() - started - hostClient.spentMs

@@ -75,7 +75,7 @@ const laneOptions = (name: string, hostUrl: string, n: number): LaneOptions => (
 /** An offline approval on a lane with no store: the rescue's backlog is built with these. */
 async function approve(engine: Engine): Promise<void> {
   const sale = await engine.txn.waitForOutcome(
-    engine.txn.startSale({ amountMinor: 1_000, currency: 'USD', offlinePolicy: 'forceOffline' }).id,
+    engine.txn.sales.start({ amountMinor: 1_000, currency: 'USD', offlinePolicy: 'forceOffline' }).id,
   )
   if (sale.state !== 'storedOffline') throw new Error(`sale ended ${sale.state}: ${sale.reason}`)
 }

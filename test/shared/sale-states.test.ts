@@ -8,13 +8,29 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { JOURNAL_MIGRATIONS, openJournalDatabase } from '../../src-main/journal'
 import { OPEN_SALE_PREDICATE } from '../../src-main/journal/schema'
-import { CHARGED, COUNTER_BUSY, FINAL, SALE_STATES, SETTLED, STANDING_PAYMENT } from '../../src-shared/sale'
+import { CHARGED, COUNTER_BUSY, FINAL, READING_CARD, SALE_STATES, SETTLED, STANDING_PAYMENT } from '../../src-shared/sale'
+import { transition } from '../../src-main/txn/txn-machine'
 
 describe('the state classes', () => {
   it('docs/transactions.md lists every state once, and its "counter waits" column is COUNTER_BUSY', () => {
     const rows = [...readFileSync('docs/transactions.md', 'utf8').matchAll(/^\| `(\w+)` +\| [^|]+\| (yes|no) +\|$/gm)]
     expect(rows.map((r) => r[1])).toEqual([...SALE_STATES])
     expect(new Set(rows.filter((r) => r[2] === 'yes').map((r) => r[1]))).toEqual(COUNTER_BUSY)
+  })
+
+  it('READING_CARD is exactly the states the machine enters when it asks the reader for a card, all at the counter', () => {
+    const entered = new Set<string>()
+    const base = { id: 'S', amountMinor: 100, tipMinor: 0, currency: 'USD', autoCapture: true }
+    for (const [state, event] of [
+      ['created', { type: 'readCard' }],
+      ['created', { type: 'returnRequested' }],
+      ['approved', { type: 'voidRequested', paymentQueue: 'none' }],
+    ] as const) {
+      const result = transition({ ...base, state } as never, event as never)
+      if (result.ok && result.effects.some((effect) => effect.type === 'readCard')) entered.add(result.sale.state)
+    }
+    expect(entered).toEqual(READING_CARD)
+    for (const state of READING_CARD) expect(COUNTER_BUSY.has(state)).toBe(true)
   })
 
   it('a final sale is settled and never at the counter; a standing payment is charged', () => {

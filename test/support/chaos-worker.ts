@@ -225,7 +225,7 @@ async function main(): Promise<void> {
         const presentation = presentationFor(command.card, command.decision, command.readerFault)
         reader.present(presentation)
         try {
-          const sale = engine.txn.startSale({ amountMinor: command.amountMinor, currency: 'USD', offlinePolicy: command.offlinePolicy })
+          const sale = engine.txn.sales.start({ amountMinor: command.amountMinor, currency: 'USD', offlinePolicy: command.offlinePolicy })
           return { sale }
         } catch (error) {
           reader.withdraw(presentation)
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
         const { target, amount } = command
         let original: { id: string; card: ChaosCard } | undefined
         if ('sales' in target) {
-          const charged = target.sales.filter((s) => (engine.txn.get(s.id)?.returnableMinor ?? 0) > 0)
+          const charged = target.sales.filter((s) => (engine.txn.reads.get(s.id)?.returnableMinor ?? 0) > 0)
           const among = target.chargedOnly && charged.length > 0 ? charged : target.sales
           original = among[target.index % among.length]
           if (!original) throw new Error('a referenced return needs a sale')
@@ -248,12 +248,12 @@ async function main(): Promise<void> {
         let amountMinor: number
         if ('minor' in amount) amountMinor = amount.minor
         else {
-          const left = original === undefined ? 0 : (engine.txn.get(original.id)?.returnableMinor ?? 0)
+          const left = original === undefined ? 0 : (engine.txn.reads.get(original.id)?.returnableMinor ?? 0)
           amountMinor = amount.overMinor > 0 ? left + amount.overMinor : Math.max(1, Math.floor((left * amount.percentOfLeft) / 100))
         }
         reader.present(presentation)
         try {
-          const sale = engine.txn.startReturn({
+          const sale = engine.txn.returns.start({
             originalId: original?.id,
             amountMinor,
             currency: 'USD',
@@ -269,23 +269,25 @@ async function main(): Promise<void> {
       case 'waitForOutcome': {
         const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), command.timeoutMs ?? 10_000).unref())
         const sale = await Promise.race([engine.txn.waitForOutcome(command.id), timeout])
-        return sale ? { sale } : { timedOut: true, sale: engine.txn.get(command.id) }
+        return sale ? { sale } : { timedOut: true, sale: engine.txn.reads.get(command.id) }
       }
       case 'voidSale':
         // A card offered for one operation may be read by another sent at the same time: a chip answers as a card does.
-        return { sale: await withCard(presentationFor(command.card, undefined, undefined), () => engine.txn.voidSale(command.id)) }
+        return {
+          sale: await withCard(presentationFor(command.card, undefined, undefined), () => engine.txn.afterSale.voidSale(command.id)),
+        }
       case 'adjustTip':
-        return { sale: await engine.txn.adjustTip(command.id, command.tipMinor, true) }
+        return { sale: await engine.txn.afterSale.adjustTip(command.id, command.tipMinor, true) }
       case 'closeDay':
-        return { report: await engine.txn.closeDay(undefined, command.managerOverride) }
+        return { report: await engine.txn.day.close(undefined, command.managerOverride) }
       case 'forwardNow':
         return { sent: await engine.forwarder.forwardNow(), queue: engine.forwarder.status() }
       case 'acknowledge':
-        return { sale: await engine.txn.acknowledge(command.id) }
+        return { sale: await engine.txn.afterSale.acknowledge(command.id) }
       case 'managerRetry':
-        return { sale: await engine.txn.managerRetry(command.id) }
+        return { sale: await engine.txn.afterSale.managerRetry(command.id) }
       case 'status':
-        return { queue: engine.forwarder.status(), sales: engine.txn.dayReport().sales, alarms: engine.alarms }
+        return { queue: engine.forwarder.status(), sales: engine.txn.day.report().sales, alarms: engine.alarms }
       case 'uncopied': {
         if (!store) return { uncopied: [] }
         const subject = (item: { operation: QueueOperation; messageId: string }) =>

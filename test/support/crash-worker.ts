@@ -64,7 +64,7 @@ for (let n = 0; ; n++) {
     ...(n % 7 === 6 ? { decision: 'declined' as const } : {}),
   })
   const amount = 1_000 + ((n * 37) % 5_000) * 1
-  const sale = engine.txn.startSale({ amountMinor: amount % 100 === 51 || amount % 100 === 5 ? amount + 1 : amount, currency: 'USD' })
+  const sale = engine.txn.sales.start({ amountMinor: amount % 100 === 51 || amount % 100 === 5 ? amount + 1 : amount, currency: 'USD' })
   const done = await engine.txn.waitForOutcome(sale.id)
   console.log(`sale ${done.id} ${done.state}`)
 }

@@ -57,7 +57,7 @@ if (mode === 'fill') {
   await engine.forwarder.stop()
   for (let n = 0; n < Number(count ?? 100); n++) {
     reader.present({ card: TEST_CARDS.swipeMastercard() })
-    const sale = engine.txn.startSale({ amountMinor: 1_000 + n * 10, currency: 'USD', offlinePolicy: 'forceOffline' })
+    const sale = engine.txn.sales.start({ amountMinor: 1_000 + n * 10, currency: 'USD', offlinePolicy: 'forceOffline' })
     const done = await engine.txn.waitForOutcome(sale.id)
     if (done.state !== 'storedOffline') throw new Error(`sale ${done.id} ended ${done.state}`)
   }

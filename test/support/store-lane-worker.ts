@@ -68,15 +68,15 @@ async function answer(command: string | undefined, first: string | undefined, se
       const done = await withCard(() => {
         const started =
           command === 'return'
-            ? txn.startReturn({ originalId: first, amountMinor: Number(second), currency: 'USD', managerApproved: true })
-            : txn.startSale({ amountMinor: Number(first), currency: 'USD' })
+            ? txn.returns.start({ originalId: first, amountMinor: Number(second), currency: 'USD', managerApproved: true })
+            : txn.sales.start({ amountMinor: Number(first), currency: 'USD' })
         return txn.waitForOutcome(started.id)
       })
       return { id: done.id, state: done.state, amountMinor: done.amountMinor }
     }
     case 'void': {
       const done = await withCard(async () => {
-        await txn.voidSale(first!)
+        await txn.afterSale.voidSale(first!)
         return txn.waitForOutcome(first!)
       })
       return { id: done.id, state: done.state, amountMinor: done.amountMinor }

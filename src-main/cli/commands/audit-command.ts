@@ -4,13 +4,12 @@
  * the head the keychain or a printed Z-report kept). It reads the journal and the keychain only; the
  * running agent goes on meanwhile. Exit 0 intact, 6 not (README "Exit codes"), 4 without a keychain.
  */
-import { checkAuditFile, parsePrintedHead, type Runtime } from '../../app'
-import type { AuditAnchorHead } from '../../journal'
+import { checkAuditFile, parsePrintedHead, type PrintedHead, type Runtime } from '../../app'
 import { counted } from '../../../src-shared/counted'
 import { EXIT } from '../exit-codes'
 
 export async function auditVerifyCommand(runtime: Runtime, options: { json: boolean; heads: readonly string[] }): Promise<number> {
-  const printed: AuditAnchorHead[] = []
+  const printed: PrintedHead[] = []
   for (const text of options.heads) {
     const head = parsePrintedHead(text)
     if (!head) {

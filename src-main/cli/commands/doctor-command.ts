@@ -4,10 +4,17 @@
  * the store (enrolment and fence), the audit trail.
  */
 import { statfsSync } from 'node:fs'
-import { join } from 'node:path'
-import { checkAuditFile, checkHost, checkReader, checkStore, type AddFinding, type Finding, type Runtime } from '../../app'
+import {
+  checkAuditFile,
+  checkHost,
+  checkReader,
+  checkStore,
+  queueOfDataFolder,
+  type AddFinding,
+  type Finding,
+  type Runtime,
+} from '../../app'
 import { keyCheckValue } from '../../gateway'
-import { JOURNAL_FILE, probeQueue } from '../../journal'
 import { dataKeyAccount, keychainWords, signingKeyAccount } from '../../keychain'
 import { EXIT } from '../exit-codes'
 import { agreeing, counted } from '../../../src-shared/counted'
@@ -113,7 +120,7 @@ function checkKeychain(runtime: Runtime, add: AddFinding): void {
 }
 
 function checkQueue(runtime: Runtime, add: AddFinding): void {
-  const queue = probeQueue(join(runtime.dataDir, JOURNAL_FILE))
+  const queue = queueOfDataFolder(runtime.dataDir)
   if (queue === undefined) return add('ok', 'queue', 'no journal yet')
   const age = queue.oldestWaitingAt ? `, oldest ${Math.round((Date.now() - queue.oldestWaitingAt) / 60_000)} min` : ''
   add(

@@ -1,19 +1,26 @@
-/** `pos-agent key set|status`: the signing key goes into the keychain and is never shown again. */
-import { auditFromCommandLine, type Runtime } from '../../app'
-import { keyCheckValue, storeSigningKey } from '../../gateway'
+/**
+ * `pos-agent key set|status`: the signing key goes into the keychain and is never shown again. `key
+ * set` is the service's `setSigningKey`, asked as the machine's owner at the command line (`cli`):
+ * the same check of the key, the same access row, the same audit record as at the counter.
+ */
+import { withOwnerService, type Runtime } from '../../app'
+import { keyCheckValue } from '../../gateway'
 import { signingKeyAccount } from '../../keychain'
+import { CLI } from '../../service'
+import { PosError } from '../../../src-shared/errors'
+import { toPosError } from '../../errors'
 import { EXIT } from '../exit-codes'
 import { readSecret } from './io'
 
 export async function keySet(runtime: Runtime, aid: string): Promise<number> {
   const key = await readSecret(`Signing key for aid ${aid} (32 characters, not echoed): `)
-  const kcv = await storeSigningKey(runtime.secrets, aid, key)
-  await auditFromCommandLine(runtime.secrets, runtime.dataDir, {
-    action: 'setSigningKey',
-    subject: aid,
-    ok: true,
-    detail: `key check value ${kcv}`,
-  })
+  const { kcv } = await withOwnerService(runtime.secrets, runtime.dataDir, aid, (service) =>
+    service.call(CLI, 'setSigningKey', { key }).catch((thrown: unknown) => {
+      // A key of the wrong shape exits as a key problem (README "Exit codes": 4), as it always did.
+      const error = toPosError(thrown)
+      throw error.code === 'INVALID_REQUEST' ? new PosError('BAD_SIGNING_KEY', error.message) : error
+    }),
+  )
   const where = runtime.secrets.kind === 'os-keychain' ? 'the OS keychain' : 'process memory only (training, no OS keychain)'
   console.log(`signing key for aid ${aid} stored in ${where}; key check value ${kcv}`)
   return EXIT.ok

@@ -3,13 +3,11 @@
  * works without a configuration, or with an incomplete one the agent would refuse.
  */
 import { join, resolve } from 'node:path'
-import { auditTrailOnDemand, checkHost, checkReader, checkSignature, resolveDataDir, type Finding } from '../../app'
+import { checkHost, checkReader, checkSignature, composeFirstRunSetup, resolveDataDir, type Finding } from '../../app'
 import { builtRendererDir, loadConfig, preparePrivateFolder, userConfigDir, type AgentConfig, type LoadedConfig } from '../../config'
-import { JOURNAL_FILE, JOURNAL_MIGRATIONS, openJournalDatabase, OperatorStore } from '../../journal'
 import { openSecretStore } from '../../keychain'
 import { createLogger } from '../../log'
-import { Operators } from '../../operators'
-import { FirstRunSetup, startSetupServer } from '../../setup'
+import { startSetupServer } from '../../setup'
 import { EXIT } from '../exit-codes'
 
 export interface SetupFlags {
@@ -40,22 +38,11 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
   preparePrivateFolder(dataDir)
   const logger = createLogger({ level: 'info', logDir: join(dataDir, 'logs') })
   const secrets = await openSecretStore('production', logger, true)
-  const journalFile = join(dataDir, JOURNAL_FILE)
-  const db = openJournalDatabase(journalFile, { migrations: JOURNAL_MIGRATIONS })
-  const audit = auditTrailOnDemand(
-    db,
-    journalFile,
-    () => openSecretStore('production', logger, true),
-    (error) => logger.error({ err: error }, 'could not write the audit trail'),
-  )
-  // Opened now when the keychain works, so that each record is in the journal when setup answers.
-  if (secrets.kind === 'os-keychain') await audit.open()
-  const setup = new FirstRunSetup({
+  const { setup, close } = await composeFirstRunSetup({
+    dataDir,
     configFile,
     secrets,
     reopenSecrets: () => openSecretStore('production', logger, true),
-    operators: new Operators(new OperatorStore(db)),
-    audit,
     logger,
     checks: runChecks,
     startCommand: ['pos-agent', ...(flags.configFlag ? ['--config', configFile] : []), 'serve'].join(' '),
@@ -74,8 +61,7 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
     process.once('SIGTERM', done)
   })
   await server.close()
-  await audit.flush()
-  db.close()
+  await close()
   await new Promise<void>((done) => logger.flush(() => done()))
   return EXIT.ok
 }

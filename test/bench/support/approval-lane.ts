@@ -76,7 +76,7 @@ loopDelay.enable()
 async function approve(): Promise<ApprovalAnswer> {
   const started = performance.now()
   const sale = await engine.txn.waitForOutcome(
-    engine.txn.startSale({ amountMinor: 1_000, currency: 'USD', offlinePolicy: 'forceOffline' }).id,
+    engine.txn.sales.start({ amountMinor: 1_000, currency: 'USD', offlinePolicy: 'forceOffline' }).id,
   )
   const ms = performance.now() - started
   if (sale.state === 'storedOffline') return { ms, copied: true }

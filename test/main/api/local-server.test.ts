@@ -292,7 +292,7 @@ describe('operations', () => {
     const counter = JSON.parse(fromPage.body)
     expect(counter.value.startedBy).toBe('counter')
     await harness.engine.txn.waitForOutcome(counter.value.id)
-    expect(harness.engine.txn.get(fromPos.value.id)?.startedBy).toBe('pos')
+    expect(harness.engine.txn.reads.get(fromPos.value.id)?.startedBy).toBe('pos')
   })
 
   it('streams sale events over SSE, each with its journal position as id and its sale named', async () => {

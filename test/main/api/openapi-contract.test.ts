@@ -120,7 +120,7 @@ describe('the OpenAPI document', () => {
     // The same card and amount again: the agent asks whether it is a duplicate.
     api.reader.present({ card: TEST_CARDS.chipVisa() })
     const twin = (await call('startSale', { reference: 'ECR-43' })).value
-    await eventually(() => txn.get(twin.id)?.state === 'awaitingConfirmation')
+    await eventually(() => txn.reads.get(twin.id)?.state === 'awaitingConfirmation')
     await call('confirmDuplicate', { id: twin.id })
     await txn.waitForOutcome(twin.id)
     const waiting = (await call('startSale', { reference: 'ECR-44' })).value // no card: it waits at the reader
@@ -132,7 +132,7 @@ describe('the OpenAPI document', () => {
     // A return of part of the sale, to the card it was paid with.
     api.reader.present({ card: TEST_CARDS.chipVisa() })
     const credit = (await call('startReturn', { originalId: sale.id })).value
-    await eventually(() => txn.get(credit.id)?.state === 'credited')
+    await eventually(() => txn.reads.get(credit.id)?.state === 'credited')
     api.reader.present({ card: TEST_CARDS.chipVisa() })
     await call('voidSale', { id: twin.id })
     for (const name of ['listSales', 'queueStatus', 'queueItems', 'forwardNow', 'dayReport', 'exportDay', 'deviceStatus', 'settings'])

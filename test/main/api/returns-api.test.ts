@@ -69,7 +69,7 @@ describe('returns on the API', () => {
     expect(RESULT_SCHEMAS.startReturn.safeParse(started.json.value).success).toBe(true)
     expect(started.json.value).toMatchObject({ kind: 'return', originalId: saleId, operatorId: '9' })
     const id = started.json.value.id
-    await eventually(() => api.engine.engine.txn.get(id)?.state === 'credited')
+    await eventually(() => api.engine.engine.txn.reads.get(id)?.state === 'credited')
     const answer = await api.op('getSale', { id })
     expect(RESULT_SCHEMAS.getSale.safeParse(answer.json.value).success).toBe(true)
 
@@ -86,7 +86,7 @@ describe('returns on the API', () => {
     api.reader.present({ card: TEST_CARDS.swipeMastercard() })
     const started = await api.op('startReturn', { amountMinor: 2000, approval: await proofFor({ amountMinor: 2000 }) })
     expect(started.json.ok).toBe(true)
-    await eventually(() => api.engine.engine.txn.get(started.json.value.id)?.state === 'credited')
+    await eventually(() => api.engine.engine.txn.reads.get(started.json.value.id)?.state === 'credited')
   })
 
   it("a return without a sale in another currency than the terminal's: refused with the catalogue's words, nothing credited", async () => {

@@ -65,7 +65,7 @@ describe('listSales finds sales', () => {
     expect(await found({ batch: 'open' })).toEqual([c, d])
     expect(await found({ batch: 2 })).toEqual([c, d])
     expect(await found({ batch: 1 })).toEqual([a, b])
-    const day = api.engine.engine.txn.get(a)!.businessDay
+    const day = api.engine.engine.txn.reads.get(a)!.businessDay
     expect(await found({ day })).toEqual([a, b, c, d])
     expect(await found({ day, batch: 1 })).toEqual([a, b])
     expect(await found({ day: '2001-01-01' })).toEqual([])
@@ -73,7 +73,7 @@ describe('listSales finds sales', () => {
 
   it('by each filter alone, within the batch or day picked', async () => {
     const { a, b, c, d } = sales
-    const day = api.engine.engine.txn.get(a)!.businessDay
+    const day = api.engine.engine.txn.reads.get(a)!.businessDay
     expect(await found({ day, amountMinor: 1250 })).toEqual([a, b])
     expect(await found({ amountMinor: 1250 })).toEqual([])
     expect(await found({ amountMinor: 4000 })).toEqual([d])
@@ -87,7 +87,7 @@ describe('listSales finds sales', () => {
 
   it('by filters together: all must match', async () => {
     const { a, b, d } = sales
-    const day = api.engine.engine.txn.get(a)!.businessDay
+    const day = api.engine.engine.txn.reads.get(a)!.businessDay
     expect(await found({ batch: 1, amountMinor: 1250, last4: '0010' })).toEqual([a])
     expect(await found({ batch: 1, amountMinor: 1250, last4: '0434', reference: 'ECR-1' })).toEqual([b])
     expect(await found({ batch: 'open', last4: '0434', operatorId: '9', amountMinor: 4000 })).toEqual([d])

@@ -23,7 +23,7 @@ describe('merchantTransIDs across journals', () => {
   it('a journal deleted between starts: the next sale gets a new id and the host takes it', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader)
-    const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1200, currency: 'USD' }).id)
+    const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.sales.start({ amountMinor: 1200, currency: 'USD' }).id)
     expect(first).toMatchObject({ id: expect.stringMatching(/^T1-[0-9A-Z]{5}001-00000001$/), state: 'approved' })
     await harness.engine.close()
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(harness.dir, `${JOURNAL_FILE}${suffix}`), { force: true })
@@ -34,7 +34,7 @@ describe('merchantTransIDs across journals', () => {
       secrets: harness.secrets,
       logger: pino({ level: 'silent' }),
     })
-    const second = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 3400, currency: 'USD' }).id)
+    const second = await harness.engine.txn.waitForOutcome(harness.engine.txn.sales.start({ amountMinor: 3400, currency: 'USD' }).id)
     expect(second).toMatchObject({ id: expect.stringMatching(/^T1-[0-9A-Z]{5}002-00000001$/), state: 'approved' })
     expect(second.id.slice(0, 8)).toBe(first.id.slice(0, 8)) // the same installation, the next epoch
     expect(harness.host.ledger().payments.map((p) => [p.merchantTransID, p.status])).toEqual([

@@ -43,7 +43,7 @@ describe('the integrity check aside', () => {
   it('damage found after start: the alarm in plain words, and no new sale is written', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader)
-    const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1200, currency: 'USD' }).id)
+    const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.sales.start({ amountMinor: 1200, currency: 'USD' }).id)
     expect(first.state).toBe('approved')
     await harness.engine.close()
     damageAuditLeaf(join(harness.dir, JOURNAL_FILE))
@@ -61,7 +61,7 @@ describe('the integrity check aside', () => {
       await new Promise((r) => setTimeout(r, 20))
     expect(harness.engine.alarms).toContainEqual({ code: 'JOURNAL_DAMAGED', message: JOURNAL_DAMAGED_WORDS })
     reader.present({ card: TEST_CARDS.chipVisa() })
-    expect(() => harness!.engine.txn.startSale({ amountMinor: 500, currency: 'USD' })).toThrow(
+    expect(() => harness!.engine.txn.sales.start({ amountMinor: 500, currency: 'USD' })).toThrow(
       expect.objectContaining({ code: 'JOURNAL_CORRUPT' }),
     )
     expect(harness.engine.journal.get(first.id)?.state).toBe('approved')

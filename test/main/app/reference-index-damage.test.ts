@@ -61,7 +61,7 @@ async function damagedJournal(): Promise<{ first: string; file: string; reader: 
   const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
   harness = await startEngineHarness(reader)
   const first = await harness.engine.txn.waitForOutcome(
-    harness.engine.txn.startSale({ amountMinor: 2222, currency: 'USD', reference: 'DUP-1' }).id,
+    harness.engine.txn.sales.start({ amountMinor: 2222, currency: 'USD', reference: 'DUP-1' }).id,
   )
   expect(first.state).toBe('approved')
   await harness.engine.close()
@@ -93,7 +93,7 @@ describe('a damaged reference index', () => {
     // No idle check before the retry: what finds the sale is the lookup itself.
     const engine = await restart(reader, 3_600_000)
     reader.present({ card: TEST_CARDS.chipVisa() })
-    const retry = engine.txn.startSale({ amountMinor: 2222, currency: 'USD', reference: 'DUP-1' })
+    const retry = engine.txn.sales.start({ amountMinor: 2222, currency: 'USD', reference: 'DUP-1' })
     expect(retry.id).toBe(first)
     expect(retry.state).toBe('approved')
     expect(engine.journal.searchSales({}).map((s) => s.id)).toEqual([first])
@@ -108,7 +108,9 @@ describe('a damaged reference index', () => {
     await eventually(() => engine.alarms.some((a) => a.code === 'JOURNAL_DAMAGED'), 15_000)
     expect(engine.alarms).toContainEqual({ code: 'JOURNAL_DAMAGED', message: JOURNAL_DAMAGED_WORDS })
     // The journal takes no more sales, and what it holds still reads.
-    expect(() => engine.txn.startSale({ amountMinor: 500, currency: 'USD' })).toThrow(expect.objectContaining({ code: 'JOURNAL_CORRUPT' }))
+    expect(() => engine.txn.sales.start({ amountMinor: 500, currency: 'USD' })).toThrow(
+      expect.objectContaining({ code: 'JOURNAL_CORRUPT' }),
+    )
     expect(engine.journal.get(first)?.state).toBe('approved')
   })
 })

@@ -216,7 +216,7 @@ describe('/metrics', () => {
 
     host.clearFaults()
     await engine.forwarder.forwardNow()
-    await eventually(() => engine.txn.get(stored.id)?.state === 'forwarded')
+    await eventually(() => engine.txn.reads.get(stored.id)?.state === 'forwarded')
     await until(async () => (await registrySamples(metrics)).get('pos_agent_queue_items{}') === 0)
     const after = await withHistograms(samples(parse((await scrape()).text)), metrics)
     expect(after.get('pos_agent_stored_payments{}')).toBe(0)
@@ -232,8 +232,8 @@ describe('/metrics', () => {
       [...figures].filter(([name]) => name.startsWith('pos_agent_sales_total')).reduce((sum, [, n]) => sum + n, 0)
     const paid = await sale(4_000)
     reader.present({ card: TEST_CARDS.chipVisa() })
-    const ret = engine.txn.startReturn({ originalId: paid.id, amountMinor: 1_500, currency: 'USD', managerApproved: true })
-    await eventually(() => engine.txn.get(ret.id)?.state === 'credited', 8_000)
+    const ret = engine.txn.returns.start({ originalId: paid.id, amountMinor: 1_500, currency: 'USD', managerApproved: true })
+    await eventually(() => engine.txn.reads.get(ret.id)?.state === 'credited', 8_000)
     const after = await registrySamples(metrics)
     expect(after.get('pos_agent_returns_total{outcome="credited"}')).toBe(
       (before.get('pos_agent_returns_total{outcome="credited"}') ?? 0) + 1,

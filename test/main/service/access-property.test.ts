@@ -78,7 +78,7 @@ function recordingAreas(ran: Terminal['ran']) {
 async function startTerminal(staffed: boolean): Promise<Terminal> {
   const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
   const harness = await startEngineHarness(reader)
-  const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1500, currency: 'USD' }).id)
+  const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.sales.start({ amountMinor: 1500, currency: 'USD' }).id)
   const clock = { now: sale.createdAt }
   const ran: Terminal['ran'] = []
   if (staffed) {

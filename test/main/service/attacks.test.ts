@@ -351,7 +351,7 @@ describe('item 6: the edges', () => {
     await abort('LANE-A')
     const answer = (await payment) as { SaleToPOIResponse: { PaymentResponse: { Response: { ErrorCondition?: string } } } }
     expect(answer.SaleToPOIResponse.PaymentResponse.Response.ErrorCondition).toBe('Aborted')
-    expect(api.engine.engine.txn.get(waiting()!.id)?.state).toBe('abandoned')
+    expect(api.engine.engine.txn.reads.get(waiting()!.id)?.state).toBe('abandoned')
     // The refused Abort is in the audit trail: which POS tried, what it named, why it was refused.
     const trail = (await as({ cookie: counter }, 'auditTrail')).json.value as unknown as {
       records: Array<{ action: string; door: string; via?: string; subject?: string; ok: boolean; detail?: string }>

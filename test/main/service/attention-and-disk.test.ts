@@ -28,7 +28,7 @@ describe('needs attention', () => {
     const started = await ops.dispatch(COUNTER, 'startSale', { amountMinor: 3000 })
     expect(started.ok).toBe(true)
     const id = (started as { value: { id: string } }).value.id
-    await eventually(() => harness!.engine.txn.get(id)?.state === 'needsAttention', 8_000)
+    await eventually(() => harness!.engine.txn.reads.get(id)?.state === 'needsAttention', 8_000)
     const alarm = events.find((e) => e.type === 'alarm' && e.alarm.code === 'NEEDS_ATTENTION' && e.alarm.message.includes(id))
     // The alarm is in a manager's words: what, which sale, why; the technical cause is in the log.
     expect(alarm).toMatchObject({ alarm: { message: `The payment of sale ${id} needs a manager. The bank could not be reached.` } })
@@ -54,7 +54,7 @@ describe('needs attention', () => {
 
     harness.host.clearFaults()
     expect(await ops.dispatch(COUNTER, 'retryAttention', { id })).toMatchObject({ ok: true, value: { state: 'storedOffline' } })
-    await eventually(() => harness!.engine.txn.get(id)?.state === 'forwarded', 8_000)
+    await eventually(() => harness!.engine.txn.reads.get(id)?.state === 'forwarded', 8_000)
     // Handled: the alarm is over for every window.
     expect(await ops.dispatch(COUNTER, 'appInfo', {})).toMatchObject({ ok: true, value: { alarms: [] } })
     expect(await ops.dispatch(COUNTER, 'snapshot', {})).toMatchObject({ ok: true, value: { alarms: [] } })
@@ -67,7 +67,7 @@ describe('a full disk', () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader)
     const ops = testService(harness, reader)
-    const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 1500, currency: 'USD' }).id)
+    const first = await harness.engine.txn.waitForOutcome(harness.engine.txn.sales.start({ amountMinor: 1500, currency: 'USD' }).id)
     expect(first.state).toBe('approved')
     // the real SQLite file stops growing: its next write fails with SQLITE_FULL
     const db = (
@@ -96,7 +96,7 @@ describe('a full disk', () => {
       ok: false,
       error: { code: 'JOURNAL_DISK_FULL', message: expect.stringMatching(/disk holding the journal is full/) },
     })
-    expect(harness.engine.txn.get(first.id)?.state).toBe('approved')
+    expect(harness.engine.txn.reads.get(first.id)?.state).toBe('approved')
     ops.close()
   })
 })

@@ -37,7 +37,7 @@ async function start() {
   service = testService(harness, reader)
   expect((await service.dispatch(WINDOW, 'signIn', MANAGER)).ok).toBe(true)
   reader.present({ card: TEST_CARDS.chipVisa() })
-  const sale = harness.engine.txn.startSale({ amountMinor: 1200, currency: 'USD' })
+  const sale = harness.engine.txn.sales.start({ amountMinor: 1200, currency: 'USD' })
   await harness.engine.txn.waitForOutcome(sale.id)
   return { service, reader }
 }

@@ -153,7 +153,7 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
     lane = await open(forwarder.url, reader)
     host!.setFault('*', 'http-503')
     for (const amountMinor of [4_100, 4_200]) {
-      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor, currency: 'USD' }).id)
+      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor, currency: 'USD' }).id)
       expect(sale.state).toBe('storedOffline')
     }
     expect(await admin.copySubjects('T-0001', 3_000)).toHaveLength(2)
@@ -165,7 +165,7 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
     // A sale whose answer is lost meanwhile: its reversal is owed, and its copy cannot reach the store.
     host!.setFault('payment', 'process-then-drop')
     reader.present({ card: TEST_CARDS.chipVisa() })
-    const lost = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 4_300, currency: 'USD' }).id)
+    const lost = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 4_300, currency: 'USD' }).id)
     expect(lost.state).toBe('reversalPending')
     await eventually(() => link.replicaState().failingSince !== undefined, 8_000)
     expect(await rescueAtStore()).toHaveLength(2)

@@ -121,11 +121,11 @@ describe.runIf(natsServerAvailable())('a record at the store that does not read'
     expect(internalWordsIn(alarm!.message)).toEqual([])
 
     // Online sales go on.
-    const online = await engine.txn.waitForOutcome(engine.txn.startSale({ amountMinor: 2_000, currency: 'USD' }).id)
+    const online = await engine.txn.waitForOutcome(engine.txn.sales.start({ amountMinor: 2_000, currency: 'USD' }).id)
     expect(online.state).toBe('approved')
     // Offline approvals stop: a fence of unknown details is a fence.
     host.setFault('*', 'http-503')
-    const offline = await engine.txn.waitForOutcome(engine.txn.startSale({ amountMinor: 2_100, currency: 'USD' }).id)
+    const offline = await engine.txn.waitForOutcome(engine.txn.sales.start({ amountMinor: 2_100, currency: 'USD' }).id)
     expect(offline.state).not.toBe('storedOffline')
     await expect(engine.forwarder.forwardNow()).rejects.toMatchObject({ code: 'QUEUE_RESCUED' })
 
@@ -150,7 +150,7 @@ describe.runIf(natsServerAvailable())('a record at the store that does not read'
     expect(alarm.message).toContain(RECORD)
     expect(lane.wiring.link.replicaState().fenced).toBe(true)
     expect(await lane.wiring.link.replica.confirm([])).toBe(false)
-    const online = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 1_500, currency: 'USD' }).id)
+    const online = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 1_500, currency: 'USD' }).id)
     expect(online.state).toBe('approved')
   })
 

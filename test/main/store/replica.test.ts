@@ -78,7 +78,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     const subscription = listener.subscribe('pos.events.S1.T-0001.>', { callback: (_, msg) => void events.push(msg.string()) })
     await listener.flush()
     host.setFault('*', 'http-503')
-    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 4200, currency: 'USD' }).id)
+    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 4200, currency: 'USD' }).id)
     expect(sale.state).toBe('storedOffline')
     await eventually(() => events.some((e) => e.includes('"storedOffline"')))
     expect(JSON.parse(events.find((e) => e.includes('"storedOffline"'))!)).toEqual({
@@ -118,7 +118,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
 
     host.clearFaults()
     lane.engine.forwarder.wake()
-    await eventually(() => lane!.engine.txn.get(sale.id)?.state === 'forwarded', 8_000)
+    await eventually(() => lane!.engine.txn.reads.get(sale.id)?.state === 'forwarded', 8_000)
     expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)).toBe(0)
   })
 
@@ -137,7 +137,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
       return pragma.call(this, source, options)
     })
     try {
-      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 2_000, currency: 'USD' }).id)
+      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 2_000, currency: 'USD' }).id)
       expect(sale.state).toBe('approved')
     } finally {
       spy.mockRestore()
@@ -150,7 +150,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     lane = await open(reader)
     await nats.stop()
     host.setFault('*', 'http-503')
-    const refused = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 1500, currency: 'USD' }).id)
+    const refused = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 1500, currency: 'USD' }).id)
     expect(refused.state).toBe('declined')
     expect(refused.reason).toMatch(/store server did not answer in time, so this sale needs the bank now/)
     expect(internalWordsIn(refused.reason ?? '')).toEqual([])
@@ -159,7 +159,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
 
     // The bank took the payment but its answer was lost: the reversal is queued at once, store or not.
     host.setFault('payment', 'process-then-drop')
-    const reversed = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 1600, currency: 'USD' }).id)
+    const reversed = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 1600, currency: 'USD' }).id)
     expect(reversed.state).toBe('reversalPending')
     const alarm = await eventually(() => lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
     expect(alarm.message).toMatch(/1 waiting message for the bank has no copy at the store server/)
@@ -175,7 +175,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     lane = await open(reader, { requireReplica: false })
     await nats.stop()
     host.setFault('*', 'http-503')
-    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 2500, currency: 'USD' }).id)
+    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 2500, currency: 'USD' }).id)
     expect(sale.state).toBe('storedOffline')
     await eventually(() => lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
     await nats.restart()
@@ -201,7 +201,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     host.setFault('*', 'http-503')
     await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)
     const startedAt = Date.now()
-    const started = lane.engine.txn.startSale({ amountMinor: 3100, currency: 'USD' })
+    const started = lane.engine.txn.sales.start({ amountMinor: 3100, currency: 'USD' })
     const restarted = nats.restart()
     const sale = await lane.engine.txn.waitForOutcome(started.id)
     await restarted
@@ -211,7 +211,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     // A heartbeat whose answer the restart lost does not hold the terminal's quit for its timeout.
     await nats.restart()
     reader.present({ card: TEST_CARDS.chipVisa() })
-    await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 3200, currency: 'USD' }).id)
+    await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 3200, currency: 'USD' }).id)
     const closing = Date.now()
     await lane.close()
     lane = undefined
@@ -237,7 +237,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     try {
       // A payment whose answer is lost: its reversal is owed, and its copy pass waits on the hung server.
       host.setFault('payment', 'process-then-drop')
-      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: 1700, currency: 'USD' }).id)
+      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 1700, currency: 'USD' }).id)
       expect(sale.state).toBe('reversalPending')
       await new Promise((resolve) => setTimeout(resolve, 500))
       const closing = Date.now()

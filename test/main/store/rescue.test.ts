@@ -274,7 +274,7 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
           .sort(),
       )
       expect(old.engine.forwarder.status().count).toBe(4)
-      expect(old.engine.txn.get(stored[0]!.id)?.state).toBe('storedOffline')
+      expect(old.engine.txn.reads.get(stored[0]!.id)?.state).toBe('storedOffline')
       expect(old.engine.journal.audit.between(0, Date.now() + 1).some((r) => r.action === 'storeFenced' && r.ok)).toBe(true)
     } finally {
       await old.close()
@@ -296,7 +296,7 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
     host.setFault('*', 'http-503')
     const ids: string[] = []
     for (const amount of [1000, 1100, 1200, 1300]) {
-      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor: amount, currency: 'USD' }).id)
+      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: amount, currency: 'USD' }).id)
       expect(sale.state).toBe('storedOffline')
       ids.push(sale.id)
     }
@@ -338,7 +338,7 @@ describe.runIf(natsServerAvailable())('a dead terminal loses nothing', () => {
       copyKey: key.privateJwk,
       ...options,
     })
-    const sell = (amountMinor: number) => lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor, currency: 'USD' }).id)
+    const sell = (amountMinor: number) => lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor, currency: 'USD' }).id)
     const online = await sell(5_000)
     expect(online.state).toBe('approved')
     host.setFault('*', 'http-503')

@@ -92,7 +92,7 @@ describe.runIf(natsServerAvailable())('a void while cut off from the store', () 
 
   const storedSale = async (amountMinor: number) => {
     reader.present({ card: TEST_CARDS.chipVisa() })
-    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.startSale({ amountMinor, currency: 'USD' }).id)
+    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor, currency: 'USD' }).id)
     expect(sale.state).toBe('storedOffline')
     return sale
   }
@@ -148,7 +148,7 @@ describe.runIf(natsServerAvailable())('a void while cut off from the store', () 
     await outage()
     const sale = await storedSale(4_100)
     expect(await admin.copySubjects('T-0001', 3_000)).toHaveLength(2)
-    const voided = await lane.engine.txn.voidSale(sale.id)
+    const voided = await lane.engine.txn.afterSale.voidSale(sale.id)
     expect(voided).toMatchObject({ state: 'cancelled', reason: 'the stored payment had not been sent to the bank yet' })
     host.clearFaults()
     const dry = await rescue(true)
@@ -163,14 +163,14 @@ describe.runIf(natsServerAvailable())('a void while cut off from the store', () 
 
     // The lane's cable to the store is pulled; the bank is still down. The cashier voids the sale.
     await forwarder.cut()
-    const voided = await lane.engine.txn.voidSale(sale.id)
+    const voided = await lane.engine.txn.afterSale.voidSale(sale.id)
     expect(voided.state).toBe('cancelPending')
     expect(voided.reason).toMatch(/waiting for the bank/)
 
     // The bank comes back: the lane (which knows of no rescue) sends its reversal, and the sale reads voided.
     host.clearFaults()
     await lane.engine.forwarder.forwardNow()
-    await eventually(() => lane.engine.txn.get(sale.id)?.state === 'cancelled', 10_000)
+    await eventually(() => lane.engine.txn.reads.get(sale.id)?.state === 'cancelled', 10_000)
 
     // The store still holds the payment's copy; a rescue from another lane sends it: the bank refuses it.
     const rescued = await rescue(false)

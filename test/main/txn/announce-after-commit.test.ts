@@ -23,7 +23,7 @@ describe('a change is announced once it is committed, never when its batch rolls
     const { engine } = harness
     await engine.forwarder.stop()
     harness.host.setFault('payment', 'http-503', 1)
-    const started = engine.txn.startSale({ amountMinor: 4100, currency: 'USD' })
+    const started = engine.txn.sales.start({ amountMinor: 4100, currency: 'USD' })
     expect((await engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
 
     const told: SaleView[] = []
@@ -40,13 +40,13 @@ describe('a change is announced once it is committed, never when its batch rolls
         throw new Error('SQLITE_FULL: database or disk is full')
       })
     await expect(engine.forwarder.drainOnce()).rejects.toThrow(/disk is full/)
-    expect(engine.txn.get(started.id)?.state).toBe('storedOffline')
+    expect(engine.txn.reads.get(started.id)?.state).toBe('storedOffline')
     expect(told).toEqual([])
     expect(forwardedItems).toEqual([])
 
     journal.batch = batch
     await engine.forwarder.drainOnce()
-    await eventually(() => engine.txn.get(started.id)?.state === 'forwarded')
+    await eventually(() => engine.txn.reads.get(started.id)?.state === 'forwarded')
     expect(told.map((sale) => sale.state)).toEqual(['forwarded'])
     expect(forwardedItems).toHaveLength(1)
     // The host has it once: the rolled-back answer was for a message it de-duplicates.
@@ -69,16 +69,16 @@ describe('a change is announced once it is committed, never when its batch rolls
     engine.forwarder.on('attention', watch('attention'))
     engine.forwarder.on('status', watch('queue status'))
 
-    const online = engine.txn.startSale({ amountMinor: 4200, currency: 'USD' })
+    const online = engine.txn.sales.start({ amountMinor: 4200, currency: 'USD' })
     expect((await engine.txn.waitForOutcome(online.id)).state).toBe('approved')
     harness.host.setFault('payment', 'http-503', 1)
-    const stored = engine.txn.startSale({ amountMinor: 4300, currency: 'USD' })
+    const stored = engine.txn.sales.start({ amountMinor: 4300, currency: 'USD' })
     expect((await engine.txn.waitForOutcome(stored.id)).state).toBe('storedOffline')
-    await eventually(() => engine.txn.get(stored.id)?.state === 'forwarded', 8_000)
-    await engine.txn.adjustTip(stored.id, 500)
-    await engine.txn.voidSale(online.id)
-    await eventually(() => ['cancelled', 'reversed'].includes(engine.txn.get(online.id)?.state ?? ''), 8_000)
-    await eventually(() => engine.txn.get(stored.id)?.tipState === 'adjusted', 8_000)
+    await eventually(() => engine.txn.reads.get(stored.id)?.state === 'forwarded', 8_000)
+    await engine.txn.afterSale.adjustTip(stored.id, 500)
+    await engine.txn.afterSale.voidSale(online.id)
+    await eventually(() => ['cancelled', 'reversed'].includes(engine.txn.reads.get(online.id)?.state ?? ''), 8_000)
+    await eventually(() => engine.txn.reads.get(stored.id)?.tipState === 'adjusted', 8_000)
     expect(openWhenTold).toEqual([])
   })
 })

@@ -85,7 +85,7 @@ describe.runIf(socat)('offline chip approval: the TC is forwarded, and kept as e
 
   async function sellWithHostDown(card: string, amountMinor: number) {
     harness.host.setFault('*', 'http-503')
-    const started = harness.engine.txn.startSale({ amountMinor, currency: 'USD' })
+    const started = harness.engine.txn.sales.start({ amountMinor, currency: 'USD' })
     sim.present(card)
     const sale = await harness.engine.txn.waitForOutcome(started.id)
     return { sale, read: tagsOf(reader.reads.at(-1)?.icCardData), completion: tagsOf(reader.completions.at(-1)?.icCardData) }
@@ -120,7 +120,7 @@ describe.runIf(socat)('offline chip approval: the TC is forwarded, and kept as e
 
     harness.host.clearFaults()
     harness.engine.forwarder.wake()
-    await eventually(() => harness.engine.txn.get(sale.id)?.state === 'forwarded', 8_000)
+    await eventually(() => harness.engine.txn.reads.get(sale.id)?.state === 'forwarded', 8_000)
     const entry = harness.host.ledger().entries.find((e) => e.operation === 'payment' && e.merchantTransID === sale.id)
     const forwarded = tagsOf(entry?.icCardData)
     expect(forwarded).toMatchObject({

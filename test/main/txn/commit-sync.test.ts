@@ -35,7 +35,7 @@ describe('a sale in fewer durable commits', () => {
     const reader = new ScriptedCardReader().present({ card })
     harness = await startEngineHarness(reader)
     levels = []
-    const started = harness.engine.txn.startSale({ amountMinor, currency: 'USD' })
+    const started = harness.engine.txn.sales.start({ amountMinor, currency: 'USD' })
     const outcome = await harness.engine.txn.waitForOutcome(started.id)
     return { outcome, events: harness.engine.journal.events(started.id).map((e) => e.toState) }
   }

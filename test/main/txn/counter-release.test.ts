@@ -18,7 +18,7 @@ beforeAll(async () => {
   reader = new ScriptedCardReader()
   harness = await startEngineHarness(reader)
   reader.present({ card: TEST_CARDS.swipeMastercard() })
-  const started = harness.engine.txn.startSale({ amountMinor: 1051, currency: 'USD' })
+  const started = harness.engine.txn.sales.start({ amountMinor: 1051, currency: 'USD' })
   declined = await harness.engine.txn.waitForOutcome(started.id)
   expect(declined.state).toBe('declined')
 })
@@ -26,20 +26,20 @@ afterAll(() => harness.close())
 
 /** Each operation a cashier or the POS can call, called where it must be refused. */
 const refusals: Array<[string, () => unknown]> = [
-  ['voidSale of an unknown sale', () => harness.engine.txn.voidSale('T1-99999999')],
-  ['voidSale of a declined sale', () => harness.engine.txn.voidSale(declined.id)],
-  ['cancelSale of an unknown sale', () => harness.engine.txn.cancelSale('T1-99999999')],
-  ['cancelSale of a finished sale', () => harness.engine.txn.cancelSale(declined.id)],
-  ['confirmDuplicate of an unknown sale', () => harness.engine.txn.confirmDuplicate('T1-99999999', true)],
-  ['confirmDuplicate of a sale not waiting for it', () => harness.engine.txn.confirmDuplicate(declined.id, true)],
-  ['adjustTip of an unknown sale', () => harness.engine.txn.adjustTip('T1-99999999', 100)],
-  ['adjustTip of a declined sale', () => harness.engine.txn.adjustTip(declined.id, 100)],
-  ['capture of an unknown sale', () => harness.engine.txn.capture('T1-99999999')],
-  ['managerRetry of an unknown sale', () => harness.engine.txn.managerRetry('T1-99999999')],
-  ['managerRetry of a sale not needing it', () => harness.engine.txn.managerRetry(declined.id)],
+  ['voidSale of an unknown sale', () => harness.engine.txn.afterSale.voidSale('T1-99999999')],
+  ['voidSale of a declined sale', () => harness.engine.txn.afterSale.voidSale(declined.id)],
+  ['cancelSale of an unknown sale', () => harness.engine.txn.sales.cancel('T1-99999999')],
+  ['cancelSale of a finished sale', () => harness.engine.txn.sales.cancel(declined.id)],
+  ['confirmDuplicate of an unknown sale', () => harness.engine.txn.sales.confirmDuplicate('T1-99999999', true)],
+  ['confirmDuplicate of a sale not waiting for it', () => harness.engine.txn.sales.confirmDuplicate(declined.id, true)],
+  ['adjustTip of an unknown sale', () => harness.engine.txn.afterSale.adjustTip('T1-99999999', 100)],
+  ['adjustTip of a declined sale', () => harness.engine.txn.afterSale.adjustTip(declined.id, 100)],
+  ['capture of an unknown sale', () => harness.engine.txn.afterSale.capture('T1-99999999')],
+  ['managerRetry of an unknown sale', () => harness.engine.txn.afterSale.managerRetry('T1-99999999')],
+  ['managerRetry of a sale not needing it', () => harness.engine.txn.afterSale.managerRetry(declined.id)],
   [
     'startSale with options the gateway refuses',
-    () => harness.engine.txn.startSale({ amountMinor: 100, currency: 'USD', options: { metadata: 'x'.repeat(5000) } }),
+    () => harness.engine.txn.sales.start({ amountMinor: 100, currency: 'USD', options: { metadata: 'x'.repeat(5000) } }),
   ],
 ]
 
@@ -47,7 +47,7 @@ describe('every refusal releases the counter', () => {
   it.each(refusals)('%s is refused, and the next sale still runs', async (_name, call) => {
     await expect(Promise.resolve().then(call)).rejects.toThrow()
     reader.present({ card: TEST_CARDS.chipVisa() })
-    const next = harness.engine.txn.startSale({ amountMinor: nextAmount(), currency: 'USD' })
+    const next = harness.engine.txn.sales.start({ amountMinor: nextAmount(), currency: 'USD' })
     expect((await harness.engine.txn.waitForOutcome(next.id)).state).toBe('approved')
   })
 })

@@ -33,7 +33,7 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
   let amount = 1_000
   async function sell(card: string, value?: number) {
     amount += 10
-    const sale = harness.engine.txn.startSale({ amountMinor: value ?? amount, currency: 'USD' })
+    const sale = harness.engine.txn.sales.start({ amountMinor: value ?? amount, currency: 'USD' })
     sim.present(card)
     return harness.engine.txn.waitForOutcome(sale.id)
   }
@@ -63,7 +63,7 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
   it('card declines after approval (AAC): reversed automatically', async () => {
     const sale = await sell('aac-after-approval')
     expect(sale.state).toBe('reversalPending')
-    await eventually(() => harness.engine.txn.get(sale.id)?.state === 'reversed', 8_000)
+    await eventually(() => harness.engine.txn.reads.get(sale.id)?.state === 'reversed', 8_000)
     expect(atHost(sale.id)?.status).toBe('Reversed')
   })
 
@@ -73,7 +73,7 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
     expect(sale, JSON.stringify(sale)).toMatchObject({ state: 'storedOffline', offline: true })
     harness.host.clearFaults()
     harness.engine.forwarder.wake()
-    await eventually(() => harness.engine.txn.get(sale.id)?.state === 'forwarded', 8_000)
+    await eventually(() => harness.engine.txn.reads.get(sale.id)?.state === 'forwarded', 8_000)
     expect(atHost(sale.id)?.status).toBe('Captured')
   })
 
@@ -96,7 +96,7 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
       state: 'reversalPending',
       reason: expect.stringMatching(/no valid answer came from the bank/),
     })
-    await eventually(() => harness.engine.txn.get(sale.id)?.state === 'reversed', 10_000)
+    await eventually(() => harness.engine.txn.reads.get(sale.id)?.state === 'reversed', 10_000)
     if (reachedHost) {
       const payment = await eventually(() => atHost(sale.id), 5_000)
       expect(['Reversed', 'Failed']).toContain(payment.status)
@@ -112,9 +112,9 @@ describe.runIf(socat)('sales over a real pty with the simulated PIN pad', () => 
   })
 
   it('cashier cancels while the reader waits: abandoned, nothing sent', async () => {
-    const sale = harness.engine.txn.startSale({ amountMinor: 777, currency: 'USD' })
+    const sale = harness.engine.txn.sales.start({ amountMinor: 777, currency: 'USD' })
     await new Promise((r) => setTimeout(r, 200))
-    await harness.engine.txn.cancelSale(sale.id)
+    await harness.engine.txn.sales.cancel(sale.id)
     const done = await harness.engine.txn.waitForOutcome(sale.id)
     expect(done.state).toBe('abandoned')
     expect(harness.host.ledger().entries.some((e) => e.merchantTransID === sale.id)).toBe(false)

@@ -25,11 +25,11 @@ describe('an unsigned HTTP 503 is not proof that nothing was recorded', () => {
     const reader = new ScriptedCardReader().present({ card: method === 'chip' ? TEST_CARDS.chipVisa() : TEST_CARDS.swipeMastercard() })
     harness = await startEngineHarness(reader)
     harness.host.setFault('payment', 'proxy-503-after-processing', 1)
-    const started = harness.engine.txn.startSale({ amountMinor: 3100, currency: 'USD', offlinePolicy })
+    const started = harness.engine.txn.sales.start({ amountMinor: 3100, currency: 'USD', offlinePolicy })
     const result = await harness.engine.txn.waitForOutcome(started.id)
     expect(result.state).toBe('reversalPending')
     expect(result.offline).toBe(false)
-    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    await eventually(() => harness!.engine.txn.reads.get(started.id)?.state === 'reversed', 8_000)
     expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
   })
 
@@ -37,9 +37,9 @@ describe('an unsigned HTTP 503 is not proof that nothing was recorded', () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader)
     harness.host.setFault('payment', 'http-503', 1)
-    const started = harness.engine.txn.startSale({ amountMinor: 3200, currency: 'USD' })
+    const started = harness.engine.txn.sales.start({ amountMinor: 3200, currency: 'USD' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
-    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'forwarded', 8_000)
+    await eventually(() => harness!.engine.txn.reads.get(started.id)?.state === 'forwarded', 8_000)
     expect(harness.host.ledger().payments.filter((p) => p.merchantTransID === started.id)).toHaveLength(1)
   })
 })
@@ -59,7 +59,7 @@ describe('a void withdraws locally only what provably never left the terminal', 
     // The queue is driven by hand here, so the void lands exactly between the lost answer and a resend.
     await harness.engine.forwarder.stop()
     harness.host.setFault('payment', 'http-503', 1)
-    const started = harness.engine.txn.startSale({ amountMinor: 3300, currency: 'USD' })
+    const started = harness.engine.txn.sales.start({ amountMinor: 3300, currency: 'USD' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
     // The forward reaches the host, which charges it, but no answer comes back.
     harness.host.setFault('payment', 'process-then-drop', 1)
@@ -67,10 +67,10 @@ describe('a void withdraws locally only what provably never left the terminal', 
     await eventually(() => harness!.host.ledger().payments.find((p) => p.merchantTransID === started.id))
     expect(harness.engine.journal.outbox.ofSale(started.id).find((i) => i.operation === 'payment')?.state).toBe('pending')
 
-    const voided = await harness.engine.txn.voidSale(started.id)
+    const voided = await harness.engine.txn.afterSale.voidSale(started.id)
     expect(voided.state).toBe('cancelPending')
     await harness.engine.forwarder.drainOnce()
-    expect(harness.engine.txn.get(started.id)?.state).toBe('cancelled')
+    expect(harness.engine.txn.reads.get(started.id)?.state).toBe('cancelled')
     expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
     expect(harness.engine.journal.outbox.ofSale(started.id).find((i) => i.operation === 'payment')?.state).toBe('withdrawn')
   })
@@ -86,9 +86,9 @@ describe('a void withdraws locally only what provably never left the terminal', 
       },
     })
     await harness.engine.forwarder.stop()
-    const started = harness.engine.txn.startSale({ amountMinor: 3400, currency: 'USD', offlinePolicy: 'forceOffline' })
+    const started = harness.engine.txn.sales.start({ amountMinor: 3400, currency: 'USD', offlinePolicy: 'forceOffline' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
-    expect((await harness.engine.txn.voidSale(started.id)).state).toBe('cancelled')
+    expect((await harness.engine.txn.afterSale.voidSale(started.id)).state).toBe('cancelled')
     expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)).toBeUndefined()
   })
 })
@@ -99,12 +99,12 @@ describe('card data does not wait with a reversal', () => {
     harness = await startEngineHarness(reader)
     harness.host.setFault('payment', 'delay=2500', 1)
     harness.host.setFault('reversal', 'http-503')
-    const started = harness.engine.txn.startSale({ amountMinor: 3500, currency: 'USD' })
+    const started = harness.engine.txn.sales.start({ amountMinor: 3500, currency: 'USD' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
     expect(harness.engine.journal.openCard(started.id, 'purchase')).toBeUndefined()
     expect(harness.engine.journal.sealedRowCount()).toBe(1) // the reversal's own queued body, nothing of the card
     harness.host.clearFaults()
-    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    await eventually(() => harness!.engine.txn.reads.get(started.id)?.state === 'reversed', 8_000)
   })
 })
 
@@ -116,21 +116,21 @@ describe('"forward now" forwards now', () => {
     const ids: string[] = []
     for (const amountMinor of [3600, 3700]) {
       reader.present({ card: TEST_CARDS.chipVisa() })
-      const started = harness.engine.txn.startSale({ amountMinor, currency: 'USD' })
+      const started = harness.engine.txn.sales.start({ amountMinor, currency: 'USD' })
       expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
       ids.push(started.id)
     }
-    await harness.engine.txn.adjustTip(ids[0]!, 300)
+    await harness.engine.txn.afterSale.adjustTip(ids[0]!, 300)
     // The first forward failed while the host was down: that payment waits ten minutes for its next
     // try, and the queue probes the outage on the same backoff, so the other items wait as long.
     const paymentOf = (id: string) => harness!.engine.journal.outbox.ofSale(id).find((i) => i.operation === 'payment')!
     await eventually(() => (paymentOf(ids[0]!).attempts > 0 && paymentOf(ids[0]!).state === 'pending') || undefined)
     expect(paymentOf(ids[0]!).nextAttemptAt).toBeGreaterThan(Date.now() + 60_000)
-    expect(ids.map((id) => harness!.engine.txn.get(id)?.state)).toEqual(['storedOffline', 'storedOffline'])
+    expect(ids.map((id) => harness!.engine.txn.reads.get(id)?.state)).toEqual(['storedOffline', 'storedOffline'])
     harness.host.clearFaults()
     await harness.engine.forwarder.forwardNow()
-    expect(ids.map((id) => harness!.engine.txn.get(id)?.state)).toEqual(['forwarded', 'forwarded'])
-    expect(harness.engine.txn.get(ids[0]!)?.tipState).toBe('adjusted')
+    expect(ids.map((id) => harness!.engine.txn.reads.get(id)?.state)).toEqual(['forwarded', 'forwarded'])
+    expect(harness.engine.txn.reads.get(ids[0]!)?.tipState).toBe('adjusted')
   })
 })
 
@@ -142,20 +142,20 @@ describe('a stored payment the bank declines later is never a silent loss', () =
     const alarms: QueueAttention[] = []
     harness.engine.forwarder.on('attention', (_item, why) => alarms.push(why))
     // Stored offline, then declined by the bank when forwarded (amount ending in 51: insufficient funds).
-    const started = harness.engine.txn.startSale({ amountMinor: 4151, currency: 'USD', offlinePolicy: 'forceOffline' })
+    const started = harness.engine.txn.sales.start({ amountMinor: 4151, currency: 'USD', offlinePolicy: 'forceOffline' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('storedOffline')
     await harness.engine.forwarder.drainOnce()
-    expect(harness.engine.txn.get(started.id)?.state).toBe('needsAttention')
+    expect(harness.engine.txn.reads.get(started.id)?.state).toBe('needsAttention')
     expect(alarms).toEqual([{ failure: 'declined', detail: expect.stringMatching(/declined by the bank/) }])
     expect(harness.engine.forwarder.status().attentionCount).toBe(1)
 
-    const blocked = harness.engine.txn.dayReport()
+    const blocked = harness.engine.txn.day.report()
     expect(blocked).toMatchObject({ closable: false, overridable: true, blockedReason: expect.stringMatching(/needs a manager/) })
-    expect((await harness.engine.txn.closeDay()).batch.closedAt).toBeUndefined()
-    await expect(harness.engine.txn.managerRetry(started.id)).rejects.toThrow()
+    expect((await harness.engine.txn.day.close()).batch.closedAt).toBeUndefined()
+    await expect(harness.engine.txn.afterSale.managerRetry(started.id)).rejects.toThrow()
 
-    expect((await harness.engine.txn.acknowledge(started.id)).state).toBe('notReceived')
-    const report = await harness.engine.txn.closeDay()
+    expect((await harness.engine.txn.afterSale.acknowledge(started.id)).state).toBe('notReceived')
+    const report = await harness.engine.txn.day.close()
     expect(report).toMatchObject({ batch: { number: 1 }, counts: { notReceived: 1, approved: 0 }, notReceivedMinor: { USD: 4151 } })
     expect(report.batch.closedAt).toBeDefined()
     expect(harness.engine.forwarder.status().attentionCount).toBe(0)
@@ -175,14 +175,14 @@ describe('a reversal that gave up blocks the close', () => {
     })
     harness.host.setFault('payment', 'process-then-drop', 1)
     harness.host.setFault('reversal', 'http-503')
-    const started = harness.engine.txn.startSale({ amountMinor: 4200, currency: 'USD' })
+    const started = harness.engine.txn.sales.start({ amountMinor: 4200, currency: 'USD' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
-    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'needsAttention', 8_000)
+    await eventually(() => harness!.engine.txn.reads.get(started.id)?.state === 'needsAttention', 8_000)
     // The charge may still stand at the bank: the day does not close over it.
-    expect(harness.engine.txn.dayReport()).toMatchObject({ closable: false, overridable: true })
-    expect((await harness.engine.txn.closeDay()).batch.closedAt).toBeUndefined()
+    expect(harness.engine.txn.day.report()).toMatchObject({ closable: false, overridable: true })
+    expect((await harness.engine.txn.day.close()).batch.closedAt).toBeUndefined()
 
-    const closed = await harness.engine.txn.closeDay(undefined, true)
+    const closed = await harness.engine.txn.day.close(undefined, true)
     expect(closed.batch).toMatchObject({ number: 1, managerOverride: true })
     expect(closed.sales.find((s) => s.id === started.id)?.state).toBe('needsAttention')
     expect(harness.engine.journal.events(started.id).map((e) => e.type)).toContain('closeOverridden')
@@ -194,16 +194,16 @@ describe('restaurant close does not skip stored authorisations', () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
     harness = await startEngineHarness(reader, { restaurantMode: true })
     harness.host.setFault('*', 'http-503')
-    const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.startSale({ amountMinor: 4300, currency: 'USD' }).id)
+    const sale = await harness.engine.txn.waitForOutcome(harness.engine.txn.sales.start({ amountMinor: 4300, currency: 'USD' }).id)
     expect(sale.state).toBe('storedOffline')
-    await harness.engine.txn.adjustTip(sale.id, 500)
-    const report = await harness.engine.txn.closeDay()
+    await harness.engine.txn.afterSale.adjustTip(sale.id, 500)
+    const report = await harness.engine.txn.day.close()
     expect(report.batch.closedAt).toBeDefined()
     // The capture waits behind the payment in the queue.
-    expect(harness.engine.txn.get(sale.id)?.state).toBe('capturePending')
+    expect(harness.engine.txn.reads.get(sale.id)?.state).toBe('capturePending')
     harness.host.clearFaults()
     await harness.engine.forwarder.forwardNow()
-    await eventually(() => harness!.engine.txn.get(sale.id)?.state === 'captured', 8_000)
+    await eventually(() => harness!.engine.txn.reads.get(sale.id)?.state === 'captured', 8_000)
     expect(harness.host.ledger().payments.find((p) => p.merchantTransID === sale.id)).toMatchObject({
       status: 'Captured',
       tipAmount: { value: '5.00' },
@@ -238,14 +238,14 @@ describe('a reversal the bank refuses is never stranded', () => {
       logger: pino({ level: 'silent' }),
     })
     harness.host.setFault('payment', 'delay=2500', 1)
-    const started = harness.engine.txn.startSale({ amountMinor: 4400, currency: 'USD' })
+    const started = harness.engine.txn.sales.start({ amountMinor: 4400, currency: 'USD' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
-    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'needsAttention', 8_000)
+    await eventually(() => harness!.engine.txn.reads.get(started.id)?.state === 'needsAttention', 8_000)
     expect(harness.engine.journal.outbox.ofSale(started.id).find((i) => i.operation === 'reversal')?.state).toBe('attention')
-    expect(harness.engine.txn.dayReport()).toMatchObject({ closable: false })
+    expect(harness.engine.txn.day.report()).toMatchObject({ closable: false })
 
-    await harness.engine.txn.managerRetry(started.id)
-    await eventually(() => harness!.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    await harness.engine.txn.afterSale.managerRetry(started.id)
+    await eventually(() => harness!.engine.txn.reads.get(started.id)?.state === 'reversed', 8_000)
     // The reversal may overtake the slow payment at the host; either way the card is not charged.
     const atHost = await eventually(() => harness!.host.ledger().payments.find((p) => p.merchantTransID === started.id), 8_000)
     expect(['Reversed', 'Failed']).toContain(atHost.status)
@@ -259,7 +259,7 @@ describe('a lost data key does not strand a reversal', () => {
     // The queue waits, so the reversal is still queued when the keychain loses the data key.
     await harness.engine.forwarder.stop()
     harness.host.setFault('payment', 'process-then-drop', 1)
-    const started = harness.engine.txn.startSale({ amountMinor: 4400, currency: 'USD' })
+    const started = harness.engine.txn.sales.start({ amountMinor: 4400, currency: 'USD' })
     expect((await harness.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
     expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Captured')
     await harness.secrets.delete('data-key/T1')
@@ -268,7 +268,7 @@ describe('a lost data key does not strand a reversal', () => {
     expect(engine.alarms.map((a) => a.code)).toEqual(['DATA_KEY_MISSING'])
     // Nothing the agent owes the bank is locked away: the reversal has its card-free copy.
     expect(engine.journal.outbox.lockedCount()).toBe(0)
-    await eventually(() => engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    await eventually(() => engine.txn.reads.get(started.id)?.state === 'reversed', 8_000)
     expect(harness.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
     const reversal = harness.host.ledger().entries.find((e) => e.operation === 'reversal' && e.originalMerchantTransID === started.id)
     expect(reversal?.status).toBe('Success')
@@ -282,9 +282,9 @@ describe('an answer about another request is not an answer', () => {
       harness = await startEngineHarness(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }))
       const h = harness
       h.host.setFault('payment', fault, 1)
-      const started = h.engine.txn.startSale({ amountMinor: 2_700, currency: 'USD' })
+      const started = h.engine.txn.sales.start({ amountMinor: 2_700, currency: 'USD' })
       expect((await h.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
-      await eventually(() => h.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+      await eventually(() => h.engine.txn.reads.get(started.id)?.state === 'reversed', 8_000)
       expect(h.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
       const answered = h.engine.journal.events(started.id).find((e) => e.type === 'paymentAnswered')
       expect(JSON.parse(answered?.detail ?? '{}')).toMatchObject({
@@ -306,9 +306,9 @@ describe('a host that answers reversals with a bare record (host contract §1)',
     h.host.setFault('payment', fault, 1)
     // Every reversal answered in the bare form: status and svcTransInfo, no id, no payment.
     h.host.setFault('reversal', 'answer-bare-record')
-    const started = h.engine.txn.startSale({ amountMinor: 2_900, currency: 'USD' })
+    const started = h.engine.txn.sales.start({ amountMinor: 2_900, currency: 'USD' })
     expect((await h.engine.txn.waitForOutcome(started.id)).state).toBe('reversalPending')
-    await eventually(() => h.engine.txn.get(started.id)?.state === 'reversed', 8_000)
+    await eventually(() => h.engine.txn.reads.get(started.id)?.state === 'reversed', 8_000)
     expect(h.host.ledger().payments.find((p) => p.merchantTransID === started.id)?.status).toBe('Reversed')
     const reversals = h.host.ledger().entries.filter((e) => e.operation === 'reversal' && e.originalMerchantTransID === started.id)
     // Acknowledged at its first answer: not asked again and again.

@@ -23,11 +23,11 @@ function heldCard(card = TEST_CARDS.chipVisa()) {
 }
 
 async function tippedSale(h: EngineHarness, amountMinor: number, tipMinor: number): Promise<string> {
-  const started = h.engine.txn.startSale({ amountMinor, currency: 'USD' })
+  const started = h.engine.txn.sales.start({ amountMinor, currency: 'USD' })
   expect((await h.engine.txn.waitForOutcome(started.id)).state).toBe('approved')
   if (tipMinor > 0) {
-    await h.engine.txn.adjustTip(started.id, tipMinor, true)
-    await eventually(() => h.engine.txn.get(started.id)?.tipState === 'adjusted')
+    await h.engine.txn.afterSale.adjustTip(started.id, tipMinor, true)
+    await eventually(() => h.engine.txn.reads.get(started.id)?.tipState === 'adjusted')
   }
   return started.id
 }
@@ -45,12 +45,12 @@ describe('a tip changed while a return waits for its card', () => {
     harness = await startEngineHarness(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, card.presentation))
     const h = harness
     const saleId = await tippedSale(h, 10_000, 2_000)
-    const ret = h.engine.txn.startReturn({ originalId: saleId, amountMinor: 12_000, currency: 'USD', managerApproved: true })
+    const ret = h.engine.txn.returns.start({ originalId: saleId, amountMinor: 12_000, currency: 'USD', managerApproved: true })
     expect(ret.state).toBe('returnReadingCard')
     // The tip is lowered while the customer looks for the card: refused in plain words.
-    await expect(h.engine.txn.adjustTip(saleId, 0, true)).rejects.toThrow(/about to credit USD 120\.00/)
+    await expect(h.engine.txn.afterSale.adjustTip(saleId, 0, true)).rejects.toThrow(/about to credit USD 120\.00/)
     card.release()
-    await eventually(() => h.engine.txn.get(ret.id)?.state === 'credited')
+    await eventually(() => h.engine.txn.reads.get(ret.id)?.state === 'credited')
     expect(creditedAtHost(h, ret.id)).toBe(12_000)
     expect(overCredited(h.host.ledger())).toEqual([])
     expect(h.host.ledger().payments.find((p) => p.merchantTransID === saleId)?.tipAmount?.value).toBe('20.00')
@@ -61,14 +61,14 @@ describe('a tip changed while a return waits for its card', () => {
     harness = await startEngineHarness(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, card.presentation))
     const h = harness
     const saleId = await tippedSale(h, 10_000, 2_000)
-    const ret = h.engine.txn.startReturn({ originalId: saleId, amountMinor: 12_000, currency: 'USD', managerApproved: true })
+    const ret = h.engine.txn.returns.start({ originalId: saleId, amountMinor: 12_000, currency: 'USD', managerApproved: true })
     // A new tip (higher, so the guard lets it through) waits for the bank: until it answers, the bank
     // is known to hold the amount only, and the tip refused would leave it at that.
     await h.engine.forwarder.stop()
-    await h.engine.txn.adjustTip(saleId, 3_000, true)
+    await h.engine.txn.afterSale.adjustTip(saleId, 3_000, true)
     card.release()
-    await eventually(() => h.engine.txn.get(ret.id)?.state === 'abandoned')
-    expect(h.engine.txn.get(ret.id)?.reason).toBe('not returned: only USD 100.00 is left to return of this sale')
+    await eventually(() => h.engine.txn.reads.get(ret.id)?.state === 'abandoned')
+    expect(h.engine.txn.reads.get(ret.id)?.reason).toBe('not returned: only USD 100.00 is left to return of this sale')
     expect(creditedAtHost(h, ret.id)).toBe(0)
     expect(h.engine.journal.outbox.ofSale(ret.id)).toEqual([])
     expect(h.engine.journal.sealedRowCount()).toBeGreaterThan(0) // the tip's queued body, not the return's card
@@ -81,16 +81,18 @@ describe('limits no override lifts', () => {
     harness = await startEngineHarness(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }))
     const h = harness
     const saleId = await tippedSale(h, 100, 0)
-    await expect(h.engine.txn.adjustTip(saleId, 9_007_199_254_740_991, true)).rejects.toMatchObject({
+    await expect(h.engine.txn.afterSale.adjustTip(saleId, 9_007_199_254_740_991, true)).rejects.toMatchObject({
       code: 'TIP_INVALID',
       message: expect.stringMatching(/may not exceed USD 10000\.00, even with a manager/),
     })
     // The most a manager may approve: amount plus tip at the terminal's maximum sale.
-    await expect(h.engine.txn.adjustTip(saleId, TEST_SALE_LIMITS.maxSaleMinor - 99, true)).rejects.toMatchObject({ code: 'TIP_INVALID' })
-    await h.engine.txn.adjustTip(saleId, TEST_SALE_LIMITS.maxSaleMinor - 100, true)
-    await eventually(() => h.engine.txn.get(saleId)?.tipState === 'adjusted')
+    await expect(h.engine.txn.afterSale.adjustTip(saleId, TEST_SALE_LIMITS.maxSaleMinor - 99, true)).rejects.toMatchObject({
+      code: 'TIP_INVALID',
+    })
+    await h.engine.txn.afterSale.adjustTip(saleId, TEST_SALE_LIMITS.maxSaleMinor - 100, true)
+    await eventually(() => h.engine.txn.reads.get(saleId)?.tipState === 'adjusted')
     expect(() =>
-      h.engine.txn.startReturn({ originalId: saleId, amountMinor: 10_000_000_000, currency: 'USD', managerApproved: true }),
+      h.engine.txn.returns.start({ originalId: saleId, amountMinor: 10_000_000_000, currency: 'USD', managerApproved: true }),
     ).toThrow(expect.objectContaining({ code: 'RETURN_TOO_LARGE' }))
     expect(
       h.host
@@ -107,9 +109,9 @@ describe('a void checks the card before anything is sent', () => {
     harness = await startEngineHarness(reader)
     const h = harness
     const saleId = await tippedSale(h, 4_000, 0)
-    await h.engine.txn.voidSale(saleId)
-    await eventually(() => h.engine.txn.get(saleId)?.state === 'approved')
-    expect(h.engine.txn.get(saleId)?.reason).toBe('not voided: this is not the card the sale was paid with')
+    await h.engine.txn.afterSale.voidSale(saleId)
+    await eventually(() => h.engine.txn.reads.get(saleId)?.state === 'approved')
+    expect(h.engine.txn.reads.get(saleId)?.reason).toBe('not voided: this is not the card the sale was paid with')
     expect(h.host.ledger().entries.filter((e) => e.operation === 'cancel')).toHaveLength(0)
     expect(h.engine.journal.outbox.ofSale(saleId).filter((i) => i.operation === 'cancel')).toEqual([])
     expect(h.engine.journal.sealedRowCount()).toBe(0)
@@ -129,17 +131,19 @@ describe('returns without a sale are limited per card and per day, not only per 
     const reader = new ScriptedCardReader().present(visa(), visa(), { card: TEST_CARDS.swipeMastercard() })
     harness = await startEngineHarness(reader, { limits })
     const h = harness
-    const unreferenced = (amountMinor: number) => h.engine.txn.startReturn({ amountMinor, currency: 'USD', managerApproved: true })
+    const unreferenced = (amountMinor: number) => h.engine.txn.returns.start({ amountMinor, currency: 'USD', managerApproved: true })
 
     const first = unreferenced(10_000)
-    await eventually(() => h.engine.txn.get(first.id)?.state === 'credited')
+    await eventually(() => h.engine.txn.reads.get(first.id)?.state === 'credited')
     const second = unreferenced(10_000)
-    await eventually(() => h.engine.txn.get(second.id)?.state === 'abandoned')
-    expect(h.engine.txn.get(second.id)?.reason).toBe('not returned: only USD 50.00 is left to return to this card today without a sale')
+    await eventually(() => h.engine.txn.reads.get(second.id)?.state === 'abandoned')
+    expect(h.engine.txn.reads.get(second.id)?.reason).toBe(
+      'not returned: only USD 50.00 is left to return to this card today without a sale',
+    )
     expect(creditedAtHost(h, second.id)).toBe(0)
 
     const other = unreferenced(10_000)
-    await eventually(() => h.engine.txn.get(other.id)?.state === 'credited')
+    await eventually(() => h.engine.txn.reads.get(other.id)?.state === 'credited')
     let refused: unknown
     try {
       unreferenced(5_001)

@@ -22,7 +22,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
 async function sale(operatorId: string, amountMinor: number) {
   await tick()
   const txn = harness!.engine.txn
-  const done = await txn.waitForOutcome(txn.startSale({ amountMinor, currency: 'USD', operatorId }).id)
+  const done = await txn.waitForOutcome(txn.sales.start({ amountMinor, currency: 'USD', operatorId }).id)
   expect(done.state).toBe('approved')
   await tick()
   return done
@@ -44,7 +44,7 @@ describe('totals per shift', () => {
     shifts().signedIn('17')
     await sale('17', 700)
 
-    const open = harness.engine.txn.dayReport()
+    const open = harness.engine.txn.day.report()
     expect(open.byShift.map(({ operatorId, count, amountMinor, end }) => [operatorId, count, amountMinor, end !== undefined])).toEqual([
       ['17', 2, { USD: 1500 }, true],
       ['23', 1, { USD: 2000 }, true],
@@ -60,7 +60,7 @@ describe('totals per shift', () => {
       ['23', 1, 2000],
     ])
 
-    const closed = await harness.engine.txn.closeDay()
+    const closed = await harness.engine.txn.day.close()
     expect(closed.batch.closedAt).toEqual(expect.any(Number))
     expect(closed.byShift).toHaveLength(3)
     expect(closed.byShift[2]).toMatchObject({ operatorId: '17', count: 1, end: closed.batch.closedAt })
@@ -70,9 +70,9 @@ describe('totals per shift', () => {
 
     // The next batch starts without shifts; the closed one's never change.
     shifts().signedIn('23')
-    const reread = harness.engine.txn.dayReport(1)
+    const reread = harness.engine.txn.day.report(1)
     expect(reread.byShift).toEqual(closed.byShift)
-    expect(harness.engine.txn.dayReport().byShift).toMatchObject([{ operatorId: '23', count: 0, amountMinor: {} }])
+    expect(harness.engine.txn.day.report().byShift).toMatchObject([{ operatorId: '23', count: 0, amountMinor: {} }])
     const db = new Database(join(harness.dir, 'journal.sqlite'))
     try {
       expect(() => db.prepare('UPDATE shift SET ended_at = ended_at + 1 WHERE batch = 1').run()).toThrow(/never changes/)
@@ -86,17 +86,17 @@ describe('totals per shift', () => {
     harness = await startEngineHarness(new ScriptedCardReader().present(...cards(1)))
     shifts().signedIn('17')
     await sale('17', 1200)
-    const before = harness.engine.txn.dayReport().byShift
+    const before = harness.engine.txn.day.report().byShift
     expect(before).toMatchObject([{ operatorId: '17', count: 1 }])
     expect(before[0]!.end).toBeUndefined()
 
     await harness.restart(new ScriptedCardReader().present(...cards(1)))
-    expect(harness.engine.txn.dayReport().byShift).toEqual(before)
+    expect(harness.engine.txn.day.report().byShift).toEqual(before)
     shifts().signedIn('17')
     await sale('17', 300)
-    expect(harness.engine.txn.dayReport().byShift).toMatchObject([{ operatorId: '17', start: before[0]!.start, count: 2 }])
+    expect(harness.engine.txn.day.report().byShift).toMatchObject([{ operatorId: '17', start: before[0]!.start, count: 2 }])
 
-    const closed = await harness.engine.txn.closeDay()
+    const closed = await harness.engine.txn.day.close()
     expect(closed.byShift).toEqual([
       { operatorId: '17', start: before[0]!.start, end: closed.batch.closedAt, count: 2, amountMinor: { USD: 1500 }, tipMinor: { USD: 0 } },
     ])
@@ -105,7 +105,7 @@ describe('totals per shift', () => {
   it('a batch closed before shifts were kept reads with no shifts', async () => {
     harness = await startEngineHarness(new ScriptedCardReader().present(...cards(1)))
     await sale('17', 900)
-    await harness.engine.txn.closeDay()
+    await harness.engine.txn.day.close()
     const db = new Database(join(harness.dir, 'journal.sqlite'))
     try {
       // What an older agent froze: the summary without byShift (the trigger forbids updates, so the
@@ -117,6 +117,6 @@ describe('totals per shift', () => {
     } finally {
       db.close()
     }
-    expect(harness.engine.txn.dayReport(1)).toMatchObject({ byShift: [], totals: [{ amountMinor: 900 }] })
+    expect(harness.engine.txn.day.report(1)).toMatchObject({ byShift: [], totals: [{ amountMinor: 900 }] })
   })
 })

@@ -1,14 +1,12 @@
 /**
  * What happens to a payment after the customer left: a void (the card presented again, checked
  * against the sale's card, then a cancel queued; a stored payment still in the queue is withdrawn
- * instead), a tip, a restaurant capture, a manager's retry of a message that needed attention, and
- * close of day. Each is a step on the engine (step-engine.ts), a peer of the sale and the return.
+ * instead), a tip, a restaurant capture, a manager's retry of a message that needed attention or
+ * their note that a declined one will not be paid. Each is a step on the engine (step-engine.ts), a
+ * peer of the sale and the return; close of day is day-flow.ts.
  */
-import { BatchClosedMeanwhileError, type JournalStore } from '../journal'
+import type { JournalStore } from '../journal'
 import { PosError } from '../../src-shared/pos-error'
-import { STANDING_PAYMENT } from '../../src-shared/sale'
-import { businessDay } from './business-day'
-import { closedBatchReport, openBatchReport, summarise, type DayReport, type FrozenSummary } from './close-of-day'
 import type { CounterLock } from './counter-lock'
 import { readFailure, type CounterReader } from './counter-reader'
 import type { SaleLimits } from './sale-request'
@@ -17,7 +15,7 @@ import type { StepEngine } from './step-engine'
 import { checkTip, maxTotalMinor, type TipPolicy } from './tip-policy'
 import type { WriteAhead } from './write-ahead'
 
-export interface AfterSaleDeps {
+export interface AfterSaleFlowDeps {
   journal: JournalStore
   engine: StepEngine
   counterReader: CounterReader
@@ -25,11 +23,10 @@ export interface AfterSaleDeps {
   lock: CounterLock
   tips: TipPolicy
   limits: SaleLimits
-  now: () => Date
 }
 
-export class AfterSale {
-  constructor(private readonly deps: AfterSaleDeps) {}
+export class AfterSaleFlow {
+  constructor(private readonly deps: AfterSaleFlowDeps) {}
 
   /**
    * A void holds the counter while the card is asked for again. A stored payment still waiting in
@@ -111,84 +108,6 @@ export class AfterSale {
   async managerRetry(id: string, by?: string): Promise<SaleView> {
     await this.deps.engine.step(id, { type: 'managerRetry' }, { by })
     return toSaleView(this.deps.writeAhead.sale(id))
-  }
-
-  /** A batch's report (the open one by default); nothing changes. */
-  dayReport(batch?: number): DayReport {
-    const { journal } = this.deps
-    const open = journal.batches.openNumber()
-    if (batch === undefined || batch === open) {
-      const reported = { batch: { number: open }, businessDay: businessDay(this.deps.now()) }
-      return openBatchReport(reported, journal.salesOfOpenBatch().map(toSaleView), journal.shifts.ofOpenBatch())
-    }
-    const closed = journal.batches.get(batch)
-    if (!closed) throw new PosError('NO_SUCH_BATCH', `there is no batch ${batch} on this terminal (the open batch is ${open})`)
-    const reported = {
-      batch: {
-        number: closed.number,
-        closedAt: closed.closedAt,
-        ...(closed.managerOverride ? { managerOverride: true } : {}),
-        ...(closed.closedBy !== undefined ? { closedBy: closed.closedBy } : {}),
-      },
-      businessDay: closed.businessDay,
-    }
-    return closedBatchReport(reported, JSON.parse(closed.summary) as FrozenSummary, journal.salesOfBatch(batch).map(toSaleView))
-  }
-
-  /**
-   * Close of day closes the open batch: refused while reversals are pending; in restaurant mode
-   * every authorised payment of the batch is captured for base plus tip (docs/gateway.md §D3
-   * "Capture"), queued like the rest; a stored one's capture waits in the queue behind the payment
-   * and follows its forward. The batch then takes exactly the sales it counted, with its totals as
-   * they stand, in one commit; a sale started meanwhile goes to the next batch.
-   *
-   * `batch` names the batch the caller means: a repeat of a close that already happened returns that
-   * batch and closes nothing else.
-   */
-  async closeDay(batch?: number, managerOverride = false, by?: string): Promise<DayReport> {
-    const { journal, writeAhead } = this.deps
-    const open = journal.batches.openNumber()
-    if (batch !== undefined && batch < open) return this.dayReport(batch)
-    if (batch !== undefined && batch > open) {
-      throw new PosError('NO_SUCH_BATCH', `batch ${batch} is not open yet (the open batch is ${open})`)
-    }
-    const before = this.dayReport()
-    if (!before.closable && !(managerOverride && before.overridable)) return before
-    const members = before.sales.map((sale) => sale.id)
-    // The override is recorded on each sale it passes over, in the sale's own history.
-    for (const sale of before.sales)
-      if (sale.state === 'needsAttention') await this.deps.engine.step(sale.id, { type: 'closeOverridden' }, { by })
-    for (const id of members) {
-      const sale = writeAhead.sale(id)
-      if (!sale.autoCapture && STANDING_PAYMENT.has(sale.state)) await this.capture(id, by)
-    }
-    // Checked again on the sales as they are now: a void may have started while the captures were written.
-    const at = this.deps.now()
-    // The close ends the shift still open (journal/batch-store.ts): its totals are frozen as ended now.
-    const shifts = journal.shifts
-      .ofOpenBatch()
-      .map((shift) => ({ ...shift, endedAt: shift.endedAt ?? Math.max(shift.startedAt, at.getTime()) }))
-    const counted = openBatchReport(
-      { batch: before.batch, businessDay: before.businessDay },
-      members.map((id) => toSaleView(writeAhead.sale(id))),
-      shifts,
-    )
-    if (!counted.closable && !(managerOverride && counted.overridable)) return counted
-    try {
-      const closed = journal.batches.close({
-        saleIds: members,
-        closedAt: at.getTime(),
-        businessDay: businessDay(at),
-        managerOverride: !counted.closable,
-        summary: JSON.stringify(summarise(counted.sales, shifts)),
-        closedBy: by,
-      })
-      return this.dayReport(closed.number)
-    } catch (error) {
-      // Another close (the POS and the screen at once) took these sales first: that is the close asked for.
-      if (error instanceof BatchClosedMeanwhileError) return this.dayReport(open)
-      throw error
-    }
   }
 
   /** Sales of a closed batch stay as closed: no void, no tip change (a refund is the way back). */
