@@ -185,7 +185,8 @@ function build(): JsonSchema {
           type: 'apiKey',
           in: 'cookie',
           name: 'pos_session',
-          description: 'Set when a window is opened from a one-time launch link (POST /v1/launch, or the link serve prints).',
+          description:
+            'Set when a cashier window is opened from a one-time launch link (POST /v1/launch, or the link serve prints). A customer display has its own cookie, `pos_display`, sent under /customer, where it calls these paths as /customer/v1/….',
         },
       },
       schemas: { ...components(results, 'output'), ...components(requests, 'input'), ...failureSchemas() },
