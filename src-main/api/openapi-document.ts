@@ -40,6 +40,7 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   exportDay: 'A batch as CSV or JSON',
   deviceStatus: 'The card reader',
   extendCardRead: 'More time for the customer at the card prompt',
+  showAmountCheck: 'A large amount the cashier checks with the customer, for the customer display',
   presentTestCard: 'Training mode: the simulated PIN pad presents this card next',
   settings: 'Host, ids, signing key check value',
   setSigningKey: 'Store the signing key in the OS keychain',

@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CustomerApp, isCustomerView } from '../../src-renderer/src/features/customer/CustomerApp'
 import { spokenLine } from '../../src-renderer/src/features/customer/CustomerDisplay'
-import { connectStore, createPosStore, CUSTOMER_RESULT_MS, customerView } from '../../src-renderer/src/store'
+import { AMOUNT_CHECK_MS, connectStore, createPosStore, CUSTOMER_RESULT_MS, customerView } from '../../src-renderer/src/store'
 import { displayBridge } from '../../src-renderer/src/bridge'
 import { FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
 import { makeClock } from './render-app'
@@ -28,11 +28,24 @@ describe('the address chooses the customer display', () => {
 
 describe('what the customer sees', () => {
   const now = 1_700_000_100_000
-  const base = { prompt: null, promptSaleId: null, appInfo: makeAppInfo({ storeName: 'Corner Cafe' }) }
+  const base = { prompt: null, promptSaleId: null, amountCheck: null, appInfo: makeAppInfo({ storeName: 'Corner Cafe' }) }
   const sale = makeSale({ id: 'S1', amountMinor: 123456, tipMinor: 0, maskedPan: '476173******0010', authCode: 'A1', updatedAt: now })
 
   it('a welcome when nothing happens', () => {
     expect(customerView({ ...base, sales: {} }, now, null)).toMatchObject({ kind: 'welcome', title: 'Welcome', detail: 'Corner Cafe' })
+  })
+
+  it('a large amount the cashier checks with the customer: shown to check, until the sale starts or it is old', () => {
+    const checking = { ...base, sales: {}, amountCheck: { amountMinor: 150000, currency: 'USD', at: now } }
+    expect(customerView(checking, now + 1000, null)).toMatchObject({
+      kind: 'check',
+      amountLabel: 'Total',
+      amountMinor: 150000,
+      currency: 'USD',
+      title: 'Please check the amount',
+    })
+    expect(customerView(checking, now + AMOUNT_CHECK_MS + 1, null).kind).toBe('welcome')
+    expect(customerView({ ...checking, sales: { S1: sale } }, now + 1000, null)).toMatchObject({ kind: 'sale', amountMinor: 123456 })
   })
 
   it('the amount and the instruction while the card is asked for, the PIN in the reader’s words', () => {
