@@ -56,12 +56,13 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
         ),
     })
   // While the agent does not answer, what it last said about the reader, the bank and the queue is
-  // nobody's word: their badges give way to one grey badge saying so, until the agent answers again.
+  // nobody's word: their badges give way to one red badge saying so (nothing can be charged), until
+  // the agent answers again.
   if (!answering)
     items.push({
       key: 'agent',
       render: (inMenu) => (
-        <Badge tone="off" testId={id(inMenu, 'agent-not-answering')}>
+        <Badge tone="error" testId={id(inMenu, 'agent-not-answering')}>
           {AGENT_NOT_ANSWERING}
         </Badge>
       ),

@@ -99,7 +99,7 @@ export function counterSale(sales: PosState['sales']): SaleView | null {
  * later, or a stored payment forwarded, is no business of the next customer).
  */
 export function customerView(
-  s: Pick<PosState, 'sales' | 'prompt' | 'promptSaleId' | 'appInfo' | 'amountCheck'>,
+  s: Pick<PosState, 'sales' | 'prompt' | 'promptSaleId' | 'appInfo' | 'amountCheck'> & Partial<Pick<PosState, 'agentAnswering'>>,
   now: number,
   followedId: string | null,
 ): CustomerView {
@@ -133,6 +133,15 @@ export function customerView(
   const amountWords = moneyText(amount.amountMinor, sale.currency)
   const prompt = s.promptSaleId === null || s.promptSaleId === sale.id ? s.prompt : null
   if (COUNTER_BUSY.has(sale.state)) {
+    // The display cannot reach the agent: a card inserted now would go to a terminal that may not be listening.
+    if (s.agentAnswering === false)
+      return {
+        kind: 'sale',
+        ...amount,
+        title: 'Please wait',
+        detail: 'Do not insert your card yet. The cashier will tell you when.',
+        tone: 'warn',
+      }
     const base = isReturn ? RETURN_RUNNING_WORDS : (RUNNING_WORDS[sale.state] ?? { title: 'Please wait', detail: '' })
     // The reader's own prompt is the more precise one while the card is being read.
     const reading = sale.state === 'readingCard' || sale.state === 'voidReadingCard' || sale.state === 'returnReadingCard'
