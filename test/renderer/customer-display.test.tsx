@@ -80,7 +80,7 @@ describe('what the customer sees', () => {
     const refund = { ...sale, kind: 'return' as const, originalId: 'S0' }
     const reading = customerView({ ...base, sales: { S1: { ...refund, state: 'returnReadingCard' as const } } }, now, null)
     expect(reading).toMatchObject({ kind: 'sale', amountLabel: 'Refund', title: 'Insert, tap or swipe your card' })
-    expect(spokenLine(reading)).toMatch(/^Refund USD [\d.,]+ to your card\. Insert, tap or swipe your card\./)
+    expect(spokenLine(reading)).toMatch(/^Refund [\d,]+ US dollars( \d\d)? to your card\. Insert, tap or swipe your card\./)
     for (const state of ['creditPending', 'credited'] as const) {
       const done = customerView({ ...base, sales: { S1: { ...refund, state } } }, now + 1000, 'S1')
       expect(done).toMatchObject({ kind: 'result', amountLabel: 'Refund', title: 'Refunded', tone: 'ok' })
@@ -88,6 +88,15 @@ describe('what the customer sees', () => {
     }
     const refused = customerView({ ...base, sales: { S1: { ...refund, state: 'abandoned' as const } } }, now + 1000, 'S1')
     expect(refused).toMatchObject({ title: 'Not refunded', amountLabel: 'Refund' })
+  })
+
+  it('speaks an amount as money, never the currency code or a decimal point', () => {
+    const line = (amountMinor: number, currency: string) => spokenLine({ amountMinor, currency, title: 'Approved', detail: '' })
+    expect(line(999, 'USD')).toBe('Total 9 US dollars 99. Approved.')
+    expect(line(150000, 'USD')).toBe('Total 1,500 US dollars. Approved.')
+    expect(line(100, 'USD')).toBe('Total 1 US dollar. Approved.')
+    expect(line(1205, 'EUR')).toBe('Total 12 euros 05. Approved.')
+    expect(line(1234, 'JPY')).toBe('Total 1,234 Japanese yen. Approved.')
   })
 
   it('a refusal for want of the bank says so, without the cashier’s reason', () => {

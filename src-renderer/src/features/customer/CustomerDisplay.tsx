@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
-import { moneyText } from '../../components/money-text'
+import { moneyText, spokenMoney } from '../../components/money-text'
 import { cardPromptLimit, counterSale, customerView, isTraining, useNow, usePos } from '../../store'
 import { platformSpeech, useSpokenPrompts } from './use-spoken-prompts'
 import { platformChime, useTimeWarningCue } from './use-time-warning'
@@ -18,7 +18,7 @@ const MORE_TIME_WORDS = 'Press More time on the screen to have longer.'
 /** How the amount is introduced, on screen and spoken: to pay, refunded, or a payment being cancelled. */
 const AMOUNT_WORDS: Readonly<Record<string, string>> = { Total: 'Total', Refund: 'Refund', Cancel: 'Cancelling' }
 
-/** What the display says, as one line to speak: the amount, then the instruction or the outcome. */
+/** What the display says, as one line to speak: the amount (in words a speech engine says as money), then the instruction or the outcome. */
 export function spokenLine(view: {
   amountLabel?: string
   amountMinor: number | null
@@ -28,7 +28,7 @@ export function spokenLine(view: {
 }): string {
   const amount =
     view.amountMinor !== null && view.currency !== null
-      ? `${AMOUNT_WORDS[view.amountLabel ?? 'Total'] ?? 'Total'} ${moneyText(view.amountMinor, view.currency)}${view.amountLabel === 'Refund' ? ' to your card' : ''}. `
+      ? `${AMOUNT_WORDS[view.amountLabel ?? 'Total'] ?? 'Total'} ${spokenMoney(view.amountMinor, view.currency)}${view.amountLabel === 'Refund' ? ' to your card' : ''}. `
       : ''
   return `${amount}${view.title}.${view.detail ? ` ${view.detail}` : ''}`.replace(/\.\./g, '.').replace(/!\./g, '!')
 }
