@@ -203,7 +203,8 @@ describe('plain words', () => {
     ['E12: host refused', 'The bank refused'],
     ['declined by the issuer: Insufficient funds', 'The card’s bank declined it: Insufficient funds'],
     ['declined by the bank', 'The bank declined it.'],
-    ['not completed: no valid answer came from the bank', 'No valid answer came from the bank'],
+    ['not completed: no valid answer came from the bank', 'The bank’s answer did not come in time, or could not be read'],
+    ['no valid answer came from the bank', 'The bank’s answer did not come in time, or could not be read'],
     ['declined: do not honour', 'The bank declined it: do not honour'],
   ])('%s → %s', (raw, words) => {
     expect(plainReason(raw)).toBe(words)

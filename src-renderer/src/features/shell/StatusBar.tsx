@@ -112,6 +112,13 @@ export function StoreTitle() {
   return (
     <h1 className="app-title" title={appInfo ? `${appInfo.storeName} · terminal ${appInfo.terminalId}` : undefined}>
       {appInfo?.storeName ?? 'pos-agent'}
+      {/* Restaurant mode changes what Approved means (taken at close, with the tip): it is said where the terminal is named. */}
+      {appInfo?.restaurantMode ? (
+        <span className="app-mode" data-testid="restaurant-mode">
+          {' '}
+          · Restaurant
+        </span>
+      ) : null}
       {appInfo ? <span className="terminal-id"> · terminal {appInfo.terminalId}</span> : null}
     </h1>
   )
