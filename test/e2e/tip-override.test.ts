@@ -13,7 +13,7 @@ import { goTo, newSale, sell } from './cashier'
 import { e2eComponentsPresent, screenshot } from './harness'
 import { notInView } from './in-view'
 import { auditTrailAsPos, posValue } from './pos-api'
-import { addStaff, signInIfAsked } from './staff'
+import { CASHIER, MANAGER, signedInWithStaff } from './staff'
 import { useE2E } from './suite'
 
 const SIZES = [
@@ -21,8 +21,6 @@ const SIZES = [
   { width: 1024, height: 768 },
   { width: 1280, height: 800 },
 ] as const
-const MANAGER = { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' } as const
-const CASHIER = { operatorId: '17', name: 'Carl', role: 'cashier', pin: '1357' } as const
 
 describe.skipIf(!e2eComponentsPresent())('a tip above the limit', () => {
   const e2e = useE2E('tip-override')
@@ -81,11 +79,9 @@ describe.skipIf(!e2eComponentsPresent())('a tip above the limit', () => {
   }, 120_000)
 
   it("with staff: the cashier's override goes only with a manager's approval, which shows the tip", async () => {
-    const { page, context } = e2e.cashier
+    const { page } = e2e.cashier
     await page.setViewportSize(SIZES[0])
-    await addStaff(context, e2e.serve, { ...MANAGER }, { ...CASHIER })
-    await page.reload()
-    await signInIfAsked(page, { ...CASHIER })
+    await signedInWithStaff(e2e, CASHIER)
     const sale = await sell(page, '3000', '30.00', 'approved')
     await newSale(page)
     await goTo(page, 'tips')
