@@ -10,7 +10,9 @@
  *   (the operations openCashierWindow / openCustomerDisplay).
  * Every other /v1 call and /metrics need a token (the installation token or an integrator token a
  * manager created, as a bearer token) or the session cookie a launch link gave the page; loading the
- * page alone gives nothing. The `Host` header must name this server and a present `Origin` must be
+ * page alone gives nothing. A customer display has its own cookie, scoped to `/customer`, and calls
+ * the same API under `/customer/v1/`: opening one in the cashier's browser never replaces the
+ * cashier tab's session (window-cookies.ts). The `Host` header must name this server and a present `Origin` must be
  * this server (DNS rebinding and cross-site requests are refused). Who may do what is not decided
  * here: each call becomes `service.dispatch(caller, operation, request)` (src-main/service).
  * The server's own edges: a cap on connections sized below what the process may open, with a share
@@ -27,9 +29,10 @@ import { EventStreams, parseResumePoint } from './event-stream'
 import { openApiDocument } from './openapi-document'
 import { BodyTooLargeError, json, readBody, sendBodyTooLarge } from './http-body'
 import { serveStatic } from './static-files'
+import { sessionCookie, viewOfPath, windowSessionOf } from './window-cookies'
 import { contentSecurityPolicy } from '../../src-shared/contract'
 import { failed, httpStatusOf, type ErrorCode } from '../../src-shared/errors'
-import { callerKey, WINDOW_IDLE_MS, type AgentService, type Caller, type SessionView, type TokenCheck } from '../service'
+import { callerKey, type AgentService, type Caller, type SessionView, type TokenCheck } from '../service'
 
 export interface LocalServerOptions {
   port: number
@@ -171,15 +174,19 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     if (!hostAllowed(request.headers.host, origin)) return plain(response, 421, 'unexpected Host header')
     if (request.headers.origin !== undefined && request.headers.origin !== origin)
       return plain(response, 403, 'cross-origin requests are refused')
+    // Whose cookie the request is read with: the customer display's under /customer, the cashier's elsewhere.
+    const view = viewOfPath(url.pathname)
+    if (view === 'customer' && url.pathname.startsWith('/customer/v1/')) url.pathname = url.pathname.slice('/customer'.length)
+    const sessionOf = (r: IncomingMessage): string | undefined => windowSessionOf(r.headers.cookie, view, service)
     if (url.pathname.startsWith('/v1/') || url.pathname === '/metrics') {
       if ((url.pathname === '/v1/health' || url.pathname === '/v1/openapi.json') && request.method === 'GET') {
         if (!admitted(request, response, undefined)) return
         return json(response, 200, url.pathname === '/v1/health' ? options.health() : openApiDocument())
       }
-      const caller = callerOf(request, options.tokens, service)
+      const caller = callerOf(request, options.tokens, service, sessionOf(request))
       if (typeof caller === 'string') {
         if (caller === 'wrongToken') service.credentialRefused('pos', 'token')
-        if (caller === 'wrongSession' || (caller === 'noSession' && cookieOf(request) !== undefined))
+        if (caller === 'wrongSession' || (caller === 'noSession' && sessionOf(request) !== undefined))
           service.credentialRefused('counter', 'session')
         if (!admitted(request, response, undefined)) return
         return unauthorised(response, caller)
@@ -217,7 +224,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       // must not swap a working window's session for one it holds: such a link opens nothing.
       const site = request.headers['sec-fetch-site']
       const fromElsewhere = site !== undefined && site !== 'none' && site !== 'same-origin'
-      const working = service.windowCaller(cookieOf(request))
+      const working = service.windowCaller(sessionOf(request))
       if (fromElsewhere && working) {
         if (!admitted(request, response, working)) return
         response.writeHead(303, { location: '/', 'cache-control': 'no-store' }).end()
@@ -228,16 +235,18 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       const opened = session ? service.windowCaller(session.id) : undefined
       if (!admitted(request, response, opened)) return
       if (full) return page(response, 429, WINDOWS_FULL_PAGE)
-      if (session) response.setHeader('set-cookie', sessionCookie(session.id))
+      if (session) response.setHeader('set-cookie', sessionCookie(session.id, session.view))
       url.searchParams.delete('launch')
-      response.writeHead(303, { location: `${url.pathname}${url.search}`, 'cache-control': 'no-store' }).end()
+      // Each window to its own page, where its own cookie is sent.
+      const pathname = session ? (session.view === 'customer' ? '/customer' : '/') : url.pathname
+      response.writeHead(303, { location: `${pathname}${url.search}`, 'cache-control': 'no-store' }).end()
       return
     }
     // A paired window loading its page keeps its cookie another while (the session's own idle limit is the service's).
-    const cookieSession = cookieOf(request)
+    const cookieSession = sessionOf(request)
     const window = service.windowCaller(cookieSession)
     if (!admitted(request, response, window)) return
-    if (cookieSession !== undefined && window) response.setHeader('set-cookie', sessionCookie(cookieSession))
+    if (cookieSession !== undefined && window) response.setHeader('set-cookie', sessionCookie(cookieSession, view))
     // The page's CSP names the Electron origin; in the browser it is this server, which it also calls.
     const csp = contentSecurityPolicy(origin, true)
     response.setHeader('content-security-policy', `${csp}; frame-ancestors 'none'`)
@@ -311,19 +320,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   }
 }
 
-/**
- * A paired window's cookie: HttpOnly and SameSite=Strict, never a token; kept by the browser across
- * the agent's restarts (and its own) for as long as a window may stay unused, so the window
- * reconnects by itself.
- */
-function sessionCookie(id: string): string {
-  return `pos_session=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${Math.floor(WINDOW_IDLE_MS / 1000)}`
-}
-
-function cookieOf(request: IncomingMessage): string | undefined {
-  return /(?:^|;\s*)pos_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1]
-}
-
 function hostAllowed(host: string | undefined, origin: string): boolean {
   const port = origin.slice(origin.lastIndexOf(':') + 1)
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`
@@ -335,13 +331,17 @@ function hostAllowed(host: string | undefined, origin: string): boolean {
  * token, or a browser page without a session (never launched, or launched before the agent
  * restarted), told apart by the Fetch Metadata headers a browser adds.
  */
-function callerOf(request: IncomingMessage, tokens: TokenCheck, service: AgentService): Caller | Unauthenticated {
+function callerOf(
+  request: IncomingMessage,
+  tokens: TokenCheck,
+  service: AgentService,
+  session: string | undefined,
+): Caller | Unauthenticated {
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
   if (bearer !== undefined) {
     const token = tokens.grantOf(bearer)
     return token ? { door: 'pos', token } : 'wrongToken'
   }
-  const session = cookieOf(request)
   const caller = service.windowCaller(session)
   if (caller) return caller
   if (request.headers['sec-fetch-site'] !== undefined) return 'noSession'

@@ -40,6 +40,7 @@ const SUMMARIES: Readonly<Record<OperationName, string>> = {
   exportDay: 'A batch as CSV or JSON',
   deviceStatus: 'The card reader',
   extendCardRead: 'More time for the customer at the card prompt',
+  showAmountCheck: 'A large amount the cashier checks with the customer, for the customer display',
   presentTestCard: 'Training mode: the simulated PIN pad presents this card next',
   settings: 'Host, ids, signing key check value',
   setSigningKey: 'Store the signing key in the OS keychain',
@@ -185,7 +186,8 @@ function build(): JsonSchema {
           type: 'apiKey',
           in: 'cookie',
           name: 'pos_session',
-          description: 'Set when a window is opened from a one-time launch link (POST /v1/launch, or the link serve prints).',
+          description:
+            'Set when a cashier window is opened from a one-time launch link (POST /v1/launch, or the link serve prints). A customer display has its own cookie, `pos_display`, sent under /customer, where it calls these paths as /customer/v1/….',
         },
       },
       schemas: { ...components(results, 'output'), ...components(requests, 'input'), ...failureSchemas() },

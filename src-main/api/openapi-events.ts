@@ -35,7 +35,7 @@ export const EVENT_STREAM_ITEM: JsonSchema = {
   oneOf: [
     {
       description:
-        'A PosEvent (sale, queue, device, alarm): an unnamed event, which an EventSource hands to `onmessage`. A sale event has `id`, its journal position.',
+        'A PosEvent (sale, queue, device, alarm, amountCheck): an unnamed event, which an EventSource hands to `onmessage`. A sale event has `id`, its journal position.',
       properties: { event: { const: 'message' }, data: jsonData('PosEvent') },
     },
     {

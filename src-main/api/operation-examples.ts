@@ -35,6 +35,7 @@ export const OPERATION_EXAMPLES: { [K in OperationName]: OperationRequest<K> } =
   exportDay: { format: 'csv' },
   deviceStatus: {},
   extendCardRead: {},
+  showAmountCheck: { amount: { amountMinor: 150000, currency: 'USD' } },
   presentTestCard: { name: 'chip-visa' },
   settings: {},
   setSigningKey: { key: '0123456789abcdef0123456789abcdef' },

@@ -3,10 +3,10 @@
  * folder, a logger and the keychain. Built here once so the CLI, the local API and the Electron
  * shell start the agent the same way.
  */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   loadConfig,
+  loadTriedConfig,
   MissingConfigurationError,
   preparePrivateFolder,
   TRAINING_IDENTITY,
@@ -63,14 +63,14 @@ function checkTrainingMayStart(dataDir: string): void {
 
 export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const env = options.env ?? process.env
-  const configured = loadConfig({ flag: options.configFlag, env })
-  // Tried in training, the configuration gives its settings but not its host, key or journal.
-  const tried =
-    options.tryInTraining && configured?.file !== undefined ? { file: configured.file, settings: readSettings(configured.file) } : undefined
-  const loaded = tried ? undefined : configured
+  // Tried in training, the configuration gives its settings but not its host, key or journal (it
+  // needs none of them: only what it tries).
+  const triedConfig = options.tryInTraining ? loadTriedConfig({ flag: options.configFlag, env }) : undefined
+  const tried = triedConfig ? { file: triedConfig.file, settings: triedConfig.settings } : undefined
+  const loaded = triedConfig ? undefined : loadConfig({ flag: options.configFlag, env })
   const mode = loaded?.config.mode ?? 'training'
-  const dataDir = tried
-    ? join(resolveDataDir(configured, options.dataDirFlag, env), 'training')
+  const dataDir = triedConfig
+    ? join(options.dataDirFlag ?? env.POS_AGENT_DATA_DIR ?? triedConfig.dataDir, 'training')
     : resolveDataDir(loaded, options.dataDirFlag, env)
   let refusal: ConfigError | undefined
   if (loaded === undefined) {
@@ -101,9 +101,4 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     ...(refusal ? { refusal } : {}),
     ...(tried ? { tried } : {}),
   }
-}
-
-/** The configuration file as written (loadConfig has already checked it is valid). */
-function readSettings(file: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
 }

@@ -335,9 +335,35 @@ export const TRAINING_IDENTITY = {
   merchantId: 'TRAIN-MERCHANT',
 } as const
 
-export function trainingConfig(hostUrl: string, caFile: string, dataDir: string, tried?: Record<string, unknown>): LoadedConfig {
+/**
+ * A configuration file tried in training (`serve --training`): its settings as written, checked as
+ * training uses them, with the training host and ids in place of its own (so a file that sets only
+ * what it tries, `{"restaurantMode": true}`, is enough), and its data folder. Undefined: no file.
+ */
+export function loadTriedConfig(
+  location: ConfigLocation = {},
+): { file: string; settings: Record<string, unknown>; dataDir: string } | undefined {
+  const env = location.env ?? process.env
+  const file = locateConfig(location)
+  if (file === undefined) return undefined
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new ConfigError(`${file}: not readable JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError(`${file}: (top level): expected an object`)
+  const settings = raw as Record<string, unknown>
+  // Checked with the training host's settings, as trainingConfig will build it: the same words as loadConfig's for a bad field.
+  parseConfig(triedInTraining('https://127.0.0.1', join(dirname(file), 'training-ca.pem'), settings), file)
+  const dataDir = typeof settings.dataDir === 'string' ? resolve(dirname(file), settings.dataDir) : userDataDir(env)
+  return { file, settings, dataDir }
+}
+
+/** What training runs with: `tried`'s settings, with the training host, reader ids and store in place. */
+function triedInTraining(hostUrl: string, caFile: string, tried?: Record<string, unknown>): Record<string, unknown> {
   const merchant = (tried?.merchant ?? {}) as Record<string, unknown>
-  const config = configSchema.parse({
+  return {
     // A configuration tried in training (serve --training): everything it sets (restaurant mode,
     // limits, tips, receipts, the store's name) but the host, the reader and the ids, which stay the
     // training host's, so nothing it does can reach a real host or mix with the terminal's journal.
@@ -355,6 +381,9 @@ export function trainingConfig(hostUrl: string, caFile: string, dataDir: string,
       terminalId: TRAINING_IDENTITY.terminalId,
       merchantId: TRAINING_IDENTITY.merchantId,
     },
-  })
-  return { config, file: undefined, dataDir }
+  }
+}
+
+export function trainingConfig(hostUrl: string, caFile: string, dataDir: string, tried?: Record<string, unknown>): LoadedConfig {
+  return { config: configSchema.parse(triedInTraining(hostUrl, caFile, tried)), file: undefined, dataDir }
 }

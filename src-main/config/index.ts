@@ -2,6 +2,7 @@
 export {
   configSchema,
   loadConfig,
+  loadTriedConfig,
   locateConfig,
   parseConfig,
   trainingConfig,

@@ -137,6 +137,7 @@ export class AgentService extends EventEmitter<{ event: [PosEvent]; callerEnded:
       queueStatus: () => queueStatusOf(deps, now()),
       alarms: () => standingAlarms(engine.alarms, this.parts.queueStatus()),
       snapshot: () => this.saleEvents.snapshot(),
+      showAmountCheck: (amount) => this.emit('event', this.saleEvents.amountCheck(amount)),
       pinKey: (caller) => pinLimitKey(caller, (session) => this.windows.rootOf(session)),
     }
     const handlers = areas(this.parts)

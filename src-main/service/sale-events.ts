@@ -4,7 +4,7 @@
  * point), and a (re)connecting stream can ask what it missed and what the terminal looks like now
  * (docs/local-api.md "Live updates").
  */
-import type { DevicePrompt, PosEvent, PosStreamSnapshot, QueueStatusView, SaleTag, SaleView } from '../../src-shared/contract'
+import type { AmountCheck, DevicePrompt, PosEvent, PosStreamSnapshot, QueueStatusView, SaleTag, SaleView } from '../../src-shared/contract'
 import { COUNTER_BUSY } from '../../src-shared/sale'
 import type { CardReader } from '../device'
 import type { SaleReads } from '../txn'
@@ -24,13 +24,23 @@ export class SaleEvents {
   /** The sale that holds the counter, or last held it: the reader works for one sale at a time. */
   private counterSale: { id: string; tag: SaleTag; busy: boolean } | undefined
   private lastPrompt: DevicePrompt | undefined
+  /** The large amount the cashier is checking with the customer, until they answer or a sale starts. */
+  private checking: AmountCheck | undefined
 
   constructor(private readonly deps: SaleEventsDeps) {}
+
+  /** The cashier checks a large amount with the customer (null: no longer). */
+  amountCheck(amount: { amountMinor: number; currency: string } | null): PosEvent {
+    this.checking = amount ? { ...amount, at: (this.deps.now ?? Date.now)() } : undefined
+    return { type: 'amountCheck', amount: this.checking ?? null }
+  }
 
   /** A sale's change as an event. Called right after the change is journaled, so its latest event is this one. */
   sale(update: SaleView): PosEvent {
     const view = this.deps.present(update)
     const busy = COUNTER_BUSY.has(view.state)
+    // A sale at the counter is what the customer reads now: the amount checked before it is done with.
+    if (busy) this.checking = undefined
     if (busy || this.counterSale?.id === view.id) {
       if (this.counterSale?.id !== view.id) this.lastPrompt = undefined
       this.counterSale = { id: view.id, tag: tagOf(view), busy }
@@ -87,6 +97,7 @@ export class SaleEvents {
       queue: this.deps.queue(),
       device: this.deps.reader.status(),
       alarms: this.deps.alarms(),
+      ...(this.checking && !sale ? { amountCheck: this.checking } : {}),
     }
   }
 }

@@ -84,6 +84,8 @@ export interface ServiceParts {
   /** The terminal's alarms as they stand: the engine's, and one while a queued message waits for a manager. */
   alarms(): AppInfo['alarms']
   snapshot(): PosStreamSnapshot
+  /** Tells the windows (the customer display) which large amount the cashier is checking, or that none is. */
+  showAmountCheck(amount: { amountMinor: number; currency: string } | null): void
   /** The key a caller's PIN tries are counted under (caller.ts pinLimitKey). */
   pinKey(caller: Caller): string
 }

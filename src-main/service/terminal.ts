@@ -15,6 +15,7 @@ type TerminalOperations =
   | 'appInfo'
   | 'deviceStatus'
   | 'extendCardRead'
+  | 'showAmountCheck'
   | 'settings'
   | 'setSigningKey'
   | 'createToken'
@@ -42,6 +43,10 @@ export function terminalHandlers(parts: ServiceParts): Handlers<TerminalOperatio
       if (!extension) throw new PosError('INVALID_STEP', 'no card prompt is waiting that can be given more time')
       deps.logger.info({ expiresAt: extension.expiresAt, extensionsLeft: extension.extensionsLeft }, 'card prompt given more time')
       return extension
+    },
+    showAmountCheck: (r) => {
+      parts.showAmountCheck(r.amount)
+      return { shown: r.amount !== null }
     },
     settings: async () => {
       const key = await deps.secrets.get(signingKeyAccount(deps.settings.aid))

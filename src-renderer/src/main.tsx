@@ -30,7 +30,8 @@ if (isSetupView(window.location)) {
     )
 } else {
   const customer = isCustomerView(window.location)
-  const store = createPosStore({ bridge: customer ? displayBridge(chooseBridge()) : chooseBridge(), now: () => Date.now() })
+  const bridge = customer ? displayBridge(chooseBridge(undefined, '/customer')) : chooseBridge()
+  const store = createPosStore({ bridge, now: () => Date.now() })
   connectStore(store)
   void store.getState().load()
   if (root) createRoot(root).render(<StrictMode>{customer ? <CustomerApp store={store} /> : <App store={store} />}</StrictMode>)

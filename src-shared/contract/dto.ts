@@ -40,6 +40,7 @@ export type AuditRecordView = z.infer<typeof shapes.auditRecordSchema>
 export type AuditTrailView = z.infer<typeof shapes.auditTrailSchema>
 export type SettingsView = z.infer<typeof shapes.settingsViewSchema>
 export type SaleTag = z.infer<typeof shapes.saleTagSchema>
+export type AmountCheck = z.infer<typeof shapes.amountCheckSchema>
 export type PosEvent = z.infer<typeof shapes.posEventSchema>
 export type PosStreamSnapshot = z.infer<typeof shapes.posStreamSnapshotSchema>
 export type PosStreamHeartbeat = z.infer<typeof shapes.posStreamHeartbeatSchema>

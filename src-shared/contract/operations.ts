@@ -207,6 +207,18 @@ export const OPERATIONS = {
     { doors: ['counter', 'display'], scope: 'sell', signIn: false, manager: 'never', audited: false },
     cardReadExtensionViewSchema,
   ),
+  /**
+   * The cashier is checking a large amount with the customer before the card is asked for (or no
+   * longer: `amount` null): the customer display shows it to check. Nothing is charged by it; the
+   * cashier window's alone (a POS confirms on its own screen).
+   */
+  showAmountCheck: declare(
+    z.strictObject({
+      amount: z.strictObject({ amountMinor: minor.min(1), currency: z.string().regex(/^[A-Z]{3}$/) }).nullable(),
+    }),
+    { doors: ['counter'], scope: 'sell', signIn: false, manager: 'never', audited: false },
+    z.object({ shown: z.boolean() }),
+  ),
   presentTestCard: declare(z.strictObject({ name: z.string().min(1).max(64) }), works('sell'), z.object({ presented: z.string() })),
   settings: declare(noRequest, reads(), settingsViewSchema),
   setSigningKey: declare(

@@ -423,6 +423,12 @@ export const saleTagSchema = z.object({ saleId: z.string().optional(), reference
 const saleTag = saleTagSchema.shape
 
 /**
+ * A large amount the cashier is checking with the customer before the card is asked for (the amount
+ * confirmation), as the customer display shows it; `at` is when the cashier was asked (epoch ms).
+ */
+export const amountCheckSchema = z.object({ amountMinor: z.number().int(), currency: z.string(), at: epochMs })
+
+/**
  * Live updates pushed to the UI (IPC in Electron, server-sent events in the browser). A `sale` event
  * carries `seq`, the journal position of the change it reports: the SSE `id`, from which a dropped
  * stream resumes (docs/local-api.md). A `device` prompt names the sale it belongs to; a reader
@@ -433,6 +439,8 @@ export const posEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queue'), queue: queueStatusViewSchema }),
   z.object({ type: z.literal('device'), prompt: devicePromptSchema, ...saleTag }),
   z.object({ type: z.literal('alarm'), alarm: alarmViewSchema, ...saleTag }),
+  /** The cashier is checking a large amount with the customer (null: no longer; the sale, if any, follows). */
+  z.object({ type: z.literal('amountCheck'), amount: amountCheckSchema.nullable() }),
 ])
 
 /**
@@ -450,6 +458,8 @@ export const posStreamSnapshotSchema = z.object({
   queue: queueStatusViewSchema,
   device: deviceStatusViewSchema,
   alarms: z.array(alarmViewSchema),
+  /** A large amount the cashier is checking with the customer now, if any. */
+  amountCheck: amountCheckSchema.optional(),
 })
 
 /** The data of the event stream's `heartbeat` event: the agent's clock when it was sent. */
@@ -483,6 +493,7 @@ export const NAMED_RESULT_SCHEMAS = {
   PrinterStatusView: printerStatusViewSchema,
   DayExport: dayExportSchema,
   ErrorView: errorViewSchema,
+  AmountCheck: amountCheckSchema,
   PosEvent: posEventSchema,
   PosStreamSnapshot: posStreamSnapshotSchema,
   PosStreamHeartbeat: posStreamHeartbeatSchema,

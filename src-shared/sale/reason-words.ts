@@ -52,6 +52,8 @@ export function plainReason(reason: string): string {
       break
     }
   }
+  // A timeout in plain words: "valid" is the terminal's word, not the cashier's.
+  text = text.replace(/^no valid answer came from the bank\b/i, 'the bank’s answer did not come in time, or could not be read')
   text = text
     // "E12: …", "B0042: …": a code at the start is for the log.
     .replace(/^[A-Z][A-Z_]*\d[A-Z0-9_]*\s*:\s*/, '')

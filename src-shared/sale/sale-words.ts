@@ -88,9 +88,25 @@ export const UNREACHABLE_WORDS: SaleWords = {
   tone: 'error',
 }
 
-/** The words for one sale: its state's, except a refusal for want of the bank, which says so. */
-export function saleWords(sale: { state: SaleState; offline: boolean; kind?: 'sale' | 'return' | undefined }): SaleWords {
+/**
+ * A payment only authorised (restaurant mode: `autoCapture` false): approved, but nothing is taken
+ * until close of day, with its tip.
+ */
+export const AUTHORISED_WORDS: SaleWords = {
+  title: 'Approved',
+  detail: 'Authorised: add the tip on the Tips screen. The payment is taken with its tip at close of day.',
+  tone: 'ok',
+}
+
+/** The words for one sale: its state's, except a refusal for want of the bank, which says so, and an authorisation. */
+export function saleWords(sale: {
+  state: SaleState
+  offline: boolean
+  kind?: 'sale' | 'return' | undefined
+  autoCapture?: boolean | undefined
+}): SaleWords {
   if (sale.kind === 'return') return RETURN_ENDINGS[sale.state] ?? SALE_WORDS[sale.state]
+  if (sale.state === 'approved' && sale.autoCapture === false) return AUTHORISED_WORDS
   return bankUnreachable(sale) ? UNREACHABLE_WORDS : SALE_WORDS[sale.state]
 }
 

@@ -1,6 +1,6 @@
 /**
  * A cashier window that outlives its agent, in Chromium against `pos-agent serve` in training mode:
- * the agent is stopped, and while it does not answer the header says so in grey and Charge is
+ * the agent is stopped, and while it does not answer the header says so in red and Charge is
  * disabled with that reason; the agent is started again on the same data directory and port, and
  * the same window reconnects by itself (no new launch link: its pairing is kept in the journal),
  * reloads, and sells. Down and back, at 800x480, 1024x768 and 1280x800.
@@ -16,7 +16,7 @@ const SIZES = [
 ] as const
 
 describe.skipIf(!e2eComponentsPresent())('a cashier window across an agent restart', () => {
-  it('goes grey with Charge disabled while the agent is down, then reconnects by itself and sells', async () => {
+  it('goes red with Charge disabled while the agent is down, then reconnects by itself and sells', async () => {
     await ensureRendererBuilt()
     const first = await startServe('agent-restart')
     const browser = await launchChromium()
@@ -34,8 +34,8 @@ describe.skipIf(!e2eComponentsPresent())('a cashier window across an agent resta
       const badge = page.getByTestId('agent-not-answering')
       await badge.waitFor({ timeout: 10_000 })
       expect(await badge.textContent()).toBe('Payment agent not answering')
-      // Grey, and nothing left that still claims to be fine.
-      expect(await badge.evaluate((el) => el.className)).toContain('tone-off')
+      // Red (nothing can be charged), and nothing left that still claims to be fine.
+      expect(await badge.evaluate((el) => el.className)).toContain('tone-error')
       expect(await header.locator('.tone-ok').count()).toBe(0)
       expect(await header.textContent()).not.toContain('Bank online')
       await keyAmount(page, '300', '3.00')

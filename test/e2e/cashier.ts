@@ -22,7 +22,7 @@ export async function presentCard(page: Page, name: TestCardName, scope: Locator
   await picker.getByTestId('test-card-select').selectOption(name)
   // The agent that simulates the card gives its words: the trainee reads what the card does.
   const { label, description } = TEST_CARDS[name].trainee
-  expect(await picker.locator('.picker-description').textContent()).toBe(description)
+  expect(await picker.locator('.picker-description').textContent()).toBe(`${label}: ${description}`)
   await picker.getByTestId('present-test-card').click()
   await picker
     .getByTestId('test-card-notice')

@@ -73,7 +73,7 @@ describe.skipIf(!e2eComponentsPresent())('the customer display, accessible', () 
       await page.getByTestId('charge-button').click()
       await expect
         .poll(() => spoken(display))
-        .toContainEqual('Total USD 56.78. Insert, tap or swipe your card. Follow the instructions on the card reader.')
+        .toContainEqual('Total 56 US dollars 78. Insert, tap or swipe your card. Follow the instructions on the card reader.')
       await presentCard(page, 'pin-aes')
       await expect.poll(() => spoken(display), { timeout: 15_000 }).toContainEqual(expect.stringContaining('Enter your PIN'))
       await waitForResult(page, 'approved')

@@ -47,7 +47,11 @@ describe.skipIf(!e2eComponentsPresent())('the card prompt’s time limit on the 
   const recorded = (display: Page, what: '__spoken' | '__tones') => display.evaluate(`window.${what}`) as Promise<unknown[]>
   const extend = (display: Page) =>
     display.evaluate(async () => {
-      const reply = await fetch('/v1/ops/extendCardRead', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      const reply = await fetch('/customer/v1/ops/extendCardRead', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
       return { status: reply.status, body: (await reply.json()) as { ok: boolean; value?: { extensionsLeft: number } } }
     })
 

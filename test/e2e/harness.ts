@@ -226,6 +226,35 @@ export async function startServe(
   }
 }
 
+/**
+ * `pos-agent <args>` on a running agent's own data folder, as the machine's owner runs it from a
+ * shell (`open`, `operators unlock`, …): its exit code and everything it printed. Bounded: killed
+ * after 30 s.
+ */
+export function ownerRuns(
+  serve: Pick<ServeProcess, 'dataDir' | 'configHome'>,
+  args: string[],
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((done, reject) => {
+    const child = spawn(process.execPath, ['bin/pos-agent.js', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, POS_AGENT_DATA_DIR: serve.dataDir, POS_AGENT_CONFIG: '', XDG_CONFIG_HOME: serve.configHome },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`pos-agent ${args.join(' ')} did not end in time: ${output}`))
+    }, 30_000)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      done({ code, output })
+    })
+  })
+}
+
 // ---------------------------------------------------------------------------------------------
 // The training host's admin endpoint
 

@@ -2,7 +2,7 @@
  * Transactions with a countertop keypad alone (digits, Enter, Escape, the arrows), in Chromium against
  * `pos-agent serve` in training mode, at 800x480, 1024x768 and 1280x800: the newest sale's Void is a
  * few arrows from the screen's top (the search stays folded until asked for); after "Voided", Enter
- * closes the dialog; in the search, an arrow passes the "Show" list box by without changing what is
+ * closes the dialog and the focus is back on the sale's row (its Receipt); in the search, an arrow passes the "Show" list box by without changing what is
  * shown, and Enter starts and ends choosing in it.
  */
 import type { Page } from 'playwright-core'
@@ -82,6 +82,8 @@ describe.skipIf(!e2eComponentsPresent())('transactions with a keypad alone', () 
       await expect.poll(() => focused(page)).toBe('void-done-button')
       await key(page, 'Enter')
       await page.getByTestId('void-panel').waitFor({ state: 'detached' })
+      // Back in the list, on what is left of the voided sale's row (its Void is gone): never the page.
+      await expect.poll(() => focused(page)).toBe(`receipt-${saleId}`)
 
       // The search, opened with Enter: ArrowDown passes the Show list box by, its choice unchanged.
       await page.getByTestId('find-sale').focus()

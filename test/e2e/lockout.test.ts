@@ -5,12 +5,12 @@
  * trail records, and the manager signs in with the same PIN. The locked screen at 800x480, 1024x768
  * and 1280x800.
  */
-import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { axeViolations } from './axe'
-import { e2eComponentsPresent, ROOT, screenshot, type ServeProcess } from './harness'
+import { e2eComponentsPresent, ownerRuns, screenshot } from './harness'
 import { notInView } from './in-view'
 import { auditTrailAsPos } from './pos-api'
+import { MANAGER } from './staff'
 import { useE2E } from './suite'
 
 const SIZES = [
@@ -18,29 +18,6 @@ const SIZES = [
   { width: 1024, height: 768 },
   { width: 1280, height: 800 },
 ] as const
-const MANAGER = { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' } as const
-
-/** `pos-agent operators unlock <number>` on the agent's own data folder, as the machine's owner runs it. */
-function unlockFromShell(serve: ServeProcess, operatorId: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/pos-agent.js', 'operators', 'unlock', operatorId], {
-      cwd: ROOT,
-      env: { ...process.env, POS_AGENT_DATA_DIR: serve.dataDir, POS_AGENT_CONFIG: '', XDG_CONFIG_HOME: serve.configHome },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`operators unlock did not end in time: ${output}`))
-    }, 30_000)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      resolve({ code, output })
-    })
-  })
-}
 
 describe.skipIf(!e2eComponentsPresent())('the only manager locked out', () => {
   const e2e = useE2E('lockout')
@@ -84,7 +61,7 @@ describe.skipIf(!e2eComponentsPresent())('the only manager locked out', () => {
     }
     await page.setViewportSize(SIZES[0])
 
-    const unlocked = await unlockFromShell(e2e.serve, MANAGER.operatorId)
+    const unlocked = await ownerRuns(e2e.serve, ['operators', 'unlock', MANAGER.operatorId])
     expect(unlocked, unlocked.output).toMatchObject({ code: 0 })
     expect(unlocked.output).toContain('Maria (number 9, manager) can sign in again with the same PIN')
     await tryPin(MANAGER.pin)

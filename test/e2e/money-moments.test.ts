@@ -18,7 +18,7 @@ import { goTo, keyAmount, newSale, presentCard, sell } from './cashier'
 import { e2eComponentsPresent, screenshot } from './harness'
 import { notInView } from './in-view'
 import { posValue } from './pos-api'
-import { addStaff, signInIfAsked } from './staff'
+import { CASHIER, MANAGER, signedInWithStaff, signInIfAsked } from './staff'
 import { useE2E } from './suite'
 
 const SIZES = [
@@ -26,8 +26,6 @@ const SIZES = [
   { width: 1024, height: 768 },
   { width: 1280, height: 800 },
 ] as const
-const MANAGER = { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' } as const
-const CASHIER = { operatorId: '17', name: 'Carl', role: 'cashier', pin: '1357' } as const
 
 /** The customer display's whole text, one line. */
 async function displayText(display: Page): Promise<string> {
@@ -40,11 +38,10 @@ describe.skipIf(!e2eComponentsPresent())('money at the counter', () => {
 
   async function asCashier(page: Page): Promise<void> {
     if (!staffAdded) {
-      await addStaff(e2e.cashier.context, e2e.serve, { ...MANAGER }, { ...CASHIER })
+      await signedInWithStaff(e2e, CASHIER)
       staffAdded = true
-      await page.reload()
     }
-    await signInIfAsked(page, { ...CASHIER })
+    await signInIfAsked(page, CASHIER)
   }
 
   it('a return: empty amount, approval shows amount, card and sale as audited, keypad PIN never in clear; the customer reads a refund', async () => {

@@ -50,7 +50,7 @@ describe.skipIf(!e2eComponentsPresent())('speech switched on for one sale', () =
       await page.getByTestId('charge-button').click()
       await expect
         .poll(() => spoken(display))
-        .toContainEqual('Total USD 43.21. Insert, tap or swipe your card. Follow the instructions on the card reader.')
+        .toContainEqual('Total 43 US dollars 21. Insert, tap or swipe your card. Follow the instructions on the card reader.')
       expect(await control.getAttribute('aria-pressed')).toBe('true')
       await page.getByTestId('sale-speech').waitFor()
       await screenshot(page, 'sale-speech-running')
@@ -74,7 +74,7 @@ describe.skipIf(!e2eComponentsPresent())('speech switched on for one sale', () =
       // The POS asks for it over the local API: the display speaks that sale from its first prompt.
       const started = await posValue(e2e.serve, 'startSale', { amountMinor: 2222, reference: 'ECR-SPEAK-1', speech: true })
       expect(started.speech).toBe(true)
-      await expect.poll(() => spoken(display)).toContainEqual(expect.stringContaining('Total USD 22.22'))
+      await expect.poll(() => spoken(display)).toContainEqual(expect.stringContaining('Total 22 US dollars 22'))
       await posValue(e2e.serve, 'cancelSale', { id: started.id })
     } finally {
       await customer.close()

@@ -6,7 +6,7 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { expect } from 'vitest'
 import { newSale, sell } from './cashier'
-import type { ServeProcess } from './harness'
+import type { Cashier, ServeProcess } from './harness'
 import { posValue } from './pos-api'
 
 export interface StaffMember {
@@ -15,6 +15,10 @@ export interface StaffMember {
   role: 'manager' | 'cashier'
   pin: string
 }
+
+/** The staff the counter tests work with: manager Maria (number 9) and cashier Carl (number 17). */
+export const MANAGER: StaffMember = { operatorId: '9', name: 'Maria', role: 'manager', pin: '4321' }
+export const CASHIER: StaffMember = { operatorId: '17', name: 'Carl', role: 'cashier', pin: '1357' }
 
 /** The terminal's first manager, then `cashier` with that manager's approval, as the counter adds them. */
 export async function addStaff(context: BrowserContext, serve: ServeProcess, manager: StaffMember, cashier: StaffMember): Promise<void> {
@@ -45,4 +49,20 @@ export async function raiseManagerAlarm(page: Page, serve: ServeProcess): Promis
   await newSale(page)
   await serve.host.clearFaults()
   await posValue(serve, 'forwardNow', {})
+}
+
+/**
+ * The counter with staff and `who` signed in: MANAGER and CASHIER added as the counter adds them
+ * (unless `added`: an earlier test of the file did), the page reloaded onto the sign-in, and `who`
+ * signed in there.
+ */
+export async function signedInWithStaff(
+  e2e: { cashier: Cashier; serve: ServeProcess },
+  who: StaffMember,
+  { added = false }: { added?: boolean } = {},
+): Promise<void> {
+  const { page, context } = e2e.cashier
+  if (!added) await addStaff(context, e2e.serve, MANAGER, CASHIER)
+  await page.reload()
+  await signInIfAsked(page, who)
 }

@@ -7,7 +7,7 @@ import { renderApp } from './render-app'
 const statusLine = () => document.querySelector('header')!
 
 describe('a window whose agent does not answer', () => {
-  it('greys the status out, disables Charge with the reason, and reloads and sells once the agent is back', async () => {
+  it('shows the status in red, disables Charge with the reason, and reloads and sells once the agent is back', async () => {
     const bridge = new FakeBridge().on('queueStatus', () => ok(makeQueue({ hostReachable: true })))
     bridge.on('startSale', (request) => ok(makeSale({ amountMinor: request.amountMinor, state: 'readingCard' })))
     const { store } = await renderApp(bridge)
@@ -22,7 +22,7 @@ describe('a window whose agent does not answer', () => {
     expect(header.textContent).not.toContain('Bank online')
     const badge = screen.getByTestId('agent-not-answering')
     expect(badge.textContent).toBe('Payment agent not answering')
-    expect(badge.className).toContain('tone-off')
+    expect(badge.className).toContain('tone-error')
     expect(header.querySelectorAll('.tone-ok')).toHaveLength(0)
     const charge = screen.getByTestId<HTMLButtonElement>('charge-button')
     expect(charge.disabled).toBe(true)

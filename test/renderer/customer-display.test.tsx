@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CustomerApp, isCustomerView } from '../../src-renderer/src/features/customer/CustomerApp'
 import { spokenLine } from '../../src-renderer/src/features/customer/CustomerDisplay'
-import { connectStore, createPosStore, CUSTOMER_RESULT_MS, customerView } from '../../src-renderer/src/store'
+import { AMOUNT_CHECK_MS, connectStore, createPosStore, CUSTOMER_RESULT_MS, customerView } from '../../src-renderer/src/store'
 import { displayBridge } from '../../src-renderer/src/bridge'
 import { FakeBridge, makeAppInfo, makeSale, ok } from './fake-bridge'
 import { makeClock } from './render-app'
@@ -28,11 +28,24 @@ describe('the address chooses the customer display', () => {
 
 describe('what the customer sees', () => {
   const now = 1_700_000_100_000
-  const base = { prompt: null, promptSaleId: null, appInfo: makeAppInfo({ storeName: 'Corner Cafe' }) }
+  const base = { prompt: null, promptSaleId: null, amountCheck: null, appInfo: makeAppInfo({ storeName: 'Corner Cafe' }) }
   const sale = makeSale({ id: 'S1', amountMinor: 123456, tipMinor: 0, maskedPan: '476173******0010', authCode: 'A1', updatedAt: now })
 
   it('a welcome when nothing happens', () => {
     expect(customerView({ ...base, sales: {} }, now, null)).toMatchObject({ kind: 'welcome', title: 'Welcome', detail: 'Corner Cafe' })
+  })
+
+  it('a large amount the cashier checks with the customer: shown to check, until the sale starts or it is old', () => {
+    const checking = { ...base, sales: {}, amountCheck: { amountMinor: 150000, currency: 'USD', at: now } }
+    expect(customerView(checking, now + 1000, null)).toMatchObject({
+      kind: 'check',
+      amountLabel: 'Total',
+      amountMinor: 150000,
+      currency: 'USD',
+      title: 'Please check the amount',
+    })
+    expect(customerView(checking, now + AMOUNT_CHECK_MS + 1, null).kind).toBe('welcome')
+    expect(customerView({ ...checking, sales: { S1: sale } }, now + 1000, null)).toMatchObject({ kind: 'sale', amountMinor: 123456 })
   })
 
   it('the amount and the instruction while the card is asked for, the PIN in the reader’s words', () => {
@@ -67,7 +80,7 @@ describe('what the customer sees', () => {
     const refund = { ...sale, kind: 'return' as const, originalId: 'S0' }
     const reading = customerView({ ...base, sales: { S1: { ...refund, state: 'returnReadingCard' as const } } }, now, null)
     expect(reading).toMatchObject({ kind: 'sale', amountLabel: 'Refund', title: 'Insert, tap or swipe your card' })
-    expect(spokenLine(reading)).toMatch(/^Refund USD [\d.,]+ to your card\. Insert, tap or swipe your card\./)
+    expect(spokenLine(reading)).toMatch(/^Refund [\d,]+ US dollars( \d\d)? to your card\. Insert, tap or swipe your card\./)
     for (const state of ['creditPending', 'credited'] as const) {
       const done = customerView({ ...base, sales: { S1: { ...refund, state } } }, now + 1000, 'S1')
       expect(done).toMatchObject({ kind: 'result', amountLabel: 'Refund', title: 'Refunded', tone: 'ok' })
@@ -75,6 +88,15 @@ describe('what the customer sees', () => {
     }
     const refused = customerView({ ...base, sales: { S1: { ...refund, state: 'abandoned' as const } } }, now + 1000, 'S1')
     expect(refused).toMatchObject({ title: 'Not refunded', amountLabel: 'Refund' })
+  })
+
+  it('speaks an amount as money, never the currency code or a decimal point', () => {
+    const line = (amountMinor: number, currency: string) => spokenLine({ amountMinor, currency, title: 'Approved', detail: '' })
+    expect(line(999, 'USD')).toBe('Total 9 US dollars 99. Approved.')
+    expect(line(150000, 'USD')).toBe('Total 1,500 US dollars. Approved.')
+    expect(line(100, 'USD')).toBe('Total 1 US dollar. Approved.')
+    expect(line(1205, 'EUR')).toBe('Total 12 euros 05. Approved.')
+    expect(line(1234, 'JPY')).toBe('Total 1,234 Japanese yen. Approved.')
   })
 
   it('a refusal for want of the bank says so, without the cashier’s reason', () => {

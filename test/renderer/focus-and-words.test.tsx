@@ -146,8 +146,9 @@ describe('every disabled control says why, elsewhere too', () => {
     const send = screen.getByTestId('submit-tips-button')
     expect(describedBy(send)).toBe('Type a tip first.')
     typeChars(screen.getByTestId<HTMLInputElement>('tip-input-T1'), '20.00')
-    expect(describedBy(send)).toBe('A tip above the limit needs a manager override first.')
+    expect(describedBy(send)).toBe('A tip above the limit must be allowed first.')
     fireEvent.click(screen.getByTestId('tip-override-T1'))
+    fireEvent.click(screen.getByRole('button', { name: 'Allow this tip' }))
     expect(send).toHaveProperty('disabled', false)
     expect(send.getAttribute('aria-describedby')).toBeNull()
   })
@@ -202,7 +203,8 @@ describe('plain words', () => {
     ['E12: host refused', 'The bank refused'],
     ['declined by the issuer: Insufficient funds', 'The card’s bank declined it: Insufficient funds'],
     ['declined by the bank', 'The bank declined it.'],
-    ['not completed: no valid answer came from the bank', 'No valid answer came from the bank'],
+    ['not completed: no valid answer came from the bank', 'The bank’s answer did not come in time, or could not be read'],
+    ['no valid answer came from the bank', 'The bank’s answer did not come in time, or could not be read'],
     ['declined: do not honour', 'The bank declined it: do not honour'],
   ])('%s → %s', (raw, words) => {
     expect(plainReason(raw)).toBe(words)

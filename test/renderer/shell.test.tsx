@@ -17,8 +17,8 @@ describe('settings: signing key', () => {
       })
     const { view } = await renderApp(bridge, { screen: 'settings' })
     expect(screen.getByTestId('settings-host').textContent).toBe('https://offline.acquirer.example')
-    expect(screen.getByTestId('signing-key-status').textContent).toBe('Not present')
-    const field = screen.getByLabelText<HTMLInputElement>('New signing key (32 characters)')
+    expect(screen.getByTestId('signing-key-status').textContent).toBe('Not stored')
+    const field = screen.getByLabelText<HTMLInputElement>('New signing key from the acquirer (32 characters)')
     expect(field.type).toBe('password')
     fireEvent.change(field, { target: { value: KEY.slice(0, 10) } })
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Store the key' }).disabled).toBe(true)
@@ -29,7 +29,7 @@ describe('settings: signing key', () => {
     })
     expect(bridge.callsOf('setSigningKey')).toEqual([{ key: KEY }])
     expect(field.value).toBe('')
-    expect(screen.getByTestId('signing-key-status').textContent).toBe('Present (key check value A1B2C3)')
+    expect(screen.getByTestId('signing-key-status').textContent).toBe("Stored (check value A1B2C3, to compare with the acquirer's)")
     expect(screen.getByTestId('signing-key-notice').textContent).toContain('A1B2C3')
     expect(document.body.innerHTML).not.toContain(KEY)
     expect(document.body.innerHTML).not.toContain(KEY.slice(0, 10))
@@ -38,7 +38,7 @@ describe('settings: signing key', () => {
   it('clears the field even when the agent refuses the key', async () => {
     const bridge = new FakeBridge().on('setSigningKey', () => err('KEYCHAIN_UNAVAILABLE', 'no keychain'))
     await renderApp(bridge, { screen: 'settings' })
-    const field = screen.getByLabelText<HTMLInputElement>('New signing key (32 characters)')
+    const field = screen.getByLabelText<HTMLInputElement>('New signing key from the acquirer (32 characters)')
     fireEvent.change(field, { target: { value: KEY } })
     await act(async () => {
       fireEvent.submit(field.closest('form') as HTMLFormElement)

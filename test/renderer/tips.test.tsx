@@ -24,10 +24,12 @@ const input = (id: string) => screen.getByTestId<HTMLInputElement>(`tip-input-${
 const submit = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Send tips' })
 
 describe('tip adjustment', () => {
-  it('labels every field and checkbox', async () => {
+  it('labels every field, and offers the override only for a tip above the limit', async () => {
     await renderApp(bridgeWithSales(), { screen: 'tips' })
     expect(screen.getByLabelText(/^Tip for USD 10.00/)).toBe(input('A'))
-    expect(screen.getAllByRole('checkbox', { name: /^Manager override for/ })).toHaveLength(2)
+    expect(screen.queryAllByRole('checkbox')).toHaveLength(0)
+    fireEvent.change(input('A'), { target: { value: '2.01' } })
+    expect(screen.getAllByRole('checkbox', { name: /^Allow above the limit for USD 10.00/ })).toHaveLength(1)
   })
 
   it('warns above the tolerance and needs the manager override before it sends', async () => {
@@ -37,8 +39,11 @@ describe('tip adjustment', () => {
     expect(screen.getByTestId('tip-warning-A').textContent).toMatch(/More than 20% of the sale \(limit USD 2.00\)/)
     expect(input('A').getAttribute('aria-invalid')).toBe('true')
     expect(submit().disabled).toBe(true)
+    // No staff on this terminal: nobody can approve, so the tick is asked about first.
     fireEvent.click(screen.getByTestId('tip-override-A'))
-    expect(screen.getByTestId('tip-warning-A').textContent).toMatch(/Manager override ticked/)
+    expect(submit().disabled).toBe(true)
+    fireEvent.click(screen.getByRole('button', { name: 'Allow this tip' }))
+    expect(screen.getByTestId('tip-warning-A').textContent).toMatch(/Allowed above the limit/)
     expect(submit().disabled).toBe(false)
     fireEvent.change(input('B'), { target: { value: '500' } })
     expect(input('B').value).toBe('5.00')
@@ -53,7 +58,7 @@ describe('tip adjustment', () => {
     ])
     expect(screen.getByTestId('tip-row-A').textContent).toContain('Tip saved')
     // Saved above the limit with a manager's override: nothing asks for the override again.
-    expect(screen.getByTestId('tip-warning-A').textContent).toMatch(/Saved with a manager override/)
+    expect(screen.getByTestId('tip-warning-A').textContent).toMatch(/Saved, allowed above the limit/)
     expect(screen.getByTestId('tip-warning-A').className).not.toContain('field-error')
     expect(input('A').getAttribute('aria-invalid')).toBe('false')
     expect(screen.getByTestId('tips-submit-why').textContent).toBe('Type a tip first.')

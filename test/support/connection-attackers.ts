@@ -47,7 +47,7 @@ function call(method, path, headers, body) {
     if (!answer.ok) { const code = answer.error ? answer.error.code : String(link.status); refusals[code] = (refusals[code] || 0) + 1; continue }
     const url = new URL(answer.value.url)
     const opened = await call('GET', url.pathname + url.search, {})
-    const cookie = /pos_session=[^;]+/.exec(String(opened.headers['set-cookie'] || ''))
+    const cookie = /pos_display=[^;]+/.exec(String(opened.headers['set-cookie'] || ''))
     if (cookie) cookies.push(cookie[0])
     else refusals['link' + opened.status] = (refusals['link' + opened.status] || 0) + 1
   }
@@ -55,7 +55,9 @@ function call(method, path, headers, body) {
   const credentials = [...cookies.flatMap((c) => [c, c, c, c]).map((cookie) => ({ cookie })), ...[1, 2, 3, 4].map(() => ({ authorization: 'Bearer ' + token }))]
   const grab = (headers) => {
     tried++
-    const req = http.get({ host: '127.0.0.1', port, path: '/v1/events', agent, headers: { host: '127.0.0.1:' + port, ...headers } }, (res) => {
+    // A display's event stream is under /customer, where its cookie is sent; a token's is at /v1.
+    const path = headers.cookie ? '/customer/v1/events' : '/v1/events'
+    const req = http.get({ host: '127.0.0.1', port, path, agent, headers: { host: '127.0.0.1:' + port, ...headers } }, (res) => {
       if (res.statusCode !== 200) { res.resume(); return setTimeout(() => grab(headers), 20) }
       open++; most = Math.max(most, open)
       res.on('data', () => {})

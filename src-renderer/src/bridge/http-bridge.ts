@@ -40,7 +40,7 @@ export interface HttpBridge extends PosBridge {
 
 /** EventSource.CLOSED: the browser will not retry by itself (HTTP error status or wrong content type). */
 const CLOSED = 2
-const EVENT_TYPES = new Set<PosEvent['type']>(['sale', 'queue', 'device', 'alarm'])
+const EVENT_TYPES = new Set<PosEvent['type']>(['sale', 'queue', 'device', 'alarm', 'amountCheck'])
 
 /** 1 s, 2 s, 4 s … capped at 30 s. */
 export function defaultRetryDelayMs(attempt: number): number {

@@ -14,6 +14,10 @@ export { displayBridge } from './display-bridge'
 /** A bridge that may also tell when its live feed came back after a break, and whether the agent answers. */
 export type RendererBridge = PosBridge & Partial<Pick<HttpBridge, 'onReconnect' | 'onConnection'>>
 
-export function chooseBridge(host: { pos?: unknown } = window as unknown as { pos?: unknown }): RendererBridge {
-  return isPosBridge(host.pos) ? createElectronBridge(host.pos) : createHttpBridge()
+/**
+ * `baseUrl` is where the page calls the agent in a browser: '' for the cashier, '/customer' for the
+ * customer display, whose session cookie is sent only there (src-main/api/window-cookies.ts).
+ */
+export function chooseBridge(host: { pos?: unknown } = window as unknown as { pos?: unknown }, baseUrl = ''): RendererBridge {
+  return isPosBridge(host.pos) ? createElectronBridge(host.pos) : createHttpBridge({ baseUrl })
 }

@@ -1,2 +1,2 @@
 /** Amounts for display, as the store words them (store/money-words.ts). */
-export { amountText, moneyText } from '../store/money-words'
+export { amountText, moneyText, spokenMoney } from '../store/money-words'

@@ -2,8 +2,9 @@
  * A modal dialog keeps the keyboard: focus moves into it when it opens (to `initial`, or its first
  * control), Tab and Shift+Tab cycle inside it, everything else on the page is inert while it is open
  * (no Tab to the menu behind it, no typed digit reaching a hidden amount), and when it closes focus
- * goes back to where it was, or, when that control is gone or disabled, to the amount field or the
- * screen. (WAI-ARIA Authoring Practices, "Dialog (Modal) Pattern".)
+ * goes back to where it was, or, when that control is gone or disabled, to what is left of its row
+ * in a list (`data-focus-row`: a voided sale's Receipt once its Void is gone), else to the amount
+ * field or the screen. (WAI-ARIA Authoring Practices, "Dialog (Modal) Pattern".)
  */
 import { useEffect, type RefObject } from 'react'
 
@@ -35,6 +36,16 @@ function fallbackTarget(doc: Document): HTMLElement | null {
   const field = doc.querySelector<HTMLInputElement>('[data-amount-field]')
   if (field && !field.readOnly) return field
   return doc.querySelector<HTMLElement>('[data-focus-fallback]')
+}
+
+/** The first control left in the opener's list row (`data-focus-row`), found again should the row have been drawn anew. */
+function rowTarget(doc: Document, row: HTMLElement | null): HTMLElement | null {
+  const key = row?.getAttribute('data-focus-row')
+  if (!row || key === null || key === undefined) return null
+  const now = row.isConnected
+    ? row
+    : [...doc.querySelectorAll<HTMLElement>('[data-focus-row]')].find((r) => r.getAttribute('data-focus-row') === key)
+  return now ? (focusables(now).find(canTakeFocus) ?? null) : null
 }
 
 /** Open dialogs, the top one last: only the top one pulls focus back. */
@@ -72,6 +83,7 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, initial?: 
     if (!node) return
     const doc = node.ownerDocument
     const opener = doc.activeElement instanceof HTMLElement ? doc.activeElement : null
+    const openerRow = opener?.closest<HTMLElement>('[data-focus-row]') ?? null
     const held = holdInert(node)
     openDialogs.push(node)
     const first = initial?.current ?? focusables(node)[0] ?? node
@@ -113,7 +125,7 @@ export function useDialogFocus(dialog: RefObject<HTMLElement | null>, initial?: 
       doc.removeEventListener('focusin', onFocusIn)
       openDialogs.splice(openDialogs.indexOf(node), 1)
       releaseInert(held)
-      const back = canTakeFocus(opener) ? opener : fallbackTarget(doc)
+      const back = canTakeFocus(opener) ? opener : (rowTarget(doc, openerRow) ?? fallbackTarget(doc))
       back?.focus()
     }
   }, [dialog, initial])

@@ -3,7 +3,7 @@
  * call it directly.
  */
 import type { PosEvent, QueueStatusView, SaleView } from '../../../src-shared/contract'
-import { bankUnreachable } from '../../../src-shared/sale'
+import { bankUnreachable, COUNTER_BUSY } from '../../../src-shared/sale'
 import { upsertAlarm } from './app-slice'
 import { alarmsWithQueue } from './queue-words'
 import { adoptRunningSale } from './counter-sale'
@@ -16,7 +16,14 @@ export function applyEvent(state: PosState, event: PosEvent, now: number): Parti
       const sales = upsertSale(state.sales, event.sale)
       if (sales === state.sales) return {}
       const queue = queueAfterSale(state.queue, event.sale)
-      return { sales, ...adoptRunningSale({ ...state, sales }, event.sale), ...(queue !== state.queue ? { queue } : {}) }
+      // A sale at the counter is what the customer reads from now on: an amount checked before it is done with.
+      const checked = state.amountCheck !== null && COUNTER_BUSY.has(event.sale.state) ? { amountCheck: null } : {}
+      return {
+        sales,
+        ...adoptRunningSale({ ...state, sales }, event.sale),
+        ...(queue !== state.queue ? { queue } : {}),
+        ...checked,
+      }
     }
     case 'queue': {
       const alarms = alarmsWithQueue(state.alarms, event.queue)
@@ -24,6 +31,8 @@ export function applyEvent(state: PosState, event: PosEvent, now: number): Parti
     }
     case 'alarm':
       return { alarms: upsertAlarm(state.alarms, event.alarm) }
+    case 'amountCheck':
+      return { amountCheck: event.amount }
     case 'device': {
       const prompt = event.prompt
       if (prompt.type !== 'connection') return { prompt, promptSaleId: event.saleId ?? null }

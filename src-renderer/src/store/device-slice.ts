@@ -1,5 +1,5 @@
 /** The card reader: whether it is connected, on which port, and the last prompt it gave. */
-import type { DevicePrompt } from '../../../src-shared/contract'
+import type { AmountCheck, DevicePrompt } from '../../../src-shared/contract'
 import type { SliceCreator } from './store-types'
 
 export type DeviceLink = 'connected' | 'disconnected' | 'reconnecting' | 'unknown'
@@ -19,6 +19,8 @@ export interface DeviceSlice {
   prompt: CardPrompt | null
   /** The sale the prompt belongs to, when the agent named it (a prompt for another sale is not this one's). */
   promptSaleId: string | null
+  /** A large amount the cashier is checking with the customer before the card (the customer display shows it). */
+  amountCheck: AmountCheck | null
   refreshDevice(): Promise<void>
   /** Asks the agent for more time at the card prompt; the prompt comes back with its new end. */
   extendCardRead(): Promise<boolean>
@@ -30,6 +32,7 @@ export const createDeviceSlice: SliceCreator<DeviceSlice> =
     device: { link: 'unknown', busy: false },
     prompt: null,
     promptSaleId: null,
+    amountCheck: null,
 
     async refreshDevice() {
       const result = await bridge.call('deviceStatus', {})

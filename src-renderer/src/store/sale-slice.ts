@@ -89,6 +89,19 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
       })
     }
 
+    /**
+     * The customer display shows the large amount the cashier is asked to check with the customer (or
+     * no longer, `null`). Only a display reads it: a refusal changes nothing at the counter.
+     */
+    const showAmountCheck = (amount: { amountMinor: number; currency: string } | null): void => {
+      void bridge.call('showAmountCheck', { amount })
+    }
+    /** Asks the cashier to confirm a large amount, and shows it to the customer to check. */
+    const askToConfirm = (amountMinor: number, currency: string): void => {
+      set({ starting: false, amountToConfirm: amountMinor, saleError: null })
+      showAmountCheck({ amountMinor, currency })
+    }
+
     /** One press, one sale: `starting` is set before the first await, so a second press finds it. */
     const send = async (amountMinor: number, currency: string, amountConfirmed: boolean): Promise<void> => {
       set({ starting: true, saleError: null, currentSaleId: null, prompt: null, amountToConfirm: null })
@@ -110,8 +123,10 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         }))
       } else if (result.error.code === 'AMOUNT_NEEDS_CONFIRMATION' && !amountConfirmed) {
         // The agent's own limit asks first (this window may know an older one): ask, then send again.
-        set({ starting: false, amountToConfirm: amountMinor })
+        askToConfirm(amountMinor, currency)
       } else {
+        // Nothing started: a large amount the customer was checking is no longer shown to them.
+        if (amountConfirmed) showAmountCheck(null)
         // Refused because a sale already runs at the counter (the POS started one): show that one.
         const running = result.error.code === 'SALE_IN_PROGRESS' ? runningSale(get().sales) : null
         const adopted = running ? adoptRunningSale({ ...get(), starting: false }, running) : null
@@ -158,7 +173,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         const amountMinor = entryAmountMinor(s)
         // A large amount is asked about before the card: one Enter too many must not charge a fortune.
         if (amountNeedsConfirmation(s)) {
-          set({ amountToConfirm: amountMinor, saleError: null })
+          askToConfirm(amountMinor, s.appInfo.currency)
           return
         }
         await send(amountMinor, s.appInfo.currency, false)
@@ -169,6 +184,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         if (s.amountToConfirm === null || s.starting || !s.appInfo) return
         if (!charge) {
           set({ amountToConfirm: null })
+          showAmountCheck(null)
           return
         }
         await send(s.amountToConfirm, s.appInfo.currency, true)

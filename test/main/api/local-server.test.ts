@@ -187,12 +187,32 @@ describe('security of the local API', () => {
     expect(link.pathname).toBe('/customer')
     const opened = await call('GET', `${link.pathname}${link.search}`)
     expect(opened.headers.location).toBe('/customer')
-    const display = String(opened.headers['set-cookie']).split(';')[0]!
-    const reads = await call('POST', '/v1/ops/listSales', { body: '{}', headers: { cookie: display } })
+    // The display's own cookie, sent only under /customer, where it calls the API: a cashier tab's stays as it was.
+    const setCookie = String(opened.headers['set-cookie'])
+    expect(setCookie).toMatch(/^pos_display=[\w-]{40,}; HttpOnly; SameSite=Strict; Path=\/customer; Max-Age=604800$/)
+    const display = setCookie.split(';')[0]!
+    const reads = await call('POST', '/customer/v1/ops/listSales', { body: '{}', headers: { cookie: display } })
     expect(reads.status).toBe(200)
-    const acts = await call('POST', '/v1/ops/startSale', { body: '{"amountMinor":100}', headers: { cookie: display } })
+    const acts = await call('POST', '/customer/v1/ops/startSale', { body: '{"amountMinor":100}', headers: { cookie: display } })
     expect(acts.status).toBe(403)
-    expect((await call('POST', '/v1/launch', { body: '{}', headers: { cookie: display } })).status).toBe(403)
+    expect((await call('POST', '/customer/v1/launch', { body: '{}', headers: { cookie: display } })).status).toBe(403)
+    // Outside /customer the display's session is none; a display session in the cashier's cookie name
+    // (a display opened before displays had their own) is still the display's under /customer only.
+    const session = display.slice('pos_display='.length)
+    expect((await call('POST', '/v1/ops/listSales', { body: '{}', headers: { cookie: `pos_display=${session}` } })).status).toBe(401)
+    expect((await call('POST', '/v1/ops/listSales', { body: '{}', headers: { cookie: `pos_session=${session}` } })).status).toBe(401)
+    expect((await call('POST', '/customer/v1/ops/listSales', { body: '{}', headers: { cookie: `pos_session=${session}` } })).status).toBe(
+      200,
+    )
+    // A cashier's session is never a display's, nor the other way round, whichever cookie carries it.
+    const cashierLink = new URL(server.launchUrl())
+    const cashier = String((await call('GET', `${cashierLink.pathname}${cashierLink.search}`)).headers['set-cookie']).split(';')[0]!
+    expect(cashier).toMatch(/^pos_session=/)
+    const both = `${cashier}; ${display}`
+    expect((await call('POST', '/v1/ops/dayReport', { body: '{}', headers: { cookie: both } })).status).toBe(200)
+    expect((await call('POST', '/customer/v1/ops/dayReport', { body: '{}', headers: { cookie: both } })).status).toBe(403)
+    const cashierAsDisplay = `pos_display=${cashier.slice('pos_session='.length)}`
+    expect((await call('POST', '/customer/v1/ops/listSales', { body: '{}', headers: { cookie: cashierAsDisplay } })).status).toBe(401)
     expect((await call('GET', '/metrics', { headers: { cookie: display } })).status).not.toBe(200)
     expect((await call('POST', '/v1/launch', { body: '{"view":"kitchen"}', headers: { authorization: `Bearer ${token}` } })).status).toBe(
       400,

@@ -128,6 +128,9 @@ describe('the OpenAPI document', () => {
     await txn.waitForOutcome(waiting.id)
     // Nothing waits at the card prompt any more: there is no time to give.
     await call('extendCardRead')
+    // The cashier checks a large amount with the customer, then no longer.
+    await call('showAmountCheck')
+    await call('showAmountCheck', { amount: null })
     await call('adjustTip', { id: sale.id })
     // A return of part of the sale, to the card it was paid with.
     api.reader.present({ card: TEST_CARDS.chipVisa() })

@@ -43,6 +43,16 @@ describe('operators at the counter and on the API', () => {
     const sale = await atCounter('startSale', { amountMinor: 1100 })
     expect(sale.json.error).toBeUndefined()
     await api.engine.engine.txn.waitForOutcome(sale.json.value.id)
+    // A tip above the limit goes through without a manager (there is none), and the trail says so;
+    // a tip within it is no approval at all.
+    expect((await atCounter('adjustTip', { id: sale.json.value.id, tipMinor: 100 })).json.ok).toBe(true)
+    expect((await atCounter('adjustTip', { id: sale.json.value.id, tipMinor: 900, managerOverride: true })).json.ok).toBe(true)
+    const trail = (await atCounter('auditTrail')).json.value as unknown as {
+      records: Array<{ action: string; subject?: string; detail?: string }>
+    }
+    const allowed = trail.records.filter((r) => r.action === 'approval' && r.subject === 'adjustTip')
+    expect(allowed).toHaveLength(1)
+    expect(allowed[0]!.detail).toMatch(/^no staff on this terminal: allowed without a manager: .*USD 9\.00/)
   })
 
   it('with operators: sign-in first; each sale and step keeps who took it; a manager approves the close', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { engineSettings } from '../../../src-main/app'
-import { ConfigError, loadConfig, locateConfig, parseConfig } from '../../../src-main/config'
+import { ConfigError, loadConfig, loadTriedConfig, locateConfig, parseConfig } from '../../../src-main/config'
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -190,5 +190,26 @@ describe('receipts beyond the screen', () => {
     [{ email: { host: 'smtp.example.com', from: 'a@example.com', password: 'secret' } }, /email: unknown field "password"/],
   ])('names a bad receipt field: %#', (extra, message) => {
     expect(() => parseConfig({ ...valid, ...extra }, 'config.json')).toThrow(message)
+  })
+})
+
+describe('a configuration tried in training', () => {
+  it('needs only what it tries: no host, no ids', () => {
+    const dir = tempDir()
+    const file = writeConfig(dir, { restaurantMode: true, dataDir: 'data' })
+    // As a terminal's own configuration it is incomplete; tried in training it is enough.
+    expect(() => loadConfig({ flag: file, env: {} })).toThrow(/host: /)
+    expect(loadTriedConfig({ flag: file, env: {} })).toEqual({
+      file,
+      settings: { restaurantMode: true, dataDir: 'data' },
+      dataDir: join(dir, 'data'),
+    })
+  })
+
+  it('names a bad field in the words loadConfig uses, and refuses what is not an object', () => {
+    const dir = tempDir()
+    expect(() => loadTriedConfig({ flag: writeConfig(dir, { restaurantMode: 'yes' }), env: {} })).toThrow(/config\.json: restaurantMode: /)
+    expect(() => loadTriedConfig({ flag: writeConfig(dir, [1]), env: {} })).toThrow(ConfigError)
+    expect(() => loadTriedConfig({ flag: writeConfig(dir, '{'), env: {} })).toThrow(/not readable JSON/)
   })
 })

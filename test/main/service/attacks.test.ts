@@ -38,7 +38,9 @@ type Json = { ok: boolean; value: Record<string, unknown> & { id: string }; erro
 async function as(credential: { cookie: string } | { bearer: string }, operation: string, body: unknown = {}) {
   const headers: Record<string, string> =
     'cookie' in credential ? { cookie: credential.cookie } : { authorization: `Bearer ${credential.bearer}` }
-  const reply = await api.call('POST', `/v1/ops/${operation}`, { body: JSON.stringify(body), headers })
+  // A customer display's session (its own cookie) calls under /customer, where its page is.
+  const base = 'cookie' in credential && credential.cookie.startsWith('pos_display=') ? '/customer/v1' : '/v1'
+  const reply = await api.call('POST', `${base}/ops/${operation}`, { body: JSON.stringify(body), headers })
   return { status: reply.status, json: JSON.parse(reply.body) as Json }
 }
 

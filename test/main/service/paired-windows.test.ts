@@ -29,7 +29,9 @@ async function start(): Promise<{ agent: RunningAgent; server: LocalServer; stop
 }
 
 async function call(server: LocalServer, operation: string, headers: Record<string, string>, body: unknown = {}) {
-  const reply = await fetch(`${server.url}/v1/ops/${operation}`, { method: 'POST', headers, body: JSON.stringify(body) })
+  // A customer display's session (its own cookie) calls under /customer, where its page is.
+  const base = headers.cookie?.startsWith('pos_display=') ? '/customer/v1' : '/v1'
+  const reply = await fetch(`${server.url}${base}/ops/${operation}`, { method: 'POST', headers, body: JSON.stringify(body) })
   return { status: reply.status, json: (await reply.json()) as { ok: boolean; value: unknown; error?: { code: string } } }
 }
 

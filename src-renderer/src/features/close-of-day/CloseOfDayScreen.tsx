@@ -106,52 +106,9 @@ export function CloseOfDayScreen() {
             </p>
           )}
           <h3>Money</h3>
-          <DayMoney report={report} />
+          <DayMoney report={report} authorisedOnly={restaurantMode && report.batch.closedAt === undefined} />
           <MoneyNotAtTheBank report={report} />
-          <h3>Counts</h3>
-          <DayCounts report={report} />
-          <h3>Totals by card brand</h3>
-          {report.totals.length === 0 ? (
-            <p className="empty">No payments.</p>
-          ) : (
-            <table className="table" data-testid="day-totals">
-              <thead>
-                <tr>
-                  <th scope="col">Brand</th>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Count</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Tips</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.totals.map((total) => (
-                  <tr key={`${total.brand}-${total.currency}`}>
-                    <td>{total.brand || 'Other'}</td>
-                    <td>{total.currency}</td>
-                    <td>{total.count}</td>
-                    <td>{moneyText(total.amountMinor, total.currency)}</td>
-                    <td>{moneyText(total.tipMinor, total.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <h3>Tips</h3>
-          <ul className="plain-list" data-testid="day-tips">
-            {Object.entries(report.tipsMinor).length === 0 ? (
-              <li>No tips.</li>
-            ) : (
-              Object.entries(report.tipsMinor).map(([currency, minor]) => <li key={currency}>{moneyText(minor, currency)}</li>)
-            )}
-          </ul>
-          <ShiftTotals report={report} />
-          {report.auditHead && (
-            // The audit trail's head, to write down or keep with the printed Z-report: the trail must still show it later.
-            <p className="hint" data-testid="day-audit-head">
-              Audit trail: record {report.auditHead.seq}, check {report.auditHead.check}
-            </p>
-          )}
+          {/* The day's actions right under its money, not below every table: the close asks again with these amounts. */}
           <div className="form-actions">
             <button
               type="button"
@@ -219,6 +176,50 @@ export function CloseOfDayScreen() {
           <DisabledReason id="export-why" reason={exporting !== null ? `Making the ${exporting.toUpperCase()} file…` : null} />
           <NoticeLine notice={notice} testId="close-notice" />
           <NoticeLine notice={printNotice} testId="print-report-notice" />
+          <h3>Counts</h3>
+          <DayCounts report={report} />
+          <h3>Totals by card brand</h3>
+          {report.totals.length === 0 ? (
+            <p className="empty">No payments.</p>
+          ) : (
+            <table className="table" data-testid="day-totals">
+              <thead>
+                <tr>
+                  <th scope="col">Brand</th>
+                  <th scope="col">Currency</th>
+                  <th scope="col">Count</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Tips</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.totals.map((total) => (
+                  <tr key={`${total.brand}-${total.currency}`}>
+                    <td>{total.brand || 'Other'}</td>
+                    <td>{total.currency}</td>
+                    <td>{total.count}</td>
+                    <td>{moneyText(total.amountMinor, total.currency)}</td>
+                    <td>{moneyText(total.tipMinor, total.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <h3>Tips</h3>
+          <ul className="plain-list" data-testid="day-tips">
+            {Object.entries(report.tipsMinor).length === 0 ? (
+              <li>No tips.</li>
+            ) : (
+              Object.entries(report.tipsMinor).map(([currency, minor]) => <li key={currency}>{moneyText(minor, currency)}</li>)
+            )}
+          </ul>
+          <ShiftTotals report={report} />
+          {report.auditHead && (
+            // The audit trail's head, to write down or keep with the printed Z-report: the trail must still show it later.
+            <p className="hint" data-testid="day-audit-head">
+              Audit trail: record {report.auditHead.seq}, check {report.auditHead.check}
+            </p>
+          )}
         </>
       )}
       {confirming && report && (
@@ -253,7 +254,7 @@ export function CloseOfDayScreen() {
           <p>
             {restaurantMode
               ? 'Each sale is sent to the bank with its tip. Enter all tips on the Tips screen first.'
-              : 'The report above becomes the record of the day.'}{' '}
+              : 'This report becomes the record of the day.'}{' '}
             {(report.batch as DayReportView['batch'] | undefined)
               ? `Closing closes batch ${report.batch.number}; later sales go to batch ${report.batch.number + 1}.`
               : ''}

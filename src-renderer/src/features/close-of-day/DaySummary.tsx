@@ -8,7 +8,7 @@ import { moneyText } from '../../components/money-text'
 import type { DayReportView } from '../../../../src-shared/contract'
 
 /** Per currency: charged (amounts and tips), returned, tips, and the net the bank confirmed. */
-export function DayMoney({ report }: { report: DayReportView }) {
+export function DayMoney({ report, authorisedOnly = false }: { report: DayReportView; authorisedOnly?: boolean }) {
   const charged: Record<string, number> = {}
   for (const row of report.totals) charged[row.currency] = (charged[row.currency] ?? 0) + row.amountMinor + row.tipMinor
   // An agent of an earlier version sends no confirmed net: its net is then the whole net.
@@ -22,7 +22,8 @@ export function DayMoney({ report }: { report: DayReportView }) {
       <thead>
         <tr>
           <th scope="col">Currency</th>
-          <th scope="col">Charged (with tips)</th>
+          {/* Restaurant mode before its close: the payments are authorised, taken at the close. */}
+          <th scope="col">{authorisedOnly ? 'Authorised (with tips), taken at close' : 'Charged (with tips)'}</th>
           <th scope="col">Returned to cards</th>
           <th scope="col">Of the charged, tips</th>
           <th scope="col">Net the bank confirmed</th>

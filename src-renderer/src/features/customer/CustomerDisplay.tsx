@@ -6,19 +6,18 @@
  */
 import { useEffect, useMemo, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
-import { moneyText } from '../../components/money-text'
+import { moneyText, spokenMoney } from '../../components/money-text'
 import { cardPromptLimit, counterSale, customerView, isTraining, useNow, usePos } from '../../store'
 import { platformSpeech, useSpokenPrompts } from './use-spoken-prompts'
 import { platformChime, useTimeWarningCue } from './use-time-warning'
+import { CardTimeLeft, MORE_TIME_WORDS, TIME_WARNING_WORDS } from '../sale/CardTimeLeft'
 
-/** What is said when the card prompt's time is nearly up (no seconds: it would be read again every second). */
-export const TIME_WARNING_WORDS = 'Time is almost up.'
-const MORE_TIME_WORDS = 'Press More time on the screen to have longer.'
+export { TIME_WARNING_WORDS } from '../sale/CardTimeLeft'
 
 /** How the amount is introduced, on screen and spoken: to pay, refunded, or a payment being cancelled. */
 const AMOUNT_WORDS: Readonly<Record<string, string>> = { Total: 'Total', Refund: 'Refund', Cancel: 'Cancelling' }
 
-/** What the display says, as one line to speak: the amount, then the instruction or the outcome. */
+/** What the display says, as one line to speak: the amount (in words a speech engine says as money), then the instruction or the outcome. */
 export function spokenLine(view: {
   amountLabel?: string
   amountMinor: number | null
@@ -28,7 +27,7 @@ export function spokenLine(view: {
 }): string {
   const amount =
     view.amountMinor !== null && view.currency !== null
-      ? `${AMOUNT_WORDS[view.amountLabel ?? 'Total'] ?? 'Total'} ${moneyText(view.amountMinor, view.currency)}${view.amountLabel === 'Refund' ? ' to your card' : ''}. `
+      ? `${AMOUNT_WORDS[view.amountLabel ?? 'Total'] ?? 'Total'} ${spokenMoney(view.amountMinor, view.currency)}${view.amountLabel === 'Refund' ? ' to your card' : ''}. `
       : ''
   return `${amount}${view.title}.${view.detail ? ` ${view.detail}` : ''}`.replace(/\.\./g, '.').replace(/!\./g, '!')
 }
@@ -64,8 +63,6 @@ export function CustomerDisplay() {
   }
   const speech = useMemo(platformSpeech, [])
   const limit = usePos(useShallow((s) => cardPromptLimit(s, now)))
-  const extendCardRead = usePos((s) => s.extendCardRead)
-  const [extending, setExtending] = useState(false)
   const chime = useMemo(platformChime, [])
   useTimeWarningCue(limit !== null, chime)
   const warning = limit ? ` ${TIME_WARNING_WORDS}${limit.canExtend ? ` ${MORE_TIME_WORDS}` : ''}` : ''
@@ -92,31 +89,7 @@ export function CustomerDisplay() {
         <h1 className="customer-title">{loaded ? view.title : 'Welcome'}</h1>
         {view.detail && <p className="customer-detail">{view.detail}</p>}
       </div>
-      {limit && (
-        <div className="customer-time-warning" data-testid="customer-time-warning">
-          <p role="alert" className="customer-time-words">
-            {TIME_WARNING_WORDS}
-            {limit.canExtend ? ` ${MORE_TIME_WORDS}` : ''}
-          </p>
-          <p className="customer-time-left" data-testid="customer-time-left">
-            {limit.secondsLeft === 1 ? '1 second left' : `${limit.secondsLeft} seconds left`}
-          </p>
-          {limit.canExtend && (
-            <button
-              type="button"
-              className="customer-access-button customer-more-time"
-              data-testid="customer-more-time"
-              disabled={extending}
-              onClick={() => {
-                setExtending(true)
-                void extendCardRead().finally(() => setExtending(false))
-              }}
-            >
-              More time
-            </button>
-          )}
-        </div>
-      )}
+      <CardTimeLeft audience="customer" />
       <div className="customer-access">
         {speech && (
           <button
@@ -140,7 +113,7 @@ export function CustomerDisplay() {
           aria-pressed={contrast}
           onClick={() => setContrast((on) => !on)}
         >
-          High contrast
+          {contrast ? 'High contrast is on' : 'High contrast'}
         </button>
       </div>
     </main>

@@ -48,20 +48,23 @@ function ReceiptDialog({ sale, appInfo, close }: { sale: SaleView; appInfo: AppI
           }
         }}
       >
-        <h2 id={titleId} className="dialog-title no-print">
-          Receipt
-        </h2>
+        {/* Title and actions stay at the top while the copies scroll under them: a receipt is taller than a countertop screen. */}
+        <div className="receipt-head no-print">
+          <h2 id={titleId} className="dialog-title">
+            Receipt
+          </h2>
+          <div className="dialog-actions">
+            <button ref={closeRef} type="button" className="button button-large" data-testid="close-receipt-button" onClick={close}>
+              Close receipt
+            </button>
+            <PrintButton sale={sale} appInfo={appInfo} />
+          </div>
+        </div>
+        <ReceiptActions sale={sale} appInfo={appInfo} />
         <div className="receipt-copies">
           {copies.map((receipt) => (
             <ReceiptCopy key={receipt.copy} receipt={receipt} />
           ))}
-        </div>
-        <ReceiptActions sale={sale} appInfo={appInfo} />
-        <div className="dialog-actions no-print">
-          <button ref={closeRef} type="button" className="button button-large" data-testid="close-receipt-button" onClick={close}>
-            Close receipt
-          </button>
-          <PrintButton sale={sale} appInfo={appInfo} />
         </div>
       </div>
     </div>,

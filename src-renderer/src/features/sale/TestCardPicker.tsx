@@ -85,8 +85,9 @@ export function TestCardPicker({ afterPresent, presentOnPick = false, focusPrese
           Present
         </button>
       </div>
-      <p id={`${id}-description`} className="picker-description">
-        {card.description}
+      {/* The picked card's whole name, however narrow the list box that shows it: the box may cut it. */}
+      <p id={`${id}-description`} className="picker-description" data-testid="test-card-description">
+        <strong>{card.label}</strong>: {card.description}
       </p>
       <NoticeLine notice={notice} testId="test-card-notice" />
     </section>

@@ -57,7 +57,7 @@ export function IntegratorTokens() {
 
   return (
     <section className="tokens" aria-labelledby={`${fieldId}-title`} data-testid="integrator-tokens">
-      <h3 id={`${fieldId}-title`}>Integrator tokens</h3>
+      <h3 id={`${fieldId}-title`}>POS connections (tokens)</h3>
       <p className="field-message">Each POS connected to this terminal gets its own token. Revoke one to cut that POS off.</p>
       {newToken && (
         <NewTokenDialog

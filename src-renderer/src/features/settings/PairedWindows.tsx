@@ -22,11 +22,10 @@ export function PairedWindows() {
   const open = async (view: 'cashier' | 'customer') => {
     const url = await store.getState().openWindow(view)
     if (!url) return
-    // A browser keeps one window session per profile: a customer display opened in this browser would
-    // take this cashier window's place. Its link is shown, to open in the customer screen's own browser.
-    if (view === 'customer') return setOpened(url)
-    // Another cashier window replaces a lost tab here; where a new tab is blocked, the link is shown.
-    const tab = window.open(url, '_blank')
+    // Each kind of window has its own session in this browser: a customer display opened here leaves
+    // this cashier window signed in. A display gets a window of its own, to move to the customer's
+    // screen; another cashier window replaces a lost tab. Where the browser blocks it, the link is shown.
+    const tab = view === 'customer' ? window.open(url, '_blank', 'popup,width=800,height=480') : window.open(url, '_blank')
     if (tab) tab.opener = null
     setOpened(tab ? null : url)
   }
@@ -49,8 +48,8 @@ export function PairedWindows() {
       </div>
       {opened && (
         <p className="field-message" data-testid="opened-link">
-          Open this link once, in the browser of the screen it is for (not in this browser, which is the cashier&apos;s); it works for ten
-          minutes: <span className="token-text">{opened}</span>
+          This browser did not open a new window. Open this link once, on the screen it is for; it works for ten minutes:{' '}
+          <span className="token-text">{opened}</span>
         </p>
       )}
       {windows.length === 0 ? (

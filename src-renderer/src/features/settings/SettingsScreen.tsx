@@ -1,7 +1,9 @@
 /**
  * Settings: where payments go and who this terminal is, whether the signing key is present (and its
- * key check value). The key field is write-only: it clears itself as soon as it is sent and the key is
- * never shown, stored in the UI state, or logged.
+ * check value). The key field is write-only: it clears itself as soon as it is sent and the key is
+ * never shown, stored in the UI state, or logged. A cashier sees what the terminal is and the windows
+ * only: the acquirer's ids, the signing key and the POS tokens are a manager's (a terminal without
+ * staff shows them to whoever sets it up).
  */
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import { DisabledReason } from '../../components/DisabledReason'
@@ -17,6 +19,8 @@ export function SettingsScreen() {
   const appInfo = usePos((s) => s.appInfo)
   const saving = usePos((s) => s.keySaving)
   const notice = usePos((s) => s.keyNotice)
+  // Staff set up and someone other than a manager signed in: a cashier's Settings.
+  const cashier = usePos((s) => s.counter?.required === true && s.counter.operator?.role !== 'manager')
   const [key, setKey] = useState('')
   const problem = key === '' ? null : signingKeyProblem(key)
 
@@ -32,24 +36,15 @@ export function SettingsScreen() {
     void store.getState().setSigningKey(value)
   }
 
-  return (
-    <section className="screen" aria-labelledby="settings-title">
-      <h2 id="settings-title">Settings</h2>
-      <dl className="facts facts-wide" data-testid="settings-summary">
-        <div>
-          <dt>Mode</dt>
-          <dd>{appInfo?.mode === 'training' ? 'Training (nothing is charged)' : 'Production'}</dd>
-        </div>
-        <div>
-          <dt>Currency</dt>
-          <dd>{appInfo?.currency ?? '—'}</dd>
-        </div>
+  const managerPart = (
+    <>
+      <dl className="facts facts-wide" data-testid="settings-bank">
         <div>
           <dt>Bank address</dt>
           <dd data-testid="settings-host">{settings?.offlineBaseUrl ?? '—'}</dd>
         </div>
         <div>
-          <dt>AID</dt>
+          <dt>Acquirer id (AID)</dt>
           <dd>{settings?.aid ?? '—'}</dd>
         </div>
         <div>
@@ -57,16 +52,8 @@ export function SettingsScreen() {
           <dd>{settings?.storeId ?? '—'}</dd>
         </div>
         <div>
-          <dt>Terminal id</dt>
-          <dd>{settings?.terminalId ?? appInfo?.terminalId ?? '—'}</dd>
-        </div>
-        <div>
           <dt>Merchant id</dt>
           <dd>{settings?.merchantId ?? '—'}</dd>
-        </div>
-        <div>
-          <dt>Tip tolerance</dt>
-          <dd>{appInfo ? `${appInfo.tipTolerancePercent}%` : '—'}</dd>
         </div>
         <div>
           <dt>Signing key</dt>
@@ -74,14 +61,14 @@ export function SettingsScreen() {
             {!settings
               ? '—'
               : settings.signingKey.present
-                ? `Present (key check value ${settings.signingKey.kcv ?? 'unknown'})`
-                : 'Not present'}
+                ? `Stored (check value ${settings.signingKey.kcv ?? 'unknown'}, to compare with the acquirer's)`
+                : 'Not stored'}
           </dd>
         </div>
       </dl>
       <form className="key-form" onSubmit={submit} autoComplete="off">
-        <h3>Provision the signing key</h3>
-        <label htmlFor={fieldId}>New signing key (32 characters)</label>
+        <h3>Replace the signing key</h3>
+        <label htmlFor={fieldId}>New signing key from the acquirer (32 characters)</label>
         <input
           id={fieldId}
           type="password"
@@ -111,6 +98,42 @@ export function SettingsScreen() {
         <NoticeLine notice={notice} testId="signing-key-notice" />
       </form>
       <IntegratorTokens />
+    </>
+  )
+
+  return (
+    <section className="screen" aria-labelledby="settings-title">
+      <h2 id="settings-title">Settings</h2>
+      <dl className="facts facts-wide" data-testid="settings-summary">
+        <div>
+          <dt>Mode</dt>
+          <dd>{appInfo?.mode === 'training' ? 'Training (nothing is charged)' : 'Production'}</dd>
+        </div>
+        <div>
+          <dt>Currency</dt>
+          <dd>{appInfo?.currency ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Terminal id</dt>
+          <dd>{settings?.terminalId ?? appInfo?.terminalId ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Tip tolerance</dt>
+          <dd>{appInfo ? `${appInfo.tipTolerancePercent}%` : '—'}</dd>
+        </div>
+      </dl>
+      {cashier ? (
+        // A cashier's Settings: the manager's part folded away (a manager at the counter opens it and
+        // approves with their PIN), so none of its words are in the cashier's way.
+        <details className="manager-settings" data-testid="manager-settings">
+          <summary data-testid="settings-manager-only">
+            For a manager: the bank&apos;s details, the payment key and the POS connections
+          </summary>
+          {managerPart}
+        </details>
+      ) : (
+        managerPart
+      )}
       <PairedWindows />
     </section>
   )

@@ -1,7 +1,7 @@
 /**
  * Screen buttons. On a wide screen they are one row; on a small one (a countertop display) they fold
  * into one "Menu" button that shows the current screen and opens the list (a disclosure: Escape or a
- * choice closes it). While a sale or void waits at the counter the cashier stays on its screen, and
+ * choice closes it, and a tap beside it closes it without pressing what is under the finger). While a sale or void waits at the counter the cashier stays on its screen, and
  * the menu says why the other screens are greyed out.
  */
 import { useId, type ReactNode, type RefObject } from 'react'
@@ -68,6 +68,8 @@ export function NavBar({ open, setOpen, toggleRef, extra, screens }: NavBarProps
       >
         <span aria-hidden="true">☰ </span>Menu{screens && <span className="nav-toggle-current">: {current?.label}</span>}
       </button>
+      {/* A tap beside the open Menu closes it, and only that (shell.css: it covers the screen below). */}
+      {open && <div className="nav-backdrop" data-testid="nav-backdrop" aria-hidden="true" onClick={() => setOpen(false)} />}
       <div id={`${id}-panel`} className="nav-panel" data-testid="nav-panel">
         {extra}
         {screens && (

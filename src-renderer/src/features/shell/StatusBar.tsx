@@ -56,12 +56,13 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
         ),
     })
   // While the agent does not answer, what it last said about the reader, the bank and the queue is
-  // nobody's word: their badges give way to one grey badge saying so, until the agent answers again.
+  // nobody's word: their badges give way to one red badge saying so (nothing can be charged), until
+  // the agent answers again.
   if (!answering)
     items.push({
       key: 'agent',
       render: (inMenu) => (
-        <Badge tone="off" testId={id(inMenu, 'agent-not-answering')}>
+        <Badge tone="error" testId={id(inMenu, 'agent-not-answering')}>
           {AGENT_NOT_ANSWERING}
         </Badge>
       ),
@@ -111,6 +112,13 @@ export function StoreTitle() {
   return (
     <h1 className="app-title" title={appInfo ? `${appInfo.storeName} · terminal ${appInfo.terminalId}` : undefined}>
       {appInfo?.storeName ?? 'pos-agent'}
+      {/* Restaurant mode changes what Approved means (taken at close, with the tip): it is said where the terminal is named. */}
+      {appInfo?.restaurantMode ? (
+        <span className="app-mode" data-testid="restaurant-mode">
+          {' '}
+          · Restaurant
+        </span>
+      ) : null}
       {appInfo ? <span className="terminal-id"> · terminal {appInfo.terminalId}</span> : null}
     </h1>
   )

@@ -12,6 +12,7 @@ import { usePosStore } from '../../store'
 
 const FOCUSABLE = [
   'button:not([disabled])',
+  'summary',
   'a[href]',
   'input:not([disabled]):not([type="hidden"])',
   'select:not([disabled])',

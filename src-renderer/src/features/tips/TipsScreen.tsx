@@ -1,8 +1,12 @@
 /**
  * Tip adjustment at close: one tip field per payment, the tolerance warning and a manager override
- * per row, totals per currency, one submit. Validation is the store's (tip-selectors.ts).
+ * on a row whose tip is above the limit, totals per currency, one submit. Validation is the store's
+ * (tip-selectors.ts). The override is a manager's: with staff, the agent asks for a manager's approval
+ * when the tips are sent (or the manager signed in gives it); on a terminal without staff nobody can
+ * approve, so ticking it asks first and the agent records that it was allowed without a manager.
  */
-import { useEffect, useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { useShallow } from 'zustand/react/shallow'
 import { AmountInput } from '../../components/AmountInput'
 import { DisabledReason } from '../../components/DisabledReason'
@@ -16,9 +20,10 @@ function moneyPlaceholder(currency: string): string {
 }
 
 /** Why Send tips is greyed out, in the order a cashier would fix it. */
-function tipsSubmitReason(rows: ReturnType<typeof tipRows>): string {
+function tipsSubmitReason(rows: ReturnType<typeof tipRows>, withStaff: boolean): string {
   if (rows.some((row) => row.inputError !== null)) return 'Correct the tips marked in red first.'
-  if (rows.some((row) => row.needsOverride)) return 'A tip above the limit needs a manager override first.'
+  if (rows.some((row) => row.needsOverride))
+    return withStaff ? 'A tip above the limit needs a manager override first.' : 'A tip above the limit must be allowed first.'
   return 'Type a tip first.'
 }
 
@@ -40,7 +45,12 @@ export function TipsScreen() {
     useShallow((s) => ({ setTipText: s.setTipText, setTipOverride: s.setTipOverride, submitTips: s.submitTips })),
   )
   const tolerance = inputs.appInfo?.tipTolerancePercent ?? 20
-  const submitWhy = canSubmit || inputs.tipsSubmitting ? null : tipsSubmitReason(rows)
+  // Staff set up: a manager approves an override. Without (or not known yet): the cashier is asked first.
+  const withStaff = usePos((s) => s.counter?.required === true)
+  const overrideWords = withStaff ? 'Manager override' : 'Allow above the limit'
+  const submitWhy = canSubmit || inputs.tipsSubmitting ? null : tipsSubmitReason(rows, withStaff)
+  const [asking, setAsking] = useState<string | null>(null)
+  const askedRow = asking === null ? undefined : rows.find((row) => row.sale.id === asking)
 
   useEffect(() => {
     void store.getState().refreshSales()
@@ -50,7 +60,11 @@ export function TipsScreen() {
     <section className="screen" aria-labelledby="tips-title">
       <div className="screen-head">
         <h2 id="tips-title">Tips</h2>
-        <p className="hint">A tip above {tolerance}% of the sale needs a manager override.</p>
+        <p className="hint">
+          {withStaff
+            ? `A tip above ${tolerance}% of the sale needs a manager override.`
+            : `A tip above ${tolerance}% of the sale must be allowed first: this terminal has no staff, so no manager can approve it.`}
+        </p>
       </div>
       {rows.length === 0 ? (
         <p className="empty">No payments to add a tip to.</p>
@@ -67,7 +81,7 @@ export function TipsScreen() {
                 <th scope="col">Sale</th>
                 <th scope="col">Amount</th>
                 <th scope="col">Tip</th>
-                <th scope="col">Manager override</th>
+                <th scope="col">{overrideWords}</th>
                 <th scope="col">Status</th>
               </tr>
             </thead>
@@ -81,10 +95,16 @@ export function TipsScreen() {
                   (row.overTolerance
                     ? `More than ${tolerance}% of the sale (limit ${moneyText(row.limitMinor, sale.currency)}).${
                         row.saved && sale.tipMinor > 0
-                          ? ' Saved with a manager override.'
+                          ? withStaff
+                            ? ' Saved with a manager override.'
+                            : ' Saved, allowed above the limit.'
                           : row.override
-                            ? ' Manager override ticked.'
-                            : ' A manager must tick the override.'
+                            ? withStaff
+                              ? ' Manager override ticked.'
+                              : ' Allowed above the limit.'
+                            : withStaff
+                              ? ' A manager must tick the override.'
+                              : ' Tick "Allow above the limit" to send it.'
                       }`
                     : null)
                 return (
@@ -119,17 +139,28 @@ export function TipsScreen() {
                       )}
                     </td>
                     <td>
-                      <label className="checkbox">
-                        <input
-                          type="checkbox"
-                          checked={row.override}
-                          data-testid={`tip-override-${sale.id}`}
-                          onChange={(event) => setTipOverride(sale.id, event.target.checked)}
-                        />
-                        <span>
-                          Manager override<span className="visually-hidden"> for {name}</span>
+                      {/* Only where the tip is above the limit: an Enter that wraps round the screen ticks nothing. */}
+                      {row.override || (row.overTolerance && !row.saved) ? (
+                        <label className="checkbox">
+                          <input
+                            type="checkbox"
+                            checked={row.override}
+                            data-testid={`tip-override-${sale.id}`}
+                            onChange={(event) => {
+                              if (event.target.checked && !withStaff) setAsking(sale.id)
+                              else setTipOverride(sale.id, event.target.checked)
+                            }}
+                          />
+                          <span>
+                            {overrideWords}
+                            <span className="visually-hidden"> for {name}</span>
+                          </span>
+                        </label>
+                      ) : (
+                        <span className="hint" data-testid={`tip-override-none-${sale.id}`}>
+                          Not needed
                         </span>
-                      </label>
+                      )}
                     </td>
                     <td>
                       {row.outcome ? (
@@ -168,6 +199,28 @@ export function TipsScreen() {
           </div>
           <DisabledReason id="tips-submit-why" reason={submitWhy} testId="tips-submit-why" />
         </form>
+      )}
+      {askedRow && (
+        <ConfirmDialog
+          title={`Allow a tip of ${askedRow.tipMinor === null ? '' : moneyText(askedRow.tipMinor, askedRow.sale.currency)} above the limit?`}
+          confirmLabel="Allow this tip"
+          cancelLabel="Do not allow"
+          testId="tip-allow-dialog"
+          onConfirm={() => {
+            setTipOverride(askedRow.sale.id, true)
+            setAsking(null)
+          }}
+          onCancel={() => setAsking(null)}
+        >
+          <p>
+            It is more than {tolerance}% of the sale of {moneyText(askedRow.sale.amountMinor, askedRow.sale.currency)} (limit{' '}
+            {moneyText(askedRow.limitMinor, askedRow.sale.currency)}).
+          </p>
+          <p>
+            This terminal has no staff set up, so no manager can approve it: you allow it yourself, and the audit trail records it as
+            allowed without a manager. To have a manager approve such tips, add a manager under Staff.
+          </p>
+        </ConfirmDialog>
       )}
     </section>
   )

@@ -111,7 +111,7 @@ export function TransactionsScreen() {
           {searchOn ? 'No sales match the search.' : 'No sales yet today.'}
         </p>
       ) : (
-        <table className="table" data-testid="transactions-table">
+        <table className="table sales-table" data-testid="transactions-table">
           <thead>
             <tr>
               <th scope="col">Time</th>
@@ -131,7 +131,7 @@ export function TransactionsScreen() {
               const reason = rowReason(sale)
               const label = `${sale.kind === 'return' ? 'return of ' : ''}${moneyText(sale.amountMinor, sale.currency)} at ${timeOfDay(sale.createdAt)}`
               return (
-                <tr key={sale.id} data-testid={`sale-row-${sale.id}`}>
+                <tr key={sale.id} data-testid={`sale-row-${sale.id}`} data-focus-row={sale.id}>
                   <td>{timeOfDay(sale.createdAt)}</td>
                   <td>
                     {sale.kind === 'return'
@@ -141,7 +141,23 @@ export function TransactionsScreen() {
                       <span className="row-reason">{original ? `of the sale at ${timeOfDay(original.createdAt)}` : 'without a sale'}</span>
                     )}
                   </td>
-                  <td>{[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || '—'}</td>
+                  <td>
+                    {sale.brand || sale.maskedPan ? (
+                      <>
+                        {sale.brand}
+                        {sale.brand && sale.maskedPan ? ' ' : ''}
+                        {/* On a narrow screen only the last digits show (app.css): a row stays one line high. */}
+                        {sale.maskedPan && (
+                          <span className="card-number">
+                            <span className="card-number-head">{sale.maskedPan.slice(0, -4)}</span>
+                            {sale.maskedPan.slice(-4)}
+                          </span>
+                        )}
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td>
                     <Badge tone={words.tone}>{words.title}</Badge>
                     {reason && <span className="row-reason">{reason}</span>}
@@ -156,7 +172,13 @@ export function TransactionsScreen() {
                   <td>
                     <div className="row-actions">
                       {receiptAvailable(sale) && (
-                        <button type="button" className="button" aria-label={`Receipt for ${label}`} onClick={() => showReceipt(sale.id)}>
+                        <button
+                          type="button"
+                          className="button"
+                          aria-label={`Receipt for ${label}`}
+                          data-testid={`receipt-${sale.id}`}
+                          onClick={() => showReceipt(sale.id)}
+                        >
                           Receipt
                         </button>
                       )}

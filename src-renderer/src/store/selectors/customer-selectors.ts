@@ -14,8 +14,15 @@ import type { PosState } from '../store-types'
 /** How long a result stays on the customer display after the sale ended. */
 export const CUSTOMER_RESULT_MS = 15_000
 
+/**
+ * How long a large amount the cashier asked the customer to check stays shown without an answer (a
+ * cashier window closed meanwhile must not leave it there for the next customer).
+ */
+export const AMOUNT_CHECK_MS = 120_000
+
 export interface CustomerView {
-  kind: 'welcome' | 'sale' | 'result'
+  /** `check`: a large amount the cashier is checking with the customer, before the card is asked for. */
+  kind: 'welcome' | 'check' | 'sale' | 'result'
   /**
    * What the amount is to the customer: "Total" to pay, "Refund" coming back to their card (a return),
    * "Cancel" a payment being cancelled (a void). Never "Total" for money that is not taken.
@@ -92,11 +99,24 @@ export function counterSale(sales: PosState['sales']): SaleView | null {
  * later, or a stored payment forwarded, is no business of the next customer).
  */
 export function customerView(
-  s: Pick<PosState, 'sales' | 'prompt' | 'promptSaleId' | 'appInfo'>,
+  s: Pick<PosState, 'sales' | 'prompt' | 'promptSaleId' | 'appInfo' | 'amountCheck'> & Partial<Pick<PosState, 'agentAnswering'>>,
   now: number,
   followedId: string | null,
 ): CustomerView {
-  const sale = counterSale(s.sales) ?? (followedId ? (s.sales[followedId] ?? null) : null)
+  const busy = counterSale(s.sales)
+  // The cashier was told to check a large amount with the customer: the customer sees it too.
+  const check = s.amountCheck
+  if (!busy && check && now - check.at < AMOUNT_CHECK_MS)
+    return {
+      kind: 'check',
+      amountLabel: 'Total',
+      amountMinor: check.amountMinor,
+      currency: check.currency,
+      title: 'Please check the amount',
+      detail: 'The cashier asks for your card once you agree.',
+      tone: 'info',
+    }
+  const sale = busy ?? (followedId ? (s.sales[followedId] ?? null) : null)
   const welcome: CustomerView = {
     kind: 'welcome',
     amountLabel: 'Total',
@@ -113,6 +133,15 @@ export function customerView(
   const amountWords = moneyText(amount.amountMinor, sale.currency)
   const prompt = s.promptSaleId === null || s.promptSaleId === sale.id ? s.prompt : null
   if (COUNTER_BUSY.has(sale.state)) {
+    // The display cannot reach the agent: a card inserted now would go to a terminal that may not be listening.
+    if (s.agentAnswering === false)
+      return {
+        kind: 'sale',
+        ...amount,
+        title: 'Please wait',
+        detail: 'Do not insert your card yet. The cashier will tell you when.',
+        tone: 'warn',
+      }
     const base = isReturn ? RETURN_RUNNING_WORDS : (RUNNING_WORDS[sale.state] ?? { title: 'Please wait', detail: '' })
     // The reader's own prompt is the more precise one while the card is being read.
     const reading = sale.state === 'readingCard' || sale.state === 'voidReadingCard' || sale.state === 'returnReadingCard'

@@ -116,13 +116,14 @@ export function amountNeedsConfirmation(s: Pick<PosState, 'appInfo' | 'entryDigi
 /** The cashier can stop a sale while the reader waits for the card or a duplicate is asked about, not once the payment is on its way. */
 export function canCancelSale(s: PosState): boolean {
   const phase = salePhase(s)
-  return (phase === 'reading' || phase === 'confirming') && !s.saleActionBusy
+  return (phase === 'reading' || phase === 'confirming') && !s.saleActionBusy && s.agentAnswering
 }
 
 /** Why Cancel is greyed out while a sale runs (null: it can be pressed). */
 export function cancelDisabledReason(s: PosState): string | null {
   if (canCancelSale(s)) return null
   if (s.saleActionBusy) return 'Stopping the sale…'
+  if (!s.agentAnswering) return `${AGENT_NOT_ANSWERING}: the sale can be stopped once it answers again.`
   switch (salePhase(s)) {
     case 'starting':
       return 'The sale is starting; it can be stopped once the reader asks for the card.'
@@ -259,6 +260,13 @@ export function salePrompt(s: PosState): PromptView {
     return { text: 'Enter the amount', detail: 'Type it or use the keypad.', tone: 'info' }
   }
   if (s.saleError) return { text: 'That did not work', detail: describeError(s.saleError), tone: 'error' }
+  // A running sale with no agent to run it: nobody may be asked for a card meanwhile.
+  if (!s.agentAnswering && phase !== 'result')
+    return {
+      text: AGENT_NOT_ANSWERING,
+      detail: 'The customer should not insert the card now. The sale carries on, or says how it ended, once the agent answers again.',
+      tone: 'error',
+    }
   const words = saleWords(sale)
   const fromReader = fittingPrompt(s.prompt, sale, s.promptSaleId)
   // The result is said once, here, where the cashier has been looking all along.
