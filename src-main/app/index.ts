@@ -12,5 +12,6 @@ export { checkHost, checkReader, checkSignature, signatureCheckId, type AddFindi
 export { auditFromCommandLine, auditTrailOnDemand } from './audit-outside'
 export { checkAuditFile, parsePrintedHead, type AuditFileCheck } from './audit-check'
 export { unlockFromCommandLine, type UnlockOutcome } from './unlock-outside'
+export { forceJournalMigration, type ForcedMigrationOutcome } from './forced-migration'
 export { copyMaxAgeMs, storeCaPem } from './store-wiring'
 export { checkStore } from './store-check'
