@@ -119,7 +119,10 @@ async function main(): Promise<void> {
       short ? 'short' : values.only !== undefined || values['chaos-kills'] !== undefined ? 'mid-size' : 'full',
       budget,
     )
-    writeFileSync(join(out, 'no-loss-report.md'), renderReport(parts, config))
+    // Formatted as the repository's other docs are (CI checks them with prettier).
+    const { format, resolveConfig } = await import('prettier')
+    const mdFile = join(out, 'no-loss-report.md')
+    writeFileSync(mdFile, await format(renderReport(parts, config), { ...(await resolveConfig(mdFile)), filepath: mdFile }))
     writeFileSync(join(out, 'no-loss-report.svg'), renderChart(parts))
     say(`wrote ${join(out, 'no-loss-report.md')} and no-loss-report.svg`)
   }
