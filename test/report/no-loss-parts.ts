@@ -78,16 +78,23 @@ export const killHeavyScenarioArb: fc.Arbitrary<Scenario> = fc.record({
   }),
 })
 
-const HOST_FAULTS = new Set(['fault', 'hostDown', 'hostUp', 'clearFaults'])
-const STORE_FAULTS = new Set(['storeDown', 'storeSlow', 'storeUp', 'storeRestart'])
+/** The chaos commands that are faults, in the words of the report. */
+const FAULT_WORDS: Readonly<Record<string, string>> = {
+  hostDown: 'bank unreachable',
+  hostUp: 'bank back',
+  clearFaults: "bank's faults cleared",
+  storeDown: 'store server unreachable',
+  storeSlow: 'store server slow',
+  storeUp: 'store server back',
+  storeRestart: 'store server restarted',
+}
 
 /** The faults a sequence drew, by kind; overlapping commands (a sale or return not waited for) counted apart. */
 export function chaosFaultsOf(commands: readonly ChaosCommand[]): Record<string, number> {
   const faults: Record<string, number> = {}
   for (const command of commands) {
-    if (command.kind === 'fault') add(faults, `host fault ${command.fault.replace(/=.*/, '')}`)
-    else if (HOST_FAULTS.has(command.kind)) add(faults, `host ${command.kind}`)
-    else if (STORE_FAULTS.has(command.kind)) add(faults, `store ${command.kind}`)
+    if (command.kind === 'fault') add(faults, `bank fault ${command.fault.replace(/=.*/, '')}`)
+    else if (FAULT_WORDS[command.kind]) add(faults, FAULT_WORDS[command.kind]!)
     if ('wait' in command && command.wait === false) add(faults, 'overlapping command')
   }
   return faults
@@ -128,7 +135,8 @@ export async function chaosPart(
       { numRuns: path === undefined ? budget.chaosMaxRuns : 1, seed, ...(path !== undefined ? { path } : {}), endOnFailure: true },
     )
     faults.SIGKILL = totals.kills
-    const replayOf = (p: string | undefined) => `npm run report:no-loss -- --only chaos --seed ${seed}${p ? ` --path ${p}` : ''}`
+    const replayOf = (p: string | undefined) =>
+      `npm run report:no-loss -- --only chaos --seed ${seed}${p ? ` --path ${p}` : ` --chaos-kills ${budget.chaosKills}`}`
     return {
       id: 'chaos',
       seed,

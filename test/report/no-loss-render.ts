@@ -21,6 +21,8 @@ export interface ReportConfig {
   budget: Budget
   /** What the store's test servers were started with, about writes reaching their disk. */
   natsSync: string
+  /** SIGKILLs per minute of the chaos part in this run, to say how long the full budget takes. */
+  killsPerMinute: number
 }
 
 const TITLES: Record<PartId, string> = {
@@ -97,9 +99,10 @@ export function renderReport(parts: readonly PartResult[], config: ReportConfig)
     '',
     '## The claim',
     '',
-    'A payment the terminal took is never lost and never charged twice: whatever the terminal, its',
-    'disk stays, and the bank are put through below, every approved or stored payment reaches the bank',
-    'exactly once, every owed reversal is sent, and nothing the cashier saw cancelled is charged.',
+    'A payment the terminal took is never lost and never charged twice. Through everything below that',
+    'the terminal (its disk kept), the store server and the bank are put through, every approved or',
+    'stored payment reaches the bank exactly once, every owed reversal is sent, and nothing the cashier',
+    'saw cancelled is charged.',
     violations === 0
       ? `In this run: ${fmt(items)} sales, returns and owed items checked, ${fmt(kills)} processes killed, **0 violations**.`
       : `In this run: **${violations} violation${violations === 1 ? '' : 's'}**: the claim does not hold for this commit (below, with how to replay).`,
@@ -174,7 +177,7 @@ export function renderReport(parts: readonly PartResult[], config: ReportConfig)
     '',
     '## Reproduce',
     '',
-    'Everything: `npm run report:no-loss` (about 30 minutes); the short run CI can afford: `npm run report:no-loss -- --short`.',
+    `Everything: \`npm run report:no-loss\`; this machine killed the agent about ${config.killsPerMinute} times a minute, so the full budget takes about ${Math.ceil(FULL_KILLS / Math.max(1, config.killsPerMinute) / 5) * 5} minutes here. The short run CI can afford (a few minutes, writes nothing): \`npm run report:no-loss -- --short\`.`,
     'A failing run prints its seed and path and exits 1; `--seed` and `--path` with `--only <part>` run exactly that again.',
     '',
   )

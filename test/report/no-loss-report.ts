@@ -115,9 +115,16 @@ async function main(): Promise<void> {
   const out = values.out ?? (short || values.only !== undefined ? undefined : join(ROOT, 'docs'))
   if (out !== undefined) {
     mkdirSync(out, { recursive: true })
+    const chaos = parts.find((p) => p.id === 'chaos' && p.skipped === undefined)
+    const killsPerMinute = chaos && chaos.ms > 0 ? Math.round(chaos.kills / (chaos.ms / 60_000)) : 0
     const config = machineConfig(
-      short ? 'short' : values.only !== undefined || values['chaos-kills'] !== undefined ? 'mid-size' : 'full',
+      short
+        ? 'short'
+        : values.only !== undefined || values['chaos-kills'] !== undefined || values['store-runs'] !== undefined
+          ? 'mid-size'
+          : 'full',
       budget,
+      killsPerMinute,
     )
     // Formatted as the repository's other docs are (CI checks them with prettier).
     const { format, resolveConfig } = await import('prettier')
@@ -132,7 +139,7 @@ async function main(): Promise<void> {
   process.exit(violations > 0 ? 1 : 0)
 }
 
-function machineConfig(mode: 'full' | 'short' | 'mid-size', budget: Budget): ReportConfig {
+function machineConfig(mode: 'full' | 'short' | 'mid-size', budget: Budget, killsPerMinute: number): ReportConfig {
   const run = (cmd: string, args: string[]) => spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || 'not installed'
   const version = (pkg: string) =>
     (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version
@@ -156,6 +163,7 @@ function machineConfig(mode: 'full' | 'short' | 'mid-size', budget: Budget): Rep
     os: `${type()} ${release()} ${arch()}, ${cpus().length} cores`,
     mode,
     budget,
+    killsPerMinute,
     natsSync:
       'one server per test, JetStream with its defaults (test/support/nats-server.ts): a copy it acknowledges is in its memory and reaches its disk with its next periodic sync (every two minutes by default), so the copy is buffered, not synced',
   }

@@ -48,7 +48,7 @@ export function upgradeRelease(git: Git, env: NodeJS.ProcessEnv = process.env): 
     return {
       ref: DOCUMENTED_RELEASE.ref,
       commit,
-      note: `${found.note ?? 'no release found'}; the README's ${DOCUMENTED_RELEASE.ref} is commit ${commit.slice(0, 12)}`,
+      note: `no v* tag, remote tag or release commit reaches HEAD; the README's ${DOCUMENTED_RELEASE.ref} is commit ${commit.slice(0, 12)}`,
     }
   return { none: found.note ?? 'no release in this checkout' }
 }

@@ -23,6 +23,7 @@ const config: ReportConfig = {
   mode: 'full',
   budget: TINY,
   natsSync: 'buffered',
+  killsPerMinute: 23,
 }
 
 const part = (over: Partial<PartResult> & Pick<PartResult, 'id'>): PartResult => ({
@@ -54,6 +55,8 @@ describe('the no-loss report', () => {
     expect(text).toContain('| 3 | 3,000 | 1,200 | 0 | 42 | 1.0 min |')
     expect(text).toContain('**Not run here**: no test yet.')
     expect(text).toMatch(/A `buffered` store copy and the terminal's disk lost together/)
+    // 1,000 kills at 23 a minute
+    expect(text).toContain('so the full budget takes about 45 minutes here')
   })
 
   it('a failing run says the claim does not hold, with its seed and how to replay it', () => {
@@ -90,7 +93,7 @@ describe('the no-loss report', () => {
         { kind: 'void', sale: 0 },
         { kind: 'sale', amountMinor: 100, policy: 'preferOnline', card: 'chip', cardDeclines: false, wait: false },
       ]),
-    ).toEqual({ 'host fault delay': 1, 'host hostDown': 1, 'store storeRestart': 1, 'overlapping command': 1 })
+    ).toEqual({ 'bank fault delay': 1, 'bank unreachable': 1, 'store server restarted': 1, 'overlapping command': 1 })
     expect(
       storeFaultsOf([
         '  0: {"kind":"kill"} → killed',
