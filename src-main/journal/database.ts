@@ -3,7 +3,7 @@
  *
  *   folder 0700, file 0600 → busy timeout → PRAGMA quick_check → journal_mode=WAL →
  *   synchronous=FULL (verified) → fullfsync=ON → foreign_keys=ON (verified) →
- *   secure_delete=ON (verified) → migrations
+ *   secure_delete=ON (verified) → migrations (an irreversible one held back while items are owed)
  *
  * quick_check runs before journal_mode on purpose: switching a rollback-journal file to WAL rewrites
  * its header, and a corrupt journal must be left byte-for-byte as found for recovery. The other
@@ -15,7 +15,8 @@ import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { JournalError, mapJournalError } from './journal-error'
 import { checkIntegrity, checkStructure, fullCheckGoesAside } from './journal-integrity'
-import { applyMigrations, validateMigrations, type Migration } from './migrations'
+import { queueGuard } from './migration-guard'
+import { applyMigrations, validateMigrations, type ForcedMigration, type Migration } from './migrations'
 
 export interface OpenJournalOptions {
   /** The schema's forward-only steps, owned by the caller (see migrations.ts). */
@@ -30,6 +31,11 @@ export interface OpenJournalOptions {
    * Unset: every journal is checked whole before use.
    */
   fullCheckAtOpenMaxBytes?: number
+  /**
+   * A manager forced the steps that cannot be undone while items are owed to the bank
+   * (migration-guard.ts `authorizeForcedMigration`); without it such a step is refused.
+   */
+  forceMigration?: ForcedMigration | undefined
 }
 
 /**
@@ -83,7 +89,7 @@ export function openJournalDatabase(file: string, options: OpenJournalOptions): 
     stateOf(db).fullCheckPending = aside
     configureDurability(db, path)
     configureErasure(db, path)
-    applyMigrations(db, options.migrations, { now: options.now })
+    applyMigrations(db, options.migrations, { now: options.now, guard: queueGuard(options.forceMigration) })
     return db
   } catch (error) {
     db?.close()

@@ -11,8 +11,16 @@ export {
   type CommitSync,
 } from './database'
 export { checkIntegrityAside, FULL_CHECK_AT_OPEN_MAX_BYTES, type IntegrityCheckAside } from './journal-integrity'
-export type { Migration } from './migrations'
-export { JournalTooNewError, JournalMigrationError, migrateTo, journalVersion } from './migrations'
+export type { Migration, ForcedMigration } from './migrations'
+export {
+  JournalTooNewError,
+  JournalMigrationError,
+  MigrationWouldStrandQueueError,
+  FORCED_MIGRATION_TABLE,
+  migrateTo,
+  journalVersion,
+} from './migrations'
+export { authorizeForcedMigration, owedToBank, type ManagerProof } from './migration-guard'
 export { FieldSealer, DataKeyMissingError, SealedFieldError, wipe } from './sealed-fields'
 export { JOURNAL_MIGRATIONS } from './schema'
 export {

@@ -32,6 +32,11 @@ export const JOURNAL_ERRORS = {
     'The sale record was written by a newer version of the payment agent. Install that version or a newer one.',
   ),
   JOURNAL_MIGRATION_FAILED: entry(500, false, 'Updating the sale record failed and was undone; nothing was lost. Call support.'),
+  JOURNAL_MIGRATION_OWED: entry(
+    500,
+    false,
+    'This update cannot be undone, and payments or reversals still wait to be sent to the bank. Connect the terminal to the bank and let them go first, or ask a manager to force the update.',
+  ),
   JOURNAL_MIGRATION_LIST: entry(
     500,
     false,

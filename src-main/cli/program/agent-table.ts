@@ -38,6 +38,10 @@ export function addAgentCommands({ program, runtimeOptions, withRuntime, finish 
       '--training',
       "try the configuration in training mode: its settings (restaurant mode, limits, tips, receipts) with the training host and the simulated PIN pad, in a journal of its own under the data folder's training/ (no OS keychain needed)",
     )
+    .option(
+      '--force-migration <number>',
+      "a manager forces a journal update that cannot be undone while payments are owed (asks the manager's PIN; audited)",
+    )
     .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string; training?: boolean }) => {
       const { configFlag, dataDirFlag } = runtimeOptions()
       const [{ needsFirstRunSetup }, { setupCommand, setupConfigFile }, { serveCommand }] = await Promise.all([
@@ -45,6 +49,7 @@ export function addAgentCommands({ program, runtimeOptions, withRuntime, finish 
         import('../commands/setup-command'),
         import('../commands/serve-command'),
       ])
+      const { forceMigrationIfAsked } = await import('../commands/force-migration-command')
       if (!o.training && needsFirstRunSetup(setupConfigFile(configFlag, process.env))) {
         // A production terminal not set up yet: the manager gets the setup page, not a refusal to start.
         console.log('This terminal is not set up yet (no host or store settings): opening first-run setup.')
@@ -52,7 +57,8 @@ export function addAgentCommands({ program, runtimeOptions, withRuntime, finish 
       }
       finish(
         await withRuntime(
-          (rt) =>
+          async (rt) =>
+            (await forceMigrationIfAsked(rt, (o as { forceMigration?: string }).forceMigration)) ??
             serveCommand(rt, {
               port: Number(o.port),
               rendererRoot: o.renderer,

@@ -1,0 +1,222 @@
+/**
+ * The no-loss report's words and chart, from the parts' results (no-loss-parts.ts) and the machine's
+ * configuration: pure, so a test holds every section to what the runs found, a failing run's seed
+ * and replay included. The chart is plain SVG written by hand: no charting dependency.
+ */
+import type { Budget, PartId, PartResult } from './no-loss-parts'
+
+/** The kill target of the release's full run (FULL_BUDGET), named in a smaller run's report. */
+const FULL_KILLS = 1_000
+
+export interface ReportConfig {
+  commit: string
+  date: string
+  node: string
+  natsServer: string
+  sqlite: string
+  betterSqlite3: string
+  fastCheck: string
+  os: string
+  mode: 'full' | 'short' | 'mid-size'
+  budget: Budget
+  /** What the store's test servers were started with, about writes reaching their disk. */
+  natsSync: string
+  /** SIGKILLs per minute of the chaos part in this run, to say how long the full budget takes. */
+  killsPerMinute: number
+}
+
+const TITLES: Record<PartId, string> = {
+  chaos: 'Terminal under chaos: SIGKILLs, host faults, overlapping commands',
+  store: 'Store faults: server killed, lane killed, frozen, cut off; rescues racing a living lane',
+  cluster: 'Three-server store losing one server',
+  upgrade: 'Update with payments owed',
+}
+
+const WORKLOADS: Record<PartId, string> = {
+  chaos:
+    'Generated sequences of 8 to 40 commands: sales (chip, swipe, contactless; online, offline, forced offline; cards that decline after approval; reader faults), voids, returns (referenced, partial, over the limit, another card, unreferenced with a manager), tips, close of day, nexo payments, seams (a return raced by a tip, a void during a forward), host faults (every kind of the training host), the host down and up, the store server down, slow and restarted, pauses, and SIGKILLs of the agent at once or a moment later, in the middle of whatever runs. Each run is settled with a healthy host and checked.',
+  store:
+    "Generated sequences on a lane whose queue is copied to a real nats-server: offline and online sales, voids, the bank down and up, the lane frozen (SIGSTOP), cut off from the store, killed (SIGKILL) and started again on its own disk, the store server killed and started again, and rescues of the lane's copies from another lane, with the terminal off or still running.",
+  cluster:
+    'A JetStream stream with 3 replicas on three real nats-servers; one killed with SIGKILL during a burst of offline approvals and restarted, then another killed.',
+  upgrade:
+    "The last release's own engine leaves owed, in its journal: two payments stored offline, a reversal (the host charged and its answer was lost), a tip, a capture and a return's credit; this checkout opens the journal (every migration in between) and forwards.",
+}
+
+const INVARIANTS: Record<PartId, string[]> = {
+  chaos: [
+    'every payment the host holds is one the journal holds, at the same amount, and no payment is charged twice',
+    'a sale the cashier saw declined, voided or reversed is not charged at the host',
+    'every stored payment is forwarded once the host is back, and every owed reversal is sent',
+    'a return never credits more than the sale left to return, and the host never credits more than it holds',
+    'no card number, track or PIN block in clear in the journal',
+    "nexo's TransactionStatus answers agree with the journal after every restart",
+  ],
+  store: [
+    'each payment charged at most once, and never when the cashier saw it voided or declined',
+    'each stored payment charged',
+    'nothing left at the store for a rescued lane',
+    'nothing published by a lane after its fence',
+  ],
+  cluster: ["every approved payment's copy survives the loss of a server and is rescued exactly once"],
+  upgrade: [
+    'each owed item reaches the host exactly once, under its own id',
+    'with the very body the release sealed (compared by SHA-256)',
+    'nothing reaches the host that was not owed, and nothing is left owed',
+    'each sale ends as its item says: reversed, captured, credited, forwarded',
+  ],
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US')
+const minutes = (ms: number): string => `${(ms / 60_000).toFixed(1)} min`
+
+function faultsLine(faults: Record<string, number>): string {
+  const entries = Object.entries(faults).sort(([, a], [, b]) => b - a)
+  return entries.length === 0 ? 'none' : entries.map(([k, n]) => `${k} ${fmt(n)}`).join(', ')
+}
+
+export function totalViolations(parts: readonly PartResult[]): number {
+  return parts.reduce((sum, p) => sum + p.violations, 0)
+}
+
+export function renderReport(parts: readonly PartResult[], config: ReportConfig): string {
+  const ran = parts.filter((p) => p.skipped === undefined)
+  const violations = totalViolations(parts)
+  const kills = ran.reduce((s, p) => s + p.kills, 0)
+  const items = ran.reduce((s, p) => s + p.items, 0)
+  const lines: string[] = [
+    '# No-loss report',
+    '',
+    `Generated by \`npm run report:no-loss\` on ${config.date} from commit ${config.commit} (${config.mode} run). Do not edit: run it again.`,
+    '',
+    ...(config.mode === 'full'
+      ? []
+      : [
+          `This ${config.mode} run used a smaller budget than the release's (below, "budget"); the release's full run is \`npm run report:no-loss\`, which draws chaos runs until ${fmt(FULL_KILLS)} SIGKILLs.`,
+          '',
+        ]),
+    '![Items checked, faults injected and violations found, per run](no-loss-report.svg)',
+    '',
+    '## The claim',
+    '',
+    'A payment the terminal took is never lost and never charged twice. Through everything below that',
+    'the terminal (its disk kept), the store server and the bank are put through, every approved or',
+    'stored payment reaches the bank exactly once, every owed reversal is sent, and nothing the cashier',
+    'saw cancelled is charged.',
+    violations === 0
+      ? `In this run: ${fmt(items)} sales, returns and owed items checked, ${fmt(kills)} processes killed, **0 violations**.`
+      : `In this run: **${violations} violation${violations === 1 ? '' : 's'}**: the claim does not hold for this commit (below, with how to replay).`,
+    '',
+    '## Configuration',
+    '',
+    '| part | version or setting |',
+    '| --- | --- |',
+    `| Node.js | ${config.node} |`,
+    `| nats-server | ${config.natsServer} |`,
+    `| SQLite (better-sqlite3 ${config.betterSqlite3}) | ${config.sqlite} |`,
+    `| fast-check | ${config.fastCheck} |`,
+    `| machine | ${config.os} |`,
+    '| journal | WAL, synchronous=FULL: each commit synced to disk before it returns (docs/performance.md) |',
+    `| store server | ${config.natsSync} |`,
+    `| budget | chaos until ${fmt(config.budget.chaosKills)} kills (at most ${fmt(config.budget.chaosMaxRuns)} runs); store model ${config.budget.storeRuns} runs of up to ${config.budget.storeCommandsPerRun} commands; upgrade ${config.budget.upgrade ? 'once' : 'not run'} |`,
+    '',
+    '## Fault model',
+    '',
+    '- The agent killed with SIGKILL at any moment (mid-sale, mid-forward, mid-commit), and started again on the same disk.',
+    '- The bank: unreachable, slow past the timeout, dropping the request, charging and then dropping the answer, answering 503 (signed, or unsigned as a proxy, before or after charging), a bad signature, a body that is not JSON.',
+    '- The store server: unreachable, slow, killed and restarted on its disk; a lane frozen, cut off from it, killed.',
+    '- Commands that overlap: a void, a kill or a fault while a sale or a return is still at the card reader or the bank.',
+    '- An update of the agent while its queue owes the bank.',
+    "- Not in the model: the terminal's disk lost or corrupted, the OS crashing or power failing (the agent's process dies, the kernel keeps its page cache), a clock jumping, a dishonest bank.",
+    '',
+  ]
+  for (const part of parts) {
+    lines.push(`## ${TITLES[part.id]}`, '', WORKLOADS[part.id], '', 'Invariants checked after every run:', '')
+    for (const inv of INVARIANTS[part.id]) lines.push(`- ${inv}`)
+    lines.push('')
+    if (part.skipped !== undefined) {
+      lines.push(`**Not run here**: ${part.skipped}.`, '', `Reproduce: \`${part.replay}\``, '')
+      continue
+    }
+    lines.push(
+      '| runs | items checked | kills | violations | seed | time |',
+      '| --- | --- | --- | --- | --- | --- |',
+      `| ${fmt(part.runs)} | ${fmt(part.items)} | ${fmt(part.kills)} | ${part.violations} | ${part.seed ?? '-'} | ${minutes(part.ms)} |`,
+      '',
+      `Faults injected: ${faultsLine(part.faults)}.`,
+      '',
+    )
+    if (part.id === 'upgrade') {
+      const d = part.details as {
+        release?: string
+        releaseNote?: string
+        fromVersion?: number
+        toVersion?: number
+        owed?: Record<string, number>
+        notCovered?: string[]
+      }
+      lines.push(
+        `Release: ${d.release ?? '?'} (${d.releaseNote ?? ''}); journal version ${d.fromVersion} to ${d.toVersion}; owed: ${faultsLine(d.owed ?? {})}.`,
+        '',
+        ...(d.notCovered ?? []).map((n) => `Not covered: ${n}.`),
+        '',
+      )
+    }
+    if (part.failure) lines.push('Failure:', '', '```text', part.failure, '```', '')
+    lines.push(`Reproduce this run: \`${part.replay}\``, '')
+  }
+  lines.push(
+    '## What is not survived',
+    '',
+    "- **A `buffered` store copy and the terminal's disk lost together.** The store server acknowledges a copy once it holds it in memory; nats-server syncs JetStream's files to disk on a timer (every two minutes by default; a setting for every write exists from nats-server 2.10 on, and the Debian 12 package is 2.9.10). A stored payment whose terminal loses its disk, while the store server loses power within that window, is lost: the bank never learns of a payment the customer made.",
+    "- **The terminal's disk lost before the store has a copy.** With no store server, or before a copy is acknowledged, the journal on the terminal's disk is the only record of a stored payment.",
+    '- **A power failure with a disk that lies about its cache.** The journal syncs every commit (synchronous=FULL; on macOS F_FULLFSYNC); a disk that acknowledges a sync it did not do can lose the last commits.',
+    '- **An irreversible journal update forced by a manager** while items are owed: going back to the version before is then no longer possible (the items themselves are kept and sent).',
+    '- **A stored payment the bank declines** when it is finally sent: the money is not collected; the sale needs a manager (docs/transactions.md).',
+    '- **Runs not made**: parts marked "Not run here" above.',
+    '',
+    '## Reproduce',
+    '',
+    `Everything: \`npm run report:no-loss\`; this machine killed the agent about ${config.killsPerMinute} times a minute, so the full budget takes about ${Math.ceil(FULL_KILLS / Math.max(1, config.killsPerMinute) / 5) * 5} minutes here. The short run CI can afford (a few minutes, writes nothing): \`npm run report:no-loss -- --short\`.`,
+    'A failing run prints its seed and path and exits 1; `--seed` and `--path` with `--only <part>` run exactly that again.',
+    '',
+  )
+  return lines.join('\n')
+}
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
+/** Three bars per part (items checked, faults injected, violations), each column scaled to its own largest value. */
+export function renderChart(parts: readonly PartResult[]): string {
+  const columns = [
+    { title: 'items checked', value: (p: PartResult) => p.items, colour: '#2b6cb0' },
+    { title: 'faults injected', value: (p: PartResult) => Object.values(p.faults).reduce((a, b) => a + b, 0), colour: '#b7791f' },
+    { title: 'violations', value: (p: PartResult) => p.violations, colour: '#c53030' },
+  ]
+  const rowH = 54
+  const labelW = 230
+  const colW = 200
+  const top = 50
+  const width = labelW + columns.length * colW + 20
+  const height = top + parts.length * rowH + 20
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="13">`,
+    '<title>No-loss report: items checked, faults injected and violations, per run</title>',
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+  ]
+  columns.forEach((c, i) => out.push(`<text x="${labelW + i * colW}" y="${top - 20}" font-weight="bold">${esc(c.title)}</text>`))
+  const max = columns.map((c) => Math.max(1, ...parts.map(c.value)))
+  parts.forEach((part, row) => {
+    const y = top + row * rowH
+    out.push(`<text x="10" y="${y + 22}">${esc(part.id)}${part.skipped !== undefined ? ' (not run)' : ''}</text>`)
+    columns.forEach((c, i) => {
+      const v = part.skipped !== undefined ? 0 : c.value(part)
+      const w = Math.round(((colW - 60) * v) / max[i]!)
+      const x = labelW + i * colW
+      out.push(`<rect x="${x}" y="${y + 8}" width="${Math.max(w, 1)}" height="20" fill="${c.colour}"/>`)
+      out.push(`<text x="${x + Math.max(w, 1) + 5}" y="${y + 23}">${fmt(v)}</text>`)
+    })
+  })
+  out.push('</svg>', '')
+  return out.join('\n')
+}
