@@ -24,6 +24,11 @@ export type Caller =
   | { door: 'pos'; token: TokenGrant }
   /** A POS over nexo, with its token and the SaleID of the POS that sent the message. */
   | { door: 'nexo'; token: TokenGrant; saleId: string }
+  /**
+   * A cash register over ZVT: the grant the terminal's ZVT configuration gives every register (ZVT has
+   * no token; its password is an operator guard, docs/zvt.md), and the register's address.
+   */
+  | { door: 'zvt'; token: TokenGrant; register: string }
   /** The machine owner's command line. */
   | { door: 'cli' }
 
@@ -48,6 +53,8 @@ export function viaOf(caller: Caller): string | undefined {
       return `token:${caller.token.id}`
     case 'nexo':
       return `token:${caller.token.id} sale:${caller.saleId}`
+    case 'zvt':
+      return `register:${caller.register}`
     case 'cli':
       return undefined
   }
@@ -69,6 +76,7 @@ export function callerKey(caller: Caller): string {
       return caller.session
     case 'pos':
     case 'nexo':
+    case 'zvt':
       return `token:${caller.token.id}`
     case 'cli':
       return 'cli'
