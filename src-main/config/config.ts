@@ -130,6 +130,19 @@ export const configSchema = z
       })
       .prefault({}),
     /**
+     * The ZVT terminal side (docs/zvt.md): a cash register's ZVT over TCP, off by default. `host` stays
+     * 127.0.0.1 unless the register runs on another machine of the store's LAN; 20007 is ZVT's port.
+     * `refunds`: a register may refund (06 31) without a sale, within the limits below.
+     */
+    zvt: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        host: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1'),
+        port: z.number().int().min(1).max(65_535).default(20_007),
+        refunds: z.boolean().default(false),
+      })
+      .prefault({}),
+    /**
      * The receipt printer (docs/receipts.md): an ESC/POS thermal printer on a serial or USB-serial port,
      * or on the network (raw TCP, port 9100 by convention). Absent: receipts print from the screen.
      */

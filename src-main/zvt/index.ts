@@ -16,3 +16,8 @@ export {
   type ZvtDecodeError,
 } from './zvt-decode-error'
 export { ACK, NAK, frameApdu, SerialFrameReader, unframe, zvtCrc, type SerialEvent } from './zvt-serial-framing'
+export { newZvtPassword, ZvtPasswordGuard, type PasswordCheck } from './zvt-password'
+export { ZvtSession, ACK_TIMEOUT_MS, type ZvtLink } from './zvt-session'
+export { CURRENCY_NUMBERS, RESULT, resultCodeOfSale, statusInformation } from './zvt-status'
+export { ZvtTerminal, type ZvtService, type ZvtTerminalOptions } from './zvt-terminal'
+export { startZvtServer, ZVT_DEFAULT_PORT, type ZvtServer, type ZvtServerOptions } from './zvt-server'

@@ -70,3 +70,9 @@ export function encodeBody(body: Body): Uint8Array {
 function knownLayout(message: Apdu): boolean {
   return message.cls === 0x04 || message.cls === 0x05 || message.cls === 0x06 || message.cls === 0x80 || message.cls === 0x84
 }
+
+/** Status Enquiry's software version, LLL-var, as its Completion starts (at most 999 bytes of ASCII). */
+export function encodeVersion(text: string): number[] {
+  const bytes = [...new TextEncoder().encode(text)].slice(0, 999)
+  return [...encodeVarLength(bytes.length, 3), ...bytes]
+}
