@@ -67,6 +67,9 @@ const abort = (code: number): Apdu => apdu(0x06, 0x1e, [code])
 
 const REFERENCE = /^zvt:(\d+):(\d+)$/
 
+/** How long a command waits for the card reader to finish the last customer before it is refused. */
+const READER_WAIT_MS = 10_000
+
 export class ZvtTerminal {
   private readonly passwords: ZvtPasswordGuard
   private readonly registrations = new Map<string, Registration>()
@@ -179,6 +182,7 @@ export class ZvtTerminal {
 
   private async pay(session: ZvtSession, kind: 'sale' | 'refund', amountMinor: number): Promise<void> {
     const caller = this.caller(session)
+    if (!(await this.readerFree(caller))) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
     const { batch, number } = await this.nextNumber(caller)
     const reference = `zvt:${batch}:${number}`
     let started: SaleView
@@ -210,14 +214,23 @@ export class ZvtTerminal {
       session.reply(ack())
       return this.finish(session, original, receipt)
     }
+    if (!(await this.readerFree(caller))) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
+    let voiding: SaleView
     try {
-      await this.options.service.call(caller, 'voidSale', { id: original.id })
+      voiding = await this.options.service.call(caller, 'voidSale', { id: original.id })
     } catch (error) {
       return session.reply(nak(error instanceof PosError && error.code === 'FORBIDDEN' ? refusalCode(error) : RESULT.reversalNotPossible))
     }
     session.reply(ack())
     this.running = original.id
-    const after = await this.follow(session, original.id, (s) => s.state !== 'voidReadingCard')
+    // Done once the void is journaled, or once the card step it started is over without it (a look
+    // at the sale before that step shows begins proves nothing).
+    let reading = voiding.state === 'voidReadingCard'
+    const after = await this.follow(session, original.id, (s) => {
+      if (s.state === 'cancelPending' || s.state === 'cancelled') return true
+      if (s.state === 'voidReadingCard') reading = true
+      return reading && s.state !== 'voidReadingCard'
+    })
     if (after.state === 'cancelPending' || after.state === 'cancelled') return this.finish(session, after, receipt)
     await session.deliver(abort(RESULT.reversalNotPossible))
   }
@@ -302,6 +315,21 @@ export class ZvtTerminal {
   }
 
   // ---- checks ---------------------------------------------------------------------------------
+
+  /**
+   * Waits while the card reader finishes the last customer (its prompt cleared, the card taken): a
+   * register sends its next command the moment it has the last answer, and a sale started then would
+   * only be stopped as "reader busy". False when it is still busy after READER_WAIT_MS.
+   */
+  private async readerFree(caller: Caller): Promise<boolean> {
+    const until = (this.options.now ?? Date.now)() + READER_WAIT_MS
+    for (;;) {
+      const device = await this.options.service.call(caller, 'deviceStatus', {})
+      if (!device.busy) return true
+      if ((this.options.now ?? Date.now)() > until) return false
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
 
   private passwordOk(session: ZvtSession, sent: Uint8Array): boolean {
     const check = this.passwords.check(session.register, sent)

@@ -168,6 +168,10 @@ describe('a register over ZVT (TCP)', () => {
     const statuses = got.filter((message) => controlOf(message) === 0x040f).map(show)
     expect(statuses).toHaveLength(2)
     expect(statuses[0]).toBe(statuses[1])
+    const { fields } = fieldsOf(got.find((message) => controlOf(message) === 0x040f)).value
+    expect(bcd(findBmp(fields, 0x04)?.value)).toBe('000000000200')
+    expect(bcd(findBmp(fields, 0x27)?.value)).toBe('00')
+    expect(controls(got).at(-1)).toBe('060f')
     await ecr.close()
   }, 60_000)
 
@@ -237,6 +241,45 @@ describe('a register over ZVT (TCP)', () => {
     expect((await ecr.exchange(apdu(0x06, 0x02, []), (got) => got.length > 0)).map(show)).toEqual(['800000'])
     await ecr.close()
   })
+
+  it('a register that leaves mid-payment finds the outcome with 84 9C on a new connection, charged once', async () => {
+    const before = (await sales()).length
+    const leaving = await register()
+    leaving.send(authorization(777))
+    await leaving.waitFor(() => leaving.received.length > 0)
+    await leaving.close()
+    // The payment goes on at the terminal without the register; it asks once it is back.
+    const back = await register()
+    await back.waitFor(() => false, 0).catch(() => undefined)
+    let got: Apdu[] = []
+    for (let tries = 0; tries < 100; tries++) {
+      got = await back.exchange(apdu(0x84, 0x9c))
+      if (got[0] && controlOf(got[0]) === 0x040f && bcd(findBmp(fieldsOf(got[0]).value.fields, 0x04)?.value) === '000000000777') break
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    expect(controls(got)).toEqual(['040f', '060f'])
+    expect(bcd(findBmp(fieldsOf(got[0]).value.fields, 0x27)?.value)).toBe('00')
+    const after = await sales()
+    expect(after.length).toBe(before + 1)
+    expect(after.filter((s) => s.amountMinor === 777)).toHaveLength(1)
+    await back.close()
+  }, 60_000)
+
+  it('after the agent restarts, 84 9C sends the same status information of the last payment, byte for byte', async () => {
+    const ecr = await register()
+    const paid = await ecr.exchange(authorization(4321))
+    const status = show(paid.find((message) => controlOf(message) === 0x040f)!)
+    await ecr.close()
+    await zvt.close()
+    await agent.close()
+    agent = await startAgent(runtime, defaultReaderFactory)
+    zvt = await startZvtEndpoint(runtime, agent, { port: 0 })
+    const again = await register()
+    const got = await again.exchange(apdu(0x84, 0x9c))
+    expect(controls(got)).toEqual(['040f', '060f'])
+    expect(show(got[0]!)).toBe(status)
+    await again.close()
+  }, 60_000)
 
   it("Wireshark's ZVT dissector reads every message of every conversation without a fault", (context) => {
     if (!tsharkPresent()) return context.skip()
