@@ -3,13 +3,17 @@
  * each citing its repository, file and commit): every one is read by the agent's codecs, down to its
  * BMPs and TLV data objects, and written back byte for byte. Nothing here was produced by this code.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { controlOf, decodeApdu, encodeApdu } from '../../../src-main/zvt/zvt-apdu'
-import { findBmp } from '../../../src-main/zvt/zvt-bmp'
+import { apdu, controlOf, decodeApdu, encodeApdu } from '../../../src-main/zvt/zvt-apdu'
+import { bmp, encodeBmps, findBmp } from '../../../src-main/zvt/zvt-bmp'
 import { decodeBody, encodeBody } from '../../../src-main/zvt/zvt-body'
 import { describeDecodeError } from '../../../src-main/zvt/zvt-decode-error'
 import { findTlv } from '../../../src-main/zvt/zvt-tlv'
+import { writeTcpPcap } from './support/pcap-writer'
+import { dissect, tsharkPresent } from './support/tshark'
 
 interface Vector {
   name: string
@@ -81,5 +85,47 @@ describe('captured ZVT messages', () => {
     const vector = vectors.find((v) => v.name === 'everest/1680728215.585561000_pt_ecr')!
     const message = decodeApdu(Uint8Array.from(Buffer.from(vector.hex, 'hex')))
     expect(message.ok && message.value.data.length).toBe(0x0461)
+  })
+})
+
+describe('a status information over 300 bytes (the three-byte length)', () => {
+  // A real approval (Portalum's Parse_PaymentGood1) with a long additional text (BMP 3C, as terminals
+  // send for receipts): the fields are captured, only the text's length is ours.
+  const approval = vectors.find((v) => v.name.endsWith('Parse_PaymentGood1_Successful'))!
+  const captured = decodeApdu(Uint8Array.from(Buffer.from(approval.hex, 'hex')))
+  const body = captured.ok ? decodeBody(captured.value) : undefined
+  if (!body?.ok) throw new Error('the captured approval does not decode')
+  const text = bmp(0x3c, new TextEncoder().encode('GEN.NR.:611804 '.repeat(16)))
+  const long = encodeApdu(apdu(0x04, 0x0f, encodeBmps([...body.value.fields, text])))
+
+  it('is written FF, low byte, high byte, and reads back to the same fields', () => {
+    const length = long.length - 5
+    expect(length).toBeGreaterThanOrEqual(300)
+    expect([...long.subarray(0, 5)]).toEqual([0x04, 0x0f, 0xff, length & 0xff, length >> 8])
+    const back = decodeApdu(long)
+    const fields = back.ok ? decodeBody(back.value) : undefined
+    expect(fields?.ok && toHex(encodeBody(fields.value))).toBe(toHex(long.subarray(5)))
+  })
+
+  it("is read by Wireshark's dissector, with every captured message, without a fault", (context) => {
+    if (!tsharkPresent()) return context.skip()
+    const dir = mkdtempSync(join(tmpdir(), 'pos-agent-zvt-vectors-'))
+    try {
+      const messages = [
+        ...vectors.map((v) => ({
+          from: v.direction === 'ecr-pt' ? ('register' as const) : ('terminal' as const),
+          bytes: Uint8Array.from(Buffer.from(v.hex, 'hex')),
+        })),
+        { from: 'terminal' as const, bytes: long },
+      ]
+      const file = join(dir, 'vectors.pcap')
+      writeTcpPcap(file, messages, { register: 40_000, terminal: 20_007 })
+      const dissection = dissect(file, 20_007)
+      expect([...dissection.problems, ...dissection.registerProblems]).toEqual([])
+      const read = dissection.apdus.find((one) => one.control === '0x040f' && one.length === long.length - 5)
+      expect(read?.fields['zvt.amount']).toBe('2040')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
