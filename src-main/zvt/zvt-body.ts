@@ -18,7 +18,10 @@ export interface Body {
 }
 
 /** Commands whose data starts with the 3-byte BCD password (PA00P015; packet-zvt.c reads the same). */
-export const PASSWORD_COMMANDS: ReadonlySet<number> = new Set([0x0630, 0x0631, 0x0650, 0x0610, 0x0612, 0x0620, 0x0693, 0x0651])
+export const PASSWORD_COMMANDS: ReadonlySet<number> = new Set([0x0630, 0x0631, 0x0650, 0x0610, 0x0612, 0x0620, 0x0693])
+
+/** Commands whose password may be left out (Status Enquiry; Send Offline Transactions, which only forwards). */
+const OPTIONAL_PASSWORD: ReadonlySet<number> = new Set([0x0501, 0x0651])
 
 /** Messages whose data is free text or unknown to this table: kept whole. */
 const RAW: ReadonlySet<number> = new Set([0x06d1])
@@ -34,9 +37,9 @@ export function decodeBody(message: Apdu): Decoded<Body> {
     if (data.length < 4) return failed({ kind: 'truncated', what: 'Registration', need: 4, have: data.length })
     // Password, config byte, then the currency as two raw bytes when present (09 78 = EUR, not BMP 49).
     prefixLength = data.length >= 6 && data[4] !== 0x03 && data[4] !== 0x06 ? 6 : 4
-  } else if (PASSWORD_COMMANDS.has(control) || control === 0x0501) {
-    // Status Enquiry's password is optional; the others require it.
-    if (data.length < 3 && control !== 0x0501) return failed({ kind: 'truncated', what: 'password', need: 3, have: data.length })
+  } else if (PASSWORD_COMMANDS.has(control) || OPTIONAL_PASSWORD.has(control)) {
+    if (data.length < 3 && !OPTIONAL_PASSWORD.has(control))
+      return failed({ kind: 'truncated', what: 'password', need: 3, have: data.length })
     prefixLength = data.length >= 3 ? 3 : 0
   } else if (control === 0x061e || control === 0x06c0)
     prefixLength = Math.min(1, data.length) // result code; Read Card's timeout

@@ -34,6 +34,7 @@ export const RESULT = {
   declined: 0x05,
   abortedOrTimeout: 0x6c,
   wrongCurrency: 0x6f,
+  endOfDayNotPossible: 0x77,
   functionNotPossible: 0x83,
   remoteNotAnswering: 0xa1,
   alreadyReversed: 0xb4,

@@ -10,6 +10,8 @@
  * - Reversal `06 30` (password, BMP 87 receipt number) → voidSale of that sale; a second reversal of
  *   the same receipt answers as the first did, without a second void.
  * - Refund `06 31` (password, amount) → startReturn without a sale, within the terminal's limits.
+ * - End-of-Day `06 50` (password) → closeDay, the grand total in `04 0F`; Send Offline Transactions
+ *   `06 51` → forwardNow.
  * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs.
  * - Abort `06 B0` → cancelSale of the payment still at the counter; Log-Off `06 02` → `80 00 00`.
  * - `84 9C` on its own → the last status information again, built from the journal (after a
@@ -23,7 +25,7 @@ import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleV
 import { PosError } from '../../src-shared/errors'
 import type { Caller, TokenGrant } from '../service'
 import { apdu, controlOf, type Apdu } from './zvt-apdu'
-import { decodeBcdNumber, encodeBcd } from './zvt-bcd'
+import { decodeBcdNumber, encodeAmount, encodeBcd } from './zvt-bcd'
 import { bmp, encodeBmps, findBmp } from './zvt-bmp'
 import { decodeBody, encodeVersion } from './zvt-body'
 import { describeDecodeError, resultCodeOf, ZVT_FUNCTION_NOT_POSSIBLE, type ZvtDecodeError } from './zvt-decode-error'
@@ -119,6 +121,10 @@ export class ZvtTerminal {
         return this.abort(session)
       case 0x849c:
         return this.repeat(session)
+      case 0x0650:
+        return this.passwordOk(session, prefix) ? this.endOfDay(session) : undefined
+      case 0x0651:
+        return this.forward(session)
       case 0x0601:
       case 0x0630:
       case 0x0631:
@@ -233,6 +239,55 @@ export class ZvtTerminal {
     })
     if (after.state === 'cancelPending' || after.state === 'cancelled') return this.finish(session, after, receipt)
     await session.deliver(abort(RESULT.reversalNotPossible))
+  }
+
+  /**
+   * End-of-Day `06 50`: the open batch closed (the register's password stands for the manager), then
+   * `04 0F` with the day's grand total in the terminal's currency, and `06 0F`; a batch that cannot be
+   * closed (nothing in it, or sales that need a manager first) ends with `06 1E 77`.
+   */
+  private async endOfDay(session: ZvtSession): Promise<void> {
+    if (this.busy) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
+    this.busy = true
+    try {
+      const caller = this.caller(session)
+      const open = await this.options.service.call(caller, 'dayReport', {})
+      let report
+      try {
+        report = await this.options.service.call(caller, 'closeDay', { batch: open.batch.number })
+      } catch (error) {
+        this.options.logger.info({ code: error instanceof PosError ? error.code : 'INTERNAL' }, 'ZVT end of day refused')
+        session.reply(ack())
+        return void (await session.deliver(abort(RESULT.endOfDayNotPossible)))
+      }
+      session.reply(ack())
+      const total = report.grandTotalMinor[this.options.currency] ?? 0
+      const at = new Date((this.options.now ?? Date.now)())
+      const two = (n: number): string => String(n).padStart(2, '0')
+      const fields = [
+        bmp(0x27, [RESULT.approved]),
+        bmp(0x04, encodeAmount(Math.max(0, total))),
+        bmp(0x0c, encodeBcd(`${two(at.getHours())}${two(at.getMinutes())}${two(at.getSeconds())}`, 3)),
+        bmp(0x0d, encodeBcd(`${two(at.getMonth() + 1)}${two(at.getDate())}`, 2)),
+      ]
+      const currency = CURRENCY_NUMBERS[this.options.currency]
+      if (currency !== undefined) fields.push(bmp(0x49, encodeBcd(currency, 2)))
+      await session.deliver(apdu(0x04, 0x0f, encodeBmps(fields)))
+      await session.deliver(completion())
+    } finally {
+      this.busy = false
+    }
+  }
+
+  /** Send Offline Transactions `06 51`: the stored payments forwarded now ("forward now"), then `06 0F`. */
+  private async forward(session: ZvtSession): Promise<void> {
+    try {
+      await this.options.service.call(this.caller(session), 'forwardNow', {})
+    } catch (error) {
+      return session.reply(nak(refusalCode(error)))
+    }
+    session.reply(ack())
+    await session.deliver(completion())
   }
 
   /** `84 9C` as a command: the last status information again, as the journal has it now. */

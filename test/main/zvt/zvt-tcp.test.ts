@@ -281,6 +281,26 @@ describe('a register over ZVT (TCP)', () => {
     await again.close()
   }, 60_000)
 
+  it('forwards stored payments (06 51) and closes the day (06 50) with the grand total; a wrong password closes nothing', async () => {
+    const ecr = await register()
+    expect(controls(await ecr.exchange(apdu(0x06, 0x51)))).toEqual(['8000', '060f'])
+    const wrong = (Number(password) + 1) % 1_000_000
+    expect((await ecr.exchange(apdu(0x06, 0x50, [...encodeBcd(wrong, 3)]))).map(show)).toEqual(['848300'])
+    const open = await agent.service.dispatch(OWNER_POS, 'dayReport', {})
+    if (!open.ok) throw new Error(open.error.message)
+    const batch = (open.value as { batch: { number: number } }).batch.number
+    const got = await ecr.exchange(apdu(0x06, 0x50, [...pw()]))
+    expect(controls(got)).toEqual(['8000', '040f', '060f'])
+    const { fields } = fieldsOf(got[1]).value
+    expect(bcd(findBmp(fields, 0x27)?.value)).toBe('00')
+    const closed = await agent.service.dispatch(OWNER_POS, 'dayReport', { batch })
+    if (!closed.ok) throw new Error(closed.error.message)
+    const report = closed.value as { batch: { closedAt?: number }; grandTotalMinor: Record<string, number> }
+    expect(report.batch.closedAt).toBeDefined()
+    expect(bcd(findBmp(fields, 0x04)?.value)).toBe(String(report.grandTotalMinor.USD).padStart(12, '0'))
+    await ecr.close()
+  }, 60_000)
+
   it("Wireshark's ZVT dissector reads every message of every conversation without a fault", (context) => {
     if (!tsharkPresent()) return context.skip()
     let checked = 0

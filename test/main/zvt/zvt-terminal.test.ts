@@ -169,6 +169,15 @@ describe('the ZVT terminal', () => {
     expect(sent.map((m) => controlOf(m).toString(16))).toEqual(['8000', '60f'])
   })
 
+  it('an End-of-Day the service refuses (06 50) ends with 06 1E 77, "end-of-day batch not possible"', async () => {
+    const { sent, receive } = setUp()
+    const closing = receive(apdu(0x06, 0x50, [...encodeBcd(123456, 3)]))
+    await until(() => sent.some((m) => controlOf(m) === 0x061e))
+    await receive(apdu(0x80, 0x00))
+    await closing
+    expect(sent.map(show)).toEqual(['800000', '061e0177'])
+  })
+
   it('refuses a currency that is not the terminal’s (84 6F) and an unknown command (84 83)', async () => {
     const { sent, receive } = setUp()
     await receive(
