@@ -78,6 +78,7 @@ export class ZvtTerminal {
   /** The sale a command is running (one at a time on a terminal, as on a card reader). */
   private running: string | undefined
   private busy = false
+  private queue: Promise<void> = Promise.resolve()
 
   constructor(private readonly options: ZvtTerminalOptions) {
     this.passwords = new ZvtPasswordGuard(options.password, options.now)
@@ -136,9 +137,7 @@ export class ZvtTerminal {
     const amount = findBmp(fields, 0x04)
     const currency = findBmp(fields, 0x49)
     if (currency !== undefined && !this.ourCurrency(currency.value)) return session.reply(nak(RESULT.wrongCurrency))
-    if (this.busy) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
-    this.busy = true
-    try {
+    return this.exclusive(async () => {
       if (control === 0x0630) {
         const receipt = findBmp(fields, 0x87)
         const number = receipt && decodeBcdNumber(receipt.value, 'receipt number')
@@ -148,10 +147,26 @@ export class ZvtTerminal {
       const minor = amount && decodeBcdNumber(amount.value, 'amount')
       if (!minor?.ok || minor.value === 0) return session.reply(nak(resultCodeOf({ kind: 'malformed', what: 'amount', detail: 'missing' })))
       return await this.pay(session, control === 0x0631 ? 'refund' : 'sale', minor.value)
-    } finally {
-      this.busy = false
-      this.running = undefined
-    }
+    })
+  }
+
+  /**
+   * One transaction at a time on the terminal, as on its card reader: a command that comes while
+   * another runs waits for it to end (a register sends its next command the moment it acknowledged
+   * the last answer, before the terminal has put the last one away).
+   */
+  private exclusive(run: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(async () => {
+      this.busy = true
+      try {
+        await run()
+      } finally {
+        this.busy = false
+        this.running = undefined
+      }
+    })
+    this.queue = next.catch(() => undefined)
+    return next
   }
 
   // ---- commands -------------------------------------------------------------------------------
@@ -203,6 +218,10 @@ export class ZvtTerminal {
             })
           : await this.options.service.call(caller, 'startReturn', { amountMinor, currency: this.options.currency, reference })
     } catch (error) {
+      this.options.logger.info(
+        { register: session.register, code: error instanceof PosError ? error.code : 'INTERNAL', kind },
+        'ZVT payment refused',
+      )
       return session.reply(nak(refusalCode(error)))
     }
     session.reply(ack())
@@ -246,10 +265,8 @@ export class ZvtTerminal {
    * `04 0F` with the day's grand total in the terminal's currency, and `06 0F`; a batch that cannot be
    * closed (nothing in it, or sales that need a manager first) ends with `06 1E 77`.
    */
-  private async endOfDay(session: ZvtSession): Promise<void> {
-    if (this.busy) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
-    this.busy = true
-    try {
+  private endOfDay(session: ZvtSession): Promise<void> {
+    return this.exclusive(async () => {
       const caller = this.caller(session)
       const open = await this.options.service.call(caller, 'dayReport', {})
       let report
@@ -274,9 +291,7 @@ export class ZvtTerminal {
       if (currency !== undefined) fields.push(bmp(0x49, encodeBcd(currency, 2)))
       await session.deliver(apdu(0x04, 0x0f, encodeBmps(fields)))
       await session.deliver(completion())
-    } finally {
-      this.busy = false
-    }
+    })
   }
 
   /** Send Offline Transactions `06 51`: the stored payments forwarded now ("forward now"), then `06 0F`. */
@@ -382,7 +397,8 @@ export class ZvtTerminal {
       const device = await this.options.service.call(caller, 'deviceStatus', {})
       if (!device.busy) return true
       if ((this.options.now ?? Date.now)() > until) return false
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // An in-process look: asking often costs nothing, and a free reader is used the moment it is.
+      await new Promise((resolve) => setTimeout(resolve, 10))
     }
   }
 
