@@ -97,8 +97,11 @@ export function intermediateStatusOf(state: SaleView['state']): number | undefin
   }
 }
 
+/** A sale's receipt number (BMP 87, four digits): its number counted round 1–9999. */
+export const receiptOf = (number: number): number => ((number - 1) % 9999) + 1
+
 export interface StatusContext {
-  /** The sale's number on this terminal: trace, receipt and turnover record number (1–9999). */
+  /** The sale's number on this terminal: its trace and turnover record number, and its receipt number counted round. */
   number: number
   terminalId: string
   merchantId: string
@@ -118,7 +121,7 @@ export function statusFields(sale: SaleView, context: StatusContext): Bmp[] {
   const two = (n: number): string => String(n).padStart(2, '0')
   const fields: Bmp[] = [bmp(0x27, [code]), bmp(0x04, encodeAmount(sale.amountMinor))]
   const approved = code === RESULT.approved
-  fields.push(bmp(0x0b, encodeBcd(context.number, 3)))
+  fields.push(bmp(0x0b, encodeBcd(context.number % 1_000_000, 3)))
   fields.push(bmp(0x0c, encodeBcd(`${two(context.at.hours)}${two(context.at.minutes)}${two(context.at.seconds)}`, 3)))
   fields.push(bmp(0x0d, encodeBcd(`${two(context.at.month)}${two(context.at.day)}`, 2)))
   if (approved) fields.push(bmp(0x19, [sale.offline ? 0x40 : sale.cvm === 'pin' || sale.cvm === 'pinAndSignature' ? 0x70 : 0x60]))
@@ -133,7 +136,7 @@ export function statusFields(sale: SaleView, context: StatusContext): Bmp[] {
   if (context.training) fields.push(bmp(0x3c, new TextEncoder().encode('TRAINING - NOT A VALID TRANSACTION')))
   const currency = CURRENCY_NUMBERS[sale.currency]
   if (currency !== undefined) fields.push(bmp(0x49, encodeBcd(currency, 2)))
-  fields.push(bmp(0x87, encodeBcd(context.number, 2)))
+  fields.push(bmp(0x87, encodeBcd(receiptOf(context.number), 2)))
   const cardType = sale.brand ? CARD_TYPES[sale.brand.toLowerCase()] : undefined
   if (cardType !== undefined) fields.push(bmp(0x8a, [cardType]))
   if (sale.brand) fields.push({ bmp: 0x8b, value: ascii(sale.brand, Math.min(sale.brand.length, 40), 0x20) })
@@ -142,7 +145,7 @@ export function statusFields(sale: SaleView, context: StatusContext): Bmp[] {
   const nodes = tlvOf(sale, approved)
   if (nodes.length > 0) fields.push(tlvBmp(nodes))
   // Last: BMPs may come in any order, and a reader that does not know 88 (Wireshark's dissector) reads all before it.
-  fields.push(bmp(0x88, encodeBcd(context.number, 3)))
+  fields.push(bmp(0x88, encodeBcd(context.number % 1_000_000, 3)))
   return fields
 }
 

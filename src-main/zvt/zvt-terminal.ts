@@ -17,8 +17,9 @@
  * - `84 9C` on its own → the last status information again, built from the journal (after a
  *   reconnect or a restart too): a register that lost the answer finds it without a second charge.
  * - Anything else → `84 83 00`; bytes that do not parse → `84 9A 00`.
- * Each sale is numbered within the open batch (`zvt:<batch>:<n>` as its reference): n is the trace,
- * receipt and turnover number the register prints and reverses by.
+ * Each ZVT sale has the next number of this terminal (`zvt:<n>` as its reference, so the journal
+ * knows it after a restart): its trace and turnover numbers, and its receipt number (1–9999, the
+ * number the register prints and reverses by, counting round).
  */
 import type { Logger } from 'pino'
 import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
@@ -31,7 +32,15 @@ import { decodeBody, encodeVersion } from './zvt-body'
 import { describeDecodeError, resultCodeOf, ZVT_FUNCTION_NOT_POSSIBLE, type ZvtDecodeError } from './zvt-decode-error'
 import { ZvtPasswordGuard } from './zvt-password'
 import type { ZvtSession } from './zvt-session'
-import { CURRENCY_NUMBERS, intermediateStatusOf, RESULT, resultCodeOfSale, statusInformation, type StatusContext } from './zvt-status'
+import {
+  CURRENCY_NUMBERS,
+  intermediateStatusOf,
+  receiptOf,
+  RESULT,
+  resultCodeOfSale,
+  statusInformation,
+  type StatusContext,
+} from './zvt-status'
 
 /** What the terminal needs of the agent: the application layer's typed call and its events. */
 export interface ZvtService {
@@ -67,7 +76,7 @@ const nak = (code: number): Apdu => apdu(0x84, code)
 const completion = (data: Uint8Array | number[] = []): Apdu => apdu(0x06, 0x0f, data)
 const abort = (code: number): Apdu => apdu(0x06, 0x1e, [code])
 
-const REFERENCE = /^zvt:(\d+):(\d+)$/
+const REFERENCE = /^zvt:(\d+)$/
 
 /** How long a command waits for the card reader to finish the last customer before it is refused. */
 const READER_WAIT_MS = 10_000
@@ -79,6 +88,7 @@ export class ZvtTerminal {
   private running: string | undefined
   private busy = false
   private queue: Promise<void> = Promise.resolve()
+  private lastNumber: number | undefined
 
   constructor(private readonly options: ZvtTerminalOptions) {
     this.passwords = new ZvtPasswordGuard(options.password, options.now)
@@ -204,8 +214,8 @@ export class ZvtTerminal {
   private async pay(session: ZvtSession, kind: 'sale' | 'refund', amountMinor: number): Promise<void> {
     const caller = this.caller(session)
     if (!(await this.readerFree(caller))) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
-    const { batch, number } = await this.nextNumber(caller)
-    const reference = `zvt:${batch}:${number}`
+    const number = await this.nextNumber(caller)
+    const reference = `zvt:${number}`
     let started: SaleView
     try {
       started =
@@ -232,12 +242,13 @@ export class ZvtTerminal {
 
   private async reverse(session: ZvtSession, receipt: number): Promise<void> {
     const caller = this.caller(session)
-    const original = await this.saleOfReceipt(caller, receipt)
+    const found = await this.saleOfReceipt(caller, receipt)
+    const original = found?.sale
     if (original === undefined) return session.reply(nak(RESULT.reversalNotPossible))
     // The same reversal again (the register lost the answer): answered as the first, nothing voided twice.
     if (original.state === 'cancelPending' || original.state === 'cancelled') {
       session.reply(ack())
-      return this.finish(session, original, receipt)
+      return this.finish(session, original, found!.number)
     }
     if (!(await this.readerFree(caller))) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
     let voiding: SaleView
@@ -256,7 +267,7 @@ export class ZvtTerminal {
       if (s.state === 'voidReadingCard') reading = true
       return reading && s.state !== 'voidReadingCard'
     })
-    if (after.state === 'cancelPending' || after.state === 'cancelled') return this.finish(session, after, receipt)
+    if (after.state === 'cancelPending' || after.state === 'cancelled') return this.finish(session, after, found!.number)
     await session.deliver(abort(RESULT.reversalNotPossible))
   }
 
@@ -361,27 +372,61 @@ export class ZvtTerminal {
 
   // ---- numbering ------------------------------------------------------------------------------
 
-  private async zvtSales(caller: Caller): Promise<{ sale: SaleView; batch: number; number: number }[]> {
+  /** The ZVT sales of the open batch with their numbers. */
+  private async zvtSales(caller: Caller): Promise<{ sale: SaleView; number: number }[]> {
     const sales = await this.options.service.call(caller, 'listSales', { batch: 'open' })
     return sales.flatMap((sale) => {
       const match = REFERENCE.exec(sale.reference ?? '')
-      return match ? [{ sale, batch: Number(match[1]), number: Number(match[2]) }] : []
+      return match ? [{ sale, number: Number(match[1]) }] : []
     })
   }
 
-  /** The open batch and the next number in it (receipt numbers are four digits: 1–9999). */
-  private async nextNumber(caller: Caller): Promise<{ batch: number; number: number }> {
-    const report = await this.options.service.call(caller, 'dayReport', {})
-    const batch = report.batch.number
-    const last = Math.max(0, ...(await this.zvtSales(caller)).filter((s) => s.batch === batch).map((s) => s.number))
-    if (last >= 9999) throw new PosError('BATCH_CLOSED', 'this batch has 9999 ZVT receipts: close the day')
-    return { batch, number: last + 1 }
+  /**
+   * The next free number. Known after the first payment of a run; at the first, the highest number in
+   * the journal is found by its references (numbers are used in order, so a binary search of a few
+   * lookups finds it whatever the journal's size). A number another terminal of the same agent took
+   * meanwhile is stepped over.
+   */
+  private async nextNumber(caller: Caller): Promise<number> {
+    this.lastNumber ??= await this.highestNumber(caller)
+    let next = this.lastNumber + 1
+    while (await this.numberUsed(caller, next)) next++
+    this.lastNumber = next
+    return next
   }
 
-  private async saleOfReceipt(caller: Caller, receipt: number): Promise<SaleView | undefined> {
-    const report = await this.options.service.call(caller, 'dayReport', {})
-    return (await this.zvtSales(caller)).find((s) => s.batch === report.batch.number && s.number === receipt && s.sale.kind !== 'return')
-      ?.sale
+  private async highestNumber(caller: Caller): Promise<number> {
+    if (!(await this.numberUsed(caller, 1))) return 0
+    let low = 1
+    let high = 2
+    while (await this.numberUsed(caller, high)) {
+      low = high
+      high *= 2
+    }
+    // Used at low, free at high.
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2)
+      if (await this.numberUsed(caller, middle)) low = middle
+      else high = middle
+    }
+    return low
+  }
+
+  private async numberUsed(caller: Caller, number: number): Promise<boolean> {
+    try {
+      await this.options.service.call(caller, 'getSaleByReference', { reference: `zvt:${number}` })
+      return true
+    } catch (error) {
+      if (error instanceof PosError && error.code === 'NO_SUCH_SALE') return false
+      throw error
+    }
+  }
+
+  /** The payment of the open batch with this receipt number (the newest, once the numbers came round). */
+  private async saleOfReceipt(caller: Caller, receipt: number): Promise<{ sale: SaleView; number: number } | undefined> {
+    return (await this.zvtSales(caller))
+      .filter((s) => receiptOf(s.number) === receipt && s.sale.kind !== 'return')
+      .sort((a, b) => b.number - a.number)[0]
   }
 
   // ---- checks ---------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ function sale(state: SaleView['state'], extra: Partial<SaleView> = {}): SaleView
     tipState: 'none',
     autoCapture: true,
     offline: false,
-    reference: 'zvt:1:1',
+    reference: 'zvt:1',
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
     businessDay: '2026-11-28',
@@ -52,6 +52,9 @@ class FakeService extends EventEmitter implements ZvtService {
           return this.current
         case 'getSale':
           return this.current
+        case 'getSaleByReference':
+          if (this.current?.reference === (request as { reference: string }).reference) return this.current
+          throw new PosError('NO_SUCH_SALE', 'no such sale')
         case 'cancelSale':
           if (this.current?.state !== 'readingCard') throw new PosError('CANNOT_CANCEL', 'too late')
           this.move('abandoned')
