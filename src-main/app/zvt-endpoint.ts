@@ -23,11 +23,13 @@ export interface ZvtEndpointOptions {
 export interface ZvtEndpoint extends ZvtServer {
   /** The password, when this start made it (the manager enters it in the register); otherwise undefined. */
   newPassword?: string
+  /** The serial port a register is served on too (`zvt.serial`). */
+  serialPath?: string
 }
 
 export async function startZvtEndpoint(runtime: Runtime, agent: RunningAgent, options: ZvtEndpointOptions = {}): Promise<ZvtEndpoint> {
   // Loaded only when the endpoint is on, so an agent without it starts without its code.
-  const { newZvtPassword, startZvtServer, ZvtTerminal } = await import('../zvt')
+  const { newZvtPassword, startZvtSerial, startZvtServer, ZvtTerminal } = await import('../zvt')
   let password = await runtime.secrets.get(ZVT_PASSWORD_ACCOUNT)
   let made: string | undefined
   if (password === undefined || !/^\d{6}$/.test(password)) {
@@ -54,5 +56,22 @@ export async function startZvtEndpoint(runtime: Runtime, agent: RunningAgent, op
     port: options.port ?? zvt.port,
     ackTimeoutMs: options.ackTimeoutMs,
   })
-  return made === undefined ? server : { ...server, newPassword: made }
+  // A register on a serial port too, when configured: the same terminal, so one payment at a time.
+  const serial = zvt.serial
+    ? await startZvtSerial({ terminal, path: zvt.serial.path, baudRate: zvt.serial.baudRate, stopBits: zvt.serial.stopBits }).catch(
+        async (error: unknown) => {
+          await server.close()
+          throw error
+        },
+      )
+    : undefined
+  const endpoint: ZvtEndpoint = {
+    ...server,
+    ...(serial ? { serialPath: serial.path } : {}),
+    close: async () => {
+      await serial?.close()
+      await server.close()
+    },
+  }
+  return made === undefined ? endpoint : { ...endpoint, newPassword: made }
 }

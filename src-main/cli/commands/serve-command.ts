@@ -58,7 +58,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   if (nexo) console.log(nexoServedLine(nexo.url, nexo.caFile))
   if (zvt)
     console.log(
-      `ZVT terminal side on ${zvt.host}:${zvt.port} for cash registers (docs/zvt.md)` +
+      `ZVT terminal side on ${zvt.host}:${zvt.port}${zvt.serialPath ? ` and ${zvt.serialPath}` : ''} for cash registers (docs/zvt.md)` +
         (zvt.newPassword ? `; its ZVT password, made now and kept in the OS keychain: ${zvt.newPassword} (enter it in the register)` : ''),
     )
   await new Promise<void>((resolve) => {
