@@ -17,9 +17,7 @@
  * - `84 9C` on its own → the last status information again, built from the journal (after a
  *   reconnect or a restart too): a register that lost the answer finds it without a second charge.
  * - Anything else → `84 83 00`; bytes that do not parse → `84 9A 00`.
- * Each ZVT sale has the next number of this terminal (`zvt:<n>` as its reference, so the journal
- * knows it after a restart): its trace and turnover numbers, and its receipt number (1–9999, the
- * number the register prints and reverses by, counting round).
+ * Each ZVT sale has the next number of this terminal (zvt-numbers.ts).
  */
 import type { Logger } from 'pino'
 import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
@@ -30,17 +28,10 @@ import { decodeBcdNumber, encodeAmount, encodeBcd } from './zvt-bcd'
 import { bmp, encodeBmps, findBmp } from './zvt-bmp'
 import { decodeBody, encodeVersion } from './zvt-body'
 import { describeDecodeError, resultCodeOf, ZVT_FUNCTION_NOT_POSSIBLE, type ZvtDecodeError } from './zvt-decode-error'
+import { ZvtNumbers } from './zvt-numbers'
 import { ZvtPasswordGuard } from './zvt-password'
 import type { ZvtSession } from './zvt-session'
-import {
-  CURRENCY_NUMBERS,
-  intermediateStatusOf,
-  receiptOf,
-  RESULT,
-  resultCodeOfSale,
-  statusInformation,
-  type StatusContext,
-} from './zvt-status'
+import { CURRENCY_NUMBERS, intermediateStatusOf, RESULT, resultCodeOfSale, statusInformation, type StatusContext } from './zvt-status'
 
 /** What the terminal needs of the agent: the application layer's typed call and its events. */
 export interface ZvtService {
@@ -76,8 +67,6 @@ const nak = (code: number): Apdu => apdu(0x84, code)
 const completion = (data: Uint8Array | number[] = []): Apdu => apdu(0x06, 0x0f, data)
 const abort = (code: number): Apdu => apdu(0x06, 0x1e, [code])
 
-const REFERENCE = /^zvt:(\d+)$/
-
 /** How long a command waits for the card reader to finish the last customer before it is refused. */
 const READER_WAIT_MS = 10_000
 
@@ -88,10 +77,11 @@ export class ZvtTerminal {
   private running: string | undefined
   private busy = false
   private queue: Promise<void> = Promise.resolve()
-  private lastNumber: number | undefined
+  private readonly numbers: ZvtNumbers
 
   constructor(private readonly options: ZvtTerminalOptions) {
     this.passwords = new ZvtPasswordGuard(options.password, options.now)
+    this.numbers = new ZvtNumbers(options.service)
   }
 
   /** Bytes that did not parse: a negative acknowledgement, never a crash. */
@@ -214,7 +204,7 @@ export class ZvtTerminal {
   private async pay(session: ZvtSession, kind: 'sale' | 'refund', amountMinor: number): Promise<void> {
     const caller = this.caller(session)
     if (!(await this.readerFree(caller))) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
-    const number = await this.nextNumber(caller)
+    const number = await this.numbers.next(caller)
     const reference = `zvt:${number}`
     let started: SaleView
     try {
@@ -242,7 +232,7 @@ export class ZvtTerminal {
 
   private async reverse(session: ZvtSession, receipt: number): Promise<void> {
     const caller = this.caller(session)
-    const found = await this.saleOfReceipt(caller, receipt)
+    const found = await this.numbers.saleOfReceipt(caller, receipt)
     const original = found?.sale
     if (original === undefined) return session.reply(nak(RESULT.reversalNotPossible))
     // The same reversal again (the register lost the answer): answered as the first, nothing voided twice.
@@ -319,7 +309,7 @@ export class ZvtTerminal {
   /** `84 9C` as a command: the last status information again, as the journal has it now. */
   private async repeat(session: ZvtSession): Promise<void> {
     const caller = this.caller(session)
-    const sales = await this.zvtSales(caller)
+    const sales = await this.numbers.openBatch(caller)
     const last = sales.sort((a, b) => b.number - a.number)[0]
     if (last === undefined || resultCodeOfSale(last.sale) === undefined) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
     await this.finish(session, last.sale, last.number)
@@ -370,65 +360,6 @@ export class ZvtTerminal {
     })
   }
 
-  // ---- numbering ------------------------------------------------------------------------------
-
-  /** The ZVT sales of the open batch with their numbers. */
-  private async zvtSales(caller: Caller): Promise<{ sale: SaleView; number: number }[]> {
-    const sales = await this.options.service.call(caller, 'listSales', { batch: 'open' })
-    return sales.flatMap((sale) => {
-      const match = REFERENCE.exec(sale.reference ?? '')
-      return match ? [{ sale, number: Number(match[1]) }] : []
-    })
-  }
-
-  /**
-   * The next free number. Known after the first payment of a run; at the first, the highest number in
-   * the journal is found by its references (numbers are used in order, so a binary search of a few
-   * lookups finds it whatever the journal's size). A number another terminal of the same agent took
-   * meanwhile is stepped over.
-   */
-  private async nextNumber(caller: Caller): Promise<number> {
-    this.lastNumber ??= await this.highestNumber(caller)
-    let next = this.lastNumber + 1
-    while (await this.numberUsed(caller, next)) next++
-    this.lastNumber = next
-    return next
-  }
-
-  private async highestNumber(caller: Caller): Promise<number> {
-    if (!(await this.numberUsed(caller, 1))) return 0
-    let low = 1
-    let high = 2
-    while (await this.numberUsed(caller, high)) {
-      low = high
-      high *= 2
-    }
-    // Used at low, free at high.
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2)
-      if (await this.numberUsed(caller, middle)) low = middle
-      else high = middle
-    }
-    return low
-  }
-
-  private async numberUsed(caller: Caller, number: number): Promise<boolean> {
-    try {
-      await this.options.service.call(caller, 'getSaleByReference', { reference: `zvt:${number}` })
-      return true
-    } catch (error) {
-      if (error instanceof PosError && error.code === 'NO_SUCH_SALE') return false
-      throw error
-    }
-  }
-
-  /** The payment of the open batch with this receipt number (the newest, once the numbers came round). */
-  private async saleOfReceipt(caller: Caller, receipt: number): Promise<{ sale: SaleView; number: number } | undefined> {
-    return (await this.zvtSales(caller))
-      .filter((s) => receiptOf(s.number) === receipt && s.sale.kind !== 'return')
-      .sort((a, b) => b.number - a.number)[0]
-  }
-
   // ---- checks ---------------------------------------------------------------------------------
 
   /**
@@ -458,11 +389,6 @@ export class ZvtTerminal {
   private ourCurrency(code: Uint8Array): boolean {
     const number = decodeBcdNumber(code, 'currency')
     return number.ok && number.value === CURRENCY_NUMBERS[this.options.currency]
-  }
-
-  /** Whether a sale of this terminal runs at the counter for a register now. */
-  get paying(): boolean {
-    return this.running !== undefined
   }
 }
 
