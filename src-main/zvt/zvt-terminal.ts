@@ -11,7 +11,7 @@
  *   the same receipt answers as the first did, without a second void.
  * - Refund `06 31` (password, amount) → startReturn without a sale, within the terminal's limits.
  * - End-of-Day `06 50` (password) → closeDay, the grand total in `04 0F`; Send Offline Transactions
- *   `06 51` → forwardNow.
+ *   `06 51` → forwardNow; Send Turnover Totals `06 10` (password) → the open batch's total.
  * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs.
  * - Abort `06 B0` → cancelSale of the payment still at the counter; Log-Off `06 02` → `80 00 00`.
  * - `84 9C` on its own → the last status information again, built from the journal (after a
@@ -126,6 +126,8 @@ export class ZvtTerminal {
         return this.passwordOk(session, prefix) ? this.endOfDay(session) : undefined
       case 0x0651:
         return this.forward(session)
+      case 0x0610:
+        return this.passwordOk(session, prefix) ? this.turnover(session) : undefined
       case 0x0601:
       case 0x0630:
       case 0x0631:
@@ -279,20 +281,35 @@ export class ZvtTerminal {
         return void (await session.deliver(abort(RESULT.endOfDayNotPossible)))
       }
       session.reply(ack())
-      const total = report.grandTotalMinor[this.options.currency] ?? 0
-      const at = new Date((this.options.now ?? Date.now)())
-      const two = (n: number): string => String(n).padStart(2, '0')
-      const fields = [
-        bmp(0x27, [RESULT.approved]),
-        bmp(0x04, encodeAmount(Math.max(0, total))),
-        bmp(0x0c, encodeBcd(`${two(at.getHours())}${two(at.getMinutes())}${two(at.getSeconds())}`, 3)),
-        bmp(0x0d, encodeBcd(`${two(at.getMonth() + 1)}${two(at.getDate())}`, 2)),
-      ]
-      const currency = CURRENCY_NUMBERS[this.options.currency]
-      if (currency !== undefined) fields.push(bmp(0x49, encodeBcd(currency, 2)))
-      await session.deliver(apdu(0x04, 0x0f, encodeBmps(fields)))
+      await session.deliver(this.totals(report.grandTotalMinor))
       await session.deliver(completion())
     })
+  }
+
+  /** Send Turnover Totals `06 10`: the open batch's grand total as End-of-Day sends it, nothing closed. */
+  private turnover(session: ZvtSession): Promise<void> {
+    return this.exclusive(async () => {
+      const report = await this.options.service.call(this.caller(session), 'dayReport', {})
+      session.reply(ack())
+      await session.deliver(this.totals(report.grandTotalMinor))
+      await session.deliver(completion())
+    })
+  }
+
+  /** `04 0F` of a batch's totals: result 00, the grand total in the terminal's currency, time, date. */
+  private totals(grandTotalMinor: Record<string, number>): Apdu {
+    const total = grandTotalMinor[this.options.currency] ?? 0
+    const at = new Date((this.options.now ?? Date.now)())
+    const two = (n: number): string => String(n).padStart(2, '0')
+    const fields = [
+      bmp(0x27, [RESULT.approved]),
+      bmp(0x04, encodeAmount(Math.max(0, total))),
+      bmp(0x0c, encodeBcd(`${two(at.getHours())}${two(at.getMinutes())}${two(at.getSeconds())}`, 3)),
+      bmp(0x0d, encodeBcd(`${two(at.getMonth() + 1)}${two(at.getDate())}`, 2)),
+    ]
+    const currency = CURRENCY_NUMBERS[this.options.currency]
+    if (currency !== undefined) fields.push(bmp(0x49, encodeBcd(currency, 2)))
+    return apdu(0x04, 0x0f, encodeBmps(fields))
   }
 
   /** Send Offline Transactions `06 51`: the stored payments forwarded now ("forward now"), then `06 0F`. */

@@ -281,7 +281,7 @@ describe('a register over ZVT (TCP)', () => {
     await again.close()
   }, 60_000)
 
-  it('forwards stored payments (06 51) and closes the day (06 50) with the grand total; a wrong password closes nothing', async () => {
+  it('forwards stored payments (06 51), sends the turnover totals (06 10) and closes the day (06 50) with the grand total; a wrong password closes nothing', async () => {
     const ecr = await register()
     expect(controls(await ecr.exchange(apdu(0x06, 0x51)))).toEqual(['8000', '060f'])
     const wrong = (Number(password) + 1) % 1_000_000
@@ -289,6 +289,10 @@ describe('a register over ZVT (TCP)', () => {
     const open = await agent.service.dispatch(OWNER_POS, 'dayReport', {})
     if (!open.ok) throw new Error(open.error.message)
     const batch = (open.value as { batch: { number: number } }).batch.number
+    // The turnover totals first: the same grand total, nothing closed.
+    const totals = await ecr.exchange(apdu(0x06, 0x10, [...pw()]))
+    expect(controls(totals)).toEqual(['8000', '040f', '060f'])
+    const totalsAmount = bcd(findBmp(fieldsOf(totals[1]).value.fields, 0x04)?.value)
     const got = await ecr.exchange(apdu(0x06, 0x50, [...pw()]))
     expect(controls(got)).toEqual(['8000', '040f', '060f'])
     const { fields } = fieldsOf(got[1]).value
@@ -298,6 +302,7 @@ describe('a register over ZVT (TCP)', () => {
     const report = closed.value as { batch: { closedAt?: number }; grandTotalMinor: Record<string, number> }
     expect(report.batch.closedAt).toBeDefined()
     expect(bcd(findBmp(fields, 0x04)?.value)).toBe(String(report.grandTotalMinor.USD).padStart(12, '0'))
+    expect(totalsAmount).toBe(String(report.grandTotalMinor.USD).padStart(12, '0'))
     await ecr.close()
   }, 60_000)
 
