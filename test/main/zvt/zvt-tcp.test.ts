@@ -175,6 +175,26 @@ describe('a register over ZVT (TCP)', () => {
     await ecr.close()
   }, 60_000)
 
+  it('approved offline while the bank is unreachable: result 00, payment type 40, 1F11 00 (to be forwarded)', async () => {
+    const host = agent.connection.trainingHost!
+    // The host's own signed 503: provably nothing recorded, so the payment may be stored (docs/gateway.md).
+    host.setFault('payment', 'http-503', 1)
+    try {
+      const ecr = await register()
+      const got = await ecr.exchange(authorization(925))
+      expect(controls(got).slice(-2)).toEqual(['040f', '060f'])
+      const { fields } = fieldsOf(got.at(-2)).value
+      expect(bcd(findBmp(fields, 0x27)?.value)).toBe('00')
+      expect([...(findBmp(fields, 0x19)?.value ?? [])]).toEqual([0x40])
+      expect([...(findTlv(findBmp(fields, 0x06)?.tlv, 0x1f11)?.value ?? [])]).toEqual([0x00])
+      const receiptNo = bcd(findBmp(fields, 0x87)?.value)
+      expect((await sales()).find((s) => s.reference === `zvt:${Number(receiptNo)}`)).toMatchObject({ offline: true })
+      await ecr.close()
+    } finally {
+      host.clearFaults()
+    }
+  }, 60_000)
+
   it('reverses by receipt number (06 30), and the same reversal again answers the same without a second void', async () => {
     expect(firstStatus).not.toBe('')
     const ecr = await register()
