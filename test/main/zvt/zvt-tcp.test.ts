@@ -92,7 +92,8 @@ beforeAll(async () => {
   runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
   agent = await startAgent(runtime, defaultReaderFactory)
   zvt = await startZvtEndpoint(runtime, agent, { port: 0 })
-  password = (await runtime.secrets.get(ZVT_PASSWORD_ACCOUNT))!
+  // The password this start made, or the one it found in the keychain (another test file may have made it).
+  password = zvt.newPassword ?? (await runtime.secrets.get(ZVT_PASSWORD_ACCOUNT))!
 }, 60_000)
 
 afterAll(async () => {
