@@ -108,6 +108,7 @@ const MAIN_DOMAINS = [
     'setup',
     'tls',
     'txn',
+    'zvt',
   ].map((name) => ({
     folder: `src-main/${name}`,
     doors: [],
@@ -153,6 +154,7 @@ const LAYERS = [
       'tls',
       'training',
       'txn',
+      'zvt',
     ].map((d) => `src-main/${d}/**`),
     patterns: [upwards(['app', 'cli'], 'A domain never imports the composition root (src-main/app) or the command line (src-main/cli).')],
   },
@@ -160,13 +162,13 @@ const LAYERS = [
   {
     // The doors translate a transport into the application layer (src-main/service) and hold no rule
     // or state: what a sale, an operator or the journal is, they learn only through the service.
-    files: ['src-main/api/**', 'src-main/nexo/**'],
+    files: ['src-main/api/**', 'src-main/nexo/**', 'src-main/zvt/**'],
     // A config object of its own replaces the rule's options of the one above for these files: both lists here.
     patterns: [
       upwards(['app', 'cli'], 'A domain never imports the composition root (src-main/app) or the command line (src-main/cli).'),
       upwards(
         ['txn', 'journal', 'operators', 'device', 'gateway', 'keychain'],
-        'A door (api, nexo, electron) reaches the agent only through the application layer (src-main/service).',
+        'A door (api, nexo, zvt, electron) reaches the agent only through the application layer (src-main/service).',
       ),
     ],
   },
@@ -213,7 +215,9 @@ const LAYERS = [
   },
   {
     files: ['src-main/service/**'],
-    patterns: [upwards(['api', 'nexo', 'electron', 'cli', 'app'], 'The application layer never imports a door or the composition root.')],
+    patterns: [
+      upwards(['api', 'nexo', 'zvt', 'electron', 'cli', 'app'], 'The application layer never imports a door or the composition root.'),
+    ],
   },
   {
     files: ['src-main/electron/**', 'src-main/preload/**'],

@@ -10,8 +10,9 @@
 #          source when no prebuilt binary can be downloaded; keytar needs libsecret's headers.
 #   run    the OS keychain in production: a Secret Service (gnome-keyring) on a D-Bus session.
 #   test   what the full test suite drives for real: socat (pseudo-terminal pairs for the serial
-#          tests), Chromium (the cashier UI tests), nats-server (the store's JetStream server) and
-#          prometheus (promtool for the alert rules); dbus-run-session comes with dbus.
+#          tests), Chromium (the cashier UI tests), nats-server (the store's JetStream server),
+#          prometheus (promtool for the alert rules) and tshark (Wireshark's ZVT dissector reads every
+#          ZVT message the agent sends in the tests); dbus-run-session comes with dbus.
 #   store  the store's back-office machine (docs/store.md): nats-server, and prometheus for the fleet.
 #
 # Debian and Ubuntu are installed with apt (as root, or through sudo). Other systems get the list
@@ -22,13 +23,13 @@ set -euo pipefail
 declare -A DEBIAN=(
   [build]="python3 make g++ pkg-config libsecret-1-dev"
   [run]="gnome-keyring dbus libsecret-1-0"
-  [test]="socat chromium dbus nats-server prometheus"
+  [test]="socat chromium dbus nats-server prometheus tshark"
   [store]="nats-server prometheus"
 )
 declare -A FEDORA=(
   [build]="python3 make gcc-c++ pkgconf-pkg-config libsecret-devel"
   [run]="gnome-keyring dbus-daemon libsecret"
-  [test]="socat chromium dbus-daemon nats-server prometheus"
+  [test]="socat chromium dbus-daemon nats-server prometheus wireshark-cli"
   [store]="nats-server prometheus"
 )
 MACOS_NOTE="macOS: \`xcode-select --install\` (compiler for the native modules); the Keychain is built in;
@@ -40,7 +41,7 @@ for arg in "$@"; do
   case "$arg" in
     --list) list_only=true ;;
     build | run | test | store) groups+=("$arg") ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "unknown argument: $arg (groups: build run test store; --list)" >&2; exit 2 ;;
   esac
 done

@@ -8,6 +8,7 @@ export { endpointFromConfig, openHostClient, startEmbeddedTrainingHost, type Hos
 export { defaultReaderFactory, readerFactory, TRAINING_PACE, type TrainingPace } from './reader-factory'
 export { openRuntime, resolveDataDir, type Runtime, type RuntimeOptions } from './runtime'
 export { startNexoEndpoint, type NexoEndpointOptions } from './nexo-endpoint'
+export { startZvtEndpoint, ZVT_PASSWORD_ACCOUNT, type ZvtEndpoint, type ZvtEndpointOptions } from './zvt-endpoint'
 export { checkHost, checkReader, checkSignature, signatureCheckId, type AddFinding, type CheckLevel, type Finding } from './terminal-checks'
 export { auditFromCommandLine, auditTrailOnDemand, withOwnerService } from './audit-outside'
 export { composeFirstRunSetup } from './setup-wiring'

@@ -130,6 +130,27 @@ export const configSchema = z
       })
       .prefault({}),
     /**
+     * The ZVT terminal side (docs/zvt.md): a cash register's ZVT over TCP, off by default. `host` stays
+     * 127.0.0.1 unless the register runs on another machine of the store's LAN; 20007 is ZVT's port.
+     * `refunds`: a register may refund (06 31) without a sale, within the limits below. `serial`: a
+     * register on a serial port too (PA00P016: 9600 baud, 8N2 by default).
+     */
+    zvt: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        host: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1'),
+        port: z.number().int().min(1).max(65_535).default(20_007),
+        refunds: z.boolean().default(false),
+        serial: z
+          .strictObject({
+            path: z.string().min(1),
+            baudRate: z.number().int().positive().default(9_600),
+            stopBits: z.union([z.literal(1), z.literal(2)]).default(2),
+          })
+          .optional(),
+      })
+      .prefault({}),
+    /**
      * The receipt printer (docs/receipts.md): an ESC/POS thermal printer on a serial or USB-serial port,
      * or on the network (raw TCP, port 9100 by convention). Absent: receipts print from the screen.
      */

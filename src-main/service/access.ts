@@ -44,7 +44,7 @@ export type AccessDecision =
 export function decide(caller: Caller, operation: OperationName, facts: AccessFacts): AccessDecision {
   const access = accessOf(operation)
   if (!access.doors.includes(caller.door)) return { allowed: false, code: 'FORBIDDEN', reason: doorRefusal(caller, operation) }
-  if (caller.door === 'pos' || caller.door === 'nexo') {
+  if (caller.door === 'pos' || caller.door === 'nexo' || caller.door === 'zvt') {
     const scopes = caller.token.scopes
     const needed = neededScope(operation, access, facts.request)
     const granted = needed.scope === 'anyButRead' ? scopes.some((scope) => scope !== 'read') : scopeAllows(scopes, needed.scope)
@@ -103,6 +103,8 @@ function doorRefusal(caller: Caller, operation: OperationName): string {
     case 'pos':
     case 'nexo':
       return `${operation} is for the cashier window, not for a POS with its token`
+    case 'zvt':
+      return `${operation} is not one of the commands a register can send over ZVT`
     default:
       return `${operation} cannot be asked through the ${caller.door}`
   }

@@ -24,6 +24,11 @@ export type Caller =
   | { door: 'pos'; token: TokenGrant }
   /** A POS over nexo, with its token and the SaleID of the POS that sent the message. */
   | { door: 'nexo'; token: TokenGrant; saleId: string }
+  /**
+   * A cash register over ZVT: the grant the terminal's ZVT configuration gives every register (ZVT has
+   * no token; its password is an operator guard, docs/zvt.md), and the register's address.
+   */
+  | { door: 'zvt'; token: TokenGrant; register: string }
   /** The machine owner's command line. */
   | { door: 'cli' }
   /** The first-run setup page (`pos-agent setup`), opened once from its link on this computer. */
@@ -55,6 +60,8 @@ export function viaOf(caller: Caller): string | undefined {
       return `token:${caller.token.id}`
     case 'nexo':
       return `token:${caller.token.id} sale:${caller.saleId}`
+    case 'zvt':
+      return `register:${caller.register}`
     case 'cli':
     case 'setup':
       return undefined
@@ -77,6 +84,7 @@ export function callerKey(caller: Caller): string {
       return caller.session
     case 'pos':
     case 'nexo':
+    case 'zvt':
       return `token:${caller.token.id}`
     case 'cli':
     case 'setup':

@@ -13,8 +13,9 @@ export function returnsHandlers(parts: ServiceParts): Handlers<'startReturn'> {
         reference: r.reference,
         // access.ts let it through only with a manager's approval once the terminal has a manager (a
         // terminal without any has nobody who could approve a return without a sale), or from a nexo
-        // POS whose token has the refund scope: the POS's own staff rules approve it.
-        managerApproved: caller.door === 'nexo' || parts.operators.hasManager(),
+        // POS whose token has the refund scope, or a ZVT register with the refund scope and its password:
+        // the POS's own staff rules approve it.
+        managerApproved: caller.door === 'nexo' || caller.door === 'zvt' || parts.operators.hasManager(),
         startedBy: saleOriginOf(caller),
         operatorId: actor,
       }),

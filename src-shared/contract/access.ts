@@ -4,14 +4,15 @@
  * (local API, Electron IPC, nexo, command line) holds a rule of its own.
  *
  * - A door is how the call came: the cashier window, the customer display, a POS with an integrator
- *   token over the local API or nexo, the command line of the machine's owner, the first-run setup
- *   page.
+ *   token over the local API or nexo, a cash register over ZVT (its scopes configured with the
+ *   terminal's ZVT password, docs/zvt.md), the command line of the machine's owner, the first-run
+ *   setup page.
  * - A token's scopes are chosen when a manager makes it; a token never does more than its scopes.
  * - At the counter, once the terminal has a manager, an operator signs in first, and what a manager
  *   approves needs a manager: signed in at that same counter, or their approval for that one request.
  */
 
-export const DOORS = ['counter', 'display', 'pos', 'nexo', 'cli', 'setup'] as const
+export const DOORS = ['counter', 'display', 'pos', 'nexo', 'zvt', 'cli', 'setup'] as const
 /** How a call reached the agent (see the file comment). */
 export type Door = (typeof DOORS)[number]
 
@@ -75,7 +76,7 @@ export interface OperationAccess {
  */
 export const PIN_APPROVAL_DOORS: readonly Door[] = ['counter']
 
-const READ_DOORS = ['counter', 'display', 'pos', 'nexo', 'cli'] as const
+const READ_DOORS = ['counter', 'display', 'pos', 'nexo', 'zvt', 'cli'] as const
 const WORK_DOORS = ['counter', 'pos', 'nexo', 'cli'] as const
 const ADMIN_DOORS = ['counter', 'pos', 'cli'] as const
 
@@ -92,6 +93,19 @@ export function works(scope: 'sell' | 'refund', manager: ManagerRule = 'never', 
 /** A row for the terminal's own keys, tokens, operators and windows: `admin`, always audited. */
 export function administers(manager: ManagerRule, extra: Partial<OperationAccess> = {}): OperationAccess {
   return { doors: ADMIN_DOORS, scope: 'admin', signIn: true, manager, audited: true, ...extra }
+}
+
+/**
+ * A row opened to the ZVT door too (docs/zvt.md): only the operations a register's ZVT commands
+ * become. `registerApproves`: the register's password on the command (PA00P015 asks it on reversals,
+ * refunds and the end of day) stands for the manager's approval, as a nexo POS's staff rules do.
+ */
+export function atZvt(access: OperationAccess, registerApproves = false): OperationAccess {
+  return {
+    ...access,
+    doors: [...access.doors, 'zvt'],
+    ...(registerApproves ? { posApproves: [...(access.posApproves ?? []), 'zvt'] } : {}),
+  }
 }
 
 /** The scope a token needs for this request of an operation (its row's, or `scopeWhen`'s when asked for). */

@@ -30,7 +30,7 @@ import {
   windowLinkSchema,
 } from './result-schemas'
 import { OFFLINE_POLICIES } from '../sale'
-import { administers, reads, TOKEN_SCOPES, works, type OperationAccess } from './access'
+import { administers, atZvt, reads, TOKEN_SCOPES, works, type OperationAccess } from './access'
 
 const saleId = z.string().min(1).max(64)
 /** The integrator's own key for a sale (startSale's `reference`). */
@@ -105,16 +105,20 @@ export const OPERATIONS = {
        */
       speech: z.boolean().optional(),
     }),
-    works('sell'),
+    atZvt(works('sell')),
     saleViewSchema,
   ),
   getSale: declare(z.strictObject({ id: saleId }), reads(), saleViewSchema),
   /** A sale by the POS's own `reference` (the one it gave startSale), for a POS that lost the agent's id. */
-  getSaleByReference: declare(z.strictObject({ reference: saleReference }), reads(['counter', 'pos', 'nexo', 'cli']), saleViewSchema),
-  cancelSale: declare(z.strictObject({ id: saleId }), works('sell'), saleViewSchema),
+  getSaleByReference: declare(
+    z.strictObject({ reference: saleReference }),
+    reads(['counter', 'pos', 'nexo', 'zvt', 'cli']),
+    saleViewSchema,
+  ),
+  cancelSale: declare(z.strictObject({ id: saleId }), atZvt(works('sell')), saleViewSchema),
   confirmDuplicate: declare(z.strictObject({ id: saleId, charge: z.boolean() }), works('sell'), saleViewSchema),
   /** A manager approves the void of a sale older than AppInfo's `voidWithoutManagerMinutes`. */
-  voidSale: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'voidAge'), saleViewSchema),
+  voidSale: declare(z.strictObject({ id: saleId, approval: approval.optional() }), atZvt(works('sell', 'voidAge'), true), saleViewSchema),
   /**
    * A return: credits `amountMinor` of sale `originalId` (at most what is left to return of it) to the
    * card it was paid with, presented again; without `originalId`, a return without a sale on this
@@ -133,7 +137,7 @@ export const OPERATIONS = {
       reference: saleReference.optional(),
       approval: approval.optional(),
     }),
-    works('refund', 'always', { posApproves: ['nexo'] }),
+    atZvt(works('refund', 'always', { posApproves: ['nexo'] }), true),
     saleViewSchema,
   ),
   /** A manager approves a tip past the tolerance (`managerOverride`). */
@@ -164,10 +168,14 @@ export const OPERATIONS = {
   ),
   queueStatus: declare(noRequest, reads(), queueStatusViewSchema),
   queueItems: declare(noRequest, reads(['counter', 'pos', 'cli']), z.array(queueItemViewSchema)),
-  forwardNow: declare(noRequest, works('sell'), queueStatusViewSchema),
+  forwardNow: declare(noRequest, atZvt(works('sell')), queueStatusViewSchema),
   retryAttention: declare(z.strictObject({ id: saleId, approval: approval.optional() }), works('sell', 'always'), saleViewSchema),
   /** The open batch, or closed batch number `batch` with its totals as they were closed. */
-  dayReport: declare(z.strictObject({ batch: batchNumber.optional() }), reads(['counter', 'pos', 'nexo', 'cli']), dayReportViewSchema),
+  dayReport: declare(
+    z.strictObject({ batch: batchNumber.optional() }),
+    reads(['counter', 'pos', 'nexo', 'zvt', 'cli']),
+    dayReportViewSchema,
+  ),
   /**
    * Closes the open batch. `batch` names the batch the caller means to close: a repeat after it
    * closed returns that batch's report and closes nothing else. `managerOverride` closes a batch
@@ -175,7 +183,7 @@ export const OPERATIONS = {
    */
   closeDay: declare(
     z.strictObject({ batch: batchNumber.optional(), managerOverride: z.boolean().optional(), approval: approval.optional() }),
-    works('sell', 'always'),
+    atZvt(works('sell', 'always'), true),
     dayReportViewSchema,
   ),
   /** Closed batches, newest first. */

@@ -5,7 +5,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FILES_KEPT, startLocalServer, type ServerLimits } from '../../api'
-import { defaultReaderFactory, startAgent, startNexoEndpoint, type Runtime } from '../../app'
+import { defaultReaderFactory, startAgent, startNexoEndpoint, startZvtEndpoint, type Runtime } from '../../app'
 import { builtRendererDir } from '../../config'
 import { MemorySecretStore } from '../../keychain'
 import { EXIT } from '../exit-codes'
@@ -17,6 +17,8 @@ export interface ServeFlags {
   /** Serve the nexo endpoint too, whatever the configuration says (docs/nexo.md). */
   nexo?: boolean | undefined
   nexoPort?: number | undefined
+  /** Serve the ZVT terminal side too, whatever the configuration says (docs/zvt.md). */
+  zvt?: boolean | undefined
 }
 
 export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise<number> {
@@ -31,6 +33,7 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
     health: () => ({ ok: true, mode: runtime.mode, alarms: agent.engine.alarms.length }),
   })
   const nexo = flags.nexo || agent.config.nexo.enabled ? await startNexoEndpoint(runtime, agent, { port: flags.nexoPort }) : undefined
+  const zvt = flags.zvt || agent.config.zvt.enabled ? await startZvtEndpoint(runtime, agent) : undefined
   if (runtime.mode === 'training')
     console.log(
       `TRAINING MODE: training host at ${agent.connection.endpoint.offlineBaseUrl} and a simulated PIN pad; no real card is charged`,
@@ -53,12 +56,18 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
   console.log(`local API token in ${file} (docs/local-api.md)`)
   console.log(connectionsLine(server.limits, server.fileLimit))
   if (nexo) console.log(nexoServedLine(nexo.url, nexo.caFile))
+  if (zvt)
+    console.log(
+      `ZVT terminal side on ${zvt.host}:${zvt.port}${zvt.serialPath ? ` and ${zvt.serialPath}` : ''} for cash registers (docs/zvt.md)` +
+        (zvt.newPassword ? `; its ZVT password, made now and kept in the OS keychain: ${zvt.newPassword} (enter it in the register)` : ''),
+    )
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
   })
   rmSync(servingFile, { force: true })
   await nexo?.close()
+  await zvt?.close()
   await server.close()
   await agent.close()
   return EXIT.ok

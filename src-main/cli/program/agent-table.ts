@@ -34,6 +34,7 @@ export function addAgentCommands({ program, runtimeOptions, withRuntime, finish 
     .option('--renderer <dir>', 'folder of the built cashier UI (default: out/renderer)')
     .option('--nexo', 'also serve the nexo Terminal API over HTTPS (docs/nexo.md)')
     .option('--nexo-port <port>', 'port of the nexo endpoint (default 8443, or the configuration)')
+    .option('--zvt', "also serve ZVT to the store's cash registers over TCP (docs/zvt.md)")
     .option(
       '--training',
       "try the configuration in training mode: its settings (restaurant mode, limits, tips, receipts) with the training host and the simulated PIN pad, in a journal of its own under the data folder's training/ (no OS keychain needed)",
@@ -42,7 +43,7 @@ export function addAgentCommands({ program, runtimeOptions, withRuntime, finish 
       '--force-migration <number>',
       "a manager forces a journal update that cannot be undone while payments are owed (asks the manager's PIN; audited)",
     )
-    .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string; training?: boolean }) => {
+    .action(async (o: { port: string; renderer?: string; nexo?: boolean; nexoPort?: string; zvt?: boolean; training?: boolean }) => {
       const { configFlag, dataDirFlag } = runtimeOptions()
       const [{ needsFirstRunSetup }, { setupCommand, setupConfigFile }, { serveCommand }] = await Promise.all([
         import('../../setup'),
@@ -64,6 +65,7 @@ export function addAgentCommands({ program, runtimeOptions, withRuntime, finish 
               rendererRoot: o.renderer,
               nexo: o.nexo,
               nexoPort: o.nexoPort === undefined ? undefined : Number(o.nexoPort),
+              zvt: o.zvt,
             }),
           false,
           o.training === true,
