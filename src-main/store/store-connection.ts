@@ -400,8 +400,19 @@ export class StoreConnection {
     ms: number,
   ): Promise<Array<StoredRecord & { headers: MsgHdrs | undefined }>> {
     if (expected === 0) return []
+    if (this.consumersUnanswered) return this.readBySequence(stream, filter, expected, ms)
     const js = await this.jetstream(ms)
-    const consumer = await js.consumers.get(stream, { filter_subjects: filter })
+    let consumer: Awaited<ReturnType<JetStreamClient['consumers']['get']>>
+    try {
+      consumer = await js.consumers.get(stream, { filter_subjects: filter })
+    } catch (error) {
+      if (!isTimeout(error)) throw error
+      // On a three-server store that just lost a server, JetStream may place the read's consumer on
+      // that server until it counts it as gone (the request is then never answered): the stream's
+      // leader answers a read by sequence, so this connection reads that way from now on.
+      this.consumersUnanswered = true
+      return this.readBySequence(stream, filter, expected, ms)
+    }
     const out: Array<StoredRecord & { headers: MsgHdrs | undefined }> = []
     while (out.length < expected) {
       const before = out.length
@@ -414,6 +425,32 @@ export class StoreConnection {
     }
     return out
   }
+
+  /**
+   * The same read as `readStream`, one `STREAM.MSG.GET` per message (the first one matching `filter`
+   * at or after a sequence), answered by the stream's leader alone.
+   */
+  private async readBySequence(
+    stream: string,
+    filter: string,
+    expected: number,
+    ms: number,
+  ): Promise<Array<StoredRecord & { headers: MsgHdrs | undefined }>> {
+    const jsm = await this.manager(ms)
+    const out: Array<StoredRecord & { headers: MsgHdrs | undefined }> = []
+    for (let seq = 1; out.length < expected;) {
+      // `next_by_subj` is a request the server takes (nats-server 2.9+); the client's type lists only two.
+      const query = { seq, next_by_subj: filter } as unknown as Parameters<JetStreamManager['streams']['getMessage']>[1]
+      const message = await withTimeout(jsm.streams.getMessage(stream, query), ms, NO_ANSWER)
+      if (!message) break
+      out.push({ subject: message.subject, seq: message.seq, data: new Uint8Array(message.data), headers: message.header })
+      seq = message.seq + 1
+    }
+    return out
+  }
+
+  /** A read through a consumer went unanswered once: this connection reads by sequence. */
+  private consumersUnanswered = false
 
   /** The copy at `subject` (in its lane's stream, or the old shared stream), or undefined when there is none. */
   async readCopy(subject: string, ms: number, from: 'lane' | 'legacy' = 'lane'): Promise<{ seq: number; data: Uint8Array } | undefined> {
