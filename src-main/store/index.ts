@@ -85,6 +85,7 @@ export {
 } from './store-names'
 export {
   clusterConfigs,
+  clusterNodesOf,
   lanePermissions,
   serverConfig,
   type ClusterInput,

@@ -49,6 +49,41 @@ export interface ServerConfigInput {
   serverVersion?: string | undefined
 }
 
+/**
+ * The three servers of `server-config --cluster 3`: on one machine (no `hosts`), three client ports
+ * from `clientPort` and three cluster ports from `clusterPort`, each server with its own folder under
+ * `storeDir`; on three machines (`hosts`, three of them), each on the same ports and folder.
+ */
+export function clusterNodesOf(input: {
+  host: string
+  clientPort: number
+  clusterPort: number
+  storeDir: string
+  hosts?: string[] | undefined
+}): ClusterNode[] {
+  const names = ['store-1', 'store-2', 'store-3']
+  if (input.hosts !== undefined && input.hosts.length > 0) {
+    if (input.hosts.length !== 3 || new Set(input.hosts).size !== 3) throw new Error('a three-server store names three different hosts')
+    return input.hosts.map((host, i) => ({
+      name: names[i]!,
+      host,
+      clientPort: input.clientPort,
+      clusterPort: input.clusterPort,
+      storeDir: input.storeDir,
+    }))
+  }
+  const ports = [input.clientPort, input.clusterPort].flatMap((port) => [port, port + 1, port + 2])
+  if (new Set(ports).size !== 6 || ports.some((port) => port < 1 || port > 65_535))
+    throw new Error('the client ports and the cluster ports of three servers on one machine overlap or are out of range')
+  return names.map((name, i) => ({
+    name,
+    host: input.host,
+    clientPort: input.clientPort + i,
+    clusterPort: input.clusterPort + i,
+    storeDir: `${input.storeDir.replace(/\/+$/, '')}/${name}`,
+  }))
+}
+
 /** One server of a three-server store (a JetStream cluster). */
 export interface ClusterNode {
   /** The server's name in the cluster (`server_name`): JetStream keeps its streams under it. */

@@ -19,6 +19,7 @@ import { MemorySecretStore } from '../../../src-main/keychain'
 import { AgentMetrics } from '../../../src-main/metrics/agent-metrics'
 import {
   classifyDurability,
+  clusterNodesOf,
   fleetTable,
   fleetView,
   installedServerVersion,
@@ -86,6 +87,27 @@ describe('the store copy is classified from what the store server says', () => {
     expect(old).toMatch(/# nats-server 2\.9\.10 has no sync_interval \(2\.10 or later has\)/)
     const unknown = serverConfig(base)
     expect(unknown).toMatch(/^ {2}# sync_interval: always$/m)
+  })
+
+  it('--cluster 3 places three servers on one machine (three ports each) or on three hosts', () => {
+    expect(clusterNodesOf({ host: '0.0.0.0', clientPort: 4222, clusterPort: 6222, storeDir: '/var/lib/nats/jetstream/' })).toEqual([
+      { name: 'store-1', host: '0.0.0.0', clientPort: 4222, clusterPort: 6222, storeDir: '/var/lib/nats/jetstream/store-1' },
+      { name: 'store-2', host: '0.0.0.0', clientPort: 4223, clusterPort: 6223, storeDir: '/var/lib/nats/jetstream/store-2' },
+      { name: 'store-3', host: '0.0.0.0', clientPort: 4224, clusterPort: 6224, storeDir: '/var/lib/nats/jetstream/store-3' },
+    ])
+    expect(
+      clusterNodesOf({ host: '0.0.0.0', clientPort: 4222, clusterPort: 6222, storeDir: '/srv/js', hosts: ['bo-1', 'bo-2', 'bo-3'] }).map(
+        (node) => [node.name, node.host, node.clientPort, node.clusterPort, node.storeDir],
+      ),
+    ).toEqual([
+      ['store-1', 'bo-1', 4222, 6222, '/srv/js'],
+      ['store-2', 'bo-2', 4222, 6222, '/srv/js'],
+      ['store-3', 'bo-3', 4222, 6222, '/srv/js'],
+    ])
+    expect(() => clusterNodesOf({ host: 'h', clientPort: 4222, clusterPort: 4223, storeDir: '/s' })).toThrow(/overlap/)
+    expect(() => clusterNodesOf({ host: 'h', clientPort: 4222, clusterPort: 6222, storeDir: '/s', hosts: ['a', 'a', 'b'] })).toThrow(
+      /three different hosts/,
+    )
   })
 })
 
