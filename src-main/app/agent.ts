@@ -54,6 +54,7 @@ const ENGINE_ALARM_CODES: ReadonlyArray<EngineAlarm['code']> = [
   'QUEUE_RESCUED',
   'QUEUE_COPY_MISSING',
   'STORE_NOT_ENROLLED',
+  'STORE_COPY_BUFFERED',
   'JOURNAL_DAMAGED',
   'AUDIT_BROKEN',
 ]
@@ -156,6 +157,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
     const receipts = await openReceiptDesk(runtime, config, receiptMerchantOf(info))
     closers.unshift(() => receipts.close())
     metrics.watchPrinter(() => receipts.desk.lastPrinterState())
+    if (store) metrics.watchStoreCopy(() => store.link.durability()?.durability)
     const apiToken = loadOrCreateApiToken(runtime.dataDir)
     const service = new AgentService({
       engine,

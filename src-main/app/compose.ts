@@ -68,7 +68,14 @@ export interface EngineSettings extends TxnSettings {
 
 /** A condition a manager must see: shown on the status panel, the local API and `doctor`. */
 export interface EngineAlarm {
-  code: 'DATA_KEY_MISSING' | 'QUEUE_RESCUED' | 'QUEUE_COPY_MISSING' | 'STORE_NOT_ENROLLED' | 'JOURNAL_DAMAGED' | 'AUDIT_BROKEN'
+  code:
+    | 'DATA_KEY_MISSING'
+    | 'QUEUE_RESCUED'
+    | 'QUEUE_COPY_MISSING'
+    | 'STORE_NOT_ENROLLED'
+    | 'STORE_COPY_BUFFERED'
+    | 'JOURNAL_DAMAGED'
+    | 'AUDIT_BROKEN'
   message: string
 }
 

@@ -68,6 +68,9 @@ export async function openStoreWiring(
       // Put into the store's enrolment bucket at start (docs/store.md).
       enrolment: existsSync(enrolmentFile) ? readFileSync(enrolmentFile, 'utf8') : undefined,
       requireReplica: store.requireReplica,
+      requireDurable: store.requireDurable,
+      syncAlways: store.syncAlways,
+      replicas: store.replicas,
       ackTimeoutMs: store.ackTimeoutMs,
       heartbeatMs: store.heartbeatSeconds * 1000,
       maxAgeMs: copyMaxAgeMs(config),

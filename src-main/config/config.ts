@@ -214,6 +214,19 @@ export const configSchema = z
         recoveryPublicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the 43 characters `pos-agent store keygen` printed'),
         /** An offline approval waits for the store's copy (on by default once a store is configured). */
         requireReplica: z.boolean().default(true),
+        /**
+         * Offline approvals need a copy that survives a power cut at the store server (`synced`:
+         * written to disk at once, or kept on three servers); while it is only in one server's memory
+         * (`buffered`) they are refused (docs/store.md "How safe the store's copy is").
+         */
+        requireDurable: z.boolean().default(false),
+        /**
+         * The store server runs with `sync_interval: always` (nats-server 2.10 or later), as
+         * `pos-agent store server-config` writes it: a terminal cannot read that setting, so it is stated here.
+         */
+        syncAlways: z.boolean().default(false),
+        /** The store is three servers: each lane makes its stream and buckets with 3 replicas. */
+        replicas: z.union([z.literal(1), z.literal(3)]).default(1),
         /** How long a sale waits for the copy's acknowledgement before it needs the bank. */
         ackTimeoutMs: z.number().int().min(50).max(10_000).default(1_500),
         heartbeatSeconds: z.number().int().min(1).max(600).default(15),

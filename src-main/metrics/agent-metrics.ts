@@ -57,6 +57,7 @@ export class AgentMetrics {
   private readonly atCounter = new Set<string>()
   private sources: MetricsSources | undefined
   private printerState: (() => PrinterState) | undefined
+  private storeCopy: (() => 'synced' | 'buffered' | undefined) | undefined
   private readonly unwatch: Array<() => void> = []
   private refreshTimer: NodeJS.Timeout | undefined
   private lastRefreshAt = Number.NEGATIVE_INFINITY
@@ -132,6 +133,11 @@ export class AgentMetrics {
   /** Follows the receipt printer: the state it was last found in (asked in the background, never on a scrape). */
   watchPrinter(read: () => PrinterState): void {
     this.printerState = read
+  }
+
+  /** Follows how safe the store's copy is (the store link's last reading, in memory). */
+  watchStoreCopy(read: () => 'synced' | 'buffered' | undefined): void {
+    this.storeCopy = read
   }
 
   get contentType(): string {
@@ -228,6 +234,19 @@ export class AgentMetrics {
       help: '1 when the card reader is connected.',
       registers,
       collect: () => void (this.sources && connected.set(this.sources.reader.status().connected ? 1 : 0)),
+    })
+    // One series per class, 1 for the class the store's copy is in (docs/store.md "How safe the store's copy is").
+    const storeCopy: Gauge<'durability'> = new Gauge({
+      name: 'pos_agent_store_copy',
+      help: "How safe the store server's copy of a queued item is: 1 for synced (on disk, or on three servers) or buffered (in one server's memory), 0 for the other; absent without a store, or before the store server answered.",
+      labelNames: ['durability'],
+      registers,
+      collect: () => {
+        storeCopy.reset()
+        const now = this.storeCopy?.()
+        if (now !== undefined)
+          for (const durability of ['synced', 'buffered'] as const) storeCopy.set({ durability }, durability === now ? 1 : 0)
+      },
     })
     const alarms: Gauge<'code'> = new Gauge({
       name: 'pos_agent_alarms',

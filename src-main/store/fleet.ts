@@ -7,6 +7,7 @@
  */
 import { z } from 'zod'
 import { agreeing, counted } from '../../src-shared/counted'
+import type { CopyDurability } from './durability'
 import { parseFence, when, type FenceRecord } from './fence'
 import type { StoreConnection } from './store-connection'
 import { FLEET_BUCKET, storeOfKey, terminalKey } from './store-names'
@@ -30,6 +31,10 @@ export interface Heartbeat {
   /** Items owed without a copy at the store. */
   uncopied: number
   heartbeatSeconds: number
+  /** How safe the lane's copies at the store are (durability.ts); absent before it could tell, or from an older lane. */
+  storeCopy?: CopyDurability | undefined
+  /** The same in a few words ("on disk", "on 3 servers", "in memory only"). */
+  storeCopyLabel?: string | undefined
 }
 
 const count = z.number().int().min(0).max(1e9)
@@ -50,6 +55,8 @@ const HEARTBEAT_SCHEMA = z.looseObject({
   uncopied: count,
   // A lane that says it beats once an hour or less is still looked at within three hours.
   heartbeatSeconds: z.number().positive().max(3_600),
+  storeCopy: z.enum(['synced', 'buffered']).optional(),
+  storeCopyLabel: z.string().max(100).optional(),
 })
 
 /** A heartbeat from its bytes, or undefined when it is not one this version can read. */
@@ -171,13 +178,20 @@ function duration(seconds: number): string {
   return `${Math.round(seconds / 3600)} hours`
 }
 
+/** What the lane said of its copies at the store, for the fleet's line. */
+export function storeCopyWords(beat: Pick<Heartbeat, 'storeCopy' | 'storeCopyLabel'>): string {
+  if (beat.storeCopy === undefined) return 'store copy: not known yet'
+  const label = beat.storeCopyLabel ?? (beat.storeCopy === 'synced' ? 'safe' : 'in memory only')
+  return beat.storeCopy === 'synced' ? `store copy: ${label}` : `store copy: ${label}, lost if the store server loses power`
+}
+
 /** The table `pos-agent fleet` prints. */
 export function fleetTable(lanes: LaneView[]): string {
   if (lanes.length === 0) return 'No terminal has reported to this store server yet.'
   const lines = lanes.map((lane) => {
     const beat = lane.heartbeat
     const head = beat
-      ? `${lane.storeId} ${lane.terminalId}  last seen ${lane.lastSeen ?? 'never'}  waiting ${beat.queueDepth}  stored ${beat.storedCount}  v${beat.version}`
+      ? `${lane.storeId} ${lane.terminalId}  last seen ${lane.lastSeen ?? 'never'}  waiting ${beat.queueDepth}  stored ${beat.storedCount}  v${beat.version}  ${storeCopyWords(beat)}`
       : `${lane.storeId} ${lane.terminalId}`
     return lane.needsPerson.length === 0
       ? `${head}\n  ok`

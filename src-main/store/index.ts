@@ -23,7 +23,7 @@ export {
   type StoredRecord,
 } from './store-connection'
 export { fencedWords, fenceRecordName, fenceTerminal, liftFence, parseFence, readFence, readFenceEntry, type FenceRecord } from './fence'
-export { fleetTable, fleetView, parseHeartbeat, readFleet, type Heartbeat, type LaneRecords, type LaneView } from './fleet'
+export { fleetTable, fleetView, parseHeartbeat, storeCopyWords, readFleet, type Heartbeat, type LaneRecords, type LaneView } from './fleet'
 export {
   readRescueQueue,
   rescueTerminal,
@@ -83,4 +83,22 @@ export {
   laneName,
   legacyStreamName,
 } from './store-names'
-export { lanePermissions, serverConfig, type LaneAccount, type ServerConfigInput } from './server-config'
+export {
+  clusterConfigs,
+  clusterNodesOf,
+  lanePermissions,
+  serverConfig,
+  type ClusterInput,
+  type ClusterNode,
+  type LaneAccount,
+  type ServerConfigInput,
+} from './server-config'
+export {
+  classifyDurability,
+  durableRequiredWords,
+  hasSyncAlways,
+  type CopyDurability,
+  type DurabilityReading,
+  type StoreFacts,
+} from './durability'
+export { installedServerVersion } from './server-version'

@@ -43,6 +43,12 @@ export interface ReplicaSyncOptions {
    * Without it, only `fence()` fences.
    */
   fenceAtStore?: ((ms: number) => Promise<boolean>) | undefined
+  /**
+   * With `store.requireDurable`: whether the store's copy is `synced` now (durability.ts), read
+   * within `ms` when it is not known yet. An offline approval whose copy would only be buffered is
+   * refused before anything is published. Without it, any acknowledged copy will do.
+   */
+  durableEnough?: ((ms: number) => Promise<boolean>) | undefined
   /** A full pass even when nothing changed, to catch copies the stream aged out. */
   periodMs?: number
   /** The clock (ms since the epoch). */
@@ -174,6 +180,14 @@ export class ReplicaSync implements QueueReplica {
     const subjects = copies.map((copy) => this.subjectOf(copy))
     subjects.forEach((subject) => this.confirming.set(subject, this.now() + CONFIRM_GRACE_MS))
     try {
+      const durable = this.options.durableEnough
+      if (durable && !(await durable(Math.max(1, deadline - this.now())))) {
+        subjects.forEach((subject) => this.confirming.delete(subject))
+        this.options.logger.warn(
+          'an offline approval was refused: this store requires a synced copy (store.requireDurable), and its copy is not',
+        )
+        return false
+      }
       if (await this.fencedNow(deadline - this.now(), false)) {
         subjects.forEach((subject) => this.confirming.delete(subject))
         return false

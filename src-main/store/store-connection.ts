@@ -75,6 +75,11 @@ export interface StoreConnectionSettings {
   name: string
   /** How long a copy may live in the stream: the longest an item may stay owed, with a margin. */
   maxAgeMs: number
+  /**
+   * How many of the store's servers keep each stream and bucket this connection makes (`store.replicas`):
+   * 3 on a three-server store, 1 (the default) on one server. One made already is taken as it is.
+   */
+  replicas?: 1 | 3 | undefined
   /** The clock (ms since the epoch). */
   now?: (() => number) | undefined
 }
@@ -220,6 +225,33 @@ export class StoreConnection {
     return this.settings.domain ? `$JS.${this.settings.domain}.API` : '$JS.API'
   }
 
+  private get replicas(): number {
+    return this.settings.replicas ?? 1
+  }
+
+  /**
+   * What this lane's copy rests on (durability.ts): the server's version from its INFO at connect,
+   * and its stream's replicas from the stream's info (made first when it is not there, as the copy
+   * pass would make it). The account's info (`$JS.API.INFO`) is not read: it would list every lane's
+   * figures, and a lane may not read it (docs/store.md "What a lane may do").
+   */
+  async durabilityFacts(ms: number): Promise<{ serverVersion: string | undefined; streamReplicas: number | undefined }> {
+    const deadline = this.now() + ms
+    const nc = await this.nats(ms)
+    const left = () => Math.max(1, deadline - this.now())
+    await this.ensureStream(left())
+    const jsm = await this.manager(left())
+    const read = () => withTimeout(jsm.streams.info(this.streamName), left(), NO_ANSWER)
+    const info = await read().catch(async (error: unknown) => {
+      // The stream was there and is gone (a store server that lost its store): made again.
+      if (!isNotFound(error)) throw error
+      await this.ensureStream(left(), true)
+      return read()
+    })
+    // Read after the stream's info: the server that answered is the one the client is on now.
+    return { serverVersion: nc.info?.version, streamReplicas: info.config.num_replicas }
+  }
+
   /** The stream of a lane of this store. */
   laneStream(terminalId: string): string {
     return laneStreamName(this.settings.storeId, terminalId)
@@ -276,6 +308,7 @@ export class StoreConnection {
         max_age: this.settings.maxAgeMs * 1_000_000,
         // Two minutes of de-duplication by Nats-Msg-Id (JetStream's default) covers any retry of a publish.
         duplicate_window: 120_000_000_000,
+        num_replicas: this.replicas,
       })
       this.streamsReady.set(name, ready)
     }
@@ -367,8 +400,19 @@ export class StoreConnection {
     ms: number,
   ): Promise<Array<StoredRecord & { headers: MsgHdrs | undefined }>> {
     if (expected === 0) return []
+    if (this.consumersUnanswered) return this.readBySequence(stream, filter, expected, ms)
     const js = await this.jetstream(ms)
-    const consumer = await js.consumers.get(stream, { filter_subjects: filter })
+    let consumer: Awaited<ReturnType<JetStreamClient['consumers']['get']>>
+    try {
+      consumer = await js.consumers.get(stream, { filter_subjects: filter })
+    } catch (error) {
+      if (!isTimeout(error)) throw error
+      // On a three-server store that just lost a server, JetStream may place the read's consumer on
+      // that server until it counts it as gone (the request is then never answered): the stream's
+      // leader answers a read by sequence, so this connection reads that way from now on.
+      this.consumersUnanswered = true
+      return this.readBySequence(stream, filter, expected, ms)
+    }
     const out: Array<StoredRecord & { headers: MsgHdrs | undefined }> = []
     while (out.length < expected) {
       const before = out.length
@@ -381,6 +425,32 @@ export class StoreConnection {
     }
     return out
   }
+
+  /**
+   * The same read as `readStream`, one `STREAM.MSG.GET` per message (the first one matching `filter`
+   * at or after a sequence), answered by the stream's leader alone.
+   */
+  private async readBySequence(
+    stream: string,
+    filter: string,
+    expected: number,
+    ms: number,
+  ): Promise<Array<StoredRecord & { headers: MsgHdrs | undefined }>> {
+    const jsm = await this.manager(ms)
+    const out: Array<StoredRecord & { headers: MsgHdrs | undefined }> = []
+    for (let seq = 1; out.length < expected;) {
+      // `next_by_subj` is a request the server takes (nats-server 2.9+); the client's type lists only two.
+      const query = { seq, next_by_subj: filter } as unknown as Parameters<JetStreamManager['streams']['getMessage']>[1]
+      const message = await withTimeout(jsm.streams.getMessage(stream, query), ms, NO_ANSWER)
+      if (!message) break
+      out.push({ subject: message.subject, seq: message.seq, data: new Uint8Array(message.data), headers: message.header })
+      seq = message.seq + 1
+    }
+    return out
+  }
+
+  /** A read through a consumer went unanswered once: this connection reads by sequence. */
+  private consumersUnanswered = false
 
   /** The copy at `subject` (in its lane's stream, or the old shared stream), or undefined when there is none. */
   async readCopy(subject: string, ms: number, from: 'lane' | 'legacy' = 'lane'): Promise<{ seq: number; data: Uint8Array } | undefined> {
@@ -428,7 +498,7 @@ export class StoreConnection {
         storage: 'file' as StreamConfig['storage'],
         discard: 'new' as StreamConfig['discard'],
         max_msg_size: -1,
-        num_replicas: 1,
+        num_replicas: this.replicas,
         allow_direct: true,
         allow_rollup_hdrs: true,
         deny_delete: true,
@@ -453,7 +523,7 @@ export class StoreConnection {
     if (!bucket) {
       const kvm = new Kvm(jetstream(nc, { timeout: Math.max(ms, 1_000), ...this.domainOption() }))
       // The fence keeps its history (who rescued, when); a heartbeat only its latest word.
-      bucket = kvm.create(name, name === FENCE_BUCKET ? { history: 10 } : { history: 1 })
+      bucket = kvm.create(name, { history: name === FENCE_BUCKET ? 10 : 1, replicas: this.replicas })
       this.buckets.set(name, bucket)
       bucket.catch(() => this.buckets.delete(name))
     }

@@ -8,6 +8,7 @@
  * heartbeat or the start.
  */
 import type { Logger } from 'pino'
+import { classifyDurability, durableRequiredWords, type DurabilityReading } from './durability'
 import { fencedWords, parseFence, type FenceRecord } from './fence'
 import type { Heartbeat } from './fleet'
 import { recoveryPublicJwk, type X25519PrivateJwk } from './recovery-key'
@@ -33,6 +34,13 @@ export interface StoreLinkSettings extends Omit<StoreConnectionSettings, 'name' 
   /** Its enrolment certificate (the JSON of `store-enrolment.json`), put into the store's bucket at start. */
   enrolment: string | undefined
   requireReplica: boolean
+  /**
+   * Offline approvals need a `synced` copy (`store.requireDurable`, durability.ts): while the store's
+   * copy is only `buffered`, or not known yet, they are refused.
+   */
+  requireDurable?: boolean | undefined
+  /** The operator states the store server runs with `sync_interval: always` (`store.syncAlways`). */
+  syncAlways?: boolean | undefined
   ackTimeoutMs: number
   heartbeatMs: number
   version: string
@@ -45,7 +53,7 @@ export type TerminalStatus = Pick<
 >
 
 export interface StoreAlarm {
-  code: 'QUEUE_COPY_MISSING' | 'QUEUE_RESCUED' | 'STORE_NOT_ENROLLED'
+  code: 'QUEUE_COPY_MISSING' | 'QUEUE_RESCUED' | 'STORE_NOT_ENROLLED' | 'STORE_COPY_BUFFERED'
   message: string
 }
 
@@ -73,6 +81,10 @@ export class StoreLink {
   private events: Array<{ subject: string; payload: string }> = []
   private eventTimer: NodeJS.Timeout | undefined
   private readonly now: () => number
+  /** How safe the store's copy is, as last read from the store server (undefined before it answered). */
+  private reading: DurabilityReading | undefined
+  private readingNow: Promise<DurabilityReading> | undefined
+  private stopReconnects: (() => void) | undefined
 
   constructor(
     private readonly settings: StoreLinkSettings,
@@ -89,8 +101,42 @@ export class StoreLink {
       ackTimeoutMs: settings.ackTimeoutMs,
       logger,
       fenceAtStore: (ms) => this.readFence(ms),
+      durableEnough: settings.requireDurable ? (ms) => this.synced(ms) : undefined,
       now: this.now,
     })
+  }
+
+  /** How safe the store's copy is, as last read (undefined until the store server answered once). */
+  durability(): DurabilityReading | undefined {
+    return this.reading
+  }
+
+  /**
+   * Reads the store server's version and the stream's replicas, and classifies the copy
+   * (durability.ts). Done at start, after every reconnect (the client may be on another server now)
+   * and with every heartbeat (the store's admin may have changed the stream's replicas).
+   */
+  async readDurability(ms: number): Promise<DurabilityReading> {
+    this.readingNow ??= this.connection
+      .durabilityFacts(ms)
+      .then((facts) => {
+        const reading = classifyDurability({ ...facts, syncAlwaysStated: this.settings.syncAlways === true })
+        if (reading.durability !== this.reading?.durability || reading.serverVersion !== this.reading?.serverVersion)
+          this.logger.info(
+            { durability: reading.durability, server: reading.serverVersion, replicas: reading.replicas },
+            `store copy: ${reading.words}`,
+          )
+        this.reading = reading
+        return reading
+      })
+      .finally(() => (this.readingNow = undefined))
+    return this.readingNow
+  }
+
+  /** With `store.requireDurable`: whether an offline approval may rest on the store's copy now. */
+  private async synced(ms: number): Promise<boolean> {
+    if (this.reading === undefined) await this.readDurability(ms).catch(() => undefined)
+    return this.reading?.durability === 'synced'
   }
 
   /**
@@ -139,6 +185,12 @@ export class StoreLink {
   start(hooks: StoreLinkHooks): void {
     this.hooks = hooks
     if (!this.fence) this.replica.attach(hooks.queue)
+    const read = () =>
+      void this.readDurability(this.settings.ackTimeoutMs * 2).catch((error: unknown) =>
+        this.logger.debug({ err: error }, 'the store copy is classified once the store server answers'),
+      )
+    // The first read comes with the first heartbeat (below); a reconnect may land on another server.
+    this.stopReconnects = this.connection.onReconnect(read)
     // The fence key watched from now on: a rescue is known the moment it fences, not at the next heartbeat.
     this.stopWatch = this.connection.watchFence(
       this.settings.terminalId,
@@ -152,6 +204,8 @@ export class StoreLink {
     const out: StoreAlarm[] = []
     if (this.fence) out.push({ code: 'QUEUE_RESCUED', message: fencedWords(this.fence) })
     if (!this.settings.copyKey) out.push({ code: 'STORE_NOT_ENROLLED', message: NOT_ENROLLED_WORDS })
+    if (this.settings.requireDurable && this.settings.requireReplica && this.reading?.durability !== 'synced')
+      out.push({ code: 'STORE_COPY_BUFFERED', message: durableRequiredWords(this.reading) })
     const state = this.replica.status()
     if (!this.fence && this.settings.copyKey && state.uncopied > 0 && state.failingSince !== undefined)
       out.push({
@@ -196,6 +250,7 @@ export class StoreLink {
   async close(): Promise<void> {
     clearTimeout(this.timer)
     this.stopWatch?.()
+    this.stopReconnects?.()
     this.flushEvents()
     this.hooks = undefined
     const inFlight = Promise.all([this.beating, this.replica.stop()])
@@ -220,8 +275,12 @@ export class StoreLink {
         await this.connection.putEnrolment(terminalId, enrolment, ackTimeoutMs * 2)
         this.enrolmentPut = true
       }
+      await this.readDurability(ackTimeoutMs * 2).catch((error: unknown) =>
+        this.logger.debug({ err: error }, 'the store copy could not be classified'),
+      )
       const beat: Heartbeat = {
         ...hooks.status(),
+        ...(this.reading ? { storeCopy: this.reading.durability, storeCopyLabel: this.reading.label } : {}),
         storeId,
         terminalId,
         lastSeen: this.now(),

@@ -30,6 +30,11 @@ export const SETUP_ERRORS = {
     false,
     'A copy at the store server was refused: it was not made by the terminal it names, or it cannot be read. Nothing was sent for it.',
   ),
+  STORE_COPY_BUFFERED: entry(
+    409,
+    false,
+    'Offline payments are refused: the store server keeps its copies in memory only, and this store requires them on disk. Sales go on while the bank answers. Call a manager.',
+  ),
   QUEUE_RESCUED: entry(
     409,
     false,

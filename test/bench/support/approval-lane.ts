@@ -29,6 +29,9 @@ export interface ApprovalLaneData {
   caPem: string
   natsUrl: string
   recoveryPublicKey: string
+  /** The lane's terminal id ('T-WITH' by default) and its NKey seed, on a store server with one user per lane. */
+  terminalId?: string
+  nkeySeed?: string
   approvals: number
   settings: Partial<EngineSettings>
 }
@@ -40,12 +43,14 @@ const reader = new ScriptedCardReader().present(...Array.from({ length: data.app
 let engine: Engine
 let close: () => Promise<void>
 if (data.replicated) {
+  const terminalId = data.terminalId ?? 'T-WITH'
   const lane = await startLane({
-    dir: join(data.dir, 'T-WITH'),
+    dir: join(data.dir, terminalId),
     hostUrl: data.hostUrl,
     caPem: data.caPem,
     natsUrl: data.natsUrl,
-    terminalId: 'T-WITH',
+    terminalId,
+    ...(data.nkeySeed ? { nkeySeed: data.nkeySeed } : {}),
     reader,
     secrets: new MemorySecretStore(),
     recoveryPublicKey: data.recoveryPublicKey,

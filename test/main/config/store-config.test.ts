@@ -22,6 +22,9 @@ describe('the store section', () => {
       servers: ['tls://backoffice:4222'],
       recoveryPublicKey,
       requireReplica: true,
+      requireDurable: false,
+      syncAlways: false,
+      replicas: 1,
       ackTimeoutMs: 1_500,
       heartbeatSeconds: 15,
     })
@@ -46,6 +49,8 @@ describe('the store section', () => {
       /store\.servers\.0: nats:\/\/backoffice:4222 has no TLS: use tls:\/\/ \(with store\.caFile .*\); nats:\/\/ is for a store server on this machine/,
     ],
     [{ servers: ['nats://10.0.0.5:4222'], recoveryPublicKey }, /store\.servers\.0: nats:\/\/10\.0\.0\.5:4222 has no TLS/],
+    // A stream keeps 1 or 3 replicas here: 2 would stop taking copies as soon as one server is lost.
+    [{ servers: ['nats://127.0.0.1:4222'], recoveryPublicKey, replicas: 2 }, /store\.replicas/],
   ])('refuses %j with a clear error', (store, message) => {
     expect(() => parseConfig({ ...valid, store }, 'config.json')).toThrow(ConfigError)
     expect(() => parseConfig({ ...valid, store }, 'config.json')).toThrow(message)

@@ -263,6 +263,8 @@ describe('/metrics', () => {
         'pos_agent_host_reachable',
         'pos_agent_reader_connected',
         'pos_agent_alarms',
+        // Declared always; without a store it has no series (docs/monitoring.md).
+        'pos_agent_store_copy',
       ].sort(),
     )
     for (const family of families) {
