@@ -14,6 +14,8 @@
  *   `06 51` → forwardNow; Send Turnover Totals `06 10` (password) → the open batch's total.
  * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs.
  * - Abort `06 B0` → cancelSale of the payment still at the counter; Log-Off `06 02` → `80 00 00`.
+ * - A register that prints receipts (config byte bit 1) gets the receipt's lines after `04 0F`:
+ *   `06 D1` each, or one `06 D3` (bit 7). Repeat Receipt `06 20` (password) → as `84 9C`, acknowledged.
  * - `84 9C` on its own → the last status information again, built from the journal (after a
  *   reconnect or a restart too): a register that lost the answer finds it without a second charge.
  * - Anything else → `84 83 00`; bytes that do not parse → `84 9A 00`.
@@ -30,6 +32,7 @@ import { decodeBody, encodeVersion } from './zvt-body'
 import { describeDecodeError, resultCodeOf, ZVT_FUNCTION_NOT_POSSIBLE, type ZvtDecodeError } from './zvt-decode-error'
 import { ZvtNumbers } from './zvt-numbers'
 import { ZvtPasswordGuard } from './zvt-password'
+import { printLines, printTextBlock, receiptLines } from './zvt-receipt'
 import type { ZvtSession } from './zvt-session'
 import { CURRENCY_NUMBERS, intermediateStatusOf, RESULT, resultCodeOfSale, statusInformation, type StatusContext } from './zvt-status'
 
@@ -60,6 +63,10 @@ export interface ZvtTerminalOptions {
 interface Registration {
   /** Bit 3 (08): the register wants the intermediate statuses `04 FF`. */
   intermediateStatus: boolean
+  /** Bit 1 (02): the register prints the payment receipts, so the terminal sends it their lines. */
+  printsReceipts: boolean
+  /** Bit 7 (80): the register takes a receipt as one text block `06 D3` rather than `06 D1` lines. */
+  textBlocks: boolean
 }
 
 const ack = (): Apdu => apdu(0x80, 0x00)
@@ -121,7 +128,9 @@ export class ZvtTerminal {
       case 0x06b0:
         return this.abort(session)
       case 0x849c:
-        return this.repeat(session)
+        return this.repeat(session, false)
+      case 0x0620:
+        return this.passwordOk(session, prefix) ? this.repeat(session, true) : undefined
       case 0x0650:
         return this.passwordOk(session, prefix) ? this.endOfDay(session) : undefined
       case 0x0651:
@@ -176,7 +185,12 @@ export class ZvtTerminal {
   private async register(session: ZvtSession, prefix: Uint8Array): Promise<void> {
     if (!this.passwordOk(session, prefix.subarray(0, 3))) return
     if (prefix.length >= 6 && !this.ourCurrency(prefix.subarray(4, 6))) return session.reply(nak(RESULT.wrongCurrency))
-    this.registrations.set(session.register, { intermediateStatus: ((prefix[3] ?? 0) & 0x08) !== 0 })
+    const config = prefix[3] ?? 0
+    this.registrations.set(session.register, {
+      intermediateStatus: (config & 0x08) !== 0,
+      printsReceipts: (config & 0x02) !== 0,
+      textBlocks: (config & 0x80) !== 0,
+    })
     session.reply(ack())
     const fields = [bmp(0x19, [0x00])]
     if (/^\d{1,8}$/.test(this.options.terminalId)) fields.push(bmp(0x29, encodeBcd(this.options.terminalId, 4)))
@@ -323,12 +337,16 @@ export class ZvtTerminal {
     await session.deliver(completion())
   }
 
-  /** `84 9C` as a command: the last status information again, as the journal has it now. */
-  private async repeat(session: ZvtSession): Promise<void> {
+  /**
+   * `84 9C` as a command, or Repeat Receipt `06 20` (which is acknowledged first): the last status
+   * information again, as the journal has it now, with its receipt lines for a register that prints them.
+   */
+  private async repeat(session: ZvtSession, acknowledged: boolean): Promise<void> {
     const caller = this.caller(session)
     const sales = await this.numbers.openBatch(caller)
     const last = sales.sort((a, b) => b.number - a.number)[0]
     if (last === undefined || resultCodeOfSale(last.sale) === undefined) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
+    if (acknowledged) session.reply(ack())
     await this.finish(session, last.sale, last.number)
   }
 
@@ -337,7 +355,14 @@ export class ZvtTerminal {
   /** The status information of a sale that ended for the register, then Completion or Abort. */
   private async finish(session: ZvtSession, sale: SaleView, number: number): Promise<void> {
     const code = resultCodeOfSale(sale) ?? RESULT.systemError
-    await session.deliver(statusInformation(sale, this.context(sale, number)))
+    const context = this.context(sale, number)
+    await session.deliver(statusInformation(sale, context))
+    const registration = this.registrations.get(session.register)
+    if (registration?.printsReceipts === true) {
+      const lines = receiptLines(sale, context)
+      if (registration.textBlocks) await session.deliver(printTextBlock(lines))
+      else for (const line of printLines(lines)) await session.deliver(line)
+    }
     await session.deliver(code === RESULT.approved ? completion() : abort(code))
   }
 

@@ -250,6 +250,50 @@ describe('a register over ZVT (TCP)', () => {
     }
   }, 60_000)
 
+  it('a register that prints receipts gets the lines (06 D1) before 06 0F, again on Repeat Receipt (06 20), or as one text block (06 D3)', async () => {
+    const ecr = await register()
+    // Config byte 0A: intermediate statuses (08) and the register prints the payment receipts (02).
+    await ecr.exchange(apdu(0x06, 0x00, [...pw(), 0x0a, ...USD]))
+    const got = await ecr.exchange(authorization(1999))
+    const after = controls(got).slice(controls(got).indexOf('040f'))
+    expect(after[0]).toBe('040f')
+    expect(after.at(-1)).toBe('060f')
+    const printed = got.filter((message) => controlOf(message) === 0x06d1)
+    expect(after.slice(1, -1)).toEqual(printed.map(() => '06d1'))
+    const text = printed.map((line) => Buffer.from(line.data.subarray(1)).toString('latin1'))
+    expect(text).toContain(`Amount${' '.repeat(40 - 'Amount'.length - '19.99 USD'.length)}19.99 USD`)
+    expect(text.at(-1)).toBe('APPROVED')
+    expect(text.every((line) => line.length <= 40 && !/\d{13,}/.test(line))).toBe(true)
+    // Only the last line is marked last.
+    expect(printed.map((line) => line.data[0])).toEqual([...printed.slice(1).map(() => 0x00), 0x80])
+    const status = show(got.find((message) => controlOf(message) === 0x040f)!)
+
+    const before = (await sales()).length
+    const repeated = await ecr.exchange(apdu(0x06, 0x20, [...pw()]))
+    expect(controls(repeated)).toEqual(['8000', '040f', ...printed.map(() => '06d1'), '060f'])
+    expect(show(repeated[1]!)).toBe(status)
+    expect(repeated.filter((message) => controlOf(message) === 0x06d1).map(show)).toEqual(printed.map(show))
+    expect((await sales()).length).toBe(before)
+    const wrong = (Number(password) + 1) % 1_000_000
+    expect((await ecr.exchange(apdu(0x06, 0x20, [...encodeBcd(wrong, 3)]))).map(show)).toEqual(['848300'])
+    await ecr.close()
+
+    // A register that takes text blocks (config byte 82): the same lines in one 06 D3, TLV 25 of 1F07 and 07s.
+    const blocks = await register()
+    await blocks.exchange(apdu(0x06, 0x00, [...pw(), 0x82, ...USD]))
+    const block = await blocks.exchange(apdu(0x06, 0x20, [...pw()]))
+    expect(controls(block)).toEqual(['8000', '040f', '06d3', '060f'])
+    const texts = findTlv(findBmp(fieldsOf(block[2]).value.fields, 0x06)?.tlv, 0x25)
+    expect(texts?.children?.filter((node) => node.tag === 0x07).map((node) => Buffer.from(node.value).toString('latin1'))).toEqual(text)
+    expect([...(texts?.children?.find((node) => node.tag === 0x1f07)?.value ?? [])]).toEqual([0x02])
+    // A register that prints nothing itself (config byte 08) gets no lines.
+    const plain = await register()
+    await plain.exchange(apdu(0x06, 0x00, [...pw(), 0x08, ...USD]))
+    expect(controls(await plain.exchange(apdu(0x06, 0x20, [...pw()])))).toEqual(['8000', '040f', '060f'])
+    await blocks.close()
+    await plain.close()
+  }, 60_000)
+
   it('answers the status enquiry (05 01), and refuses what it does not do or cannot read', async () => {
     const ecr = await register()
     const status = await ecr.exchange(apdu(0x05, 0x01, [...pw()]))
@@ -332,6 +376,7 @@ describe('a register over ZVT (TCP)', () => {
     let checked = 0
     const registerProblems: string[] = []
     const statuses: Record<string, string>[] = []
+    const controlsRead = new Set<string>()
     conversations.forEach((conversation, index) => {
       const file = join(process.env.ZVT_PCAP_DIR ?? dir, `zvt-${index}.pcap`)
       writeTcpPcap(file, conversation.chunks, conversation)
@@ -348,7 +393,10 @@ describe('a register over ZVT (TCP)', () => {
       expect(`${index}: ${read.length}`).toBe(`${index}: ${sent}`)
       checked += read.length
       statuses.push(...read.filter((one) => one.control === '0x040f').map((one) => one.fields))
+      for (const one of read) controlsRead.add(one.control)
     })
+    // The receipt's print lines and text block are among what the dissector read.
+    expect([...controlsRead]).toEqual(expect.arrayContaining(['0x06d1', '0x06d3']))
     expect(checked).toBeGreaterThan(30)
     // The dissector's own reading of the approval: result, amount, currency.
     expect(statuses).toContainEqual(expect.objectContaining({ 'zvt.result_code': '0x00', 'zvt.amount': '1234', 'zvt.cc': '0x0840' }))
