@@ -33,7 +33,11 @@ export function receiptLines(sale: SaleView, context: StatusContext): string[] {
   lines.push(pair('Trace', String(context.number % 1_000_000)))
   if (sale.brand) lines.push(pair('Card', sale.brand))
   if (sale.maskedPan) lines.push(pair('Card number', sale.maskedPan.replace(/[^0-9]/g, '*')))
-  lines.push(pair('Amount', `${formatMinor(sale.amountMinor)} ${sale.currency}`))
+  if (sale.tipMinor > 0) {
+    lines.push(pair('Amount', `${formatMinor(sale.amountMinor)} ${sale.currency}`))
+    lines.push(pair('Tip', `${formatMinor(sale.tipMinor)} ${sale.currency}`))
+    lines.push(pair('Total', `${formatMinor(sale.amountMinor + sale.tipMinor)} ${sale.currency}`))
+  } else lines.push(pair('Amount', `${formatMinor(sale.amountMinor)} ${sale.currency}`))
   if (code === RESULT.approved && sale.authCode) lines.push(pair('Approval code', sale.authCode))
   lines.push(
     code === RESULT.approved ? (sale.offline ? 'APPROVED (TO BE SENT TO THE BANK)' : 'APPROVED') : 'NOT APPROVED - NOTHING CHARGED',

@@ -9,6 +9,8 @@
  *   them, `04 0F` with the outcome, then `06 0F`, or `06 1E <result>` when it did not go through.
  * - Reversal `06 30` (password, BMP 87 receipt number) → voidSale of that sale; a second reversal of
  *   the same receipt answers as the first did, without a second void.
+ * - Pre-authorisation `06 22` → startSale as `06 01`; its reversal `06 25` → as `06 30`. Book Total
+ *   `06 24` (final amount) and Book Tip `06 0C` (tip) → adjustTip of that payment, then `04 0F`, `06 0F`.
  * - Refund `06 31` (password, amount) → startReturn without a sale, within the terminal's limits.
  * - End-of-Day `06 50` (password) → closeDay, the grand total in `04 0F`; Send Offline Transactions
  *   `06 51` → forwardNow; Send Turnover Totals `06 10` (password) → the open batch's total.
@@ -27,7 +29,7 @@ import { PosError } from '../../src-shared/errors'
 import type { Caller, TokenGrant } from '../service'
 import { apdu, controlOf, type Apdu } from './zvt-apdu'
 import { decodeBcdNumber, encodeAmount, encodeBcd } from './zvt-bcd'
-import { bmp, encodeBmps, findBmp } from './zvt-bmp'
+import { bmp, encodeBmps, findBmp, type Bmp } from './zvt-bmp'
 import { decodeBody, encodeVersion } from './zvt-body'
 import { describeDecodeError, resultCodeOf, ZVT_FUNCTION_NOT_POSSIBLE, type ZvtDecodeError } from './zvt-decode-error'
 import { ZvtNumbers } from './zvt-numbers'
@@ -138,18 +140,23 @@ export class ZvtTerminal {
       case 0x0610:
         return this.passwordOk(session, prefix) ? this.turnover(session) : undefined
       case 0x0601:
+      case 0x0622:
       case 0x0630:
+      case 0x0625:
       case 0x0631:
         break
+      case 0x0624:
+      case 0x060c:
+        return this.exclusive(() => this.bookTip(session, control, fields))
       default:
         return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
     }
-    if (control !== 0x0601 && !this.passwordOk(session, prefix)) return
+    if (control !== 0x0601 && control !== 0x0622 && !this.passwordOk(session, prefix)) return
     const amount = findBmp(fields, 0x04)
     const currency = findBmp(fields, 0x49)
     if (currency !== undefined && !this.ourCurrency(currency.value)) return session.reply(nak(RESULT.wrongCurrency))
     return this.exclusive(async () => {
-      if (control === 0x0630) {
+      if (control === 0x0630 || control === 0x0625) {
         const receipt = findBmp(fields, 0x87)
         const number = receipt && decodeBcdNumber(receipt.value, 'receipt number')
         if (!number?.ok) return session.reply(nak(resultCodeOf({ kind: 'malformed', what: 'Reversal', detail: 'no receipt number' })))
@@ -275,6 +282,36 @@ export class ZvtTerminal {
     })
     if (after.state === 'cancelPending' || after.state === 'cancelled') return this.finish(session, after, found!.number)
     await session.deliver(abort(RESULT.reversalNotPossible))
+  }
+
+  /**
+   * Book Total `06 24` (BMP 87, BMP 04 the final amount) and Book Tip `06 0C` (BMP 87, BMP 04 the
+   * tip): the tip of an authorised payment set as the service's restaurant mode sets it (`adjustTip`,
+   * within the tip tolerance; a later one replaces it), captured with the payment. A final amount below
+   * the authorised one is refused: a partial capture is not something the bank is asked for here.
+   */
+  private async bookTip(session: ZvtSession, control: number, fields: Bmp[]): Promise<void> {
+    const caller = this.caller(session)
+    const receipt = findBmp(fields, 0x87)
+    const number = receipt && decodeBcdNumber(receipt.value, 'receipt number')
+    const amount = findBmp(fields, 0x04)
+    const minor = amount && decodeBcdNumber(amount.value, 'amount')
+    if (!number?.ok || !minor?.ok)
+      return session.reply(nak(resultCodeOf({ kind: 'malformed', what: 'Book Total', detail: 'no receipt number or amount' })))
+    const found = await this.numbers.saleOfReceipt(caller, number.value)
+    if (found === undefined || found.sale.kind === 'return' || resultCodeOfSale(found.sale) !== RESULT.approved)
+      return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
+    const tipMinor = control === 0x0624 ? minor.value - found.sale.amountMinor : minor.value
+    if (tipMinor < 0) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
+    let after: SaleView
+    try {
+      after = await this.options.service.call(caller, 'adjustTip', { id: found.sale.id, tipMinor })
+    } catch (error) {
+      this.options.logger.info({ register: session.register, code: error instanceof PosError ? error.code : 'INTERNAL' }, 'ZVT tip refused')
+      return session.reply(nak(refusalCode(error)))
+    }
+    session.reply(ack())
+    await this.finish(session, after, found.number)
   }
 
   /**

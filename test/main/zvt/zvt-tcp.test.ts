@@ -294,6 +294,60 @@ describe('a register over ZVT (TCP)', () => {
     await plain.close()
   }, 60_000)
 
+  it('pre-authorises (06 22), books the total with the tip (06 24) and a later tip (06 0C), and reverses the pre-authorisation (06 25)', async () => {
+    const ecr = await register()
+    const preauth = await ecr.exchange(
+      apdu(
+        0x06,
+        0x22,
+        encodeBmps([
+          { bmp: 0x04, value: encodeAmount(1000) },
+          { bmp: 0x49, value: USD },
+        ]),
+      ),
+    )
+    expect(controls(preauth).slice(-2)).toEqual(['040f', '060f'])
+    const receiptNo = bcd(findBmp(fieldsOf(preauth.at(-2)).value.fields, 0x87)?.value)
+    const bookTotal = (minor: number, number = receiptNo): Apdu =>
+      apdu(
+        0x06,
+        0x24,
+        encodeBmps([
+          { bmp: 0x04, value: encodeAmount(minor) },
+          { bmp: 0x87, value: encodeBcd(number, 2) },
+        ]),
+      )
+    const booked = await ecr.exchange(bookTotal(1150))
+    expect(controls(booked)).toEqual(['8000', '040f', '060f'])
+    expect(bcd(findBmp(fieldsOf(booked[1]).value.fields, 0x04)?.value)).toBe('000000001150')
+    expect(bcd(findBmp(fieldsOf(booked[1]).value.fields, 0x87)?.value)).toBe(receiptNo)
+    const sale = (): Promise<SaleView | undefined> => sales().then((all) => all.find((s) => s.reference === `zvt:${Number(receiptNo)}`))
+    expect(await sale()).toMatchObject({ amountMinor: 1000, tipMinor: 150 })
+    // Book Tip: the tip alone, replacing the one before.
+    const tip = await ecr.exchange(
+      apdu(
+        0x06,
+        0x0c,
+        encodeBmps([
+          { bmp: 0x04, value: encodeAmount(120) },
+          { bmp: 0x87, value: encodeBcd(receiptNo, 2) },
+        ]),
+      ),
+    )
+    expect(controls(tip)).toEqual(['8000', '040f', '060f'])
+    expect(await sale()).toMatchObject({ tipMinor: 120 })
+    // Below the authorised amount (a partial capture), or an unknown receipt: refused, nothing changed.
+    expect((await ecr.exchange(bookTotal(900))).map(show)).toEqual(['848300'])
+    expect((await ecr.exchange(bookTotal(1100, '9876'))).map(show)).toEqual(['848300'])
+    expect(await sale()).toMatchObject({ tipMinor: 120 })
+    // The pre-authorisation reversed (password and receipt number, as 06 30).
+    const reversed = await ecr.exchange(apdu(0x06, 0x25, [...pw(), ...encodeBmps([{ bmp: 0x87, value: encodeBcd(receiptNo, 2) }])]))
+    expect(controls(reversed).slice(-2)).toEqual(['040f', '060f'])
+    expect(['cancelPending', 'cancelled']).toContain((await sale())?.state)
+    expect((await ecr.exchange(bookTotal(1200))).map(show)).toEqual(['848300'])
+    await ecr.close()
+  }, 60_000)
+
   it('answers the status enquiry (05 01), and refuses what it does not do or cannot read', async () => {
     const ecr = await register()
     const status = await ecr.exchange(apdu(0x05, 0x01, [...pw()]))
