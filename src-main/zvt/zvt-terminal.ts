@@ -14,7 +14,8 @@
  * - Refund `06 31` (password, amount) → startReturn without a sale, within the terminal's limits.
  * - End-of-Day `06 50` (password) → closeDay, the grand total in `04 0F`; Send Offline Transactions
  *   `06 51` → forwardNow; Send Turnover Totals `06 10` (password) → the open batch's total.
- * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs.
+ * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs, after a
+ *   `04 0F` (result 05) for each payment approved offline that the bank declined when forwarded.
  * - Abort `06 B0` → cancelSale of the payment still at the counter; Log-Off `06 02` → `80 00 00`.
  * - A register that prints receipts (config byte bit 1) gets the receipt's lines after `04 0F`:
  *   `06 D1` each, or one `06 D3` (bit 7). Repeat Receipt `06 20` (password) → as `84 9C`, acknowledged.
@@ -87,6 +88,8 @@ export class ZvtTerminal {
   private busy = false
   private queue: Promise<void> = Promise.resolve()
   private readonly numbers: ZvtNumbers
+  /** Later declines of stored payments already told to a register at a status enquiry. */
+  private readonly declinesTold = new Set<string>()
 
   constructor(private readonly options: ZvtTerminalOptions) {
     this.passwords = new ZvtPasswordGuard(options.password, options.now)
@@ -206,9 +209,19 @@ export class ZvtTerminal {
     await session.deliver(completion(encodeBmps(fields)))
   }
 
-  /** Status Enquiry: answered at any time, a payment running or not. */
+  /**
+   * Status Enquiry: answered at any time, a payment running or not. A payment approved offline that
+   * the bank then declined when it was forwarded comes first, as its status information with result
+   * `05`: the register told "approved" learns the money was not received (once for each such payment
+   * while the agent runs; again once after a restart, as the journal still has it).
+   */
   private async status(session: ZvtSession): Promise<void> {
     session.reply(ack())
+    for (const declined of await this.laterDeclines(session)) {
+      this.declinesTold.add(declined.sale.id)
+      // Told as the decline it is for the register; the journal keeps it for a manager (needsAttention).
+      await session.deliver(statusInformation({ ...declined.sale, state: 'declined' }, this.context(declined.sale, declined.number)))
+    }
     // Terminal status byte (PA00P015 chapter 10): 00 ready, 9C "please wait" while a payment runs.
     const state = this.busy ? 0x9c : 0x00
     await session.deliver(completion([...encodeVersion(`pos-agent ${this.options.version}`), state]))
@@ -345,6 +358,14 @@ export class ZvtTerminal {
       await session.deliver(this.totals(report.grandTotalMinor))
       await session.deliver(completion())
     })
+  }
+
+  /** The open batch's ZVT payments stored offline and declined by the bank since, not yet told. */
+  private async laterDeclines(session: ZvtSession): Promise<{ sale: SaleView; number: number }[]> {
+    const sales = await this.numbers.openBatch(this.caller(session))
+    return sales
+      .filter(({ sale }) => sale.offline && sale.kind !== 'return' && sale.state === 'needsAttention' && !this.declinesTold.has(sale.id))
+      .sort((a, b) => a.number - b.number)
   }
 
   /** `04 0F` of a batch's totals: result 00, the grand total in the terminal's currency, time, date. */

@@ -348,6 +348,39 @@ describe('a register over ZVT (TCP)', () => {
     await ecr.close()
   }, 60_000)
 
+  it('a payment approved offline and declined by the bank when forwarded reaches the next status enquiry (05 01) as result 05, once', async () => {
+    const host = agent.connection.trainingHost!
+    const ecr = await register()
+    host.setFault('payment', 'http-503', 1)
+    let receiptNo = ''
+    try {
+      // 10.51: the amount the training bank declines; the card approves it offline while the bank is away.
+      const got = await ecr.exchange(authorization(1051))
+      expect(controls(got).slice(-2)).toEqual(['040f', '060f'])
+      receiptNo = bcd(findBmp(fieldsOf(got.at(-2)).value.fields, 0x87)?.value)
+    } finally {
+      host.clearFaults()
+    }
+    const stored = (): Promise<SaleView | undefined> => sales().then((all) => all.find((s) => s.reference === `zvt:${Number(receiptNo)}`))
+    expect(await stored()).toMatchObject({ offline: true })
+    expect(controls(await ecr.exchange(apdu(0x06, 0x51)))).toEqual(['8000', '060f'])
+    for (let tries = 0; tries < 100 && (await stored())?.state !== 'needsAttention'; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await stored()).toMatchObject({ state: 'needsAttention' })
+    const enquiry = await ecr.exchange(apdu(0x05, 0x01, [...pw()]))
+    expect(controls(enquiry)).toEqual(['8000', '040f', '060f'])
+    const { fields } = fieldsOf(enquiry[1]).value
+    expect(bcd(findBmp(fields, 0x27)?.value)).toBe('05')
+    expect(bcd(findBmp(fields, 0x87)?.value)).toBe(receiptNo)
+    expect(bcd(findBmp(fields, 0x04)?.value)).toBe('000000001051')
+    // Told once: the next enquiry is the plain answer.
+    expect(controls(await ecr.exchange(apdu(0x05, 0x01, [...pw()])))).toEqual(['8000', '060f'])
+    await ecr.close()
+    // The manager takes note (the day cannot close before): the loss stays in the journal.
+    const noted = await agent.service.dispatch(OWNER_POS, 'acknowledgeAttention', { id: (await stored())!.id })
+    expect(noted.ok).toBe(true)
+  }, 60_000)
+
   it('answers the status enquiry (05 01), and refuses what it does not do or cannot read', async () => {
     const ecr = await register()
     const status = await ecr.exchange(apdu(0x05, 0x01, [...pw()]))
