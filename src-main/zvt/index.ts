@@ -19,6 +19,7 @@ export { ACK, NAK, frameApdu, SerialFrameReader, unframe, zvtCrc, type SerialEve
 export { newZvtPassword, ZvtPasswordGuard, type PasswordCheck } from './zvt-password'
 export { ZvtSession, ACK_TIMEOUT_MS, type ZvtLink } from './zvt-session'
 export { CURRENCY_NUMBERS, RESULT, resultCodeOfSale, statusInformation } from './zvt-status'
+export { printLines, printTextBlock, receiptLines, RECEIPT_WIDTH } from './zvt-receipt'
 export { ZvtTerminal, type ZvtService, type ZvtTerminalOptions } from './zvt-terminal'
 export { startZvtServer, ZVT_DEFAULT_PORT, type ZvtServer, type ZvtServerOptions } from './zvt-server'
 export { startZvtSerial, type ZvtSerial, type ZvtSerialOptions } from './zvt-serial'

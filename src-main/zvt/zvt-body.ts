@@ -18,7 +18,7 @@ export interface Body {
 }
 
 /** Commands whose data starts with the 3-byte BCD password (PA00P015; packet-zvt.c reads the same). */
-export const PASSWORD_COMMANDS: ReadonlySet<number> = new Set([0x0630, 0x0631, 0x0650, 0x0610, 0x0612, 0x0620, 0x0693])
+export const PASSWORD_COMMANDS: ReadonlySet<number> = new Set([0x0630, 0x0625, 0x0631, 0x0650, 0x0610, 0x0612, 0x0620, 0x0693])
 
 /** Commands whose password may be left out (Status Enquiry; Send Offline Transactions, which only forwards). */
 const OPTIONAL_PASSWORD: ReadonlySet<number> = new Set([0x0501, 0x0651])

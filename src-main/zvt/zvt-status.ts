@@ -119,7 +119,8 @@ export function statusInformation(sale: SaleView, context: StatusContext): Apdu 
 export function statusFields(sale: SaleView, context: StatusContext): Bmp[] {
   const code = resultCodeOfSale(sale) ?? RESULT.systemError
   const two = (n: number): string => String(n).padStart(2, '0')
-  const fields: Bmp[] = [bmp(0x27, [code]), bmp(0x04, encodeAmount(sale.amountMinor))]
+  // The amount charged: with the tip a Book Total or Book Tip set (restaurant mode).
+  const fields: Bmp[] = [bmp(0x27, [code]), bmp(0x04, encodeAmount(sale.amountMinor + sale.tipMinor))]
   const approved = code === RESULT.approved
   fields.push(bmp(0x0b, encodeBcd(context.number % 1_000_000, 3)))
   fields.push(bmp(0x0c, encodeBcd(`${two(context.at.hours)}${two(context.at.minutes)}${two(context.at.seconds)}`, 3)))

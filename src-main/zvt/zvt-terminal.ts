@@ -9,11 +9,16 @@
  *   them, `04 0F` with the outcome, then `06 0F`, or `06 1E <result>` when it did not go through.
  * - Reversal `06 30` (password, BMP 87 receipt number) → voidSale of that sale; a second reversal of
  *   the same receipt answers as the first did, without a second void.
+ * - Pre-authorisation `06 22` → startSale as `06 01`; its reversal `06 25` → as `06 30`. Book Total
+ *   `06 24` (final amount) and Book Tip `06 0C` (tip) → adjustTip of that payment, then `04 0F`, `06 0F`.
  * - Refund `06 31` (password, amount) → startReturn without a sale, within the terminal's limits.
  * - End-of-Day `06 50` (password) → closeDay, the grand total in `04 0F`; Send Offline Transactions
  *   `06 51` → forwardNow; Send Turnover Totals `06 10` (password) → the open batch's total.
- * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs.
+ * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs, after a
+ *   `04 0F` (result 05) for each payment approved offline that the bank declined when forwarded.
  * - Abort `06 B0` → cancelSale of the payment still at the counter; Log-Off `06 02` → `80 00 00`.
+ * - A register that prints receipts (config byte bit 1) gets the receipt's lines after `04 0F`:
+ *   `06 D1` each, or one `06 D3` (bit 7). Repeat Receipt `06 20` (password) → as `84 9C`, acknowledged.
  * - `84 9C` on its own → the last status information again, built from the journal (after a
  *   reconnect or a restart too): a register that lost the answer finds it without a second charge.
  * - Anything else → `84 83 00`; bytes that do not parse → `84 9A 00`.
@@ -25,11 +30,12 @@ import { PosError } from '../../src-shared/errors'
 import type { Caller, TokenGrant } from '../service'
 import { apdu, controlOf, type Apdu } from './zvt-apdu'
 import { decodeBcdNumber, encodeAmount, encodeBcd } from './zvt-bcd'
-import { bmp, encodeBmps, findBmp } from './zvt-bmp'
+import { bmp, encodeBmps, findBmp, type Bmp } from './zvt-bmp'
 import { decodeBody, encodeVersion } from './zvt-body'
 import { describeDecodeError, resultCodeOf, ZVT_FUNCTION_NOT_POSSIBLE, type ZvtDecodeError } from './zvt-decode-error'
 import { ZvtNumbers } from './zvt-numbers'
 import { ZvtPasswordGuard } from './zvt-password'
+import { printLines, printTextBlock, receiptLines } from './zvt-receipt'
 import type { ZvtSession } from './zvt-session'
 import { CURRENCY_NUMBERS, intermediateStatusOf, RESULT, resultCodeOfSale, statusInformation, type StatusContext } from './zvt-status'
 
@@ -60,6 +66,10 @@ export interface ZvtTerminalOptions {
 interface Registration {
   /** Bit 3 (08): the register wants the intermediate statuses `04 FF`. */
   intermediateStatus: boolean
+  /** Bit 1 (02): the register prints the payment receipts, so the terminal sends it their lines. */
+  printsReceipts: boolean
+  /** Bit 7 (80): the register takes a receipt as one text block `06 D3` rather than `06 D1` lines. */
+  textBlocks: boolean
 }
 
 const ack = (): Apdu => apdu(0x80, 0x00)
@@ -78,6 +88,8 @@ export class ZvtTerminal {
   private busy = false
   private queue: Promise<void> = Promise.resolve()
   private readonly numbers: ZvtNumbers
+  /** Later declines of stored payments already told to a register at a status enquiry. */
+  private readonly declinesTold = new Set<string>()
 
   constructor(private readonly options: ZvtTerminalOptions) {
     this.passwords = new ZvtPasswordGuard(options.password, options.now)
@@ -121,7 +133,9 @@ export class ZvtTerminal {
       case 0x06b0:
         return this.abort(session)
       case 0x849c:
-        return this.repeat(session)
+        return this.repeat(session, false)
+      case 0x0620:
+        return this.passwordOk(session, prefix) ? this.repeat(session, true) : undefined
       case 0x0650:
         return this.passwordOk(session, prefix) ? this.endOfDay(session) : undefined
       case 0x0651:
@@ -129,18 +143,23 @@ export class ZvtTerminal {
       case 0x0610:
         return this.passwordOk(session, prefix) ? this.turnover(session) : undefined
       case 0x0601:
+      case 0x0622:
       case 0x0630:
+      case 0x0625:
       case 0x0631:
         break
+      case 0x0624:
+      case 0x060c:
+        return this.exclusive(() => this.bookTip(session, control, fields))
       default:
         return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
     }
-    if (control !== 0x0601 && !this.passwordOk(session, prefix)) return
+    if (control !== 0x0601 && control !== 0x0622 && !this.passwordOk(session, prefix)) return
     const amount = findBmp(fields, 0x04)
     const currency = findBmp(fields, 0x49)
     if (currency !== undefined && !this.ourCurrency(currency.value)) return session.reply(nak(RESULT.wrongCurrency))
     return this.exclusive(async () => {
-      if (control === 0x0630) {
+      if (control === 0x0630 || control === 0x0625) {
         const receipt = findBmp(fields, 0x87)
         const number = receipt && decodeBcdNumber(receipt.value, 'receipt number')
         if (!number?.ok) return session.reply(nak(resultCodeOf({ kind: 'malformed', what: 'Reversal', detail: 'no receipt number' })))
@@ -176,7 +195,12 @@ export class ZvtTerminal {
   private async register(session: ZvtSession, prefix: Uint8Array): Promise<void> {
     if (!this.passwordOk(session, prefix.subarray(0, 3))) return
     if (prefix.length >= 6 && !this.ourCurrency(prefix.subarray(4, 6))) return session.reply(nak(RESULT.wrongCurrency))
-    this.registrations.set(session.register, { intermediateStatus: ((prefix[3] ?? 0) & 0x08) !== 0 })
+    const config = prefix[3] ?? 0
+    this.registrations.set(session.register, {
+      intermediateStatus: (config & 0x08) !== 0,
+      printsReceipts: (config & 0x02) !== 0,
+      textBlocks: (config & 0x80) !== 0,
+    })
     session.reply(ack())
     const fields = [bmp(0x19, [0x00])]
     if (/^\d{1,8}$/.test(this.options.terminalId)) fields.push(bmp(0x29, encodeBcd(this.options.terminalId, 4)))
@@ -185,9 +209,19 @@ export class ZvtTerminal {
     await session.deliver(completion(encodeBmps(fields)))
   }
 
-  /** Status Enquiry: answered at any time, a payment running or not. */
+  /**
+   * Status Enquiry: answered at any time, a payment running or not. A payment approved offline that
+   * the bank then declined when it was forwarded comes first, as its status information with result
+   * `05`: the register told "approved" learns the money was not received (once for each such payment
+   * while the agent runs; again once after a restart, as the journal still has it).
+   */
   private async status(session: ZvtSession): Promise<void> {
     session.reply(ack())
+    for (const declined of await this.laterDeclines(session)) {
+      this.declinesTold.add(declined.sale.id)
+      // Told as the decline it is for the register; the journal keeps it for a manager (needsAttention).
+      await session.deliver(statusInformation({ ...declined.sale, state: 'declined' }, this.context(declined.sale, declined.number)))
+    }
     // Terminal status byte (PA00P015 chapter 10): 00 ready, 9C "please wait" while a payment runs.
     const state = this.busy ? 0x9c : 0x00
     await session.deliver(completion([...encodeVersion(`pos-agent ${this.options.version}`), state]))
@@ -264,6 +298,36 @@ export class ZvtTerminal {
   }
 
   /**
+   * Book Total `06 24` (BMP 87, BMP 04 the final amount) and Book Tip `06 0C` (BMP 87, BMP 04 the
+   * tip): the tip of an authorised payment set as the service's restaurant mode sets it (`adjustTip`,
+   * within the tip tolerance; a later one replaces it), captured with the payment. A final amount below
+   * the authorised one is refused: a partial capture is not something the bank is asked for here.
+   */
+  private async bookTip(session: ZvtSession, control: number, fields: Bmp[]): Promise<void> {
+    const caller = this.caller(session)
+    const receipt = findBmp(fields, 0x87)
+    const number = receipt && decodeBcdNumber(receipt.value, 'receipt number')
+    const amount = findBmp(fields, 0x04)
+    const minor = amount && decodeBcdNumber(amount.value, 'amount')
+    if (!number?.ok || !minor?.ok)
+      return session.reply(nak(resultCodeOf({ kind: 'malformed', what: 'Book Total', detail: 'no receipt number or amount' })))
+    const found = await this.numbers.saleOfReceipt(caller, number.value)
+    if (found === undefined || found.sale.kind === 'return' || resultCodeOfSale(found.sale) !== RESULT.approved)
+      return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
+    const tipMinor = control === 0x0624 ? minor.value - found.sale.amountMinor : minor.value
+    if (tipMinor < 0) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
+    let after: SaleView
+    try {
+      after = await this.options.service.call(caller, 'adjustTip', { id: found.sale.id, tipMinor })
+    } catch (error) {
+      this.options.logger.info({ register: session.register, code: error instanceof PosError ? error.code : 'INTERNAL' }, 'ZVT tip refused')
+      return session.reply(nak(refusalCode(error)))
+    }
+    session.reply(ack())
+    await this.finish(session, after, found.number)
+  }
+
+  /**
    * End-of-Day `06 50`: the open batch closed (the register's password stands for the manager), then
    * `04 0F` with the day's grand total in the terminal's currency, and `06 0F`; a batch that cannot be
    * closed (nothing in it, or sales that need a manager first) ends with `06 1E 77`.
@@ -296,6 +360,14 @@ export class ZvtTerminal {
     })
   }
 
+  /** The open batch's ZVT payments stored offline and declined by the bank since, not yet told. */
+  private async laterDeclines(session: ZvtSession): Promise<{ sale: SaleView; number: number }[]> {
+    const sales = await this.numbers.openBatch(this.caller(session))
+    return sales
+      .filter(({ sale }) => sale.offline && sale.kind !== 'return' && sale.state === 'needsAttention' && !this.declinesTold.has(sale.id))
+      .sort((a, b) => a.number - b.number)
+  }
+
   /** `04 0F` of a batch's totals: result 00, the grand total in the terminal's currency, time, date. */
   private totals(grandTotalMinor: Record<string, number>): Apdu {
     const total = grandTotalMinor[this.options.currency] ?? 0
@@ -323,12 +395,16 @@ export class ZvtTerminal {
     await session.deliver(completion())
   }
 
-  /** `84 9C` as a command: the last status information again, as the journal has it now. */
-  private async repeat(session: ZvtSession): Promise<void> {
+  /**
+   * `84 9C` as a command, or Repeat Receipt `06 20` (which is acknowledged first): the last status
+   * information again, as the journal has it now, with its receipt lines for a register that prints them.
+   */
+  private async repeat(session: ZvtSession, acknowledged: boolean): Promise<void> {
     const caller = this.caller(session)
     const sales = await this.numbers.openBatch(caller)
     const last = sales.sort((a, b) => b.number - a.number)[0]
     if (last === undefined || resultCodeOfSale(last.sale) === undefined) return session.reply(nak(ZVT_FUNCTION_NOT_POSSIBLE))
+    if (acknowledged) session.reply(ack())
     await this.finish(session, last.sale, last.number)
   }
 
@@ -337,7 +413,14 @@ export class ZvtTerminal {
   /** The status information of a sale that ended for the register, then Completion or Abort. */
   private async finish(session: ZvtSession, sale: SaleView, number: number): Promise<void> {
     const code = resultCodeOfSale(sale) ?? RESULT.systemError
-    await session.deliver(statusInformation(sale, this.context(sale, number)))
+    const context = this.context(sale, number)
+    await session.deliver(statusInformation(sale, context))
+    const registration = this.registrations.get(session.register)
+    if (registration?.printsReceipts === true) {
+      const lines = receiptLines(sale, context)
+      if (registration.textBlocks) await session.deliver(printTextBlock(lines))
+      else for (const line of printLines(lines)) await session.deliver(line)
+    }
     await session.deliver(code === RESULT.approved ? completion() : abort(code))
   }
 

@@ -143,7 +143,7 @@ export const OPERATIONS = {
   /** A manager approves a tip past the tolerance (`managerOverride`). */
   adjustTip: declare(
     z.strictObject({ id: saleId, tipMinor: minor, managerOverride: z.boolean().optional(), approval: approval.optional() }),
-    works('sell', 'tipOverride'),
+    atZvt(works('sell', 'tipOverride')),
     saleViewSchema,
   ),
   /**

@@ -250,6 +250,137 @@ describe('a register over ZVT (TCP)', () => {
     }
   }, 60_000)
 
+  it('a register that prints receipts gets the lines (06 D1) before 06 0F, again on Repeat Receipt (06 20), or as one text block (06 D3)', async () => {
+    const ecr = await register()
+    // Config byte 0A: intermediate statuses (08) and the register prints the payment receipts (02).
+    await ecr.exchange(apdu(0x06, 0x00, [...pw(), 0x0a, ...USD]))
+    const got = await ecr.exchange(authorization(1999))
+    const after = controls(got).slice(controls(got).indexOf('040f'))
+    expect(after[0]).toBe('040f')
+    expect(after.at(-1)).toBe('060f')
+    const printed = got.filter((message) => controlOf(message) === 0x06d1)
+    expect(after.slice(1, -1)).toEqual(printed.map(() => '06d1'))
+    const text = printed.map((line) => Buffer.from(line.data.subarray(1)).toString('latin1'))
+    expect(text).toContain(`Amount${' '.repeat(40 - 'Amount'.length - '19.99 USD'.length)}19.99 USD`)
+    expect(text.at(-1)).toBe('APPROVED')
+    expect(text.every((line) => line.length <= 40 && !/\d{13,}/.test(line))).toBe(true)
+    // Only the last line is marked last.
+    expect(printed.map((line) => line.data[0])).toEqual([...printed.slice(1).map(() => 0x00), 0x80])
+    const status = show(got.find((message) => controlOf(message) === 0x040f)!)
+
+    const before = (await sales()).length
+    const repeated = await ecr.exchange(apdu(0x06, 0x20, [...pw()]))
+    expect(controls(repeated)).toEqual(['8000', '040f', ...printed.map(() => '06d1'), '060f'])
+    expect(show(repeated[1]!)).toBe(status)
+    expect(repeated.filter((message) => controlOf(message) === 0x06d1).map(show)).toEqual(printed.map(show))
+    expect((await sales()).length).toBe(before)
+    const wrong = (Number(password) + 1) % 1_000_000
+    expect((await ecr.exchange(apdu(0x06, 0x20, [...encodeBcd(wrong, 3)]))).map(show)).toEqual(['848300'])
+    await ecr.close()
+
+    // A register that takes text blocks (config byte 82): the same lines in one 06 D3, TLV 25 of 1F07 and 07s.
+    const blocks = await register()
+    await blocks.exchange(apdu(0x06, 0x00, [...pw(), 0x82, ...USD]))
+    const block = await blocks.exchange(apdu(0x06, 0x20, [...pw()]))
+    expect(controls(block)).toEqual(['8000', '040f', '06d3', '060f'])
+    const texts = findTlv(findBmp(fieldsOf(block[2]).value.fields, 0x06)?.tlv, 0x25)
+    expect(texts?.children?.filter((node) => node.tag === 0x07).map((node) => Buffer.from(node.value).toString('latin1'))).toEqual(text)
+    expect([...(texts?.children?.find((node) => node.tag === 0x1f07)?.value ?? [])]).toEqual([0x02])
+    // A register that prints nothing itself (config byte 08) gets no lines.
+    const plain = await register()
+    await plain.exchange(apdu(0x06, 0x00, [...pw(), 0x08, ...USD]))
+    expect(controls(await plain.exchange(apdu(0x06, 0x20, [...pw()])))).toEqual(['8000', '040f', '060f'])
+    await blocks.close()
+    await plain.close()
+  }, 60_000)
+
+  it('pre-authorises (06 22), books the total with the tip (06 24) and a later tip (06 0C), and reverses the pre-authorisation (06 25)', async () => {
+    const ecr = await register()
+    const preauth = await ecr.exchange(
+      apdu(
+        0x06,
+        0x22,
+        encodeBmps([
+          { bmp: 0x04, value: encodeAmount(1000) },
+          { bmp: 0x49, value: USD },
+        ]),
+      ),
+    )
+    expect(controls(preauth).slice(-2)).toEqual(['040f', '060f'])
+    const receiptNo = bcd(findBmp(fieldsOf(preauth.at(-2)).value.fields, 0x87)?.value)
+    const bookTotal = (minor: number, number = receiptNo): Apdu =>
+      apdu(
+        0x06,
+        0x24,
+        encodeBmps([
+          { bmp: 0x04, value: encodeAmount(minor) },
+          { bmp: 0x87, value: encodeBcd(number, 2) },
+        ]),
+      )
+    const booked = await ecr.exchange(bookTotal(1150))
+    expect(controls(booked)).toEqual(['8000', '040f', '060f'])
+    expect(bcd(findBmp(fieldsOf(booked[1]).value.fields, 0x04)?.value)).toBe('000000001150')
+    expect(bcd(findBmp(fieldsOf(booked[1]).value.fields, 0x87)?.value)).toBe(receiptNo)
+    const sale = (): Promise<SaleView | undefined> => sales().then((all) => all.find((s) => s.reference === `zvt:${Number(receiptNo)}`))
+    expect(await sale()).toMatchObject({ amountMinor: 1000, tipMinor: 150 })
+    // Book Tip: the tip alone, replacing the one before.
+    const tip = await ecr.exchange(
+      apdu(
+        0x06,
+        0x0c,
+        encodeBmps([
+          { bmp: 0x04, value: encodeAmount(120) },
+          { bmp: 0x87, value: encodeBcd(receiptNo, 2) },
+        ]),
+      ),
+    )
+    expect(controls(tip)).toEqual(['8000', '040f', '060f'])
+    expect(await sale()).toMatchObject({ tipMinor: 120 })
+    // Below the authorised amount (a partial capture), or an unknown receipt: refused, nothing changed.
+    expect((await ecr.exchange(bookTotal(900))).map(show)).toEqual(['848300'])
+    expect((await ecr.exchange(bookTotal(1100, '9876'))).map(show)).toEqual(['848300'])
+    expect(await sale()).toMatchObject({ tipMinor: 120 })
+    // The pre-authorisation reversed (password and receipt number, as 06 30).
+    const reversed = await ecr.exchange(apdu(0x06, 0x25, [...pw(), ...encodeBmps([{ bmp: 0x87, value: encodeBcd(receiptNo, 2) }])]))
+    expect(controls(reversed).slice(-2)).toEqual(['040f', '060f'])
+    expect(['cancelPending', 'cancelled']).toContain((await sale())?.state)
+    expect((await ecr.exchange(bookTotal(1200))).map(show)).toEqual(['848300'])
+    await ecr.close()
+  }, 60_000)
+
+  it('a payment approved offline and declined by the bank when forwarded reaches the next status enquiry (05 01) as result 05, once', async () => {
+    const host = agent.connection.trainingHost!
+    const ecr = await register()
+    host.setFault('payment', 'http-503', 1)
+    let receiptNo = ''
+    try {
+      // 10.51: the amount the training bank declines; the card approves it offline while the bank is away.
+      const got = await ecr.exchange(authorization(1051))
+      expect(controls(got).slice(-2)).toEqual(['040f', '060f'])
+      receiptNo = bcd(findBmp(fieldsOf(got.at(-2)).value.fields, 0x87)?.value)
+    } finally {
+      host.clearFaults()
+    }
+    const stored = (): Promise<SaleView | undefined> => sales().then((all) => all.find((s) => s.reference === `zvt:${Number(receiptNo)}`))
+    expect(await stored()).toMatchObject({ offline: true })
+    expect(controls(await ecr.exchange(apdu(0x06, 0x51)))).toEqual(['8000', '060f'])
+    for (let tries = 0; tries < 100 && (await stored())?.state !== 'needsAttention'; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await stored()).toMatchObject({ state: 'needsAttention' })
+    const enquiry = await ecr.exchange(apdu(0x05, 0x01, [...pw()]))
+    expect(controls(enquiry)).toEqual(['8000', '040f', '060f'])
+    const { fields } = fieldsOf(enquiry[1]).value
+    expect(bcd(findBmp(fields, 0x27)?.value)).toBe('05')
+    expect(bcd(findBmp(fields, 0x87)?.value)).toBe(receiptNo)
+    expect(bcd(findBmp(fields, 0x04)?.value)).toBe('000000001051')
+    // Told once: the next enquiry is the plain answer.
+    expect(controls(await ecr.exchange(apdu(0x05, 0x01, [...pw()])))).toEqual(['8000', '060f'])
+    await ecr.close()
+    // The manager takes note (the day cannot close before): the loss stays in the journal.
+    const noted = await agent.service.dispatch(OWNER_POS, 'acknowledgeAttention', { id: (await stored())!.id })
+    expect(noted.ok).toBe(true)
+  }, 60_000)
+
   it('answers the status enquiry (05 01), and refuses what it does not do or cannot read', async () => {
     const ecr = await register()
     const status = await ecr.exchange(apdu(0x05, 0x01, [...pw()]))
@@ -332,6 +463,7 @@ describe('a register over ZVT (TCP)', () => {
     let checked = 0
     const registerProblems: string[] = []
     const statuses: Record<string, string>[] = []
+    const controlsRead = new Set<string>()
     conversations.forEach((conversation, index) => {
       const file = join(process.env.ZVT_PCAP_DIR ?? dir, `zvt-${index}.pcap`)
       writeTcpPcap(file, conversation.chunks, conversation)
@@ -348,7 +480,10 @@ describe('a register over ZVT (TCP)', () => {
       expect(`${index}: ${read.length}`).toBe(`${index}: ${sent}`)
       checked += read.length
       statuses.push(...read.filter((one) => one.control === '0x040f').map((one) => one.fields))
+      for (const one of read) controlsRead.add(one.control)
     })
+    // The receipt's print lines and text block are among what the dissector read.
+    expect([...controlsRead]).toEqual(expect.arrayContaining(['0x06d1', '0x06d3']))
     expect(checked).toBeGreaterThan(30)
     // The dissector's own reading of the approval: result, amount, currency.
     expect(statuses).toContainEqual(expect.objectContaining({ 'zvt.result_code': '0x00', 'zvt.amount': '1234', 'zvt.cc': '0x0840' }))
