@@ -184,14 +184,16 @@ const LAYERS = [
     ],
   },
   {
-    // The setup page is a door of its own (the `setup` caller): its records go through the service's
-    // audit trail, composed by src-main/app; it never reads a sale or the journal.
+    // The setup page is a door of its own (the `setup` caller): the signing key, a manager's approval
+    // and the first manager are the owner's service's (src-main/service), composed by src-main/app;
+    // it never reads a sale or the journal. It reads the keychain only for its state in the
+    // doctor's words, shown before any field.
     files: ['src-main/setup/**'],
     patterns: [
       upwards(['app', 'cli'], 'A domain never imports the composition root (src-main/app) or the command line (src-main/cli).'),
       upwards(
-        ['txn', 'journal', 'device'],
-        'The setup page reaches the journal only through the composition root and the application layer.',
+        ['txn', 'journal', 'device', 'operators', 'gateway'],
+        'The setup page reaches the key, the operators and the journal only through the application layer (src-main/service, as the setup door).',
       ),
     ],
   },

@@ -13,7 +13,6 @@ export { auditFromCommandLine, auditTrailOnDemand, withOwnerService } from './au
 export { composeFirstRunSetup } from './setup-wiring'
 export { checkAuditFile, parsePrintedHead, type AuditFileCheck, type PrintedHead } from './audit-check'
 export { queueOfDataFolder } from './queue-check'
-export { unlockFromCommandLine, type UnlockOutcome } from './unlock-outside'
 export { forceJournalMigration, type ForcedMigrationOutcome } from './forced-migration'
 export { copyMaxAgeMs, storeCaPem } from './store-wiring'
 export { checkStore } from './store-check'

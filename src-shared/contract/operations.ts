@@ -27,10 +27,11 @@ import {
   queueStatusViewSchema,
   saleViewSchema,
   settingsViewSchema,
+  unlockedOperatorSchema,
   windowLinkSchema,
 } from './result-schemas'
 import { OFFLINE_POLICIES } from '../sale'
-import { administers, reads, TOKEN_SCOPES, works, type OperationAccess } from './access'
+import { administers, atSetup, reads, TOKEN_SCOPES, works, type OperationAccess } from './access'
 
 const saleId = z.string().min(1).max(64)
 /** The integrator's own key for a sale (startSale's `reference`). */
@@ -226,7 +227,7 @@ export const OPERATIONS = {
       key: z.string().length(32, 'the signing key is exactly 32 characters'),
       approval: approval.optional(),
     }),
-    administers('always', { posApproves: ['cli'] }),
+    atSetup(administers('always', { posApproves: ['cli'] })),
     z.object({ kcv: z.string() }),
   ),
   /** A manager: a new integrator token for one POS (shown once), doing only what `scopes` name. */
@@ -246,7 +247,7 @@ export const OPERATIONS = {
     administers('always'),
     integratorTokenSchema,
   ),
-  listOperators: declare(noRequest, { ...administers('never', { signIn: false }), audited: false }, z.array(operatorSchema)),
+  listOperators: declare(noRequest, atSetup({ ...administers('never', { signIn: false }), audited: false }), z.array(operatorSchema)),
   /** The first operator of a terminal is a manager and needs no approval; every later one, a manager's. */
   addOperator: declare(
     z.strictObject({
@@ -256,7 +257,7 @@ export const OPERATIONS = {
       pin,
       approval: approval.optional(),
     }),
-    administers('notFirstOperator', { signIn: false }),
+    atSetup(administers('notFirstOperator', { signIn: false })),
     operatorSchema,
   ),
   /** Signs in at this counter (five wrong PINs in a row lock the operator for fifteen minutes). */
@@ -284,11 +285,15 @@ export const OPERATIONS = {
     administers('always', { signIn: false }),
     operatorSchema,
   ),
-  /** Lifts a lockout after wrong PINs, keeping the operator's PIN. */
+  /**
+   * Lifts a lockout after wrong PINs, keeping the operator's PIN; `wasLocked` says whether there was
+   * one. The machine's owner at the command line stands for the manager: a shop whose only manager
+   * is locked has nobody else to approve it.
+   */
   unlockOperator: declare(
     z.strictObject({ operatorId, approval: approval.optional() }),
-    administers('always', { signIn: false }),
-    operatorSchema,
+    administers('always', { signIn: false, posApproves: ['cli'] }),
+    unlockedOperatorSchema,
   ),
   /**
    * A manager's approval of one request, asked before sending it: the proof approves exactly that
