@@ -132,6 +132,9 @@ const doorConfigs = () => [
 
 const layersPlugin = { rules: { 'no-restricted-imports': builtinRules.get('no-restricted-imports') } }
 const upwards = (folders, message) => ({ regex: `^(?:\\.\\./)+(?:${folders.join('|')})(?:/|$)`, message })
+const CLI_WORDS =
+  'The command line translates into the application layer (src-main/service) and the composition root (src-main/app): no rule of a sale, an operator or the journal, no gateway message or keychain account here.'
+const CLI_DOOR = upwards(['txn', 'journal', 'operators', 'device', 'gateway', 'keychain'], CLI_WORDS)
 const LAYERS = [
   {
     files: [
@@ -172,15 +175,21 @@ const LAYERS = [
   },
   {
     // The command line is a door too: it translates flags into the application layer (src-main/service,
-    // as the `cli` caller) and the composition root (src-main/app); what a sale, an operator or the
-    // journal is, it never learns from inside. The technician's tools that sign or send a gateway
-    // message and read the keychain (`sign`, `send`, `key status`, doctor) use gateway/ and keychain/.
+    // as the `cli` caller) and the composition root (src-main/app); what a sale, an operator, the
+    // journal, a gateway message or a keychain account is, it never learns from inside: the
+    // technician's tools (`sign`, `verify`, `send`, `key status`, doctor, `config check`, `email
+    // password`, the store's credentials) reach the signer, the host and the keychain through app/.
     files: ['src-main/cli/**'],
+    patterns: [CLI_DOOR],
+  },
+  {
+    // The one exception: the gateway table names the gateway's operation kinds and sign types as its
+    // flags' choices when the table is built, before any module of the agent is loaded (main.ts); it
+    // takes those names, and nothing else, from src-main/gateway.
+    files: ['src-main/cli/program/gateway-table.ts'],
     patterns: [
-      upwards(
-        ['txn', 'journal', 'operators', 'device'],
-        'The command line translates into the application layer (src-main/service) and the composition root (src-main/app): no rule of a sale, an operator or the journal here.',
-      ),
+      upwards(['txn', 'journal', 'operators', 'device', 'keychain'], CLI_WORDS),
+      { ...upwards(['gateway'], CLI_WORDS), allowImportNames: ['OPERATION_KINDS', 'SIGN_TYPES', 'OperationKind', 'SignType'] },
     ],
   },
   {
@@ -208,8 +217,8 @@ const LAYERS = [
     ],
     patterns: [
       upwards(
-        ['txn', 'journal', 'operators', 'device', 'service'],
-        "The store's commands translate the command line into src-main/store: no rule of a sale, an operator or the journal here.",
+        ['txn', 'journal', 'operators', 'device', 'service', 'gateway', 'keychain'],
+        "The store's commands translate the command line into src-main/store (and app/ for the host and the keychain): no rule of a sale, an operator or the journal here.",
       ),
     ],
   },

@@ -16,3 +16,23 @@ export { queueOfDataFolder } from './queue-check'
 export { forceJournalMigration, type ForcedMigrationOutcome } from './forced-migration'
 export { copyMaxAgeMs, storeCaPem } from './store-wiring'
 export { checkStore } from './store-check'
+export {
+  dataKeyPresent,
+  keepSmtpPassword,
+  keychainStandIn,
+  keychainState,
+  productionKeychain,
+  signingKeyStatus,
+  trainingHostKeys,
+  type SigningKeyStatus,
+} from './owner-keychain'
+export {
+  sendByHand,
+  signByHand,
+  verifyByHand,
+  type GatewayOutcome,
+  type OperationKind,
+  type SignInput,
+  type SignType,
+} from './gateway-by-hand'
+export { keepStoreSecret, rescueSender, storeConnectionOf } from './store-outside'

@@ -1,9 +1,7 @@
 /** `pos-agent config check`: is the configuration valid, and is everything it names in place? */
 import { readFileSync } from 'node:fs'
 import { X509Certificate } from 'node:crypto'
-import type { Runtime } from '../../app'
-import { keyCheckValue } from '../../gateway'
-import { signingKeyAccount } from '../../keychain'
+import { signingKeyStatus, type Runtime } from '../../app'
 import { EXIT } from '../exit-codes'
 
 export async function configCheck(runtime: Runtime, json: boolean): Promise<number> {
@@ -38,10 +36,10 @@ export async function configCheck(runtime: Runtime, json: boolean): Promise<numb
     }
   }
   lines.push(`data folder: ${runtime.dataDir}`)
-  const key = await runtime.secrets.get(signingKeyAccount(runtime.aid))
-  if (key === undefined && config !== undefined)
+  const key = await signingKeyStatus(runtime.secrets, runtime.aid)
+  if (!key.present && config !== undefined)
     problems.push(`no signing key for aid ${runtime.aid} in the keychain: run \`pos-agent key set\``)
-  else if (key !== undefined) lines.push(`signing key: present, KCV ${keyCheckValue(key)}`)
+  else if (key.present) lines.push(`signing key: present, KCV ${key.kcv}`)
   if (json) console.log(JSON.stringify({ ok: problems.length === 0, summary: lines, problems }))
   else {
     console.log(lines.join('\n'))
