@@ -29,7 +29,7 @@ export async function configCheck(runtime: Runtime, json: boolean): Promise<numb
       try {
         const cert = new X509Certificate(readFileSync(file))
         lines.push(`${what}: ${cert.subject.replaceAll('\n', ', ')} (valid to ${cert.validTo})`)
-        if (Date.parse(cert.validTo) < Date.now()) problems.push(`the ${what} in ${file} has expired`)
+        if (Date.parse(cert.validTo) < runtime.clock.now()) problems.push(`the ${what} in ${file} has expired`)
       } catch (error) {
         problems.push(`${field} ${file} is not a readable PEM certificate (${error instanceof Error ? error.message : String(error)})`)
       }

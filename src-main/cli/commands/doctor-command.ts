@@ -56,7 +56,7 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
 
   if (config) {
     await checkReader(config, add)
-    await checkHost(config, add)
+    await checkHost(config, add, runtime.clock)
   } else add('ok', 'card reader', 'simulated PIN pad (training)')
 
   try {
@@ -121,7 +121,7 @@ function checkKeychain(runtime: Runtime, add: AddFinding): void {
 function checkQueue(runtime: Runtime, add: AddFinding): void {
   const queue = queueOfDataFolder(runtime.dataDir)
   if (queue === undefined) return add('ok', 'queue', 'no journal yet')
-  const age = queue.oldestWaitingAt ? `, oldest ${Math.round((Date.now() - queue.oldestWaitingAt) / 60_000)} min` : ''
+  const age = queue.oldestWaitingAt ? `, oldest ${Math.round((runtime.clock.now() - queue.oldestWaitingAt) / 60_000)} min` : ''
   add(
     queue.needsManager > 0 ? 'fail' : queue.waiting > 0 ? 'warn' : 'ok',
     'queue',

@@ -22,6 +22,7 @@ import {
   type RescueRunResult,
   type StoreConnectionSettings,
 } from '../../store'
+import { SYSTEM_CLOCK, type Clock } from '../../../src-shared/clock'
 import { EXIT } from '../exit-codes'
 
 // What the rescue sends with and a lane connects with are the composition root's (app/store-outside.ts).
@@ -92,6 +93,7 @@ export async function fleetCommand(
   connections: Array<Omit<StoreConnectionSettings, 'name'>>,
   json: boolean,
   timeoutMs = 5_000,
+  clock: Clock = SYSTEM_CLOCK,
 ): Promise<number> {
   const records: LaneRecords[] = []
   for (const settings of connections) {
@@ -103,7 +105,7 @@ export async function fleetCommand(
       await connection.close()
     }
   }
-  const lanes = fleetView(records, Date.now())
+  const lanes = fleetView(records, clock.now())
   console.log(json ? JSON.stringify(lanes) : fleetTable(lanes))
   return lanes.some((lane) => lane.needsPerson.length > 0) ? EXIT.failure : EXIT.ok
 }

@@ -329,7 +329,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
             return EXIT.config
           }
           const connections = o.domain ? o.domain.map((domain) => ({ ...connection, domain })) : [connection]
-          return fleetCommand(connections, o.json === true)
+          return fleetCommand(connections, o.json === true, undefined, rt.clock)
         }),
       )
     })
