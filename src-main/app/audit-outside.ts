@@ -1,17 +1,19 @@
 /**
  * The owner's doors outside the running agent, composed over the journal's own file: the command
- * line's service (`withOwnerService`: `pos-agent key set` is the service's `setSigningKey`, `operators
- * unlock` its `unlockOperator`, called as the `cli` door), the command line's other audit records (`auditFromCommandLine`: the store's
- * commands) and the setup page's (`auditTrailOnDemand`). Every record goes through the service's
- * AuditTrail, the trail's one writer: sealed under the trail's key from the keychain, with its head
- * kept there (journal/audit-seal.ts), in a commit of its own (SQLite's WAL lets a running agent go
- * on). A data folder with no journal yet has no trail to append to: there is nothing of this
+ * line's service (`withOwnerService`: `pos-agent key set` is the service's `setSigningKey`,
+ * `operators unlock` its `unlockOperator`, called as the `cli` door), the command line's other audit
+ * records (`auditFromCommandLine`: the store's commands) and the setup page's trail
+ * (`auditTrailOnDemand`, shared by its service and its own records). Every record goes through
+ * the service's AuditTrail, the trail's one writer: sealed under the trail's key from the keychain,
+ * with its head kept there (journal/audit-seal.ts), in a commit of its own (SQLite's WAL lets a
+ * running agent go on). A data folder with no journal yet has no trail to append to: there is nothing of this
  * terminal to audit before its first start.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { JOURNAL_FILE, JOURNAL_MIGRATIONS, OperatorStore, openAuditTrail, openJournalDatabase, type AuditEntry } from '../journal'
 import type { SecretStore } from '../keychain'
+import type { Clock } from '../../src-shared/clock'
 import { Operators } from '../operators'
 import { AuditTrail, CLI, OwnerService } from '../service'
 
@@ -28,17 +30,18 @@ const failCommand = (error: unknown): never => {
  * configuration's acquirer id, for the signing key.
  */
 export async function withOwnerService<T>(
-  where: { secrets: SecretStore; dataDir: string; aid?: string | undefined },
+  where: { secrets: SecretStore; dataDir: string; aid?: string | undefined; clock: Clock },
   body: (service: OwnerService) => Promise<T>,
 ): Promise<T> {
-  const { secrets, dataDir, aid } = where
+  const { secrets, dataDir, aid, clock } = where
   const file = join(dataDir, JOURNAL_FILE)
-  if (!existsSync(file)) return body(new OwnerService({ secrets, aid }))
+  if (!existsSync(file)) return body(new OwnerService({ secrets, aid, clock }))
   const db = openJournalDatabase(file, { migrations: JOURNAL_MIGRATIONS })
   try {
     const trail = await openAuditTrail(db, secrets, file)
     const audit = new AuditTrail(trail.store, failCommand)
-    const result = await body(new OwnerService({ secrets, aid, operators: new Operators(new OperatorStore(db)), audit }))
+    const operators = new Operators(new OperatorStore(db), () => clock.now())
+    const result = await body(new OwnerService({ secrets, aid, operators, audit, clock }))
     await trail.anchor.flush()
     return result
   } finally {

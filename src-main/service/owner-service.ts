@@ -8,6 +8,7 @@
  * owner stand for the manager (`posApproves`); on the setup page a manager types their number and PIN
  * (access.ts PIN_APPROVAL_DOORS), checked as at the counter.
  */
+import { SYSTEM_CLOCK, type Clock } from '../../src-shared/clock'
 import type { OperationRequest, OperationResults } from '../../src-shared/contract'
 import { PosError } from '../../src-shared/errors'
 import { toPosError } from '../errors'
@@ -37,7 +38,8 @@ export interface OwnerServiceDeps {
   operators?: Operators | undefined
   /** The journal's audit trail (absent before the journal exists: nothing of this terminal to audit yet). */
   audit?: Pick<AuditTrail, 'record'> | undefined
-  now?: () => number
+  /** What PIN tries are counted by (src-shared/clock.ts). */
+  clock?: Clock
 }
 
 export class OwnerService {
@@ -45,7 +47,8 @@ export class OwnerService {
 
   constructor(deps: OwnerServiceDeps) {
     const audit = deps.audit ?? { record: () => {} }
-    const now = deps.now ?? Date.now
+    const clock = deps.clock ?? SYSTEM_CLOCK
+    const now = () => clock.now()
     const operators = (): Operators => {
       if (!deps.operators) throw new PosError('NOT_FOUND', 'this terminal has no operators yet (it has no journal)')
       return deps.operators

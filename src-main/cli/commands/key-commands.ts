@@ -12,7 +12,7 @@ import { readSecret } from './io'
 
 export async function keySet(runtime: Runtime, aid: string): Promise<number> {
   const key = await readSecret(`Signing key for aid ${aid} (32 characters, not echoed): `)
-  const { kcv } = await withOwnerService({ secrets: runtime.secrets, dataDir: runtime.dataDir, aid }, (service) =>
+  const { kcv } = await withOwnerService({ secrets: runtime.secrets, dataDir: runtime.dataDir, aid, clock: runtime.clock }, (service) =>
     service.call(CLI, 'setSigningKey', { key }).catch((thrown: unknown) => {
       // A key of the wrong shape exits as a key problem (README "Exit codes": 4), as it always did.
       const error = toPosError(thrown)

@@ -11,7 +11,7 @@ import { EXIT } from '../exit-codes'
 
 export async function operatorsUnlock(runtime: Runtime, operatorId: string): Promise<number> {
   try {
-    const unlocked = await withOwnerService({ secrets: runtime.secrets, dataDir: runtime.dataDir }, (service) =>
+    const unlocked = await withOwnerService({ secrets: runtime.secrets, dataDir: runtime.dataDir, clock: runtime.clock }, (service) =>
       service.call(CLI, 'unlockOperator', { operatorId }),
     )
     if (unlocked.disabled) {
