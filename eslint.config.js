@@ -133,6 +133,9 @@ const doorConfigs = () => [
 
 const layersPlugin = { rules: { 'no-restricted-imports': builtinRules.get('no-restricted-imports') } }
 const upwards = (folders, message) => ({ regex: `^(?:\\.\\./)+(?:${folders.join('|')})(?:/|$)`, message })
+const CLI_WORDS =
+  'The command line translates into the application layer (src-main/service) and the composition root (src-main/app): no rule of a sale, an operator or the journal, no gateway message or keychain account here.'
+const CLI_DOOR = upwards(['txn', 'journal', 'operators', 'device', 'gateway', 'keychain'], CLI_WORDS)
 const LAYERS = [
   {
     files: [
@@ -174,26 +177,34 @@ const LAYERS = [
   },
   {
     // The command line is a door too: it translates flags into the application layer (src-main/service,
-    // as the `cli` caller) and the composition root (src-main/app); what a sale, an operator or the
-    // journal is, it never learns from inside. The technician's tools that sign or send a gateway
-    // message and read the keychain (`sign`, `send`, `key status`, doctor) use gateway/ and keychain/.
+    // as the `cli` caller) and the composition root (src-main/app); what a sale, an operator, the
+    // journal, a gateway message or a keychain account is, it never learns from inside: the
+    // technician's tools (`sign`, `verify`, `send`, `key status`, doctor, `config check`, `email
+    // password`, the store's credentials) reach the signer, the host and the keychain through app/.
     files: ['src-main/cli/**'],
+    patterns: [CLI_DOOR],
+  },
+  {
+    // The one exception: the gateway table names the gateway's operation kinds and sign types as its
+    // flags' choices when the table is built, before any module of the agent is loaded (main.ts); it
+    // takes those names, and nothing else, from src-main/gateway.
+    files: ['src-main/cli/program/gateway-table.ts'],
     patterns: [
-      upwards(
-        ['txn', 'journal', 'operators', 'device'],
-        'The command line translates into the application layer (src-main/service) and the composition root (src-main/app): no rule of a sale, an operator or the journal here.',
-      ),
+      upwards(['txn', 'journal', 'operators', 'device', 'keychain'], CLI_WORDS),
+      { ...upwards(['gateway'], CLI_WORDS), allowImportNames: ['OPERATION_KINDS', 'SIGN_TYPES', 'OperationKind', 'SignType'] },
     ],
   },
   {
-    // The setup page is a door of its own (the `setup` caller): its records go through the service's
-    // audit trail, composed by src-main/app; it never reads a sale or the journal.
+    // The setup page is a door of its own (the `setup` caller): the signing key, a manager's approval
+    // and the first manager are the owner's service's (src-main/service), composed by src-main/app;
+    // it never reads a sale or the journal. It reads the keychain only for its state in the
+    // doctor's words, shown before any field.
     files: ['src-main/setup/**'],
     patterns: [
       upwards(['app', 'cli'], 'A domain never imports the composition root (src-main/app) or the command line (src-main/cli).'),
       upwards(
-        ['txn', 'journal', 'device'],
-        'The setup page reaches the journal only through the composition root and the application layer.',
+        ['txn', 'journal', 'device', 'operators', 'gateway'],
+        'The setup page reaches the key, the operators and the journal only through the application layer (src-main/service, as the setup door).',
       ),
     ],
   },
@@ -208,8 +219,8 @@ const LAYERS = [
     ],
     patterns: [
       upwards(
-        ['txn', 'journal', 'operators', 'device', 'service'],
-        "The store's commands translate the command line into src-main/store: no rule of a sale, an operator or the journal here.",
+        ['txn', 'journal', 'operators', 'device', 'service', 'gateway', 'keychain'],
+        "The store's commands translate the command line into src-main/store (and app/ for the host and the keychain): no rule of a sale, an operator or the journal here.",
       ),
     ],
   },

@@ -127,6 +127,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
       secrets: runtime.secrets,
       logger: runtime.logger,
       store: store?.engineStore,
+      now: () => new Date(runtime.clock.now()),
     })
     closers.unshift(() => engine.close())
     if (readerHandle.autoPresentTestCard) followCounterSale(engine.txn, readerHandle.autoPresentTestCard)

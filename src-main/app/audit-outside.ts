@@ -1,18 +1,21 @@
 /**
  * The owner's doors outside the running agent, composed over the journal's own file: the command
- * line's service (`withOwnerService`: `pos-agent key set` is the service's `setSigningKey`, called as
- * the `cli` door), the command line's other audit records (`auditFromCommandLine`: the store's
- * commands) and the setup page's (`auditTrailOnDemand`). Every record goes through the service's
- * AuditTrail, the trail's one writer: sealed under the trail's key from the keychain, with its head
- * kept there (journal/audit-seal.ts), in a commit of its own (SQLite's WAL lets a running agent go
- * on). A data folder with no journal yet has no trail to append to: there is nothing of this
+ * line's service (`withOwnerService`: `pos-agent key set` is the service's `setSigningKey`,
+ * `operators unlock` its `unlockOperator`, called as the `cli` door), the command line's other audit
+ * records (`auditFromCommandLine`: the store's commands) and the setup page's trail
+ * (`auditTrailOnDemand`, shared by its service and its own records). Every record goes through
+ * the service's AuditTrail, the trail's one writer: sealed under the trail's key from the keychain,
+ * with its head kept there (journal/audit-seal.ts), in a commit of its own (SQLite's WAL lets a
+ * running agent go on). A data folder with no journal yet has no trail to append to: there is nothing of this
  * terminal to audit before its first start.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { JOURNAL_FILE, JOURNAL_MIGRATIONS, OperatorStore, openAuditTrail, openJournalDatabase, type AuditEntry } from '../journal'
 import type { SecretStore } from '../keychain'
-import { AuditTrail, CLI, OwnerService, type Caller } from '../service'
+import type { Clock } from '../../src-shared/clock'
+import { Operators } from '../operators'
+import { AuditTrail, CLI, OwnerService } from '../service'
 
 /** A record of the command line's own, written by the trail's one writer; a failure to write fails the command. */
 type OwnerEntry = Omit<AuditEntry, 'door' | 'via'>
@@ -23,22 +26,22 @@ const failCommand = (error: unknown): never => {
 
 /**
  * Runs `body` with the owner's service over this data folder's journal (when it has one): its audit
- * trail and whether the terminal has a manager; the trail's head is in the keychain before it returns.
+ * trail and its operators; the trail's head is in the keychain before it returns. `aid`: the
+ * configuration's acquirer id, for the signing key.
  */
 export async function withOwnerService<T>(
-  secrets: SecretStore,
-  dataDir: string,
-  aid: string,
+  where: { secrets: SecretStore; dataDir: string; aid?: string | undefined; clock: Clock },
   body: (service: OwnerService) => Promise<T>,
 ): Promise<T> {
+  const { secrets, dataDir, aid, clock } = where
   const file = join(dataDir, JOURNAL_FILE)
-  if (!existsSync(file)) return body(new OwnerService({ secrets, aid, hasManager: () => false }))
+  if (!existsSync(file)) return body(new OwnerService({ secrets, aid, clock }))
   const db = openJournalDatabase(file, { migrations: JOURNAL_MIGRATIONS })
   try {
     const trail = await openAuditTrail(db, secrets, file)
-    const operators = new OperatorStore(db)
     const audit = new AuditTrail(trail.store, failCommand)
-    const result = await body(new OwnerService({ secrets, aid, hasManager: () => operators.activeManagerCount() > 0, audit }))
+    const operators = new Operators(new OperatorStore(db), () => clock.now())
+    const result = await body(new OwnerService({ secrets, aid, operators, audit, clock }))
     await trail.anchor.flush()
     return result
   } finally {
@@ -61,18 +64,18 @@ export async function auditFromCommandLine(secrets: SecretStore, dataDir: string
 }
 
 /**
- * The trail of a journal a door keeps open (first-run setup, as `caller`): opened with the keychain
- * as it stands (`open`, at the command's start when the keychain works; else at the first record,
- * setup may start before the keychain works), records written in order, at once when the trail is
- * open; `flush` waits for the last one and its head in the keychain.
+ * The trail of a journal a door keeps open (first-run setup): opened with the keychain as it stands
+ * (`open`, at the command's start when the keychain works; else at the first record, setup may start
+ * before the keychain works), records written in order, at once when the trail is open; `flush`
+ * waits for the last one and its head in the keychain. `trail` is the writer the owner's service and
+ * the door's own records share.
  */
 export function auditTrailOnDemand(
   db: Parameters<typeof openAuditTrail>[0],
   file: string,
-  caller: Caller,
   secrets: () => Promise<SecretStore>,
   onError: (error: unknown) => void,
-): { open(): Promise<void>; record(entry: OwnerEntry): void; flush(): Promise<void> } {
+): { open(): Promise<void>; trail: Pick<AuditTrail, 'record'>; flush(): Promise<void> } {
   let opening: Promise<{ trail: AuditTrail; anchor: Awaited<ReturnType<typeof openAuditTrail>>['anchor'] }> | undefined
   let opened: { trail: AuditTrail; anchor: Awaited<ReturnType<typeof openAuditTrail>>['anchor'] } | undefined
   let last: Promise<unknown> = Promise.resolve()
@@ -87,12 +90,14 @@ export function auditTrailOnDemand(
     open: async () => {
       await open()
     },
-    record(entry) {
-      if (opened) {
-        opened.trail.record(caller, entry)
-        return
-      }
-      last = last.then(async () => (await open()).trail.record(caller, entry)).catch(onError)
+    trail: {
+      record(caller, entry) {
+        if (opened) {
+          opened.trail.record(caller, entry)
+          return
+        }
+        last = last.then(async () => (await open()).trail.record(caller, entry)).catch(onError)
+      },
     },
     async flush() {
       await last

@@ -61,12 +61,18 @@ export async function openHostClient(runtime: Runtime): Promise<HostConnection> 
     const client = new UndiciHostClient(endpoint, {
       signingKey: await readSigningKey(runtime.secrets, endpoint.aid),
       logger: runtime.logger,
+      // The messages' DateTime: the runtime's clock, the one the sales are dated by.
+      now: () => new Date(runtime.clock.now()),
     })
     return { client, endpoint, close: () => client.close() }
   }
   const training = await startEmbeddedTrainingHost(runtime)
   const endpoint = endpointFromConfig(training.config)
-  const client = new UndiciHostClient(endpoint, { signingKey: training.signingKey, logger: runtime.logger })
+  const client = new UndiciHostClient(endpoint, {
+    signingKey: training.signingKey,
+    logger: runtime.logger,
+    now: () => new Date(runtime.clock.now()),
+  })
   return {
     client,
     endpoint,

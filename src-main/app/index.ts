@@ -14,7 +14,26 @@ export { auditFromCommandLine, auditTrailOnDemand, withOwnerService } from './au
 export { composeFirstRunSetup } from './setup-wiring'
 export { checkAuditFile, parsePrintedHead, type AuditFileCheck, type PrintedHead } from './audit-check'
 export { queueOfDataFolder } from './queue-check'
-export { unlockFromCommandLine, type UnlockOutcome } from './unlock-outside'
 export { forceJournalMigration, type ForcedMigrationOutcome } from './forced-migration'
 export { copyMaxAgeMs, storeCaPem } from './store-wiring'
 export { checkStore } from './store-check'
+export {
+  dataKeyPresent,
+  keepSmtpPassword,
+  keychainStandIn,
+  keychainState,
+  productionKeychain,
+  signingKeyStatus,
+  trainingHostKeys,
+  type SigningKeyStatus,
+} from './owner-keychain'
+export {
+  sendByHand,
+  signByHand,
+  verifyByHand,
+  type GatewayOutcome,
+  type OperationKind,
+  type SignInput,
+  type SignType,
+} from './gateway-by-hand'
+export { keepStoreSecret, rescueSender, storeConnectionOf } from './store-outside'

@@ -28,6 +28,7 @@ export async function startNexoEndpoint(runtime: Runtime, agent: RunningAgent, o
     training: agent.config.mode === 'training',
     version: packageVersion(),
     logger: runtime.logger.child({ door: 'nexo' }),
+    clock: runtime.clock,
   })
   return startNexoServer({
     terminal,

@@ -34,7 +34,7 @@ export async function openReceiptDesk(runtime: Runtime, config: AgentConfig, mer
     printer = new EscPosPrinter({ open: printerLink({ kind: 'serial', path: sim.path, baudRate: 115_200 }, 3_000), paper: 80 })
     runtime.logger.info({ port: sim.path }, 'training: simulated receipt printer on a pty pair')
   }
-  const desk = new ReceiptDesk(merchant, printer, config.email ? smtpMailer(runtime, config.email) : undefined)
+  const desk = new ReceiptDesk(merchant, printer, config.email ? smtpMailer(runtime, config.email) : undefined, runtime.clock)
   if (printer) {
     // Found out of paper or switched off between sales too, for the status line and the metrics.
     const ask = () => void printer.status().catch(() => undefined)

@@ -17,8 +17,11 @@ import {
 import { createLogger, type Logger } from '../log'
 import { JOURNAL_FILE, probeJournal } from '../journal'
 import { openSecretStore, type SecretStore } from '../keychain'
+import { SYSTEM_CLOCK, type Clock } from '../../src-shared/clock'
 
 export interface RuntimeOptions {
+  /** The agent's clock (src-shared/clock.ts): the computer's unless a test sets the time. */
+  clock?: Clock
   configFlag?: string | undefined
   dataDirFlag?: string | undefined
   /** Pretty logs on stderr (interactive use). */
@@ -46,6 +49,8 @@ export interface Runtime {
   aid: string
   logger: Logger
   secrets: SecretStore
+  /** The one clock the agent and the commands read the time of day from. */
+  clock: Clock
   /** Only with `report`: why this runtime would have refused to start. */
   refusal?: ConfigError
   /** With `tryInTraining`: the configuration file's settings, tried against the training host. */
@@ -98,6 +103,7 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     aid: loaded?.config.host.aid ?? TRAINING_IDENTITY.aid,
     logger,
     secrets,
+    clock: options.clock ?? SYSTEM_CLOCK,
     ...(refusal ? { refusal } : {}),
     ...(tried ? { tried } : {}),
   }

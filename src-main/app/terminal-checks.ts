@@ -10,6 +10,7 @@ import type { AgentConfig } from '../config'
 import { discoverReaderPort } from '../device'
 import { UndiciHostClient } from '../gateway'
 import { endpointFromConfig } from './host-connection'
+import { SYSTEM_CLOCK, type Clock } from '../../src-shared/clock'
 
 export type CheckLevel = 'ok' | 'warn' | 'fail'
 export interface Finding {
@@ -39,13 +40,16 @@ export async function checkReader(config: AgentConfig, add: AddFinding): Promise
   }
 }
 
-/** TLS handshake with the offline host: version, certificate validity, clock against its Date header. */
-export async function checkHost(config: AgentConfig, add: AddFinding): Promise<boolean> {
+/**
+ * TLS handshake with the offline host: version, certificate validity (by `clock`), and the
+ * computer's own clock against the host's Date header: that check is of the computer's clock itself.
+ */
+export async function checkHost(config: AgentConfig, add: AddFinding, clock: Clock = SYSTEM_CLOCK): Promise<boolean> {
   const url = new URL(config.host.offlineBaseUrl)
   try {
     const endpoint = endpointFromConfig(config)
     const { protocol, cert, date } = await handshake(url, endpoint.extraCaPem)
-    const daysLeft = Math.floor((Date.parse(cert.valid_to) - Date.now()) / 86_400_000)
+    const daysLeft = Math.floor((Date.parse(cert.valid_to) - clock.now()) / 86_400_000)
     add(
       daysLeft < 14 ? 'warn' : 'ok',
       'host TLS',
@@ -53,7 +57,7 @@ export async function checkHost(config: AgentConfig, add: AddFinding): Promise<b
       'the host certificate expires soon: tell the acquirer',
     )
     if (date) {
-      const skew = Date.now() - Date.parse(date)
+      const skew = SYSTEM_CLOCK.now() - Date.parse(date)
       add(
         Math.abs(skew) > CLOCK_SKEW_WARN_MS ? 'warn' : 'ok',
         'clock',

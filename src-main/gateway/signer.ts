@@ -66,9 +66,5 @@ export function keyCheckValue(signingKey: string): string {
   return createHmac('sha256', signingKey).update('KCV').digest('hex').slice(0, 6).toUpperCase()
 }
 
-/** The spec assigns a 32-character key per store (docs/gateway.md §3). */
-export function validateSigningKey(key: string): string | undefined {
-  if (key.length !== 32) return `the signing key must be exactly 32 characters, got ${key.length}`
-  if (!/^[\x21-\x7e]+$/.test(key)) return 'the signing key must be printable ASCII without spaces'
-  return undefined
-}
+/** The key's shape is declared once in src-shared (the setup form checks it too). */
+export { validateSigningKey } from '../../src-shared/signing-key'

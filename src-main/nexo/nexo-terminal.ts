@@ -25,6 +25,7 @@
 import { createHash } from 'node:crypto'
 import type { Logger } from 'pino'
 import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
+import { SYSTEM_CLOCK, type Clock } from '../../src-shared/clock'
 import { PosError, wordsOf } from '../../src-shared/errors'
 import { INSTALLATION_GRANT, type Caller, type TokenGrant } from '../service'
 import { COUNTER_BUSY } from '../../src-shared/sale'
@@ -79,6 +80,8 @@ export interface NexoTerminalOptions {
   logger: Logger
   /** How long a Reversal waits for the bank to confirm a void before it answers InProgress (ms). */
   reversalWaitMs?: number
+  /** What the answers are dated by (src-shared/clock.ts). */
+  clock?: Clock
 }
 
 /**
@@ -104,7 +107,11 @@ export class NexoTerminal {
   private readonly starters = new PaymentStarters()
   private warnedOfInstallationToken = false
 
-  constructor(private readonly options: NexoTerminalOptions) {}
+  private readonly clock: Clock
+
+  constructor(private readonly options: NexoTerminalOptions) {
+    this.clock = options.clock ?? SYSTEM_CLOCK
+  }
 
   /** One message in (from a POS holding `token`), one answer out; never throws. */
   async handle(message: unknown, token: TokenGrant): Promise<NexoAnswer | { malformed: string }> {
@@ -132,7 +139,7 @@ export class NexoTerminal {
         this.options.logger.warn({ category, from: header.SaleID, token: token.id }, `nexo ${category} rejected: ${error.message}`)
         // Someone tried to stop another POS's payment: a manager finds it in the audit trail, not only in a log.
         this.options.service.recordRefusal(caller, { action: `nexo${category}`, subject: error.subject, detail: error.message })
-        return rejection(header, this.options.terminalId, error.message, message, new Date())
+        return rejection(header, this.options.terminalId, error.message, message, new Date(this.clock.now()))
       }
       if (error instanceof NexoRefusal) return this.answer(header, category, { Response: failure(error.condition, error.message) })
       this.options.logger.error({ err: error, category }, 'nexo message failed')
@@ -179,7 +186,7 @@ export class NexoTerminal {
     return {
       Response: success(),
       POISystemData: {
-        DateTime: new Date().toISOString(),
+        DateTime: new Date(this.clock.now()).toISOString(),
         POISoftware: {
           ManufacturerID: 'pos-agent',
           ApplicationName: 'pos-agent',

@@ -120,11 +120,12 @@ export class Operators {
     return this.view(this.store.get(operatorId)!)
   }
 
-  /** Lifts a lockout (and the count of wrong PINs) without changing the PIN. */
-  unlock(operatorId: string): OperatorView {
-    this.existing(operatorId)
+  /** Lifts a lockout (and the count of wrong PINs) without changing the PIN, and says whether there was one. */
+  unlock(operatorId: string): OperatorView & { wasLocked: boolean } {
+    const record = this.existing(operatorId)
+    const wasLocked = record.lockedUntil !== undefined && record.lockedUntil > this.now()
     this.store.clearAttempts(operatorId)
-    return this.view(this.store.get(operatorId)!)
+    return { ...this.view(this.store.get(operatorId)!), wasLocked }
   }
 
   /** An operator who no longer works here; the last manager stays (the terminal would have none). */

@@ -4,6 +4,7 @@
  * reprint a week later is the same receipt, with its chip facts kept in the journal.
  */
 import type { DayReportView, PrinterStatusView, SaleView } from '../../src-shared/contract'
+import { SYSTEM_CLOCK, type Clock } from '../../src-shared/clock'
 import { PosError } from '../../src-shared/errors'
 import {
   dayReportSlip,
@@ -24,6 +25,8 @@ export class ReceiptDesk {
     private readonly merchant: ReceiptMerchant,
     private readonly printer?: ReceiptPrinter,
     private readonly mailer?: ReceiptMailer,
+    /** What a printed report and a printer's last check are dated by (src-shared/clock.ts). */
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   get canPrint(): boolean {
@@ -43,7 +46,7 @@ export class ReceiptDesk {
   /** The day report: a closed batch prints the same figures however often it is printed. */
   async printDayReport(report: DayReportView): Promise<void> {
     if (!this.printer) throw new PosError('PRINTER_NOT_CONFIGURED', 'no receipt printer in the configuration')
-    await this.printer.print([dayReportSlip(report, this.merchant, Date.now())])
+    await this.printer.print([dayReportSlip(report, this.merchant, this.clock.now())])
   }
 
   async email(sale: SaleView, to: string, kind: ReceiptKind = receiptKindOf(sale)): Promise<void> {
@@ -60,7 +63,7 @@ export class ReceiptDesk {
   /** Asks the printer now (`fresh`), or tells what it said last. */
   async printerStatus(fresh: boolean): Promise<PrinterStatusView> {
     if (!this.printer) return { configured: false, state: 'notConfigured' }
-    const known = fresh ? { state: await this.printer.status(), checkedAt: Date.now() } : this.printer.lastKnown()
+    const known = fresh ? { state: await this.printer.status(), checkedAt: this.clock.now() } : this.printer.lastKnown()
     return { configured: true, paperMm: this.printer.paper, ...known }
   }
 }

@@ -6,7 +6,7 @@
 export { AgentService, USE_CASE_AREAS, type ServiceAreas, type WindowLinkBuilder } from './agent-service'
 export { peopleHandlers } from './people'
 export { AuditTrail } from './audit-trail'
-export { OwnerService, type OwnerOperation, type OwnerServiceDeps } from './owner-service'
+export { BY_THE_OWNER, OwnerService, type OwnerOperation, type OwnerServiceDeps } from './owner-service'
 export type { CallContext, Handler, Handlers, ServiceDeps, ServiceEngine, ServiceParts } from './service-parts'
 export { CLI, INSTALLATION_GRANT, SETUP, callerKey, fingerprint, type Caller, type TokenGrant } from './caller'
 export { decide, type AccessDecision, type AccessFacts } from './access'

@@ -57,6 +57,7 @@ export async function runOperation<K extends OperationName>(
         actor: actorOf(operation, valid, context),
         subject: subjectOf(valid),
         ok: true,
+        ...(context.detail ? { detail: context.detail } : {}),
       })
     return value
   } catch (thrown) {

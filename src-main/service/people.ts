@@ -4,6 +4,7 @@
  */
 import { isOperationName, OPERATIONS, type CounterOperatorView, type ManagerRule } from '../../src-shared/contract'
 import { PosError } from '../../src-shared/errors'
+import type { Operators } from '../operators'
 import { decide } from './access'
 import { callerKey, type Caller } from './caller'
 import type { Handlers, ServiceParts } from './service-parts'
@@ -30,8 +31,7 @@ export function peopleHandlers(parts: ServiceParts): Handlers<PeopleOperations> 
     }
   }
   return {
-    listOperators: () => operators.list(),
-    addOperator: (r) => operators.add({ operatorId: r.operatorId, name: r.name, role: r.role, pin: r.pin }),
+    ...operatorHandlers(() => operators),
     signIn: async (r, { caller }) => {
       if (caller.door !== 'counter') throw new PosError('FORBIDDEN', 'signing in is at a cashier window')
       guard.take(parts.pinKey(caller))
@@ -45,9 +45,6 @@ export function peopleHandlers(parts: ServiceParts): Handlers<PeopleOperations> 
       return counterView(caller)
     },
     counterOperator: (_r, { caller }) => counterView(caller),
-    setOperatorPin: (r) => operators.setPin(r.operatorId, r.pin),
-    disableOperator: (r) => operators.disable(r.operatorId),
-    unlockOperator: (r) => operators.unlock(r.operatorId),
     approve: async (r, { caller }) => {
       const name = r.operation
       if (!isOperationName(name)) throw new PosError('UNKNOWN_OPERATION', `no operation "${name}"`)
@@ -71,6 +68,22 @@ export function peopleHandlers(parts: ServiceParts): Handlers<PeopleOperations> 
       })
       return { approval: proof.approval, operation: proof.operation, operatorId: proof.operatorId, expiresAt: proof.expiresAt }
     },
+  }
+}
+
+type OperatorOperations = 'listOperators' | 'addOperator' | 'setOperatorPin' | 'disableOperator' | 'unlockOperator'
+
+/**
+ * The operator accounts' handlers, the same for the agent's doors and for the owner's service beside
+ * it (owner-service.ts: the command line's unlock, the setup page's first manager).
+ */
+export function operatorHandlers(operators: () => Operators): Handlers<OperatorOperations> {
+  return {
+    listOperators: () => operators().list(),
+    addOperator: (r) => operators().add({ operatorId: r.operatorId, name: r.name, role: r.role, pin: r.pin }),
+    setOperatorPin: (r) => operators().setPin(r.operatorId, r.pin),
+    disableOperator: (r) => operators().disable(r.operatorId),
+    unlockOperator: (r) => operators().unlock(r.operatorId),
   }
 }
 

@@ -94,6 +94,8 @@ export interface ServiceParts {
 export interface CallContext {
   caller: Caller
   actor?: string | undefined
+  /** How the call was let in, when its audit record must say it (the machine's owner standing for a manager). */
+  detail?: string | undefined
 }
 
 export type Handler<K extends OperationName> = (

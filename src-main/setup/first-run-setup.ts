@@ -1,16 +1,17 @@
 /**
  * First-run setup: checks the form, and only when every field is right stores the signing key in
  * the keychain, writes the configuration, makes the first manager, then runs the terminal's checks.
+ * What the service does (the key, a manager's approval, the operators) it asks the owner's service
+ * for as the `setup` door: the same access rows, handlers and audit records as everywhere else.
  * The key is never written to the file, the log or the answer: only its key check value is.
  */
 import { configSchema, type AgentConfig } from '../config'
-import { storeSigningKey } from '../gateway'
 import { keychainWords, type SecretStore } from '../keychain'
 import type { Logger } from '../log'
-import type { Operators } from '../operators'
+import { SETUP, type OwnerService } from '../service'
 import { PosError } from '../../src-shared/errors'
 import type { SetupAnswer, SetupCheck, SetupForm, SetupState } from '../../src-shared/setup-form'
-import { isCompleteProduction, readConfigObject, writeConfigFile } from './config-file'
+import { readConfigObject, writeConfigFile } from './config-file'
 import { plainCheck, type CheckFinding } from './plain-checks'
 import { checkForm, configFromForm } from './setup-form'
 
@@ -28,13 +29,14 @@ export interface FirstRunSetupDeps {
   secrets: SecretStore
   /** Asks the OS keychain again (after the fix was applied), for "Check again" on the setup page. */
   reopenSecrets?: () => Promise<SecretStore>
-  operators: Operators
+  /** The owner's service over this terminal's journal, storing keys in `secrets` for acquirer `aid`. */
+  service: (secrets: SecretStore, aid?: string) => Pick<OwnerService, 'call'>
   logger: Logger
   /** The doctor's checks for a configuration and its key, in the doctor's words. */
   checks: (config: AgentConfig, signingKey: string) => Promise<CheckFinding[]>
   /** How to start the agent once set up, as the manager types it. */
   startCommand: string
-  /** The journal's audit trail (its one writer, src-main/service, with setup as the door): what setup changed, and who approved it. */
+  /** The journal's audit trail (its one writer, src-main/service, with setup as the door): the configuration setup wrote. */
   audit?: { record(entry: SetupAuditEntry): unknown }
 }
 
@@ -51,16 +53,29 @@ export class FirstRunSetup {
     return this.state()
   }
 
+  /** The setup form's state. A change needs a manager's approval once the terminal has a manager (the key's access row). */
+  async state(): Promise<SetupState> {
+    const operators = await this.deps.service(this.secrets).call(SETUP, 'listOperators', {})
+    return {
+      needsFirstManager: operators.length === 0,
+      needsApproval: operators.some((o) => o.role === 'manager' && !o.disabled),
+      values: this.values(),
+      configFile: this.deps.configFile,
+      keychain: keychainState(this.secrets),
+    }
+  }
+
   private record(entry: SetupAuditEntry): void {
     this.deps.audit?.record(entry)
   }
 
-  state(): SetupState {
+  /** The configuration's values as the form shows them. */
+  private values(): Record<string, string> {
     const existing = readConfigObject(this.deps.configFile)
     const host = (existing.host ?? {}) as Record<string, unknown>
     const merchant = (existing.merchant ?? {}) as Record<string, unknown>
     const address = Array.isArray(merchant.storeAddress) ? (merchant.storeAddress as unknown[]) : []
-    const values = Object.fromEntries(
+    const values: Record<string, string> = Object.fromEntries(
       Object.entries({
         offlineBaseUrl: host.offlineBaseUrl,
         baseUrl: host.baseUrl,
@@ -76,39 +91,15 @@ export class FirstRunSetup {
         currency: existing.currency,
       }).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
     )
-    return {
-      needsFirstManager: this.deps.operators.list().length === 0,
-      needsApproval: isCompleteProduction(this.deps.configFile),
-      values,
-      configFile: this.deps.configFile,
-      keychain: keychainState(this.secrets),
-    }
+    return values
   }
 
   async submit(form: SetupForm): Promise<SetupAnswer> {
-    const { operators, logger, configFile } = this.deps
-    const state = this.state()
+    const { logger, configFile } = this.deps
+    const state = await this.state()
     const raw = configFromForm(form, readConfigObject(configFile))
     const problems = checkForm(form, raw, { firstManager: state.needsFirstManager, approval: state.needsApproval })
     if (Object.keys(problems).length > 0) return { ok: false, problems }
-    let approver: string | undefined
-    if (state.needsApproval) {
-      try {
-        approver = (await operators.approve({ operatorId: (form.approverId ?? '').trim(), pin: form.approverPin ?? '' })).id
-      } catch (error) {
-        const code = error instanceof PosError ? error.code : 'INTERNAL'
-        this.record({ action: 'approval', subject: 'setup', actor: (form.approverId ?? '').trim() || undefined, ok: false, detail: code })
-        const locked = error instanceof PosError && error.code === 'OPERATOR_LOCKED'
-        return {
-          ok: false,
-          problems: {
-            approverPin: locked
-              ? 'This manager is locked after too many wrong PINs. Wait 15 minutes and try again.'
-              : 'This number and PIN are not a manager of this terminal. Nothing was changed.',
-          },
-        }
-      }
-    }
     if (this.secrets.kind !== 'os-keychain') {
       const keychain = keychainState(this.secrets)
       return {
@@ -119,17 +110,29 @@ export class FirstRunSetup {
       }
     }
     const config = configSchema.parse(raw)
+    const service = this.deps.service(this.secrets, config.host.aid)
     const signingKey = form.signingKey ?? ''
-    const keyCheckValue = await storeSigningKey(this.secrets, config.host.aid, signingKey)
+    const approverId = (form.approverId ?? '').trim()
+    const approval = state.needsApproval ? { approval: { operatorId: approverId, pin: form.approverPin ?? '' } } : {}
+    let keyCheckValue: string
+    try {
+      keyCheckValue = (await service.call(SETUP, 'setSigningKey', { key: signingKey, ...approval })).kcv
+    } catch (error) {
+      const refused = approvalRefusal(error, state.needsApproval)
+      if (!refused) throw error
+      return { ok: false, problems: { approverPin: refused } }
+    }
     writeConfigFile(configFile, raw)
     const firstManager = (form.managerId ?? '').trim()
-    if (state.needsFirstManager)
-      await operators.add({ operatorId: firstManager, name: (form.managerName ?? '').trim(), pin: form.managerPin ?? '', role: 'manager' })
-    const actor = approver ?? (state.needsFirstManager ? firstManager : undefined)
-    this.record({ action: 'setSigningKey', subject: config.host.aid, actor, ok: true, detail: `key check value ${keyCheckValue}` })
+    const actor = state.needsApproval ? approverId : state.needsFirstManager ? firstManager : undefined
     this.record({ action: 'configChanged', subject: configFile, actor, ok: true, detail: state.needsApproval ? 'replaced' : 'first' })
     if (state.needsFirstManager)
-      this.record({ action: 'addOperator', subject: firstManager, actor: firstManager, ok: true, detail: 'first manager' })
+      await service.call(SETUP, 'addOperator', {
+        operatorId: firstManager,
+        name: (form.managerName ?? '').trim(),
+        pin: form.managerPin ?? '',
+        role: 'manager',
+      })
     logger.info({ configFile, aid: config.host.aid, keyCheckValue, firstManager: state.needsFirstManager }, 'setup saved the configuration')
     const checks: SetupCheck[] = (await this.deps.checks(config, signingKey)).map(plainCheck)
     return {
@@ -141,6 +144,19 @@ export class FirstRunSetup {
       startCommand: this.deps.startCommand,
     }
   }
+}
+
+/**
+ * A manager's approval the service refused, in the manager's words (nothing was changed); undefined
+ * for any other failure. A malformed number or PIN is refused by the contract before it is checked.
+ */
+function approvalRefusal(error: unknown, approvalSent: boolean): string | undefined {
+  if (!approvalSent || !(error instanceof PosError)) return undefined
+  if (error.code === 'OPERATOR_LOCKED') return 'This manager is locked after too many wrong PINs. Wait 15 minutes and try again.'
+  if (error.code === 'TOO_MANY_TRIES') return 'Too many PINs were tried here. Wait a minute and try again.'
+  if (['PIN_WRONG', 'MANAGER_REQUIRED', 'INVALID_REQUEST'].includes(error.code))
+    return 'This number and PIN are not a manager of this terminal. Nothing was changed.'
+  return undefined
 }
 
 /** The keychain for a production terminal, in the doctor's words. */

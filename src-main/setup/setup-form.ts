@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
 import { configSchema } from '../config'
-import { validateSigningKey } from '../gateway'
+import { validateSigningKey } from '../../src-shared/signing-key'
 import type { SetupField, SetupForm, SetupProblems } from '../../src-shared/setup-form'
 
 /** What to tell the manager when the schema refuses a field. */

@@ -8,6 +8,7 @@ import type { CardData } from '../device'
 import type { CaptureBody, MerchandiseCreditBody, OfflineCancelBody, OfflinePaymentBody, OfflineReversalBody, TipsBody } from '../gateway'
 import type { SaleRecord } from '../journal'
 import type { PaymentOptions } from '../../src-shared/contract'
+import { parseSaleOptions } from './sale-options'
 
 export type { PaymentOptions }
 
@@ -43,8 +44,7 @@ function cardMethod(card: CardData) {
 export type PaymentSale = Pick<SaleRecord, 'id' | 'transTime' | 'amountMinor' | 'currency' | 'autoCapture' | 'options'>
 
 export function paymentBody(sale: PaymentSale, card: CardData, merchant: MerchantIdentity): OfflinePaymentBody {
-  const options = parseOptions(sale.options)
-  const { merchantOrderReference, ...fields } = options
+  const { merchantOrderReference, ...fields } = parseSaleOptions(sale.options).payment
   return {
     autoCapture: sale.autoCapture,
     merchantTransInfo: {
@@ -135,10 +135,6 @@ function pspInfoOf(merchant: MerchantIdentity) {
     storeID: merchant.storeId,
     ...(merchant.storeName ? { storeName: merchant.storeName } : {}),
   }
-}
-
-export function parseOptions(text: string | undefined): PaymentOptions {
-  return text ? (JSON.parse(text) as PaymentOptions) : {}
 }
 
 function truncateBytes(text: string, max: number): string {

@@ -22,6 +22,7 @@ import type { CounterLock } from './counter-lock'
 import { readFailure, type CounterReader } from './counter-reader'
 import { paymentBody } from './message-bodies'
 import { decideOffline } from './offline-policy'
+import { parseSaleOptions, saleOptionsText } from './sale-options'
 import { checkSaleRequest, hashRequest, type SaleRequest, type TxnSettings } from './sale-request'
 import { toSaleView, type SaleView } from './sale-view'
 import type { StepEngine } from './step-engine'
@@ -88,7 +89,7 @@ export class SaleFlow {
         startedBy: request.startedBy ?? 'counter',
         operatorId: request.operatorId,
         requestHash,
-        options: JSON.stringify({ ...(request.options ?? {}), ...(request.offlinePolicy ? { offlinePolicy: request.offlinePolicy } : {}) }),
+        options: saleOptionsText(request.options, request.offlinePolicy),
       })
       const committed = writeAhead.commit(created.id, { type: 'readCard' })
       return { id: created.id, io: committed.ok ? committed.io : [] }
@@ -221,5 +222,5 @@ export class SaleFlow {
 type CardCompleted = Extract<TxnEvent, { type: 'cardCompleted' }>
 
 function offlinePolicyOf(sale: SaleRecord): OfflinePolicy {
-  return (JSON.parse(sale.options ?? '{}') as { offlinePolicy?: OfflinePolicy }).offlinePolicy ?? 'preferOnline'
+  return parseSaleOptions(sale.options).offlinePolicy
 }

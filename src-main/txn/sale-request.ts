@@ -12,6 +12,7 @@ import { PosError } from '../../src-shared/pos-error'
 import type { OfflinePolicy, SaleOrigin } from '../../src-shared/sale'
 import { paymentBody, type MerchantIdentity, type PaymentOptions, type PaymentSale } from './message-bodies'
 import type { OfflineLimits } from './offline-policy'
+import { saleOptionsText } from './sale-options'
 import type { TipPolicy } from './tip-policy'
 
 /** Sale amounts in minor units of the terminal's currency (config `limits`, docs/product-defaults.md §6). */
@@ -115,7 +116,7 @@ export function checkPaymentOptions(request: SaleRequest, settings: TxnSettings,
     amountMinor: request.amountMinor,
     currency: request.currency,
     autoCapture: !settings.restaurantMode,
-    options: JSON.stringify(request.options),
+    options: saleOptionsText(request.options, undefined),
   }
   const checked = checkRequestBody('payment', paymentBody(probe, PROBE_CARD, settings.merchant))
   if (!checked.ok) throw new PosError('INVALID_OPTIONS', `not started: ${checked.problem.message}`)

@@ -6,6 +6,7 @@ import type { SaleRecord } from '../journal'
 import type { SaleView } from '../../src-shared/contract'
 import { RETURNABLE } from '../../src-shared/sale'
 import { returnableMinor } from './return-rules'
+import { parseSaleOptions } from './sale-options'
 
 export type { SaleView }
 
@@ -58,10 +59,8 @@ export function toSaleView(record: SaleRecord): SaleView {
 
 /** The merchant's order reference the sale was started with (startSale `options.merchantOrderReference`). */
 function orderReferenceOf(options: string | undefined): string | undefined {
-  if (!options) return undefined
   try {
-    const value = (JSON.parse(options) as { merchantOrderReference?: unknown }).merchantOrderReference
-    return typeof value === 'string' ? value : undefined
+    return parseSaleOptions(options).payment.merchantOrderReference
   } catch {
     // Options are written by the agent from a validated request; one that does not parse names no order.
     return undefined

@@ -81,6 +81,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
       published: (record) => this.published(record),
       onEnqueued: deps.onEnqueued,
       replica: deps.replica,
+      clock: { now: () => now().getTime() },
     })
     const lock = this.lock
     const writeAhead = this.writeAhead

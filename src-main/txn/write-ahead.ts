@@ -27,6 +27,7 @@ import {
   type StoreCopyOfVoid,
   type TxnEvent,
 } from './txn-types'
+import type { Clock } from '../../src-shared/clock'
 
 /** What a step brings besides its event: the card just read, fields of the host's answer, the queue item answered. */
 export interface StepInput {
@@ -70,6 +71,8 @@ export interface WriteAheadDeps {
   onEnqueued?: (() => void) | undefined
   /** The store's copy of the queue (docs/store.md); absent when no store is configured. */
   replica?: QueueReplica | undefined
+  /** What a queued item's store copy and its withdrawal are dated by: the engine's clock. */
+  clock: Clock
 }
 
 /** One handler per effect written inside the commit: a new effect without one does not compile. */
@@ -172,7 +175,7 @@ export class WriteAhead {
    */
   async voidAtStore(saleId: string, step: (storeCopy: StoreCopyOfVoid) => Promise<void>): Promise<void> {
     const replica = this.deps.replica
-    const withdrawnAt = Date.now()
+    const withdrawnAt = this.deps.clock.now()
     const tombstones = this.deps.journal.outbox
       .ofSale(saleId)
       .filter((item) => item.state === 'pending')
@@ -187,7 +190,7 @@ export class WriteAhead {
 
   /** Sealed before the journal gives the item its sequence (queue-replica.ts: `seq` 0). */
   private copyOf(saleId: string, item: NewOutboxItem): QueueCopy {
-    return queueCopyOf(this.deps.queueItems.merchant, saleId, item, Date.now())
+    return queueCopyOf(this.deps.queueItems.merchant, saleId, item, this.deps.clock.now())
   }
 
   private prepare(id: string, event: TxnEvent, input: StepInput): Prepared | { ok: false; refusal: PosError } {

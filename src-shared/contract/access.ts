@@ -69,12 +69,12 @@ export interface OperationAccess {
 }
 
 /**
- * Where a manager's number and PIN sent with a request approve it: only at the cashier window, where
- * the manager types it. Elsewhere (a POS's token, nexo) a PIN goes through `approve` and what comes
- * back is a proof for that one request and that one caller: no component that relays a request ever
- * holds a manager's standing credential.
+ * Where a manager's number and PIN sent with a request approve it: only where the manager types it,
+ * the cashier window and the first-run setup page on this computer. Elsewhere (a POS's token, nexo)
+ * a PIN goes through `approve` and what comes back is a proof for that one request and that one
+ * caller: no component that relays a request ever holds a manager's standing credential.
  */
-export const PIN_APPROVAL_DOORS: readonly Door[] = ['counter']
+export const PIN_APPROVAL_DOORS: readonly Door[] = ['counter', 'setup']
 
 const READ_DOORS = ['counter', 'display', 'pos', 'nexo', 'zvt', 'cli'] as const
 const WORK_DOORS = ['counter', 'pos', 'nexo', 'cli'] as const
@@ -106,6 +106,15 @@ export function atZvt(access: OperationAccess, registerApproves = false): Operat
     doors: [...access.doors, 'zvt'],
     ...(registerApproves ? { posApproves: [...(access.posApproves ?? []), 'zvt'] } : {}),
   }
+}
+
+/**
+ * A row opened to the first-run setup page too (the `setup` door): only what setup does, storing the
+ * signing key, seeing and adding the terminal's first manager. Its rules stay the row's: once the
+ * terminal has a manager, what needs one needs their number and PIN on the page.
+ */
+export function atSetup(access: OperationAccess): OperationAccess {
+  return { ...access, doors: [...access.doors, 'setup'] }
 }
 
 /** The scope a token needs for this request of an operation (its row's, or `scopeWhen`'s when asked for). */

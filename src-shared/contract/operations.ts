@@ -27,10 +27,11 @@ import {
   queueStatusViewSchema,
   saleViewSchema,
   settingsViewSchema,
+  unlockedOperatorSchema,
   windowLinkSchema,
 } from './result-schemas'
 import { OFFLINE_POLICIES } from '../sale'
-import { administers, atZvt, reads, TOKEN_SCOPES, works, type OperationAccess } from './access'
+import { administers, atSetup, atZvt, reads, TOKEN_SCOPES, works, type OperationAccess } from './access'
 
 const saleId = z.string().min(1).max(64)
 /** The integrator's own key for a sale (startSale's `reference`). */
@@ -234,7 +235,7 @@ export const OPERATIONS = {
       key: z.string().length(32, 'the signing key is exactly 32 characters'),
       approval: approval.optional(),
     }),
-    administers('always', { posApproves: ['cli'] }),
+    atSetup(administers('always', { posApproves: ['cli'] })),
     z.object({ kcv: z.string() }),
   ),
   /** A manager: a new integrator token for one POS (shown once), doing only what `scopes` name. */
@@ -254,7 +255,7 @@ export const OPERATIONS = {
     administers('always'),
     integratorTokenSchema,
   ),
-  listOperators: declare(noRequest, { ...administers('never', { signIn: false }), audited: false }, z.array(operatorSchema)),
+  listOperators: declare(noRequest, atSetup({ ...administers('never', { signIn: false }), audited: false }), z.array(operatorSchema)),
   /** The first operator of a terminal is a manager and needs no approval; every later one, a manager's. */
   addOperator: declare(
     z.strictObject({
@@ -264,7 +265,7 @@ export const OPERATIONS = {
       pin,
       approval: approval.optional(),
     }),
-    administers('notFirstOperator', { signIn: false }),
+    atSetup(administers('notFirstOperator', { signIn: false })),
     operatorSchema,
   ),
   /** Signs in at this counter (five wrong PINs in a row lock the operator for fifteen minutes). */
@@ -292,11 +293,15 @@ export const OPERATIONS = {
     administers('always', { signIn: false }),
     operatorSchema,
   ),
-  /** Lifts a lockout after wrong PINs, keeping the operator's PIN. */
+  /**
+   * Lifts a lockout after wrong PINs, keeping the operator's PIN; `wasLocked` says whether there was
+   * one. The machine's owner at the command line stands for the manager: a shop whose only manager
+   * is locked has nobody else to approve it.
+   */
   unlockOperator: declare(
     z.strictObject({ operatorId, approval: approval.optional() }),
-    administers('always', { signIn: false }),
-    operatorSchema,
+    administers('always', { signIn: false, posApproves: ['cli'] }),
+    unlockedOperatorSchema,
   ),
   /**
    * A manager's approval of one request, asked before sending it: the proof approves exactly that

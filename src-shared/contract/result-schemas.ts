@@ -326,6 +326,9 @@ export const operatorSchema = z.object({
   disabled: z.boolean(),
 })
 
+/** An operator whose lockout was lifted (unlockOperator), and whether they were locked at all. */
+export const unlockedOperatorSchema = operatorSchema.extend({ wasLocked: z.boolean() })
+
 /** The counter's operator: whether the terminal asks for a sign-in (it has operators), and who is signed in. */
 export const counterOperatorSchema = z.object({
   required: z.boolean(),

@@ -1,9 +1,7 @@
 /** `pos-agent config check`: is the configuration valid, and is everything it names in place? */
 import { readFileSync } from 'node:fs'
 import { X509Certificate } from 'node:crypto'
-import type { Runtime } from '../../app'
-import { keyCheckValue } from '../../gateway'
-import { signingKeyAccount } from '../../keychain'
+import { signingKeyStatus, type Runtime } from '../../app'
 import { EXIT } from '../exit-codes'
 
 export async function configCheck(runtime: Runtime, json: boolean): Promise<number> {
@@ -31,17 +29,17 @@ export async function configCheck(runtime: Runtime, json: boolean): Promise<numb
       try {
         const cert = new X509Certificate(readFileSync(file))
         lines.push(`${what}: ${cert.subject.replaceAll('\n', ', ')} (valid to ${cert.validTo})`)
-        if (Date.parse(cert.validTo) < Date.now()) problems.push(`the ${what} in ${file} has expired`)
+        if (Date.parse(cert.validTo) < runtime.clock.now()) problems.push(`the ${what} in ${file} has expired`)
       } catch (error) {
         problems.push(`${field} ${file} is not a readable PEM certificate (${error instanceof Error ? error.message : String(error)})`)
       }
     }
   }
   lines.push(`data folder: ${runtime.dataDir}`)
-  const key = await runtime.secrets.get(signingKeyAccount(runtime.aid))
-  if (key === undefined && config !== undefined)
+  const key = await signingKeyStatus(runtime.secrets, runtime.aid)
+  if (!key.present && config !== undefined)
     problems.push(`no signing key for aid ${runtime.aid} in the keychain: run \`pos-agent key set\``)
-  else if (key !== undefined) lines.push(`signing key: present, KCV ${keyCheckValue(key)}`)
+  else if (key.present) lines.push(`signing key: present, KCV ${key.kcv}`)
   if (json) console.log(JSON.stringify({ ok: problems.length === 0, summary: lines, problems }))
   else {
     console.log(lines.join('\n'))

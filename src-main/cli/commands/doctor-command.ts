@@ -9,13 +9,14 @@ import {
   checkHost,
   checkReader,
   checkStore,
+  dataKeyPresent,
+  keychainState,
   queueOfDataFolder,
+  signingKeyStatus,
   type AddFinding,
   type Finding,
   type Runtime,
 } from '../../app'
-import { keyCheckValue } from '../../gateway'
-import { dataKeyAccount, keychainWords, signingKeyAccount } from '../../keychain'
 import { EXIT } from '../exit-codes'
 import { agreeing, counted } from '../../../src-shared/counted'
 
@@ -38,8 +39,8 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
     )
 
   checkKeychain(runtime, add)
-  const signingKey = await runtime.secrets.get(signingKeyAccount(runtime.aid))
-  if (signingKey) add('ok', 'signing key', `present for aid ${runtime.aid}, KCV ${keyCheckValue(signingKey)}`)
+  const signingKey = await signingKeyStatus(runtime.secrets, runtime.aid)
+  if (signingKey.present) add('ok', 'signing key', `present for aid ${runtime.aid}, KCV ${signingKey.kcv}`)
   else
     add(
       config ? 'fail' : 'warn',
@@ -48,16 +49,14 @@ export async function doctorCommand(runtime: Runtime, json: boolean): Promise<nu
       'run `pos-agent key set` and paste the key from your acquirer',
     )
   const terminalId = config?.merchant.terminalId
-  if (terminalId)
-    add(
-      (await runtime.secrets.get(dataKeyAccount(terminalId))) ? 'ok' : 'warn',
-      'data key',
-      (await runtime.secrets.get(dataKeyAccount(terminalId))) ? 'present' : 'not created yet (made at the first start)',
-    )
+  if (terminalId) {
+    const present = await dataKeyPresent(runtime.secrets, terminalId)
+    add(present ? 'ok' : 'warn', 'data key', present ? 'present' : 'not created yet (made at the first start)')
+  }
 
   if (config) {
     await checkReader(config, add)
-    await checkHost(config, add)
+    await checkHost(config, add, runtime.clock)
   } else add('ok', 'card reader', 'simulated PIN pad (training)')
 
   try {
@@ -114,7 +113,7 @@ async function checkAuditTrail(runtime: Runtime, add: AddFinding): Promise<void>
 
 /** The same words the agent says when it refuses to start (production) or falls back (training), and setup shows first. */
 function checkKeychain(runtime: Runtime, add: AddFinding): void {
-  const words = keychainWords(runtime.secrets, runtime.mode)
+  const words = keychainState(runtime.secrets, runtime.mode)
   if (words.ok) return add('ok', 'keychain', words.text)
   add(runtime.mode === 'production' ? 'fail' : 'warn', 'keychain', words.text, words.fix)
 }
@@ -122,7 +121,7 @@ function checkKeychain(runtime: Runtime, add: AddFinding): void {
 function checkQueue(runtime: Runtime, add: AddFinding): void {
   const queue = queueOfDataFolder(runtime.dataDir)
   if (queue === undefined) return add('ok', 'queue', 'no journal yet')
-  const age = queue.oldestWaitingAt ? `, oldest ${Math.round((Date.now() - queue.oldestWaitingAt) / 60_000)} min` : ''
+  const age = queue.oldestWaitingAt ? `, oldest ${Math.round((runtime.clock.now() - queue.oldestWaitingAt) / 60_000)} min` : ''
   add(
     queue.needsManager > 0 ? 'fail' : queue.waiting > 0 ? 'warn' : 'ok',
     'queue',

@@ -2,8 +2,7 @@
  * `pos-agent email password`: the SMTP password of the store's mail server goes into the keychain,
  * read from standard input and never shown again (the configuration names only the server and user).
  */
-import type { Runtime } from '../../app'
-import { smtpPasswordAccount } from '../../keychain'
+import { keepSmtpPassword, type Runtime } from '../../app'
 import { EXIT } from '../exit-codes'
 import { readSecret } from './io'
 
@@ -18,7 +17,7 @@ export async function emailPassword(runtime: Runtime): Promise<number> {
     console.error('no password given: nothing was stored')
     return EXIT.usage
   }
-  await runtime.secrets.set(smtpPasswordAccount(email.user, email.host), password)
+  await keepSmtpPassword(runtime.secrets, email.user, email.host, password)
   const where = runtime.secrets.kind === 'os-keychain' ? 'the OS keychain' : 'process memory only (training, no OS keychain)'
   console.log(`SMTP password for ${email.user} at ${email.host} stored in ${where}`)
   return EXIT.ok

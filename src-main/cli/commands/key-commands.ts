@@ -3,9 +3,7 @@
  * set` is the service's `setSigningKey`, asked as the machine's owner at the command line (`cli`):
  * the same check of the key, the same access row, the same audit record as at the counter.
  */
-import { withOwnerService, type Runtime } from '../../app'
-import { keyCheckValue } from '../../gateway'
-import { signingKeyAccount } from '../../keychain'
+import { signingKeyStatus, withOwnerService, type Runtime } from '../../app'
 import { CLI } from '../../service'
 import { PosError } from '../../../src-shared/errors'
 import { toPosError } from '../../errors'
@@ -14,7 +12,7 @@ import { readSecret } from './io'
 
 export async function keySet(runtime: Runtime, aid: string): Promise<number> {
   const key = await readSecret(`Signing key for aid ${aid} (32 characters, not echoed): `)
-  const { kcv } = await withOwnerService(runtime.secrets, runtime.dataDir, aid, (service) =>
+  const { kcv } = await withOwnerService({ secrets: runtime.secrets, dataDir: runtime.dataDir, aid, clock: runtime.clock }, (service) =>
     service.call(CLI, 'setSigningKey', { key }).catch((thrown: unknown) => {
       // A key of the wrong shape exits as a key problem (README "Exit codes": 4), as it always did.
       const error = toPosError(thrown)
@@ -27,13 +25,13 @@ export async function keySet(runtime: Runtime, aid: string): Promise<number> {
 }
 
 export async function keyStatus(runtime: Runtime, aid: string, json: boolean): Promise<number> {
-  const key = await runtime.secrets.get(signingKeyAccount(aid))
-  const status = { aid, present: key !== undefined, kcv: key === undefined ? undefined : keyCheckValue(key), store: runtime.secrets.kind }
+  const key = await signingKeyStatus(runtime.secrets, aid)
+  const status = { aid, present: key.present, kcv: key.present ? key.kcv : undefined, store: runtime.secrets.kind }
   if (json) console.log(JSON.stringify(status))
-  else if (key === undefined) console.log(`no signing key for aid ${aid} (${runtime.secrets.kind}); run \`pos-agent key set\``)
+  else if (!key.present) console.log(`no signing key for aid ${aid} (${runtime.secrets.kind}); run \`pos-agent key set\``)
   else
     console.log(
       `signing key for aid ${aid}: present in ${runtime.secrets.kind === 'os-keychain' ? 'the OS keychain' : 'process memory'}, key check value ${status.kcv}`,
     )
-  return key === undefined ? EXIT.keychain : EXIT.ok
+  return key.present ? EXIT.ok : EXIT.keychain
 }

@@ -1,8 +1,9 @@
 /**
  * `pos-agent send <operation>`: sign one request, send it to the configured host, verify the answer
- * and print it with its outcome class. How an integrator checks a new host connection.
+ * and print it with its outcome class. How an integrator checks a new host connection. Sending is the
+ * composition root's (app/gateway-by-hand.ts); the body's reading and the outcome's words are here.
  */
-import type { GatewayOutcome, HostClient, OperationKind } from '../../gateway'
+import { sendByHand, type GatewayOutcome, type OperationKind, type Runtime } from '../../app'
 import { EXIT } from '../exit-codes'
 
 export const OUTCOME_EXIT: Readonly<Record<GatewayOutcome['kind'], number>> = {
@@ -14,7 +15,7 @@ export const OUTCOME_EXIT: Readonly<Record<GatewayOutcome['kind'], number>> = {
 }
 
 export async function sendCommand(
-  client: HostClient,
+  runtime: Runtime,
   kind: OperationKind,
   bodyBytes: Buffer,
   originalId: string | undefined,
@@ -26,7 +27,7 @@ export async function sendCommand(
   } catch (error) {
     throw new Error(`the request body is not JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
   }
-  const outcome = await client.sendUnchecked(kind, body, originalId)
+  const outcome = await sendByHand(runtime, kind, body, originalId)
   if (json) console.log(JSON.stringify(outcome))
   else console.log(describeOutcome(outcome))
   return OUTCOME_EXIT[outcome.kind]

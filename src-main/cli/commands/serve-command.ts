@@ -5,9 +5,8 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FILES_KEPT, startLocalServer, type ServerLimits } from '../../api'
-import { defaultReaderFactory, startAgent, startNexoEndpoint, startZvtEndpoint, type Runtime } from '../../app'
+import { defaultReaderFactory, keychainStandIn, startAgent, startNexoEndpoint, startZvtEndpoint, type Runtime } from '../../app'
 import { builtRendererDir } from '../../config'
-import { MemorySecretStore } from '../../keychain'
 import { EXIT } from '../exit-codes'
 import { SERVING_URL_FILE } from './open-command'
 
@@ -42,11 +41,8 @@ export async function serveCommand(runtime: Runtime, flags: ServeFlags): Promise
     console.log(
       `trying the settings of ${runtime.tried.file} in training (restaurant mode ${agent.config.restaurantMode ? 'on' : 'off'}), in a journal of its own in ${runtime.dataDir}; its host is never called`,
     )
-  if (runtime.secrets instanceof MemorySecretStore) {
-    console.log(
-      `TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only (${runtime.secrets.unavailable?.message ?? 'no keychain'})`,
-    )
-  }
+  const standIn = keychainStandIn(runtime.secrets)
+  if (standIn !== undefined) console.log(`TRAINING MODE WITHOUT AN OS KEYCHAIN: keys live in process memory only (${standIn})`)
   for (const alarm of agent.engine.alarms) console.log(`ALARM ${alarm.code}: ${alarm.message}`)
   // Where `pos-agent open` asks for a new window's link while this runs (the owner's file, like the token's).
   const servingFile = join(runtime.dataDir, SERVING_URL_FILE)

@@ -3,9 +3,8 @@
  * works without a configuration, or with an incomplete one the agent would refuse.
  */
 import { join, resolve } from 'node:path'
-import { checkHost, checkReader, checkSignature, composeFirstRunSetup, resolveDataDir, type Finding } from '../../app'
+import { checkHost, checkReader, checkSignature, composeFirstRunSetup, productionKeychain, resolveDataDir, type Finding } from '../../app'
 import { builtRendererDir, loadConfig, preparePrivateFolder, userConfigDir, type AgentConfig, type LoadedConfig } from '../../config'
-import { openSecretStore } from '../../keychain'
 import { createLogger } from '../../log'
 import { startSetupServer } from '../../setup'
 import { EXIT } from '../exit-codes'
@@ -37,12 +36,12 @@ export async function setupCommand(flags: SetupFlags): Promise<number> {
   const dataDir = resolveDataDir(loaded, flags.dataDirFlag, env)
   preparePrivateFolder(dataDir)
   const logger = createLogger({ level: 'info', logDir: join(dataDir, 'logs') })
-  const secrets = await openSecretStore('production', logger, true)
+  const secrets = await productionKeychain(logger)
   const { setup, close } = await composeFirstRunSetup({
     dataDir,
     configFile,
     secrets,
-    reopenSecrets: () => openSecretStore('production', logger, true),
+    reopenSecrets: () => productionKeychain(logger),
     logger,
     checks: runChecks,
     startCommand: ['pos-agent', ...(flags.configFlag ? ['--config', configFile] : []), 'serve'].join(' '),

@@ -1,46 +1,28 @@
 /**
  * `pos-agent sign` and `pos-agent verify`: for integrators chasing a rejected signature. They show
- * the exact string to sign (with the key line masked) and the signature the agent computes.
+ * the exact string to sign (with the key line masked) and the signature the agent computes; the key
+ * and the signer's rule are the composition root's (app/gateway-by-hand.ts), the words are here.
  */
-import { keyCheckValue, sign, stringToSign, verifySignature, type SignType } from '../../gateway'
+import type { SignType } from '../../app'
 import { EXIT } from '../exit-codes'
 
-export interface SignInput {
-  method: string
-  path: string
-  dateTime: string
-  msgId: string
-  signType: SignType
-  body: Buffer
-}
-
-/** The string to sign as text, built by the same rule with line 4 replaced by the key's check value. */
-export function maskedStringToSign(input: SignInput, key: string): string {
-  const body = input.method === 'GET' ? undefined : input.body
-  return stringToSign({ ...input, body }, `<signing key, KCV ${keyCheckValue(key)}>`).toString('utf8')
-}
-
-export function signCommand(input: SignInput, key: string, json: boolean): number {
-  const body = input.method === 'GET' ? undefined : input.body
-  const signature = sign({ ...input, body }, input.signType, key)
+export function signCommand(signed: { stringToSign: string; signature: string }, signType: SignType, json: boolean): number {
   if (json) {
-    console.log(JSON.stringify({ stringToSign: maskedStringToSign(input, key), signType: input.signType, signature }))
+    console.log(JSON.stringify({ stringToSign: signed.stringToSign, signType, signature: signed.signature }))
   } else {
     console.log('String to sign (lines joined by LF, no trailing newline; line 4 is the signing key, masked here):')
     console.log('----')
-    console.log(maskedStringToSign(input, key))
+    console.log(signed.stringToSign)
     console.log('----')
-    console.log(`SignType: ${input.signType}`)
-    console.log(`Authorization: ${signature}`)
+    console.log(`SignType: ${signType}`)
+    console.log(`Authorization: ${signed.signature}`)
   }
   return EXIT.ok
 }
 
-export function verifyCommand(input: SignInput & { authorization: string }, key: string, json: boolean): number {
-  // A received response or notification always includes its body line (docs/gateway.md §3 "Checking a response").
-  const valid = verifySignature(input, input.signType, key, input.authorization)
-  const expected = sign(input, input.signType, key)
-  if (json) console.log(JSON.stringify({ valid, expected, received: input.authorization }))
+export function verifyCommand(checked: { valid: boolean; expected: string }, authorization: string, json: boolean): number {
+  const { valid, expected } = checked
+  if (json) console.log(JSON.stringify({ valid, expected, received: authorization }))
   else if (valid) console.log('signature valid')
   else {
     console.log('signature does NOT match: do not process this message')

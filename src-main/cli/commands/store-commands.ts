@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { answerOf, GATEWAY_OPERATIONS, type HostClient } from '../../gateway'
 import {
   enrolTerminal,
   fleetTable,
@@ -21,12 +20,13 @@ import {
   type LaneRecords,
   type RescueRunInput,
   type RescueRunResult,
-  type RescueSender,
   type StoreConnectionSettings,
 } from '../../store'
-import { storeCaPem } from '../../app'
-import { storeSecretAccount } from '../../keychain'
+import { SYSTEM_CLOCK, type Clock } from '../../../src-shared/clock'
 import { EXIT } from '../exit-codes'
+
+// What the rescue sends with and a lane connects with are the composition root's (app/store-outside.ts).
+export { rescueSender, storeConnectionOf } from '../../app'
 
 /** `pos-agent store keygen`: the private key into a new file (owner-only), the public key printed for the configuration. */
 export function storeKeygen(file: string, passphrase: string): number {
@@ -74,16 +74,6 @@ export function storeRewrap(oldFile: string, file: string, oldPassphrase: string
   return EXIT.ok
 }
 
-/** The gateway client as the rescue's sender: each item under its own id, as the terminal would have sent it. */
-export function rescueSender(host: HostClient): RescueSender {
-  return {
-    async send(copy) {
-      const originalId = GATEWAY_OPERATIONS[copy.operation].takesOriginalId ? copy.saleId : undefined
-      return answerOf(await host.sendUnchecked(copy.operation, copy.body, originalId))
-    },
-  }
-}
-
 export type RescueInput = Omit<RescueRunInput, 'print' | 'warn'>
 
 /** `pos-agent rescue`: the run (src-main/store/rescue-run.ts) on the console; exit 0 when nothing is left or refused. */
@@ -103,6 +93,7 @@ export async function fleetCommand(
   connections: Array<Omit<StoreConnectionSettings, 'name'>>,
   json: boolean,
   timeoutMs = 5_000,
+  clock: Clock = SYSTEM_CLOCK,
 ): Promise<number> {
   const records: LaneRecords[] = []
   for (const settings of connections) {
@@ -114,38 +105,7 @@ export async function fleetCommand(
       await connection.close()
     }
   }
-  const lanes = fleetView(records, Date.now())
+  const lanes = fleetView(records, clock.now())
   console.log(json ? JSON.stringify(lanes) : fleetTable(lanes))
   return lanes.some((lane) => lane.needsPerson.length > 0) ? EXIT.failure : EXIT.ok
-}
-
-/** The store connection settings a lane's configuration names (its own credentials from the keychain). */
-export async function storeConnectionOf(
-  config: {
-    merchant: { storeId: string }
-    store?:
-      | {
-          servers: string[]
-          caFile?: string | undefined
-          domain?: string | undefined
-          user?: string | undefined
-          nkey?: string | undefined
-        }
-      | undefined
-  },
-  secrets: { get(account: string): Promise<string | undefined> },
-  maxAgeMs: number,
-): Promise<Omit<StoreConnectionSettings, 'name'> | undefined> {
-  const store = config.store
-  if (!store) return undefined
-  return {
-    servers: store.servers,
-    caPem: storeCaPem(store),
-    storeId: config.merchant.storeId,
-    domain: store.domain,
-    user: store.user,
-    password: store.user ? await secrets.get(storeSecretAccount('password', store.user)) : undefined,
-    nkeySeed: store.nkey ? await secrets.get(storeSecretAccount('nkey-seed', store.nkey)) : undefined,
-    maxAgeMs,
-  }
 }

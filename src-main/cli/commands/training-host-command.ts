@@ -3,9 +3,8 @@
  * agent configured against it. It serves the training aid, plus any `--aid` whose key is in the keychain.
  */
 import { join } from 'node:path'
-import type { Runtime } from '../../app'
+import { trainingHostKeys, type Runtime } from '../../app'
 import { TRAINING_IDENTITY } from '../../config'
-import { ensureTrainingKey, readSigningKey } from '../../gateway'
 import { parseFaultSpec, startTrainingHost } from '../../training'
 import { EXIT } from '../exit-codes'
 
@@ -19,8 +18,7 @@ export async function trainingHostCommand(runtime: Runtime, flags: TrainingHostF
   if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65_535)
     throw new Error(`--port must be 0 to 65535, got ${flags.port}`)
   const faults = flags.faults.map(parseFaultSpec)
-  const signingKeys: Record<string, string> = { [TRAINING_IDENTITY.aid]: await ensureTrainingKey(runtime.secrets, TRAINING_IDENTITY.aid) }
-  for (const aid of flags.aids) signingKeys[aid] = await readSigningKey(runtime.secrets, aid)
+  const signingKeys = await trainingHostKeys(runtime.secrets, TRAINING_IDENTITY.aid, flags.aids)
   const host = await startTrainingHost({
     port: flags.port,
     stateDir: join(runtime.dataDir, 'training-host'),

@@ -4,7 +4,10 @@
  */
 import { Command, Option } from 'commander'
 import type { Runtime } from '../../app'
-import { OPERATION_KINDS, readSigningKey, SIGN_TYPES, type OperationKind, type SignType } from '../../gateway'
+// The flags' choices are the gateway's own names, read when the table is built: before any module
+// of the agent is loaded (main.ts), so from src-main/gateway itself, and nothing else of it (a lint
+// exception names these four). Signing and sending are the composition root's.
+import { OPERATION_KINDS, SIGN_TYPES, type OperationKind, type SignType } from '../../gateway'
 import { readBody } from '../commands/io'
 import type { CliContext } from './context'
 
@@ -42,25 +45,23 @@ export function addGatewayCommands({ program, withRuntime, finish }: CliContext)
       .command('sign')
       .description('print the string to sign (key masked) and the signature for a request, to debug a rejected signature'),
   ).action(async (o: SignFlags) => {
-    const { signCommand } = await import('../commands/sign-commands')
+    const [{ signByHand }, { signCommand }] = await Promise.all([import('../../app'), import('../commands/sign-commands')])
     finish(
-      await withRuntime(async (rt) =>
-        signCommand(await signInput(rt, o), await readSigningKey(rt.secrets, o.aid ?? rt.aid), o.json === true),
-      ),
+      await withRuntime(async (rt) => {
+        const input = await signInput(rt, o)
+        return signCommand(await signByHand(rt.secrets, o.aid ?? rt.aid, input), input.signType, o.json === true)
+      }),
     )
   })
   signFlags(program.command('verify').description('check the signature of a received response or notification'))
     .requiredOption('--authorization <hex>', 'the received Authorization header')
     .action(async (o: SignFlags & { authorization: string }) => {
-      const { verifyCommand } = await import('../commands/sign-commands')
+      const [{ verifyByHand }, { verifyCommand }] = await Promise.all([import('../../app'), import('../commands/sign-commands')])
       finish(
-        await withRuntime(async (rt) =>
-          verifyCommand(
-            { ...(await signInput(rt, o)), authorization: o.authorization },
-            await readSigningKey(rt.secrets, o.aid ?? rt.aid),
-            o.json === true,
-          ),
-        ),
+        await withRuntime(async (rt) => {
+          const checked = await verifyByHand(rt.secrets, o.aid ?? rt.aid, { ...(await signInput(rt, o)), authorization: o.authorization })
+          return verifyCommand(checked, o.authorization, o.json === true)
+        }),
       )
     })
 
@@ -72,17 +73,7 @@ export function addGatewayCommands({ program, withRuntime, finish }: CliContext)
     .option('--body-file <file>', 'JSON body from a file (default: standard input)')
     .option('--json', 'print the outcome as one JSON line')
     .action(async (operation: OperationKind, originalId: string | undefined, o: { bodyFile?: string; json?: boolean }) => {
-      const [{ openHostClient }, { sendCommand }] = await Promise.all([import('../../app'), import('../commands/send-command')])
-      finish(
-        await withRuntime(async (rt) => {
-          const body = await readBody(o.bodyFile)
-          const connection = await openHostClient(rt)
-          try {
-            return await sendCommand(connection.client, operation, body, originalId, o.json === true)
-          } finally {
-            await connection.close()
-          }
-        }),
-      )
+      const { sendCommand } = await import('../commands/send-command')
+      finish(await withRuntime(async (rt) => sendCommand(rt, operation, await readBody(o.bodyFile), originalId, o.json === true)))
     })
 }

@@ -113,11 +113,11 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
     .command('password')
     .description('read the store server password of store.user from standard input and keep it in the OS keychain')
     .action(async () => {
-      const [{ storeSecretAccount }, { auditFromCommandLine }] = await Promise.all([import('../../keychain'), import('../../app')])
+      const { auditFromCommandLine, keepStoreSecret } = await import('../../app')
       finish(
         await withRuntime((rt) =>
           storeSecret(rt, 'user', async (rt, user) => {
-            await rt.secrets.set(storeSecretAccount('password', user), await readSecret(`store server password for ${user} (not echoed): `))
+            await keepStoreSecret(rt.secrets, 'password', user, await readSecret(`store server password for ${user} (not echoed): `))
             await auditFromCommandLine(rt.secrets, rt.dataDir, {
               action: 'setStorePassword',
               subject: user,
@@ -134,7 +134,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
     .command('nkey')
     .description("read this terminal's NKey seed (SU...) for store.nkey from standard input and keep it in the OS keychain")
     .action(async () => {
-      const [{ storeSecretAccount }, { auditFromCommandLine }] = await Promise.all([import('../../keychain'), import('../../app')])
+      const { auditFromCommandLine, keepStoreSecret } = await import('../../app')
       finish(
         await withRuntime((rt) =>
           storeSecret(rt, 'nkey', async (rt, nkey) => {
@@ -146,7 +146,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
               console.error('this is not a user NKey seed (it starts with SU): nothing was stored')
               return EXIT.usage
             }
-            await rt.secrets.set(storeSecretAccount('nkey-seed', nkey), seed)
+            await keepStoreSecret(rt.secrets, 'nkey-seed', nkey, seed)
             await audit(true, 'seed kept in the keychain')
             console.log('NKey seed stored')
             return EXIT.ok
@@ -329,7 +329,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
             return EXIT.config
           }
           const connections = o.domain ? o.domain.map((domain) => ({ ...connection, domain })) : [connection]
-          return fleetCommand(connections, o.json === true)
+          return fleetCommand(connections, o.json === true, undefined, rt.clock)
         }),
       )
     })

@@ -62,6 +62,18 @@ function cli(dir: string, args: string[]): Promise<{ code: number | null; stdout
   })
 }
 
+/** The audit trail of the data folder's journal: action, door, actor, ok; never the key. */
+function trailOf(dir: string): unknown[][] {
+  const db = openJournalDatabase(join(dir, 'data', JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
+  try {
+    const trail = new AuditStore(db, ephemeralAuditKey()).between(0, Number.MAX_SAFE_INTEGER)
+    expect(JSON.stringify(trail)).not.toMatch(/setup-test-signing-key/)
+    return trail.map((r) => [r.action, r.door, r.actor, r.ok])
+  } finally {
+    db.close()
+  }
+}
+
 describe.runIf(keychain)('first-run setup', () => {
   const AID = `SETUP-ACQ-${process.pid}`
   const KEY = 'setup-test-signing-key-012345678'
@@ -122,20 +134,15 @@ describe.runIf(keychain)('first-run setup', () => {
       for (const name of readdirSync(join(dir, 'data', 'logs')).filter((n) => n.endsWith('.log')))
         expect(statSync(join(dir, 'data', 'logs', name)).mode & 0o777).toBe(0o600)
       expect(readFileSync(configFile, 'utf8')).not.toContain(KEY)
-      // What setup changed is in the journal's audit trail, by setup, with the first manager as actor.
-      const db = openJournalDatabase(join(dir, 'data', JOURNAL_FILE), { migrations: JOURNAL_MIGRATIONS })
-      try {
-        const trail = new AuditStore(db, ephemeralAuditKey()).between(0, Number.MAX_SAFE_INTEGER)
-        expect(trail.map((r) => [r.action, r.door, r.actor, r.ok])).toEqual([
-          ['auditSealed', 'agent', undefined, true],
-          ['setSigningKey', 'setup', '1', true],
-          ['configChanged', 'setup', '1', true],
-          ['addOperator', 'setup', '1', true],
-        ])
-        expect(JSON.stringify(trail)).not.toContain(KEY)
-      } finally {
-        db.close()
-      }
+      // What setup changed is in the journal's audit trail, by the setup door: the key and the first
+      // manager as the service records them (no operator acts before the first one exists), the
+      // configuration with the first manager named.
+      expect(trailOf(dir)).toEqual([
+        ['auditSealed', 'agent', undefined, true],
+        ['setSigningKey', 'setup', undefined, true],
+        ['configChanged', 'setup', '1', true],
+        ['addOperator', 'setup', undefined, true],
+      ])
       const loaded = loadConfig({ flag: configFile })!
       expect(loaded.config).toMatchObject({ mode: 'production', currency: 'USD', host: { aid: AID, caFile: host.caFile } })
       expect(loaded.config.merchant).toMatchObject({ terminalId: 'T-1', storeName: 'Corner Cafe', storeAddress: ['12 Main Street'] })
@@ -149,6 +156,14 @@ describe.runIf(keychain)('first-run setup', () => {
       const approved = await post({ ...form(), storeName: 'Other', approverId: '1', approverPin: '4321' })
       expect(approved.ok).toBe(true)
       expect(readFileSync(configFile, 'utf8')).toContain('Other')
+      // The manager's approval went through the service: the wrong PIN and the right one, each kept.
+      expect(trailOf(dir).slice(4)).toEqual([
+        ['approval', 'setup', '1', false],
+        ['setSigningKey', 'setup', undefined, false],
+        ['approval', 'setup', '1', true],
+        ['setSigningKey', 'setup', '1', true],
+        ['configChanged', 'setup', '1', true],
+      ])
     } finally {
       await stop(setup.child)
     }

@@ -115,8 +115,12 @@ describe('wrong PINs and the lockout', () => {
   it('a manager unlocks a locked operator without changing the PIN', async () => {
     for (let i = 1; i <= MAX_WRONG_PINS; i++) await refusal(operators.verify({ operatorId: '17', pin: '0000' }))
     expect(await refusal(operators.verify({ operatorId: '17', pin: '1234' }))).toBe('OPERATOR_LOCKED')
-    expect(operators.unlock('17').lockedUntil).toBeUndefined()
+    const unlocked = operators.unlock('17')
+    expect(unlocked).toMatchObject({ id: '17', wasLocked: true })
+    expect(unlocked.lockedUntil).toBeUndefined()
     expect(await operators.verify({ operatorId: '17', pin: '1234' })).toMatchObject({ id: '17' })
+    // Unlocked already: said so.
+    expect(operators.unlock('17').wasLocked).toBe(false)
   })
 
   it('an unknown number reads exactly as a known one with a wrong PIN: the same words, count and lockout', async () => {

@@ -1,6 +1,7 @@
 /**
  * Who may do what, searched rather than exemplified: every caller (a cashier window, the customer
- * display, a POS token with any set of scopes, nexo, the command line) × every operation × who is
+ * display, a POS token with any set of scopes, nexo, the command line, the first-run setup page) ×
+ * every operation × who is
  * signed in at that window (nobody, a cashier, a manager, a manager at another window) × the
  * operation's manager rule (a void's age, a tip override, an export with the audit trail) × the
  * approval sent (none, a manager's PIN, a cashier's, a wrong PIN, a proof this caller asked for this
@@ -177,8 +178,9 @@ function answerOf(
   const managerNeeded = row.manager === 'always' || row.manager === 'notFirstOperator' || (row.manager !== 'never' && ruleHolds)
   if (!managerNeeded) return { answer: 'ok', ...(ownId ? { actor: ownId } : {}) }
   if (signedInHere === 'manager') return { answer: 'ok', actor: MANAGER.operatorId }
-  // A number and PIN approve only at the cashier window; elsewhere they are refused unread.
-  const pinDoor = caller.door === 'counter'
+  // A number and PIN approve only where the manager types them, the cashier window and the setup
+  // page; elsewhere they are refused unread.
+  const pinDoor = caller.door === 'counter' || caller.door === 'setup'
   if (pinDoor && approval === 'managerPin') return { answer: 'ok', actor: MANAGER.operatorId }
   if (pinDoor && approval === 'wrongPin') return { answer: 'WRONG_PIN' }
   // A proof approves only the request and the caller it was asked for (by that caller, through approve).
@@ -199,7 +201,7 @@ function reaches(caller: Caller, name: OperationName, asksMore = false): boolean
 }
 
 const scopesArb = fc.subarray([...TOKEN_SCOPES], { minLength: 1 }) as fc.Arbitrary<TokenScope[]>
-const doorArb = fc.constantFrom('counter', 'display', 'pos', 'nexo', 'cli')
+const doorArb = fc.constantFrom('counter', 'display', 'pos', 'nexo', 'cli', 'setup')
 const hereArb = fc.constantFrom<Here>('nobody', 'cashier', 'manager', 'managerElsewhere')
 const approvalArb = fc.constantFrom<Approval>(
   'none',
@@ -244,7 +246,7 @@ describe('access: every caller × scope × operation × who is signed in × rule
                 ? { door, token }
                 : door === 'nexo'
                   ? { door, token, saleId: `POS-${run}` }
-                  : { door: 'cli' }
+                  : { door }
           // The clock: a void's age rule holds for a sale older than the terminal's limit.
           terminal.clock.now = terminal.saleAt + (ruleHolds ? VOID_MINUTES + 1 : 1) * 60_000
           if (staffed && here !== 'nobody') {

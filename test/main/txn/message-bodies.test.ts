@@ -23,6 +23,16 @@ const sale = (extra: Partial<SaleRecord> = {}): SaleRecord => ({
 })
 
 describe('request bodies built from the sale', () => {
+  it("payment: the sale's offline policy, kept in the same options column, is the agent's and never goes to the host", () => {
+    const body = paymentBody(
+      sale({ options: JSON.stringify({ metadata: 'order 78', offlinePolicy: 'forceOffline' }) }),
+      TEST_CARDS.chipVisa(),
+      merchant,
+    )
+    expect(body).toMatchObject({ metadata: 'order 78' })
+    expect(body).not.toHaveProperty('offlinePolicy')
+  })
+
   it('payment: card data, entry mode, pspInfo with the terminal ids, amount, and the integrator fields', () => {
     const body = paymentBody(
       sale({
