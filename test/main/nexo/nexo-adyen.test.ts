@@ -415,7 +415,9 @@ describe('how a payment the bank did not answer ends, as the POS reads it', () =
     const answer = await send(paymentRequest(serviceId, 8.4, 'ORDER-71'))
     const payment = answer.SaleToPOIResponse!.PaymentResponse!
     expect(payment.Response).toMatchObject({ Result: 'Failure', ErrorCondition: 'UnreachableHost' })
-    expect(new URLSearchParams(payment.Response.AdditionalResponse).get('message')).toMatch(/no valid answer came from the bank/i)
+    expect(new URLSearchParams(payment.Response.AdditionalResponse).get('message')).toMatch(
+      /the bank.s answer did not come in time, or could not be read/i,
+    )
     expect(payment.PaymentResult?.AmountsResp?.AuthorizedAmount).toBe(0)
     expect(payment.PaymentResult?.PaymentAcquirerData?.ApprovalCode).toBeUndefined()
     const saleId = payment.POIData.POITransactionID.TransactionID
