@@ -71,7 +71,7 @@ export function pageScrolls(page: Page): Promise<{ horizontal: boolean; vertical
  * Every control a cashier can press inside `scope` (all of them when a modal dialog or the open Menu is
  * not in front), each brought into view as a tap would need it: its centre is the control itself (no
  * other region drawn over it), and its box is not cut at the window's right edge or by a scrolling box.
- * Controls out of sight on purpose (display: none, visibility: hidden, inert, a closed Menu) are not
+ * Controls out of sight on purpose (display: none, visibility: hidden, inert, a closed Menu or folded section) are not
  * controls the cashier can see. Returns the problems in words, naming each control by its test id or words.
  */
 const CONTROLS = String.raw`(scope) => {
@@ -85,6 +85,10 @@ const CONTROLS = String.raw`(scope) => {
   let checked = 0
   for (const el of root.querySelectorAll(selector)) {
     if (el.closest('[inert]')) continue
+    // Folded away in a closed <details> (its content is not rendered, though Chromium still gives it a
+    // box): only that details' own summary can be pressed.
+    const folded = el.closest('details:not([open])')
+    if (folded && !(el.tagName === 'SUMMARY' && el.parentElement === folded)) continue
     const style = getComputedStyle(el)
     if (style.visibility !== 'visible' || style.display === 'none') continue
     let r = el.getBoundingClientRect()
