@@ -20,6 +20,8 @@ import { agreeing, counted } from '../../src-shared/counted'
 
 /** How long a lane's events wait to go out together (the fleet reads them; nothing waits for them). */
 const EVENT_DELAY_MS = 50
+/** How often a lane reads again how safe its store copy is (and at every reconnect). */
+const DURABILITY_REFRESH_MS = 60_000
 /** How long a closing terminal waits for a heartbeat or copy pass in flight before cutting it short. */
 const CLOSE_GRACE_MS = 500
 
@@ -84,6 +86,7 @@ export class StoreLink {
   /** How safe the store's copy is, as last read from the store server (undefined before it answered). */
   private reading: DurabilityReading | undefined
   private readingNow: Promise<DurabilityReading> | undefined
+  private readAt = 0
   private stopReconnects: (() => void) | undefined
 
   constructor(
@@ -113,8 +116,8 @@ export class StoreLink {
 
   /**
    * Reads the store server's version and the stream's replicas, and classifies the copy
-   * (durability.ts). Done at start, after every reconnect (the client may be on another server now)
-   * and with every heartbeat (the store's admin may have changed the stream's replicas).
+   * (durability.ts). Done with the first heartbeat, after every reconnect (the client may be on
+   * another server now) and once a minute after (the store's admin may change the stream's replicas).
    */
   async readDurability(ms: number): Promise<DurabilityReading> {
     this.readingNow ??= this.connection
@@ -127,6 +130,7 @@ export class StoreLink {
             `store copy: ${reading.words}`,
           )
         this.reading = reading
+        this.readAt = this.now()
         return reading
       })
       .finally(() => (this.readingNow = undefined))
@@ -275,9 +279,12 @@ export class StoreLink {
         await this.connection.putEnrolment(terminalId, enrolment, ackTimeoutMs * 2)
         this.enrolmentPut = true
       }
-      await this.readDurability(ackTimeoutMs * 2).catch((error: unknown) =>
-        this.logger.debug({ err: error }, 'the store copy could not be classified'),
-      )
+      // Read again once a minute, not with every beat: a request per heartbeat on a busy lane is
+      // traffic the store server and the lane's event loop do not need for a setting that rarely changes.
+      if (this.reading === undefined || this.now() - this.readAt >= DURABILITY_REFRESH_MS)
+        await this.readDurability(ackTimeoutMs * 2).catch((error: unknown) =>
+          this.logger.debug({ err: error }, 'the store copy could not be classified'),
+        )
       const beat: Heartbeat = {
         ...hooks.status(),
         ...(this.reading ? { storeCopy: this.reading.durability, storeCopyLabel: this.reading.label } : {}),
