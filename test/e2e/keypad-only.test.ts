@@ -44,12 +44,18 @@ describe.skipIf(!e2eComponentsPresent())('the counter with a keypad alone', () =
     for (const digit of digits) await key(page, digit)
   }
 
-  /** Arrows down (right from a list box) until the focus is on `testId` or the control with these words. */
+  /**
+   * Arrows down (right from a list box) until the focus is on `testId` or the control with these words;
+   * the arrows stop at the last control, so from there up (left from a list box) as a cashier would.
+   */
   async function arrowTo(page: Page, target: string, limit = 60): Promise<void> {
+    let forward = true
     for (let i = 0; i < limit; i++) {
-      if ((await focused(page)) === target) return
+      const at = await focused(page)
+      if (at === target) return
       const onList = await page.evaluate('document.activeElement && document.activeElement.tagName === "SELECT"')
-      await key(page, onList ? 'ArrowRight' : 'ArrowDown')
+      await key(page, forward ? (onList ? 'ArrowRight' : 'ArrowDown') : onList ? 'ArrowLeft' : 'ArrowUp')
+      if (forward && (await focused(page)) === at) forward = false
     }
     throw new Error(`the arrows never reached "${target}" (focus on "${await focused(page)}")`)
   }
