@@ -45,7 +45,7 @@ describe.skipIf(!e2eComponentsPresent())('a terminal with no manager', () => {
 
   it('once a manager exists the notice is gone', async () => {
     const { page } = e2e.cashier
-    await page.evaluate(() => window.localStorage.clear())
+    await page.evaluate('window.localStorage.clear()')
     await page.reload()
     await page.getByTestId('no-manager-notice').waitFor()
     await signedInWithStaff(e2e, CASHIER)

@@ -42,7 +42,9 @@ describe.skipIf(!e2eComponentsPresent())('a return in the browser', () => {
       /^Return USD 15\.00 to .+, from the sale of USD 40\.00 at \d{2}:\d{2}\.$/,
     )
     expect(await confirm.innerText()).toContain('no manager can approve this return')
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('return-confirm-back')
+    expect(await page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('data-testid')")).toBe(
+      'return-confirm-back',
+    )
     expect(await panel.getByTestId('test-card-picker').count()).toBe(0)
     expect(await axeViolations(page)).toEqual([])
     for (const size of [
