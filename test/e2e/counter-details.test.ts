@@ -9,7 +9,8 @@
  * - Transactions shows several sales at once (800x480);
  * - the customer display: every text at 7:1 in its usual colours, "High contrast is on" once pressed,
  *   and at 200% text (400x240) what the customer is asked to do in sight;
- * - a cashier's Settings shows no acquirer ids, signing key or tokens (last: it adds staff).
+ * - a cashier's Settings shows no acquirer ids, signing key or tokens (last: it adds staff), and
+ *   its folded manager part opens and works: a manager there creates a POS token with their PIN.
  */
 import type { Locator, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
@@ -17,7 +18,7 @@ import { goTo, keyAmount, newSale, presentCard, sell, waitForResult } from './ca
 import { e2eComponentsPresent, screenshot } from './harness'
 import { notInView } from './in-view'
 import { internalWords } from './plain-words'
-import { CASHIER, signedInWithStaff } from './staff'
+import { CASHIER, MANAGER, signedInWithStaff, signInIfAsked } from './staff'
 import { useE2E } from './suite'
 
 // The page's globals used in page.evaluate callbacks (tsconfig.node has no DOM library).
@@ -205,5 +206,32 @@ describe.skipIf(!e2eComponentsPresent())('the counter’s details', () => {
       await screenshot(page, `details-settings-cashier-${size.width}x${size.height}`)
       await goTo(page, 'sale')
     }
+  })
+
+  it("a manager opens the folded part of a cashier's Settings, and it works with the manager's PIN", async () => {
+    const { page } = e2e.cashier
+    // Staff were added by the test before: the cashier signs in.
+    await page.setViewportSize(SIZES[0])
+    await signInIfAsked(page, CASHIER)
+    await goTo(page, 'settings')
+    const folded = page.getByTestId('manager-settings')
+    expect(await folded.getAttribute('open')).toBeNull()
+    await page.getByTestId('settings-manager-only').click()
+    expect(await folded.getAttribute('open')).not.toBeNull()
+    await page.getByTestId('signing-key-input').waitFor()
+    const tokens = page.getByTestId('integrator-tokens')
+    await tokens.getByTestId('token-name-input').fill('Till 4')
+    await tokens.getByTestId('create-token-button').click()
+    const approval = page.getByTestId('approval-dialog')
+    await approval.waitFor()
+    await page.getByTestId('approval-operator-input').fill(MANAGER.operatorId)
+    await page.getByTestId('approval-pin-input').fill(MANAGER.pin)
+    await page.getByTestId('approve-button').click()
+    await page.getByTestId('new-token-text').waitFor()
+    await screenshot(page, 'details-settings-manager-opened-800x480')
+    await page.getByTestId('new-token-done').click()
+    await tokens.getByTestId('token-Till 4').waitFor()
+    // The cashier's try was refused for want of a manager (403): the refusal the approval answered.
+    expect(e2e.cashier.consoleErrors.splice(0)).toEqual([expect.stringMatching(/status of 403/)])
   })
 })
