@@ -26,6 +26,8 @@ describe.skipIf(!e2eComponentsPresent())('a return in the browser', () => {
     const panel = page.getByTestId('return-panel')
     await panel.waitFor()
     expect(await panel.getByRole('heading').innerText()).toBe('Return on the sale of USD 40.00')
+    // No staff: the dialog never promises a manager's approval nobody can give.
+    expect(await panel.innerText()).toContain('The customer presents the same card, once you confirm the return.')
     // What is left to return is offered as a button, never filled in; the cashier returns part of it.
     expect(await panel.getByTestId('return-amount').inputValue()).toBe('')
     await panel.getByTestId('return-all-left').click()

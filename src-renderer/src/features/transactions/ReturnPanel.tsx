@@ -161,11 +161,15 @@ function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null })
         ) : !started ? (
           <form onSubmit={submit} noValidate>
             {sale ? (
-              <p>{moneyText(left, currency)} is left to return. The customer presents the same card, and a manager approves the return.</p>
+              <p>
+                {moneyText(left, currency)} is left to return. The customer presents the same card
+                {noStaff ? ', once you confirm the return.' : ', and a manager approves the return.'}
+              </p>
             ) : (
               <p data-testid="return-limits">
                 For goods bought without a sale on this terminal (another till, before the terminal was used). The customer presents the
-                card to credit, and a manager approves the return. {limits ? `Limits: ${limits.words}.` : 'The terminal checks its limits.'}
+                card to credit{noStaff ? ', once you confirm the return' : ', and a manager approves the return'}.{' '}
+                {limits ? `Limits: ${limits.words}.` : 'The terminal checks its limits.'}
               </p>
             )}
             <label className="field">
