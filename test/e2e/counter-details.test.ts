@@ -9,15 +9,17 @@
  * - Transactions shows several sales at once (800x480);
  * - the customer display: every text at 7:1 in its usual colours, "High contrast is on" once pressed,
  *   and at 200% text (400x240) what the customer is asked to do in sight;
- * - a cashier's Settings shows no acquirer ids, signing key or tokens (last: it adds staff).
+ * - a cashier's Settings shows no acquirer ids, signing key or tokens (last: it adds staff), and
+ *   its folded manager part opens and works: a manager there creates a POS token with their PIN.
  */
-import type { Locator, Page } from 'playwright-core'
+import type { Locator } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { goTo, keyAmount, newSale, presentCard, sell, waitForResult } from './cashier'
+import { lowestContrast } from './contrast'
 import { e2eComponentsPresent, screenshot } from './harness'
 import { notInView } from './in-view'
 import { internalWords } from './plain-words'
-import { CASHIER, signedInWithStaff } from './staff'
+import { CASHIER, MANAGER, signedInWithStaff, signInIfAsked } from './staff'
 import { useE2E } from './suite'
 
 // The page's globals used in page.evaluate callbacks (tsconfig.node has no DOM library).
@@ -28,29 +30,6 @@ const SIZES = [
   { width: 1024, height: 768 },
   { width: 1280, height: 800 },
 ] as const
-
-/** The lowest contrast ratio of any text on the page against its background (WCAG relative luminance). */
-const LOWEST_CONTRAST = String.raw`(() => {
-  const rgb = (c) => (c.match(/[\d.]+/g) || []).slice(0, 4).map(Number)
-  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4 }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0)
-  const background = (el) => {
-    for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length < 4 || c[3] > 0) return c }
-    return [255, 255, 255]
-  }
-  let lowest = { ratio: 99, text: '' }
-  for (const el of document.querySelectorAll('main *')) {
-    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
-    if (!own || getComputedStyle(el).visibility !== 'visible') continue
-    const a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el))
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
-    if (ratio < lowest.ratio) lowest = { ratio: Math.round(ratio * 100) / 100, text: el.textContent.trim().slice(0, 40) }
-  }
-  return lowest
-})()`
-
-async function lowestContrast(page: Page): Promise<{ ratio: number; text: string }> {
-  return (await page.evaluate(LOWEST_CONTRAST)) as { ratio: number; text: string }
-}
 
 async function headerLefts(table: Locator): Promise<number[]> {
   return table.locator('thead th').evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().left)))
@@ -205,5 +184,32 @@ describe.skipIf(!e2eComponentsPresent())('the counter’s details', () => {
       await screenshot(page, `details-settings-cashier-${size.width}x${size.height}`)
       await goTo(page, 'sale')
     }
+  })
+
+  it("a manager opens the folded part of a cashier's Settings, and it works with the manager's PIN", async () => {
+    const { page } = e2e.cashier
+    // Staff were added by the test before: the cashier signs in.
+    await page.setViewportSize(SIZES[0])
+    await signInIfAsked(page, CASHIER)
+    await goTo(page, 'settings')
+    const folded = page.getByTestId('manager-settings')
+    expect(await folded.getAttribute('open')).toBeNull()
+    await page.getByTestId('settings-manager-only').click()
+    expect(await folded.getAttribute('open')).not.toBeNull()
+    await page.getByTestId('signing-key-input').waitFor()
+    const tokens = page.getByTestId('integrator-tokens')
+    await tokens.getByTestId('token-name-input').fill('Till 4')
+    await tokens.getByTestId('create-token-button').click()
+    const approval = page.getByTestId('approval-dialog')
+    await approval.waitFor()
+    await page.getByTestId('approval-operator-input').fill(MANAGER.operatorId)
+    await page.getByTestId('approval-pin-input').fill(MANAGER.pin)
+    await page.getByTestId('approve-button').click()
+    await page.getByTestId('new-token-text').waitFor()
+    await screenshot(page, 'details-settings-manager-opened-800x480')
+    await page.getByTestId('new-token-done').click()
+    await tokens.getByTestId('token-Till 4').waitFor()
+    // The cashier's try was refused for want of a manager (403): the refusal the approval answered.
+    expect(e2e.cashier.consoleErrors.splice(0)).toEqual([expect.stringMatching(/status of 403/)])
   })
 })

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { axeViolations } from './axe'
 import { keyAmount, presentCard, waitForResult } from './cashier'
+import { lowestContrast } from './contrast'
 import { e2eComponentsPresent, screenshot } from './harness'
 import { coveredControls, cutAtRight } from './in-view'
 import { useE2E } from './suite'
@@ -23,25 +24,6 @@ const SPEECH_STUB = `(() => {
     configurable: true,
     value: { speak: (u) => window.__spoken.push(u.text), cancel: () => {}, pause: () => {}, resume: () => {}, getVoices: () => [] },
   })
-})()`
-
-/** The lowest contrast ratio of any text on the page against its background (WCAG relative luminance). */
-const LOWEST_CONTRAST = String.raw`(() => {
-  const rgb = (c) => (c.match(/[\d.]+/g) || []).slice(0, 4).map(Number)
-  const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4 }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0)
-  const background = (el) => {
-    for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length < 4 || c[3] > 0) return c }
-    return [255, 255, 255]
-  }
-  let lowest = { ratio: 99, text: '' }
-  for (const el of document.querySelectorAll('main *')) {
-    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
-    if (!own || getComputedStyle(el).visibility !== 'visible') continue
-    const a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el))
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
-    if (ratio < lowest.ratio) lowest = { ratio: Math.round(ratio * 100) / 100, text: el.textContent.trim().slice(0, 40) }
-  }
-  return lowest
 })()`
 
 describe.skipIf(!e2eComponentsPresent())('the customer display, accessible', () => {
@@ -85,9 +67,9 @@ describe.skipIf(!e2eComponentsPresent())('the customer display, accessible', () 
       await screenshot(display, 'customer-spoken-approved')
 
       // High contrast: every text at 7:1 or more (WCAG 1.4.6), measured on the page.
-      const plain = (await display.evaluate(LOWEST_CONTRAST)) as { ratio: number; text: string }
+      const plain = await lowestContrast(display)
       await display.getByRole('button', { name: 'High contrast' }).click()
-      const high = (await display.evaluate(LOWEST_CONTRAST)) as { ratio: number; text: string }
+      const high = await lowestContrast(display)
       expect(high.ratio, `lowest: "${high.text}"`).toBeGreaterThanOrEqual(7)
       expect(high.ratio).toBeGreaterThanOrEqual(plain.ratio)
       expect(await axeViolations(display)).toEqual([])
@@ -98,7 +80,7 @@ describe.skipIf(!e2eComponentsPresent())('the customer display, accessible', () 
         { width: 1280, height: 800 },
       ]) {
         await display.setViewportSize(size)
-        const lowest = (await display.evaluate(LOWEST_CONTRAST)) as { ratio: number; text: string }
+        const lowest = await lowestContrast(display)
         expect(lowest.ratio, `${size.width}x${size.height}, lowest: "${lowest.text}"`).toBeGreaterThanOrEqual(7)
         expect(await axeViolations(display)).toEqual([])
         expect(await coveredControls(display)).toEqual([])

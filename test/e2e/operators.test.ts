@@ -64,6 +64,14 @@ describe.skipIf(!e2eComponentsPresent())('operators at the counter', () => {
         await goTo(page, 'staff')
         await page.getByTestId('staff-first-manager').waitFor()
         await screenshot(page, `operators-${label}-first-manager`)
+        // A PIN is typed twice: two that differ add nobody, and say why.
+        const form = page.getByTestId('add-staff')
+        await form.getByLabel('Operator number').fill('9')
+        await form.getByLabel('Name').fill('Maria')
+        await form.getByLabel('PIN (4 to 8 digits)').fill('4321')
+        await form.getByLabel('The same PIN again').fill('4312')
+        expect(await form.getByTestId('add-staff-button').isDisabled()).toBe(true)
+        await form.getByText('Type the same PIN again.').waitFor()
         await addStaff('9', 'Maria', '4321')
       }
       // From the first manager on, the counter asks who is there.

@@ -9,6 +9,7 @@ import { axeViolations } from './axe'
 import { goTo, newSale, presentCard, rowStatus, sell } from './cashier'
 import { e2eComponentsPresent, screenshot } from './harness'
 import { internalWords } from './plain-words'
+import { notInView } from './in-view'
 import { useE2E } from './suite'
 
 describe.skipIf(!e2eComponentsPresent())('a return in the browser', () => {
@@ -25,6 +26,8 @@ describe.skipIf(!e2eComponentsPresent())('a return in the browser', () => {
     const panel = page.getByTestId('return-panel')
     await panel.waitFor()
     expect(await panel.getByRole('heading').innerText()).toBe('Return on the sale of USD 40.00')
+    // No staff: the dialog never promises a manager's approval nobody can give.
+    expect(await panel.innerText()).toContain('The customer presents the same card, once you confirm the return.')
     // What is left to return is offered as a button, never filled in; the cashier returns part of it.
     expect(await panel.getByTestId('return-amount').inputValue()).toBe('')
     await panel.getByTestId('return-all-left').click()
@@ -33,6 +36,32 @@ describe.skipIf(!e2eComponentsPresent())('a return in the browser', () => {
     await panel.getByTestId('return-amount').fill('15.00')
     await screenshot(page, 'return-amount')
     await panel.getByTestId('return-start-button').click()
+    // No staff on this terminal: nobody approves, so the cashier sees what the return credits and
+    // confirms it before the card prompt; Back returns to the amount, the safe answer has the focus.
+    const confirm = panel.getByTestId('return-confirm')
+    await confirm.waitFor()
+    expect(await panel.getByTestId('return-confirm-what').innerText()).toMatch(
+      /^Return USD 15\.00 to .+, from the sale of USD 40\.00 at \d{2}:\d{2}\.$/,
+    )
+    expect(await confirm.innerText()).toContain('no manager can approve this return')
+    expect(await page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('data-testid')")).toBe(
+      'return-confirm-back',
+    )
+    expect(await panel.getByTestId('test-card-picker').count()).toBe(0)
+    expect(await axeViolations(page)).toEqual([])
+    for (const size of [
+      { width: 800, height: 480 },
+      { width: 1024, height: 768 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(size)
+      expect(await notInView(page, ['return-confirm-what', 'return-confirm-button', 'return-confirm-back'])).toEqual([])
+      await screenshot(page, `return-confirm-${size.width}x${size.height}`)
+    }
+    await panel.getByTestId('return-confirm-back').click()
+    expect(await panel.getByTestId('return-amount').inputValue()).toBe('15.00')
+    await panel.getByTestId('return-start-button').click()
+    await panel.getByTestId('return-confirm-button').click()
 
     // The reader waits for the card: the customer holds out the same card, picked in the dialog.
     const prompt = panel.getByRole('status', { name: 'Return status' })

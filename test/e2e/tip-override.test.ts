@@ -5,7 +5,9 @@
  *   (keypad only too: Enter on the box asks, Escape keeps it unticked), and the audit trail keeps that
  *   it was allowed without a manager; a tip within the limit offers no override at all;
  * - with staff, the override is a manager's: the cashier's tick is sent only with a manager's
- *   approval, which shows the tip it approves.
+ *   approval, which shows the tip it approves;
+ * - by keypad, Enter on the override box never flips it unseen (it asks), and the arrows stop at
+ *   "Send tips" instead of wrapping back to the first row.
  */
 import { describe, expect, it } from 'vitest'
 import { axeViolations } from './axe'
@@ -88,8 +90,33 @@ describe.skipIf(!e2eComponentsPresent())('a tip above the limit', () => {
     await page.getByTestId(`tip-input-${sale}`).click()
     await page.keyboard.type('900')
     await page.getByTestId(`tip-warning-${sale}`).filter({ hasText: 'A manager must tick the override.' }).waitFor()
-    await page.getByTestId(`tip-override-${sale}`).check()
+    const box = page.getByTestId(`tip-override-${sale}`)
+    // Keypad: Enter on the box asks instead of ticking; Escape leaves it as it was.
+    await box.focus()
+    await page.keyboard.press('Enter')
+    const ask = page.getByTestId('tip-override-ask-dialog')
+    await ask.waitFor()
+    expect(await box.isChecked()).toBe(false)
+    await page.keyboard.press('Escape')
+    await ask.waitFor({ state: 'detached' })
+    expect(await box.isChecked()).toBe(false)
+    await box.check()
     expect(await page.getByTestId('tip-allow-dialog').count()).toBe(0)
+    // Enter on the ticked box asks too; leaving it as it is keeps the tick.
+    await box.focus()
+    await page.keyboard.press('Enter')
+    await ask.waitFor()
+    await ask.getByRole('button', { name: 'Leave it as it is' }).click()
+    await ask.waitFor({ state: 'detached' })
+    expect(await box.isChecked()).toBe(true)
+    // The arrows stop at the last control: from Send tips, down never comes back round to the rows.
+    await page.getByTestId('submit-tips-button').focus()
+    for (let i = 0; i < 12; i += 1) {
+      await page.keyboard.press('ArrowDown')
+      const at = await page.evaluate<string>("(document.activeElement && document.activeElement.getAttribute('data-testid')) || ''")
+      expect(at).not.toMatch(/^tip-(input|override)-/)
+    }
+    expect(await box.isChecked()).toBe(true)
     await page.getByTestId('submit-tips-button').click()
     const approval = page.getByTestId('approval-dialog')
     await approval.waitFor()

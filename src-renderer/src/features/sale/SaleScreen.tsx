@@ -30,6 +30,7 @@ import {
   usePos,
 } from '../../store'
 import { AmountDialog } from './AmountDialog'
+import { NoManagerNotice } from './NoManagerNotice'
 import { DuplicateDialog } from './DuplicateDialog'
 import { SaleFacts, SaleResultActions } from './SaleResult'
 import { TestCardPicker } from './TestCardPicker'
@@ -222,6 +223,8 @@ export function SaleScreen() {
           </div>
         </div>
       </div>
+      {/* Below the sale, in the page's flow: it covers nothing, and only between sales. */}
+      {phase === 'idle' && <NoManagerNotice />}
       {phase === 'confirming' && sale && <DuplicateDialog sale={sale} />}
       {amountToConfirm !== null && currency && <AmountDialog amountMinor={amountToConfirm} currency={currency} />}
     </section>

@@ -1,7 +1,9 @@
 /**
  * The counter with a keypad alone (digits, Enter, Escape, the arrows; no Tab, no Space): the arrows
  * move the focus from control to control as Tab would (down and right forward, up and left back),
- * inside the dialog in front when there is one; Enter ticks a checkbox; Escape on any screen but the
+ * inside the dialog in front when there is one, and stop at the first and last control as a list does
+ * (a silent wrap from the last button back to the first row lands on a control nobody meant to reach);
+ * Enter ticks a checkbox (unless the box takes Enter itself); Escape on any screen but the
  * sale goes back to the sale. A list box is passed by like any control (an arrow never changes its
  * choice unasked, e.g. the period of the sales shown): Enter on it starts choosing, up and down then
  * choose, and Enter (or Escape) ends the choice. Keys a control needs itself are left to it: left and
@@ -43,17 +45,17 @@ function controls(doc: Document): HTMLElement[] {
   return [...scope.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(shown)
 }
 
-/** The next control after (or before) `from` in page order, wrapping around. */
+/** The next control after (or before) `from` in page order; at either end it stays where it is. */
 export function nextControl(items: readonly HTMLElement[], from: Element | null, forward: boolean): HTMLElement | undefined {
   if (items.length === 0) return undefined
   const at = from ? items.indexOf(from as HTMLElement) : -1
-  if (at >= 0) return items[(at + (forward ? 1 : -1) + items.length) % items.length]
+  if (at >= 0) return items[Math.min(items.length - 1, Math.max(0, at + (forward ? 1 : -1)))]
   // From something that is not itself a control (the screen, the page): the first one after it.
   if (from && from !== from.ownerDocument?.body) {
     const after = items.find((item) => from.compareDocumentPosition(item) & Node.DOCUMENT_POSITION_FOLLOWING && !from.contains(item))
     const inside = items.find((item) => from.contains(item))
     const first = inside ?? after
-    if (first) return forward ? first : items[(items.indexOf(first) - 1 + items.length) % items.length]
+    if (first) return forward ? first : items[Math.max(0, items.indexOf(first) - 1)]
   }
   return forward ? items[0] : items[items.length - 1]
 }

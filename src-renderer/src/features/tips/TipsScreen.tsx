@@ -4,6 +4,8 @@
  * (tip-selectors.ts). The override is a manager's: with staff, the agent asks for a manager's approval
  * when the tips are sent (or the manager signed in gives it); on a terminal without staff nobody can
  * approve, so ticking it asks first and the agent records that it was allowed without a manager.
+ * Enter on the box never ticks or unticks it on its own: a cashier pressing Enter to send would flip
+ * overrides unseen, so Enter asks first, with or without staff.
  */
 import { useEffect, useMemo, useState } from 'react'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
@@ -49,8 +51,9 @@ export function TipsScreen() {
   const withStaff = usePos((s) => s.counter?.required === true)
   const overrideWords = withStaff ? 'Manager override' : 'Allow above the limit'
   const submitWhy = canSubmit || inputs.tipsSubmitting ? null : tipsSubmitReason(rows, withStaff)
-  const [asking, setAsking] = useState<string | null>(null)
-  const askedRow = asking === null ? undefined : rows.find((row) => row.sale.id === asking)
+  // The box a question is open for, and whether it asks to tick (true) or untick (false) it.
+  const [asking, setAsking] = useState<{ saleId: string; tick: boolean } | null>(null)
+  const askedRow = asking === null ? undefined : rows.find((row) => row.sale.id === asking.saleId)
 
   useEffect(() => {
     void store.getState().refreshSales()
@@ -146,8 +149,14 @@ export function TipsScreen() {
                             type="checkbox"
                             checked={row.override}
                             data-testid={`tip-override-${sale.id}`}
+                            onKeyDown={(event) => {
+                              if (event.key !== 'Enter') return
+                              // Handled here, so the keypad's "Enter ticks a checkbox" leaves this box alone.
+                              event.preventDefault()
+                              setAsking({ saleId: sale.id, tick: !row.override })
+                            }}
                             onChange={(event) => {
-                              if (event.target.checked && !withStaff) setAsking(sale.id)
+                              if (event.target.checked && !withStaff) setAsking({ saleId: sale.id, tick: true })
                               else setTipOverride(sale.id, event.target.checked)
                             }}
                           />
@@ -200,7 +209,7 @@ export function TipsScreen() {
           <DisabledReason id="tips-submit-why" reason={submitWhy} testId="tips-submit-why" />
         </form>
       )}
-      {askedRow && (
+      {askedRow && asking?.tick && !withStaff && (
         <ConfirmDialog
           title={`Allow a tip of ${askedRow.tipMinor === null ? '' : moneyText(askedRow.tipMinor, askedRow.sale.currency)} above the limit?`}
           confirmLabel="Allow this tip"
@@ -219,6 +228,29 @@ export function TipsScreen() {
           <p>
             This terminal has no staff set up, so no manager can approve it: you allow it yourself, and the audit trail records it as
             allowed without a manager. To have a manager approve such tips, add a manager under Staff.
+          </p>
+        </ConfirmDialog>
+      )}
+      {askedRow && asking && (withStaff || !asking.tick) && (
+        <ConfirmDialog
+          title={
+            asking.tick
+              ? `Tick "${overrideWords}" for ${moneyText(askedRow.sale.amountMinor, askedRow.sale.currency)}?`
+              : `Untick "${overrideWords}" for ${moneyText(askedRow.sale.amountMinor, askedRow.sale.currency)}?`
+          }
+          confirmLabel={asking.tick ? 'Tick it' : 'Untick it'}
+          cancelLabel="Leave it as it is"
+          testId="tip-override-ask-dialog"
+          onConfirm={() => {
+            setTipOverride(askedRow.sale.id, asking.tick)
+            setAsking(null)
+          }}
+          onCancel={() => setAsking(null)}
+        >
+          <p>
+            {asking.tick
+              ? 'A manager approves the tip above the limit when the tips are sent.'
+              : 'The tip above the limit cannot be sent until the box is ticked again.'}
           </p>
         </ConfirmDialog>
       )}

@@ -2,12 +2,15 @@
  * A return, as a dialog over the list: the amount to credit (typed; what is left to return is one
  * press away, never filled in, so a hurried Enter cannot ask for the whole sale back),
  * then, once a manager approved, the reader's prompt while the customer presents the same card, then
- * how it ended. Plain words only; the agent decides what may be returned and says why it may not.
+ * how it ended. On a terminal with no staff no manager can approve it, so before the card prompt the
+ * dialog shows what the return credits (amount, card, sale) and the cashier confirms it.
+ * Plain words only; the agent decides what may be returned and says why it may not.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import { moneyText } from '../../components/money-text'
+import { timeOfDay } from '../../components/time-text'
 import { PromptArea } from '../../components/PromptArea'
 import { useDialogFocus } from '../../components/use-dialog-focus'
 import { formatAmount } from '../../../../src-shared/money'
@@ -57,6 +60,13 @@ function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null })
   const [text, setText] = useState('')
   const amountId = useId()
   const [problem, setProblem] = useState<string | null>(null)
+  // Known and without staff: nobody approves the return, so the cashier confirms what it credits first.
+  const noStaff = usePos((s) => s.counter !== null && s.counter.required !== true)
+  const [toConfirm, setToConfirm] = useState<number | null>(null)
+  const confirmBackRef = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (toConfirm !== null) confirmBackRef.current?.focus()
+  }, [toConfirm])
   // Once the return ended, Done has the focus: Enter closes it (on a keypad there is no Tab to it).
   const doneRef = useRef<HTMLButtonElement>(null)
   const ended = started && !waiting && !busy
@@ -76,7 +86,13 @@ function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null })
           : `A return without a sale credits at most ${moneyText(left, currency)} at once.`,
       )
     setProblem(null)
+    if (noStaff) return setToConfirm(typed.minor)
     void startReturn(typed.minor)
+  }
+  const backToAmount = () => {
+    setToConfirm(null)
+    // The amount field comes back after this render; the focus goes back to it.
+    setTimeout(() => document.getElementById(amountId)?.focus(), 0)
   }
 
   return createPortal(
@@ -94,18 +110,66 @@ function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null })
           event.preventDefault()
           event.stopPropagation()
           if (waiting) void stopReturn()
+          else if (toConfirm !== null && !started) backToAmount()
           else if (!busy) dismissReturn()
         }}
       >
         <h2 className="dialog-title">{title}</h2>
-        {!started ? (
+        {!started && toConfirm !== null ? (
+          <div data-testid="return-confirm">
+            <p data-testid="return-confirm-what">
+              Return {moneyText(toConfirm, currency)}{' '}
+              {sale
+                ? `to ${[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || 'the card of the sale'}, from the sale of ${moneyText(
+                    sale.amountMinor + sale.tipMinor,
+                    sale.currency,
+                  )} at ${timeOfDay(sale.createdAt)}.`
+                : 'to the card the customer presents, without a sale.'}
+            </p>
+            <p>This terminal has no staff set up, so no manager can approve this return: you confirm it yourself.</p>
+            {error && (
+              <p className="notice notice-error" role="alert">
+                {describeError(error)}
+              </p>
+            )}
+            <div className="sale-actions">
+              <button
+                type="button"
+                className="button button-large button-primary"
+                data-testid="return-confirm-button"
+                disabled={busy}
+                onClick={() => {
+                  // This button gives way to the card prompt: the focus stays in the dialog meanwhile.
+                  dialogRef.current?.focus()
+                  void startReturn(toConfirm)
+                }}
+              >
+                Return {moneyText(toConfirm, currency)}
+              </button>
+              <button
+                type="button"
+                className="button button-large"
+                ref={confirmBackRef}
+                data-testid="return-confirm-back"
+                disabled={busy}
+                onClick={backToAmount}
+              >
+                Back
+              </button>
+            </div>
+          </div>
+        ) : !started ? (
           <form onSubmit={submit} noValidate>
             {sale ? (
-              <p>{moneyText(left, currency)} is left to return. The customer presents the same card, and a manager approves the return.</p>
+              <p>
+                {moneyText(left, currency)} is left to return. The customer presents the same card
+                {noStaff ? ', once you confirm the return.' : ', and a manager approves the return.'}
+              </p>
             ) : (
               <p data-testid="return-limits">
                 For goods bought without a sale on this terminal (another till, before the terminal was used). The customer presents the
-                card to credit, and a manager approves the return. {limits ? `Limits: ${limits.words}.` : 'The terminal checks its limits.'}
+                card to credit{noStaff ? ', once you confirm the return' : ', and a manager approves the return'}.{' '}
+                {limits ? `Limits: ${limits.words}.` : 'The terminal checks its limits.'}
               </p>
             )}
             <label className="field">
