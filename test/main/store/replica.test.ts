@@ -152,7 +152,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     host.setFault('*', 'http-503')
     const refused = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 1500, currency: 'USD' }).id)
     expect(refused.state).toBe('declined')
-    expect(refused.reason).toMatch(/store server did not answer in time, so this sale needs the bank now/)
+    expect(refused.reason).toMatch(/store server did not keep a safe copy of it in time, so this sale needs the bank/)
     expect(internalWordsIn(refused.reason ?? '')).toEqual([])
     expect(reader.answers[0]).toMatchObject({ result: 'unableToGoOnline' })
     expect(lane.engine.forwarder.status().storedCount).toBe(0)
