@@ -100,7 +100,7 @@ export function copyPanelWords(reading: DurabilityReading | undefined): string {
   if (!reading) return 'Copies: the store server has not said yet how it keeps them'
   if (reading.durability === 'synced')
     return reading.replicas !== undefined && reading.replicas >= 3
-      ? `Copies: on disk on ${reading.replicas === 3 ? 'three' : reading.replicas} servers`
+      ? `Copies: kept on ${reading.replicas === 3 ? 'three' : reading.replicas} servers — one of them can lose power without losing any`
       : 'Copies: on disk at the store server'
   return 'Copies: held in memory on the store server — a power cut there can lose the last two minutes'
 }

@@ -17,11 +17,12 @@ describe('the store copy on the status line', () => {
     expect(badge.className).toContain('tone-warn')
   })
 
-  it('copies on disk on three servers are said as good news', async () => {
-    const bridge = new FakeBridge().on('queueStatus', () => ok(makeQueue({ storeCopy: 'Copies: on disk on three servers' })))
+  it('copies kept on three servers are said as good news', async () => {
+    const words = 'Copies: kept on three servers — one of them can lose power without losing any'
+    const bridge = new FakeBridge().on('queueStatus', () => ok(makeQueue({ storeCopy: words })))
     await renderApp(bridge)
     const badge = await screen.findByTestId('store-copy')
-    expect(badge.textContent).toBe('Copies: on disk on three servers')
+    expect(badge.textContent).toBe(words)
     expect(badge.className).toContain('tone-ok')
   })
 

@@ -171,7 +171,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
     .option('--domain <domain>', "the server's JetStream domain, when it is a store server in a chain")
     .option(
       '--cluster <3>',
-      'write the three files of a three-server store (<out>-store-1.conf, -2, -3): each copy on disk on two servers before it is acknowledged; lanes then set store.replicas: 3',
+      'write the three files of a three-server store (<out>-store-1.conf, -2, -3): each copy held by two of the three servers before it is acknowledged; lanes then set store.replicas: 3',
     )
     .option(
       '--host <host>',

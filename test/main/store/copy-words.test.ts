@@ -11,11 +11,11 @@ import { classifyDurability, copyPanelWords, durableRequiredWords } from '../../
 const internal = /synced|buffered|requireDurable|sync_interval|replicas|JetStream|STORE_/
 
 describe('the store copy in plain words', () => {
-  it('says three servers on disk, one server on disk, or in memory with what a power cut loses', () => {
+  it('says three servers, one server on disk, or in memory with what a power cut loses', () => {
     const three = copyPanelWords(classifyDurability({ serverVersion: '2.9.10', streamReplicas: 3, syncAlwaysStated: false }))
     const disk = copyPanelWords(classifyDurability({ serverVersion: '2.10.22', streamReplicas: 1, syncAlwaysStated: true }))
     const memory = copyPanelWords(classifyDurability({ serverVersion: '2.9.10', streamReplicas: 1, syncAlwaysStated: true }))
-    expect(three).toBe('Copies: on disk on three servers')
+    expect(three).toBe('Copies: kept on three servers — one of them can lose power without losing any')
     expect(disk).toBe('Copies: on disk at the store server')
     expect(memory).toBe('Copies: held in memory on the store server — a power cut there can lose the last two minutes')
     expect(copyPanelWords(undefined)).toMatch(/^Copies: the store server has not said yet/)
