@@ -49,6 +49,8 @@ export interface EngineStore {
   /** Set once a rescue fenced this terminal: its queue is never forwarded from here (plain words why). */
   fenced(): string | undefined
   alarms(): EngineAlarm[]
+  /** The store copy's class in the status panel's words (durability.ts `copyPanelWords`). */
+  copyWords?: (() => string) | undefined
 }
 
 export interface EngineSettings extends TxnSettings {
@@ -88,6 +90,8 @@ export interface Engine {
   checkedAtStart: Promise<void>
   /** Tells `listener` of each alarm raised after start (the ones at start are in `alarms` already). */
   onAlarm(listener: (alarm: EngineAlarm) => void): () => void
+  /** How safe the store's copies are, in the status panel's words; undefined without a store. */
+  storeCopy(): string | undefined
   close(): Promise<void>
 }
 
@@ -277,6 +281,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
         alarmListeners.add(listener)
         return () => alarmListeners.delete(listener)
       },
+      storeCopy: () => store?.copyWords?.(),
       close: async () => {
         await integrity?.cancel()
         await watch.close()

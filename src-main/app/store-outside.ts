@@ -30,6 +30,7 @@ export async function storeConnectionOf(
           domain?: string | undefined
           user?: string | undefined
           nkey?: string | undefined
+          replicas?: 1 | 3 | undefined
         }
       | undefined
   },
@@ -46,6 +47,8 @@ export async function storeConnectionOf(
     user: store.user,
     password: store.user ? await secrets.get(storeSecretAccount('password', store.user)) : undefined,
     nkeySeed: store.nkey ? await secrets.get(storeSecretAccount('nkey-seed', store.nkey)) : undefined,
+    // Three servers: the stream and buckets it makes are kept by all three (docs/store.md).
+    replicas: store.replicas,
     maxAgeMs,
   }
 }

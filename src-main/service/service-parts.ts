@@ -38,6 +38,8 @@ export interface ServiceEngine {
   forwarder: Forwarder
   /** Alarms raised after start, as they are raised (absent: this engine raises none later). */
   onAlarm?: (listener: (alarm: AppInfo['alarms'][number]) => void) => () => void
+  /** How safe the store's copies are, in the status panel's words (absent or undefined: no store). */
+  storeCopy?: () => string | undefined
 }
 
 export interface ServiceDeps {
@@ -116,6 +118,7 @@ export function saleOf(parts: ServiceParts, id: string) {
 /** The queue as the screens and integrators read it. */
 export function queueStatusOf(deps: ServiceDeps, now: number): QueueStatusView {
   const status = deps.engine.forwarder.status()
+  const storeCopy = deps.engine.storeCopy?.()
   return {
     count: status.count,
     storedCount: status.storedCount,
@@ -127,5 +130,6 @@ export function queueStatusOf(deps: ServiceDeps, now: number): QueueStatusView {
       : {}),
     ...(status.hostReachable !== undefined ? { hostReachable: status.hostReachable } : {}),
     ...(status.lastAttemptAt !== undefined ? { lastAttemptAt: status.lastAttemptAt } : {}),
+    ...(storeCopy !== undefined ? { storeCopy } : {}),
   }
 }

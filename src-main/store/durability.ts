@@ -89,5 +89,18 @@ export function durableRequiredWords(reading: DurabilityReading | undefined): st
   const why = reading
     ? `the store server keeps its copies in memory only (${reading.serverVersion ? `nats-server ${reading.serverVersion}` : 'version not known'}, one server)`
     : 'the store server has not said yet how it keeps its copies'
-  return `Offline approvals are refused: this store requires every copy on disk or on three servers, and ${why}. Sales go on while the bank answers. A manager checks the store server (docs/store.md).`
+  return `Offline approvals are refused: this store requires every copy on disk or on three servers, and ${why}. Cards need the bank now: try again when the bank is back, or take another payment. A manager checks the store server (docs/store.md).`
+}
+
+/**
+ * The copy's class as a cashier or manager reads it on the status panel, whenever the terminal has a
+ * store: where the last offline approvals are, and what a power cut could lose (docs/store.md).
+ */
+export function copyPanelWords(reading: DurabilityReading | undefined): string {
+  if (!reading) return 'Copies: the store server has not said yet how it keeps them'
+  if (reading.durability === 'synced')
+    return reading.replicas !== undefined && reading.replicas >= 3
+      ? `Copies: kept on ${reading.replicas === 3 ? 'three' : reading.replicas} servers — one of them can lose power without losing any`
+      : 'Copies: on disk at the store server'
+  return 'Copies: held in memory on the store server — a power cut there can lose the last two minutes'
 }

@@ -95,6 +95,7 @@ export {
 } from './server-config'
 export {
   classifyDurability,
+  copyPanelWords,
   durableRequiredWords,
   hasSyncAlways,
   type CopyDurability,

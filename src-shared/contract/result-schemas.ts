@@ -96,6 +96,8 @@ export const queueStatusViewSchema = z.object({
   lockedCount: z.number(),
   hostReachable: z.boolean().optional(),
   lastAttemptAt: epochMs.optional(),
+  /** With a store server: how safe its copies of offline approvals are, in plain words ("Copies: …"). */
+  storeCopy: z.string().optional(),
 })
 
 export const dayTotalsViewSchema = z.object({

@@ -33,7 +33,7 @@ export const SETUP_ERRORS = {
   STORE_COPY_BUFFERED: entry(
     409,
     false,
-    'Offline payments are refused: the store server keeps its copies in memory only, and this store requires them on disk. Sales go on while the bank answers. Call a manager.',
+    "Cards can't be approved offline now: the store's copy isn't safe on disk. While the bank is offline, take another payment or try again when it is back. Call a manager.",
   ),
   QUEUE_RESCUED: entry(
     409,

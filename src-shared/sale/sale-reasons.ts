@@ -16,9 +16,10 @@ export const SALE_REASONS = {
   /** The bank could not be reached and the chip refused to approve offline (AAC after Z3). */
   cardRefusedOffline: 'the card refused the payment while the bank could not be reached',
   /**
-   * The bank could not be reached and the store's server did not keep a copy of the payment in time
-   * (docs/store.md): not stored, so not charged; the sale needs the bank.
+   * The bank could not be reached and the store's server did not keep a safe copy of the payment
+   * (docs/store.md): it did not answer in time, or, with store.requireDurable, its copy is not on disk
+   * (the status panel's "Copies:" line says which). Not stored, so not charged; the sale needs the bank.
    */
   noStoreCopy:
-    'the bank could not be reached and the store server did not answer in time, so this sale needs the bank now: try again or take another payment',
+    "this card can't be approved offline now: the store server did not keep a safe copy of it in time, so this sale needs the bank: try again when the bank is back, or take another payment",
 } as const

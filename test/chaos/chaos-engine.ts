@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import { COUNTER_BUSY, CHARGED, OFFLINE_POLICIES, type OfflinePolicy, type SaleState } from '../../src-shared/sale'
@@ -115,6 +115,9 @@ export type ChaosCommand =
   | SeamCommand
 
 /** Every fault of the training host; `delay=900` outlasts the worker's 700 ms response timeout. */
+/** The checkout this file is in: the worker's path does not depend on where the run was started. */
+const ROOT_DIR = resolve(import.meta.dirname, '..', '..')
+
 export const CHAOS_FAULTS = [
   'delay=900',
   'drop-before-processing',
@@ -309,6 +312,38 @@ export interface WorkerAnswer {
 
 export class WorkerKilled extends Error {}
 
+/**
+ * How a worker is started. Through tsx, every spawn compiled the worker's whole module graph again
+ * (about 0.3 s of a kill's 1 s on a two-core machine); built once per process into one ESM file
+ * under out/ (esbuild, which tsx runs on; the packages stay in node_modules), a spawn loads plain
+ * JavaScript. POS_AGENT_CHAOS_TSX=1, or no esbuild, keeps tsx.
+ */
+let workerBuild: Promise<string[]> | undefined
+function workerEntry(): Promise<string[]> {
+  const viaTsx = ['--import', 'tsx', join(ROOT_DIR, 'test/support/chaos-worker.ts')]
+  if (process.env.POS_AGENT_CHAOS_TSX) return Promise.resolve(viaTsx)
+  workerBuild ??= (async () => {
+    try {
+      const { build } = await import('esbuild')
+      const outfile = join(ROOT_DIR, 'out', 'chaos-worker', `chaos-worker-${process.pid}.mjs`)
+      await build({
+        entryPoints: [join(ROOT_DIR, 'test/support/chaos-worker.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        packages: 'external',
+        outfile,
+        logLevel: 'error',
+      })
+      process.once('exit', () => rmSync(outfile, { force: true }))
+      return [outfile]
+    } catch {
+      return viaTsx
+    }
+  })()
+  return workerBuild
+}
+
 export class WorkerProcess {
   private readonly pending = new Map<number, { resolve: (a: WorkerAnswer) => void; reject: (e: Error) => void }>()
   private next = 0
@@ -329,7 +364,7 @@ export class WorkerProcess {
   }
 
   static async start(args: string[]): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/chaos-worker.ts', ...args], {
+    const child = spawn(process.execPath, [...(await workerEntry()), ...args], {
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     const worker = new WorkerProcess(child)

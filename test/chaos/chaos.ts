@@ -9,11 +9,10 @@
  * session this script starts itself again under dbus-run-session with a throwaway, unlocked
  * gnome-keyring in a throwaway HOME, as `npm test` does, so no real keyring is touched.
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { rerunInPrivateKeyring } from '../support/private-keyring'
 
 const { values } = parseArgs({
   options: {
@@ -27,40 +26,7 @@ const { values } = parseArgs({
   },
 })
 
-const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
-
-if (!process.env.POS_AGENT_CHAOS_KEYRING && has('dbus-run-session') && has('gnome-keyring-daemon')) {
-  const work = mkdtempSync(join(tmpdir(), 'pos-chaos-keyring-'))
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: join(work, 'home'),
-    KEYRING_PASSWORD: 'pos-agent-chaos',
-    POS_AGENT_CHAOS_KEYRING: '1',
-  }
-  delete env.XDG_DATA_HOME
-  delete env.XDG_CONFIG_HOME
-  const child = spawn(
-    'dbus-run-session',
-    [
-      '--',
-      'sh',
-      '-c',
-      'mkdir -p "$HOME" && printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"',
-      'sh',
-      process.execPath,
-      ...process.execArgv,
-      ...process.argv.slice(1),
-    ],
-    { stdio: 'inherit', env },
-  )
-  const stop = (signal: NodeJS.Signals): void => void child.kill(signal)
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
-  child.on('exit', (code, signal) => {
-    rmSync(work, { recursive: true, force: true })
-    process.exit(code ?? (signal ? 1 : 0))
-  })
-} else {
+if (!rerunInPrivateKeyring('chaos')) {
   const { describeFailure, envSeed, runChaos } = await import('./chaos-engine')
   const { secretServiceAvailable, INSTALL } = await import('../support/system')
   if (!(await secretServiceAvailable())) {

@@ -12,11 +12,12 @@
  * starts itself again under dbus-run-session with a throwaway gnome-keyring in a throwaway HOME, as
  * `npm run chaos` does.
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { arch, cpus, release, tmpdir, type } from 'node:os'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { arch, cpus, release, type } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { rerunInPrivateKeyring } from '../support/private-keyring'
 import type { Budget, PartId, PartResult } from './no-loss-parts'
 import type { ReportConfig } from './no-loss-render'
 
@@ -33,40 +34,7 @@ const { values } = parseArgs({
   },
 })
 
-const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0
-
-if (!process.env.POS_AGENT_CHAOS_KEYRING && has('dbus-run-session') && has('gnome-keyring-daemon')) {
-  const work = mkdtempSync(join(tmpdir(), 'pos-noloss-keyring-'))
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOME: join(work, 'home'),
-    KEYRING_PASSWORD: 'pos-agent-no-loss',
-    POS_AGENT_CHAOS_KEYRING: '1',
-  }
-  delete env.XDG_DATA_HOME
-  delete env.XDG_CONFIG_HOME
-  const child = spawn(
-    'dbus-run-session',
-    [
-      '--',
-      'sh',
-      '-c',
-      'mkdir -p "$HOME" && printf %s "$KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"',
-      'sh',
-      process.execPath,
-      ...process.execArgv,
-      ...process.argv.slice(1),
-    ],
-    { stdio: 'inherit', env },
-  )
-  const stop = (signal: NodeJS.Signals): void => void child.kill(signal)
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
-  child.on('exit', (code, signal) => {
-    rmSync(work, { recursive: true, force: true })
-    process.exit(code ?? (signal ? 1 : 0))
-  })
-} else {
+if (!rerunInPrivateKeyring('noloss')) {
   await main()
 }
 

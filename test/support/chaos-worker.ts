@@ -134,7 +134,8 @@ export const CHAOS_CARDS: Readonly<Record<ChaosCard, () => CardData>> = {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-const isMain = process.argv[1]?.endsWith('chaos-worker.ts') ?? false
+// Run as tsx's test/support/chaos-worker.ts, or as the one-file build chaos-engine.ts makes of it.
+const isMain = /chaos-worker[^/]*\.(ts|mjs)$/.test(process.argv[1] ?? '')
 if (isMain) await main()
 
 async function main(): Promise<void> {

@@ -169,6 +169,21 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
     .option('--tls-cert <file>', "the server's certificate (PEM): the lanes then reach it over TLS (with --tls-key)")
     .option('--tls-key <file>', "the server's private key (PEM)")
     .option('--domain <domain>', "the server's JetStream domain, when it is a store server in a chain")
+    .option(
+      '--cluster <3>',
+      'write the three files of a three-server store (<out>-store-1.conf, -2, -3): each copy held by two of the three servers before it is acknowledged; lanes then set store.replicas: 3',
+    )
+    .option(
+      '--host <host>',
+      'with --cluster 3: one machine of the three (give three); none: the three servers on the --listen host, on three ports each',
+      collect,
+      [],
+    )
+    .option('--cluster-port <port>', 'with --cluster 3: the port the servers reach each other on (one machine: it and the next two)')
+    .option(
+      '--server-version <version>',
+      'the nats-server version that will read the file (default: nats-server --version here); 2.10 and later get sync_interval: always',
+    )
     .action(
       async (o: {
         store: string
@@ -180,9 +195,13 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
         tlsCert?: string
         tlsKey?: string
         domain?: string
+        cluster?: string
+        host: string[]
+        clusterPort?: string
+        serverVersion?: string
       }) => {
         const { serverConfigCommand } = await import('../commands/server-config-command')
-        finish(serverConfigCommand({ ...o, terminals: o.terminal, now: () => new Date() }))
+        finish(serverConfigCommand({ ...o, terminals: o.terminal, hosts: o.host, now: () => new Date() }))
       },
     )
 

@@ -6,13 +6,11 @@
  * goes on and its copy follows once the store is back; without `requireReplica` the terminal
  * approves and raises an alarm.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect } from '@nats-io/transport-node'
 import Database from 'better-sqlite3'
 import pino from 'pino'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { MemorySecretStore } from '../../../src-main/keychain'
 import {
   CopyOpener,
@@ -25,60 +23,33 @@ import {
   ReplicaSync,
   StoreConnection,
 } from '../../../src-main/store'
-import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
-import { AID, eventually, KEY } from '../../support/engine-harness'
+import { eventually } from '../../support/engine-harness'
 import { internalWordsIn } from '../../support/internal-words'
-import { natsServerAvailable, startNatsServer, type NatsServer } from '../../support/nats-server'
-import { copiesAtStore, startLane, type Lane } from '../../support/store-lane'
+import { natsServerAvailable } from '../../support/nats-server'
+import { copiesAtStore, startLane } from '../../support/store-lane'
+import { storeBed } from './store-bed'
 
 const PASSPHRASE = 'correct horse battery staple'
 const keys = makeRecoveryKeyPair(PASSPHRASE)
 const laneKey = makeCopyKeyPair()
 
 describe.runIf(natsServerAvailable())('the queue replica at the store server', () => {
-  let dir: string
-  let nats: NatsServer
-  let host: TrainingHost
-  let lane: Lane | undefined
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pos-replica-'))
-    nats = await startNatsServer()
-    host = await startTrainingHost({ stateDir: join(dir, 'host'), signingKeys: { [AID]: KEY } })
-  })
-  afterEach(async () => {
-    await lane?.close()
-    lane = undefined
-    await host.close()
-    await nats.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const bed = storeBed('pos-replica-', { recoveryPublicKey: keys.publicKey, copyKey: laneKey.privateJwk })
 
   const open = (reader: ScriptedCardReader, options: { requireReplica?: boolean } = {}) =>
-    startLane({
-      dir: join(dir, 'lane'),
-      hostUrl: host.url,
-      caPem: host.caPem,
-      natsUrl: nats.url,
-      terminalId: 'T-0001',
-      reader,
-      secrets: new MemorySecretStore(),
-      recoveryPublicKey: keys.publicKey,
-      copyKey: laneKey.privateJwk,
-      ...options,
-    })
+    startLane({ ...bed.laneOptions(reader), ...options })
 
   it('approves offline only once the store holds the sealed copy; the answer erases it', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
-    lane = await open(reader)
+    bed.lane = await open(reader)
     // The lane's events, as a back office listening on its subject sees them.
-    const listener = await connect({ servers: nats.url })
+    const listener = await connect({ servers: bed.nats.url })
     const events: string[] = []
     const subscription = listener.subscribe('pos.events.S1.T-0001.>', { callback: (_, msg) => void events.push(msg.string()) })
     await listener.flush()
-    host.setFault('*', 'http-503')
-    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 4200, currency: 'USD' }).id)
+    bed.host.setFault('*', 'http-503')
+    const sale = await bed.lane.engine.txn.waitForOutcome(bed.lane.engine.txn.sales.start({ amountMinor: 4200, currency: 'USD' }).id)
     expect(sale.state).toBe('storedOffline')
     await eventually(() => events.some((e) => e.includes('"storedOffline"')))
     expect(JSON.parse(events.find((e) => e.includes('"storedOffline"'))!)).toEqual({
@@ -92,13 +63,13 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     expect(events.join('\n')).not.toContain(TEST_CARDS.chipVisa().pan.slice(-4))
     subscription.unsubscribe()
     await listener.close()
-    const subjects = await copiesAtStore(nats.url, 'T-0001')
+    const subjects = await copiesAtStore(bed.nats.url, 'T-0001')
     expect(subjects).toEqual([
       `pos.queue.S1.T-0001.payment.${sale.id.replace(/[^A-Za-z0-9_-]/g, (c) => `=${c.charCodeAt(0).toString(16).toUpperCase()}`)}`,
     ])
 
     // The store holds ciphertext only: the card number is nowhere in it, and only the recovery key opens it.
-    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
+    const connection = new StoreConnection({ servers: [bed.nats.url], storeId: 'S1', name: 'test', maxAgeMs: 3_600_000 })
     const stored = (await connection.readCopy(subjects[0]!, 3_000))!
     expect(Buffer.from(stored.data).includes(Buffer.from(TEST_CARDS.chipVisa().pan))).toBe(false)
     const copy = await new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk).open(stored.data, subjects[0]!, [
@@ -116,14 +87,14 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
     ).rejects.toThrow(/not sealed by the terminal it names/)
     await connection.close()
 
-    host.clearFaults()
-    lane.engine.forwarder.wake()
-    await eventually(() => lane!.engine.txn.reads.get(sale.id)?.state === 'forwarded', 8_000)
-    expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)).toBe(0)
+    bed.host.clearFaults()
+    bed.lane.engine.forwarder.wake()
+    await eventually(() => bed.lane!.engine.txn.reads.get(sale.id)?.state === 'forwarded', 8_000)
+    expect(await waitFor(async () => (await copiesAtStore(bed.nats.url, 'T-0001')).length, 0)).toBe(0)
   })
 
   it('a sale that stores nothing offline commits as on a lane without a store: its reader steps synced with the next commit', async () => {
-    lane = await open(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }))
+    bed.lane = await open(new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }))
     // Each relaxed commit is seen as the switch to synchronous=NORMAL before it (journal/database.ts),
     // as in test/main/txn/commit-sync.test.ts for a lane without a store.
     const levels: string[] = []
@@ -137,7 +108,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
       return pragma.call(this, source, options)
     })
     try {
-      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 2_000, currency: 'USD' }).id)
+      const sale = await bed.lane.engine.txn.waitForOutcome(bed.lane.engine.txn.sales.start({ amountMinor: 2_000, currency: 'USD' }).id)
       expect(sale.state).toBe('approved')
     } finally {
       spy.mockRestore()
@@ -147,48 +118,48 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
 
   it('store server down with requireReplica: the sale needs the bank now; a reversal goes on, alarmed, and is copied once the store is back', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() }, { card: TEST_CARDS.chipVisa() })
-    lane = await open(reader)
-    await nats.stop()
-    host.setFault('*', 'http-503')
-    const refused = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 1500, currency: 'USD' }).id)
+    bed.lane = await open(reader)
+    await bed.nats.stop()
+    bed.host.setFault('*', 'http-503')
+    const refused = await bed.lane.engine.txn.waitForOutcome(bed.lane.engine.txn.sales.start({ amountMinor: 1500, currency: 'USD' }).id)
     expect(refused.state).toBe('declined')
-    expect(refused.reason).toMatch(/store server did not answer in time, so this sale needs the bank now/)
+    expect(refused.reason).toMatch(/store server did not keep a safe copy of it in time, so this sale needs the bank/)
     expect(internalWordsIn(refused.reason ?? '')).toEqual([])
     expect(reader.answers[0]).toMatchObject({ result: 'unableToGoOnline' })
-    expect(lane.engine.forwarder.status().storedCount).toBe(0)
+    expect(bed.lane.engine.forwarder.status().storedCount).toBe(0)
 
     // The bank took the payment but its answer was lost: the reversal is queued at once, store or not.
-    host.setFault('payment', 'process-then-drop')
-    const reversed = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 1600, currency: 'USD' }).id)
+    bed.host.setFault('payment', 'process-then-drop')
+    const reversed = await bed.lane.engine.txn.waitForOutcome(bed.lane.engine.txn.sales.start({ amountMinor: 1600, currency: 'USD' }).id)
     expect(reversed.state).toBe('reversalPending')
-    const alarm = await eventually(() => lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
+    const alarm = await eventually(() => bed.lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
     expect(alarm.message).toMatch(/1 waiting message for the bank has no copy at the store server/)
     expect(internalWordsIn(alarm.message)).toEqual([])
 
-    await nats.restart()
-    expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 1, 15_000)).toBe(1)
-    await eventually(() => !lane!.engine.alarms.some((a) => a.code === 'QUEUE_COPY_MISSING'), 15_000)
+    await bed.nats.restart()
+    expect(await waitFor(async () => (await copiesAtStore(bed.nats.url, 'T-0001')).length, 1, 15_000)).toBe(1)
+    await eventually(() => !bed.lane!.engine.alarms.some((a) => a.code === 'QUEUE_COPY_MISSING'), 15_000)
   })
 
   it('store server down without requireReplica: approved offline, and an alarm says the queue has one copy', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
-    lane = await open(reader, { requireReplica: false })
-    await nats.stop()
-    host.setFault('*', 'http-503')
-    const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 2500, currency: 'USD' }).id)
+    bed.lane = await open(reader, { requireReplica: false })
+    await bed.nats.stop()
+    bed.host.setFault('*', 'http-503')
+    const sale = await bed.lane.engine.txn.waitForOutcome(bed.lane.engine.txn.sales.start({ amountMinor: 2500, currency: 'USD' }).id)
     expect(sale.state).toBe('storedOffline')
-    await eventually(() => lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
-    await nats.restart()
-    expect(await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 1, 15_000)).toBe(1)
+    await eventually(() => bed.lane!.engine.alarms.find((a) => a.code === 'QUEUE_COPY_MISSING'), 8_000)
+    await bed.nats.restart()
+    expect(await waitFor(async () => (await copiesAtStore(bed.nats.url, 'T-0001')).length, 1, 15_000)).toBe(1)
   })
 
   it('store server restarted mid-publish: the copy is sent again once the client is back, lands once, and the sale is stored', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
-    lane = await startLane({
-      dir: join(dir, 'lane'),
-      hostUrl: host.url,
-      caPem: host.caPem,
-      natsUrl: nats.url,
+    bed.lane = await startLane({
+      dir: join(bed.dir, 'lane'),
+      hostUrl: bed.host.url,
+      caPem: bed.host.caPem,
+      natsUrl: bed.nats.url,
       terminalId: 'T-0001',
       reader,
       secrets: new MemorySecretStore(),
@@ -198,33 +169,33 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
       // reconnect: an answer lost in the restart must not be waited out.
       ackTimeoutMs: 21_000,
     })
-    host.setFault('*', 'http-503')
-    await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)
+    bed.host.setFault('*', 'http-503')
+    await waitFor(async () => (await copiesAtStore(bed.nats.url, 'T-0001')).length, 0)
     const startedAt = Date.now()
-    const started = lane.engine.txn.sales.start({ amountMinor: 3100, currency: 'USD' })
-    const restarted = nats.restart()
-    const sale = await lane.engine.txn.waitForOutcome(started.id)
+    const started = bed.lane.engine.txn.sales.start({ amountMinor: 3100, currency: 'USD' })
+    const restarted = bed.nats.restart()
+    const sale = await bed.lane.engine.txn.waitForOutcome(started.id)
     await restarted
     expect(sale.state).toBe('storedOffline')
     expect(Date.now() - startedAt).toBeLessThan(7_000)
-    expect(await copiesAtStore(nats.url, 'T-0001')).toHaveLength(1)
+    expect(await copiesAtStore(bed.nats.url, 'T-0001')).toHaveLength(1)
     // A heartbeat whose answer the restart lost does not hold the terminal's quit for its timeout.
-    await nats.restart()
+    await bed.nats.restart()
     reader.present({ card: TEST_CARDS.chipVisa() })
-    await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 3200, currency: 'USD' }).id)
+    await bed.lane.engine.txn.waitForOutcome(bed.lane.engine.txn.sales.start({ amountMinor: 3200, currency: 'USD' }).id)
     const closing = Date.now()
-    await lane.close()
-    lane = undefined
+    await bed.lane.close()
+    bed.lane = undefined
     expect(Date.now() - closing).toBeLessThan(7_000)
   })
 
   it('a quit while the store server hangs (up, answering nothing) takes a moment, not the store timeouts', async () => {
     const reader = new ScriptedCardReader().present({ card: TEST_CARDS.chipVisa() })
-    lane = await startLane({
-      dir: join(dir, 'lane'),
-      hostUrl: host.url,
-      caPem: host.caPem,
-      natsUrl: nats.url,
+    bed.lane = await startLane({
+      dir: join(bed.dir, 'lane'),
+      hostUrl: bed.host.url,
+      caPem: bed.host.caPem,
+      natsUrl: bed.nats.url,
       terminalId: 'T-0001',
       reader,
       secrets: new MemorySecretStore(),
@@ -232,25 +203,31 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
       // A copy pass may go on for twice this, a heartbeat as long: far past the bound below.
       ackTimeoutMs: 10_000,
     })
-    await waitFor(async () => (await copiesAtStore(nats.url, 'T-0001')).length, 0)
-    nats.pause()
+    await waitFor(async () => (await copiesAtStore(bed.nats.url, 'T-0001')).length, 0)
+    bed.nats.pause()
     try {
       // A payment whose answer is lost: its reversal is owed, and its copy pass waits on the hung server.
-      host.setFault('payment', 'process-then-drop')
-      const sale = await lane.engine.txn.waitForOutcome(lane.engine.txn.sales.start({ amountMinor: 1700, currency: 'USD' }).id)
+      bed.host.setFault('payment', 'process-then-drop')
+      const sale = await bed.lane.engine.txn.waitForOutcome(bed.lane.engine.txn.sales.start({ amountMinor: 1700, currency: 'USD' }).id)
       expect(sale.state).toBe('reversalPending')
       await new Promise((resolve) => setTimeout(resolve, 500))
       const closing = Date.now()
-      await lane.close()
-      lane = undefined
+      await bed.lane.close()
+      bed.lane = undefined
       expect(Date.now() - closing).toBeLessThan(4_000)
     } finally {
-      nats.resume()
+      bed.nats.resume()
     }
   })
 
   it('a copy waiting on a hung store server ends when the connection closes, not at its deadline', async () => {
-    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', terminalId: 'T-0009', name: 'test', maxAgeMs: 3_600_000 })
+    const connection = new StoreConnection({
+      servers: [bed.nats.url],
+      storeId: 'S1',
+      terminalId: 'T-0009',
+      name: 'test',
+      maxAgeMs: 3_600_000,
+    })
     const sync = new ReplicaSync({
       connection,
       sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), laneKey.privateJwk),
@@ -262,7 +239,7 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
       logger: pino({ level: 'silent' }),
     })
     await connection.nats(5_000)
-    nats.pause()
+    bed.nats.pause()
     try {
       const copy = queueCopyOf(
         { storeId: 'S1', terminalId: 'T-0009' },
@@ -277,13 +254,19 @@ describe.runIf(natsServerAvailable())('the queue replica at the store server', (
       expect(await confirming).toBe(false)
       expect(Date.now() - closing).toBeLessThan(4_000)
     } finally {
-      nats.resume()
+      bed.nats.resume()
       await sync.stop()
     }
   })
 
   it('a journal that closes under a pass is a failed pass, never an error thrown from a timer', async () => {
-    const connection = new StoreConnection({ servers: [nats.url], storeId: 'S1', terminalId: 'T-0009', name: 'test', maxAgeMs: 3_600_000 })
+    const connection = new StoreConnection({
+      servers: [bed.nats.url],
+      storeId: 'S1',
+      terminalId: 'T-0009',
+      name: 'test',
+      maxAgeMs: 3_600_000,
+    })
     const sync = new ReplicaSync({
       connection,
       sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), laneKey.privateJwk),

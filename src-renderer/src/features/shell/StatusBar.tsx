@@ -88,7 +88,22 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
       ),
     })
   }
-  // A stable sort: badges of the same tone keep their order (reader, bank, queue).
+  // With a store server, how safe its copies of offline approvals are, always in sight when it is not
+  // on disk (a power cut there can lose them), as the agent words it (docs/store.md).
+  if (queue?.storeCopy !== undefined && answering) {
+    const words = queue.storeCopy
+    const tone: Tone = /^Copies: (on disk|kept on)/.test(words) ? 'ok' : 'warn'
+    badges.push({
+      key: 'store-copy',
+      tone,
+      render: (inMenu) => (
+        <Badge tone={tone} testId={id(inMenu, 'store-copy')}>
+          {words}
+        </Badge>
+      ),
+    })
+  }
+  // A stable sort: badges of the same tone keep their order (reader, bank, queue, store copies).
   items.push(...badges.sort((a, b) => TONE_RANK[a.tone] - TONE_RANK[b.tone]))
   if (operator)
     items.push({
