@@ -9,7 +9,7 @@ import type { Logger } from 'pino'
 import type { CardReader } from '../device'
 import { ConfigError, type AgentConfig } from '../config'
 import { storeSecretAccount, type SecretStore } from '../keychain'
-import { copyPanelWords, type FenceRecord, type OwedItem, type StoreLink } from '../store'
+import type { FenceRecord, OwedItem, StoreLink } from '../store'
 import type { Engine, EngineStore } from './compose'
 
 export interface StoreWiring {
@@ -90,7 +90,7 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
     replica: link.replica,
     fenced: () => (fence ? fencedWords(fence) : undefined),
     alarms: () => link.alarms(),
-    copyWords: () => copyPanelWords(link.durability()),
+    copyWords: () => link.copyWords(),
   }
   return {
     link,

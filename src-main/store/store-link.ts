@@ -8,7 +8,7 @@
  * heartbeat or the start.
  */
 import type { Logger } from 'pino'
-import { classifyDurability, durableRequiredWords, type DurabilityReading } from './durability'
+import { classifyDurability, copyPanelWords, durableRequiredWords, type DurabilityReading } from './durability'
 import { fencedWords, parseFence, type FenceRecord } from './fence'
 import type { Heartbeat } from './fleet'
 import { recoveryPublicJwk, type X25519PrivateJwk } from './recovery-key'
@@ -112,6 +112,11 @@ export class StoreLink {
   /** How safe the store's copy is, as last read (undefined until the store server answered once). */
   durability(): DurabilityReading | undefined {
     return this.reading
+  }
+
+  /** The copy's class in the status panel's words; here so the wiring needs no value from the store module. */
+  copyWords(): string {
+    return copyPanelWords(this.reading)
   }
 
   /**

@@ -50,6 +50,9 @@ describe.skipIf(!e2eComponentsPresent())('the money on screen is the money at th
       await page.keyboard.type('1000')
       expect(await panel.getByTestId('return-amount').inputValue()).toBe('10.00')
       await page.keyboard.press('Enter')
+      // No staff on this terminal: the cashier confirms what the return credits before the card.
+      await expect.poll(() => panel.getByTestId('return-confirm-what').innerText()).toContain('USD 10.00')
+      await panel.getByTestId('return-confirm-button').click()
       await panel.getByTestId('test-card-picker').waitFor()
       await presentCard(page, 'chip-visa', panel)
       const prompt = panel.getByRole('status', { name: 'Return status' })

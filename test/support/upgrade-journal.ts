@@ -85,7 +85,11 @@ export async function releaseCheckout(release: UpgradeRelease, git: Git = gitIn(
     }
     if (!lockIsSubset(readFileSync(join(dir, 'package-lock.json'), 'utf8'), readFileSync(join(ROOT, 'package-lock.json'), 'utf8')))
       throw new Error(`${release.ref} locks packages this checkout does not have: run \`npm ci\` in ${dir} and link nothing`)
-    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(resolve(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    // A link left by an earlier checkout may point at a folder that is gone: replace it, never trip on it.
+    if (!existsSync(join(dir, 'node_modules'))) {
+      rmSync(join(dir, 'node_modules'), { force: true })
+      symlinkSync(resolve(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    }
     mkdirSync(join(dir, 'test', 'upgrade'), { recursive: true })
     copyFileSync(join(ROOT, 'test', 'upgrade', 'release-writer.ts'), join(dir, 'test', 'upgrade', 'release-writer.ts'))
     return dir

@@ -305,7 +305,10 @@ describe('effects that carry the guarantees', () => {
     expect(swiped).toMatchObject({ ok: true, sale: { state: 'declined', offline: true, cause: 'bankUnreachable' } })
     expect(swiped.ok && swiped.effects).toEqual([{ type: 'purgeCardData' }])
     const chip = transition({ ...base('completingCard'), offline: true }, EVENTS.storeCopyMissing!)
-    expect(chip).toMatchObject({ ok: true, sale: { state: 'declined', reason: expect.stringMatching(/store server did not answer/) } })
+    expect(chip).toMatchObject({
+      ok: true,
+      sale: { state: 'declined', reason: expect.stringMatching(/store server did not keep a safe copy of it in time/) },
+    })
     expect(chip.ok && chip.effects).toEqual([{ type: 'purgeCardData' }])
   })
 
