@@ -34,9 +34,8 @@ import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader
 import { AID, eventually, KEY } from '../../support/engine-harness'
 import { internalWordsIn } from '../../support/internal-words'
 import { natsServerAvailable, startNatsServer, type NatsServer } from '../../support/nats-server'
-import { copiesAtStore, type Lane } from '../../support/store-lane'
+import { copiesAtStore, startLane, type Lane } from '../../support/store-lane'
 import { freePort } from '../../support/store-server'
-import { startLaneWith } from './lane-with'
 
 const keys = makeRecoveryKeyPair('durability test passphrase')
 
@@ -131,7 +130,7 @@ describe.runIf(natsServerAvailable())("the store copy against Debian's nats-serv
   })
 
   const open = (reader: ScriptedCardReader, link: { requireDurable?: boolean; syncAlways?: boolean }) =>
-    startLaneWith(
+    startLane(
       {
         dir: join(dir, 'lane'),
         hostUrl: host.url,
