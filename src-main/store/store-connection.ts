@@ -861,9 +861,18 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && /timeout/i.test(`${error.name} ${error.message}`)
 }
 
-/** No server answered in time, or none listens yet: what an election of a stream's leader looks like. */
+/** JetStream's "JetStream system temporarily unavailable" (JSClusterNotAvailErr): a group without a leader yet. */
+const CLUSTER_NOT_AVAILABLE = 10008
+
+/**
+ * No server answered in time, none listens yet, or the one that answered has no leader for the
+ * stream yet: what an election of a stream's leader looks like.
+ */
 function isUnanswered(error: unknown): boolean {
-  return isTimeout(error) || isNoResponders(error) || (error instanceof PosError && error.code === 'STORE_UNAVAILABLE')
+  if (isTimeout(error) || isNoResponders(error)) return true
+  if (error instanceof PosError) return error.code === 'STORE_UNAVAILABLE'
+  const api = error as { code?: unknown; status?: unknown; message?: unknown }
+  return api.code === CLUSTER_NOT_AVAILABLE || (api.status === 503 && /temporarily unavailable/i.test(String(api.message)))
 }
 
 function isNoResponders(error: unknown): boolean {

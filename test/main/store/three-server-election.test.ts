@@ -36,15 +36,23 @@ describe.runIf(natsServerAvailable())('a rescue while a stream elects its leader
     return connection
   }
 
-  /** The stream's API: silent for the first `silent` requests (no leader yet), then `answer`. */
-  const stream = async (connection: StoreConnection, silent: number, answer: object) => {
+  /**
+   * The stream's API: silent for the first `silent` requests (no leader yet), then `answers` in turn
+   * (the last one for every later request).
+   */
+  const stream = async (connection: StoreConnection, silent: number, ...answers: object[]) => {
     const subscription = leader.subscribe(`$JS.API.STREAM.INFO.${connection.laneStream('T-000A')}`, {
       callback: (_, message) => {
-        if (++asked > silent) message.respond(JSON.stringify(answer))
+        if (++asked > silent) message.respond(JSON.stringify(answers[Math.min(asked - silent, answers.length) - 1]))
       },
     })
     await leader.flush()
     return subscription
+  }
+  /** What a server answers while the stream's group has no leader (JSClusterNotAvailErr). */
+  const leaderless = {
+    type: 'io.nats.jetstream.api.v1.stream_info_response',
+    error: { code: 503, err_code: 10008, description: 'JetStream system temporarily unavailable' },
   }
   const info = {
     type: 'io.nats.jetstream.api.v1.stream_info_response',
@@ -56,11 +64,11 @@ describe.runIf(natsServerAvailable())('a rescue while a stream elects its leader
     limit: 100_000,
   }
 
-  it('asks again while no server answers for the stream, and reads the copies once it has a leader', async () => {
+  it('asks again while no server answers for the stream, or one says it has no leader yet, and reads the copies once it has one', async () => {
     const connection = admin(20_000)
-    await stream(connection, 2, info)
+    await stream(connection, 2, leaderless, info)
     expect(await connection.copySubjects('T-000A', 500)).toEqual([COPY])
-    expect(asked).toBe(3)
+    expect(asked).toBe(4)
   })
 
   it('says in plain words that a second server is down once the election takes longer than it can', async () => {
