@@ -252,9 +252,11 @@ export function clusterPart(): PartResult {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 15 * 60_000,
-      env: { ...process.env, CI: 'true', [CLUSTER_TALLY]: tally },
+      env: { ...process.env, CI: 'true', NO_COLOR: '1', [CLUSTER_TALLY]: tally },
     })
-    const out = `${run.stdout}\n${run.stderr}`
+    // Without colours' escape codes, which split vitest's summary line.
+    // eslint-disable-next-line no-control-regex
+    const out = `${run.stdout}\n${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, '')
     const passed = Number(/Tests\s+(?:\S+\s+)*?(\d+) passed/.exec(out)?.[1] ?? 0)
     const failed = Number(/(\d+) failed/.exec(out)?.[1] ?? 0)
     const runs = passed + failed
