@@ -89,17 +89,23 @@ export async function fenceTerminal(
   record: FenceRecord,
   ms: number,
 ): Promise<{ fence: FenceRecord; earlier: boolean }> {
-  const kv: KV = await connection.bucket(FENCE_BUCKET, ms)
   const key = terminalKey(record.storeId, record.terminalId)
-  try {
-    await kv.create(key, JSON.stringify(record))
-    return { fence: record, earlier: false }
-  } catch (error) {
-    const existing = await kv.get(key)
-    if (existing && existing.operation === 'PUT')
-      return { fence: parseFence(existing.value, record.storeId, record.terminalId), earlier: true }
-    throw error
-  }
+  // Asked again while the fence bucket elects a leader (StoreConnection.answered): a fence this very
+  // rescue put before its answer was lost is found again as its own, not as an earlier one.
+  return connection.answered(async () => {
+    const kv: KV = await connection.bucket(FENCE_BUCKET, ms)
+    try {
+      await kv.create(key, JSON.stringify(record))
+      return { fence: record, earlier: false }
+    } catch (error) {
+      const existing = await kv.get(key)
+      if (existing && existing.operation === 'PUT') {
+        const fence = parseFence(existing.value, record.storeId, record.terminalId)
+        return { fence, earlier: fence.rescueId !== record.rescueId }
+      }
+      throw error
+    }
+  }, 3 * ms)
 }
 
 /** The fence with its revision in the bucket, so that lifting it lifts this one and not a newer one. */

@@ -74,6 +74,8 @@ export interface RescueRunInput {
   warn: (text: string) => void
   json?: boolean
   timeoutMs?: number
+  /** How long a request no server answers is asked again (StoreConnection `electionMs`); ELECTION_MS unless set. */
+  electionMs?: number
   now?: () => Date
   /** Where the terminal's enrolment history is read (the store's `pos_enrol` bucket by default). */
   enrolmentHistory?: (connection: StoreConnection, storeId: string, terminalId: string, ms: number) => Promise<Uint8Array[]>
@@ -89,6 +91,11 @@ export interface RescueRunResult {
 
 /** Exit codes (README "Exit codes"): the same numbers as the command line's. */
 const EXIT = { ok: 0, failure: 1, usage: 2, config: 3 } as const
+/**
+ * How long the rescue asks again a request no store server answers: the servers left of a
+ * three-server store elect a stream's new leader within seconds of losing one (docs/store.md).
+ */
+const ELECTION_MS = 30_000
 
 /** `store.rescueAfterSeconds`, or four heartbeats and at least a minute. */
 export function rescueAfterSecondsOf(store: { heartbeatSeconds: number; rescueAfterSeconds?: number | undefined }): number {
@@ -138,7 +145,12 @@ export async function runRescue(input: RescueRunInput): Promise<RescueRunResult>
   }
   if (key.legacy) input.warn(rewrapNote(input.keyFile))
 
-  const connection = new StoreConnection({ ...input.connection, name: `pos-agent rescue on ${hostname()}` })
+  // A rescue follows a lost terminal, often a lost server too: each read waits out a leader's election.
+  const connection = new StoreConnection({
+    ...input.connection,
+    electionMs: input.electionMs ?? ELECTION_MS,
+    name: `pos-agent rescue on ${hostname()}`,
+  })
   try {
     // 2. A terminal heard from lately may be alive: its queue is not taken from under it.
     const beat = await (input.lastHeartbeat ?? readLastHeartbeat)(connection, storeId, terminalId, timeoutMs)

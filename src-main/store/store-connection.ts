@@ -80,6 +80,13 @@ export interface StoreConnectionSettings {
    * 3 on a three-server store, 1 (the default) on one server. One made already is taken as it is.
    */
   replicas?: 1 | 3 | undefined
+  /**
+   * How long a read or an erase asks again when no server answers it (the store's admin: a rescue).
+   * On a three-server store, each stream is answered by its leader alone: when the server that led
+   * it is lost, no server answers for that stream until the two left have elected a new leader
+   * (seconds, more on a busy machine). 0 (the default, a lane's sales): one request, its time only.
+   */
+  electionMs?: number | undefined
   /** The clock (ms since the epoch). */
   now?: (() => number) | undefined
 }
@@ -345,7 +352,7 @@ export class StoreConnection {
     const jsm = await this.manager(ms)
     const filter = { subjects_filter: terminalCopies(this.settings.storeId, terminalId) }
     try {
-      return Object.keys((await withTimeout(jsm.streams.info(this.laneStream(terminalId), filter), ms, NO_ANSWER)).state.subjects ?? {})
+      return Object.keys((await this.answered(() => jsm.streams.info(this.laneStream(terminalId), filter), ms)).state.subjects ?? {})
     } catch (error) {
       if (!isNotFound(error)) throw error
       // The stream was there and is gone (a store server that lost its store): made again, empty.
@@ -378,7 +385,7 @@ export class StoreConnection {
     let subjects: string[]
     try {
       subjects = Object.keys(
-        (await withTimeout(jsm.streams.info(stream, { subjects_filter: terminalCopies(this.settings.storeId, terminalId) }), ms, NO_ANSWER))
+        (await this.answered(() => jsm.streams.info(stream, { subjects_filter: terminalCopies(this.settings.storeId, terminalId) }), ms))
           .state.subjects ?? {},
       )
     } catch (error) {
@@ -441,7 +448,7 @@ export class StoreConnection {
     for (let seq = 1; out.length < expected;) {
       // `next_by_subj` is a request the server takes (nats-server 2.9+); the client's type lists only two.
       const query = { seq, next_by_subj: filter } as unknown as Parameters<JetStreamManager['streams']['getMessage']>[1]
-      const message = await withTimeout(jsm.streams.getMessage(stream, query), ms, NO_ANSWER)
+      const message = await this.answered(() => jsm.streams.getMessage(stream, query), ms)
       if (!message) break
       out.push({ subject: message.subject, seq: message.seq, data: new Uint8Array(message.data), headers: message.header })
       seq = message.seq + 1
@@ -455,7 +462,7 @@ export class StoreConnection {
   /** The copy at `subject` (in its lane's stream, or the old shared stream), or undefined when there is none. */
   async readCopy(subject: string, ms: number, from: 'lane' | 'legacy' = 'lane'): Promise<{ seq: number; data: Uint8Array } | undefined> {
     const jsm = await this.manager(ms)
-    const message = await withTimeout(jsm.streams.getMessage(this.streamOf(subject, from), { last_by_subj: subject }), ms, NO_ANSWER)
+    const message = await this.answered(() => jsm.streams.getMessage(this.streamOf(subject, from), { last_by_subj: subject }), ms)
     return message ? { seq: message.seq, data: new Uint8Array(message.data) } : undefined
   }
 
@@ -465,7 +472,7 @@ export class StoreConnection {
     if (at === undefined) return false
     const jsm = await this.manager(ms)
     try {
-      return await withTimeout(jsm.streams.deleteMessage(this.streamOf(subject, from), at, true), ms, NO_ANSWER)
+      return await this.answered(() => jsm.streams.deleteMessage(this.streamOf(subject, from), at, true), ms)
     } catch (error) {
       // Already gone (erased by an earlier run, or aged out): nothing left to erase.
       if (isNotFound(error)) return false
@@ -746,7 +753,7 @@ export class StoreConnection {
     const jsm = await this.manager(ms)
     let count: number
     try {
-      count = (await withTimeout(jsm.streams.info(stream, { subjects_filter: subject }), ms, NO_ANSWER)).state.subjects?.[subject] ?? 0
+      count = (await this.answered(() => jsm.streams.info(stream, { subjects_filter: subject }), ms)).state.subjects?.[subject] ?? 0
     } catch (error) {
       // No bucket yet: no terminal of this store ever enrolled.
       if (isNotFound(error)) return []
@@ -762,10 +769,9 @@ export class StoreConnection {
   private async readKey(bucket: BucketName, key: string, ms: number): Promise<KeyRecord | undefined> {
     const jsm = await this.manager(ms)
     try {
-      const message = await withTimeout(
-        jsm.streams.getMessage(bucketStream(bucket), { last_by_subj: bucketSubject(bucket, key) }),
+      const message = await this.answered(
+        () => jsm.streams.getMessage(bucketStream(bucket), { last_by_subj: bucketSubject(bucket, key) }),
         ms,
-        NO_ANSWER,
       )
       if (!message || isDeleted(message.header)) return undefined
       return { key, raw: new Uint8Array(message.data), revision: message.seq, at: message.time.getTime() }
@@ -781,7 +787,7 @@ export class StoreConnection {
     let subjects: string[]
     try {
       subjects = Object.keys(
-        (await withTimeout(jsm.streams.info(bucketStream(bucket), { subjects_filter: `${prefix}>` }), ms, NO_ANSWER)).state.subjects ?? {},
+        (await this.answered(() => jsm.streams.info(bucketStream(bucket), { subjects_filter: `${prefix}>` }), ms)).state.subjects ?? {},
       )
     } catch (error) {
       if (isNotFound(error)) return []
@@ -793,6 +799,33 @@ export class StoreConnection {
       if (found) out.push(found)
     }
     return out
+  }
+
+  /**
+   * A JetStream API call answered within `ms`, asked again while no server answers it, for at most
+   * `electionMs` more (settings.electionMs): the two servers left of a three-server store elect a
+   * new leader for a stream whose leader was lost, and until then nobody answers for that stream
+   * (JetStream lets the leader alone answer). A call that fails otherwise (not found, refused) is not
+   * asked again. Past that time, the words say what a manager can check.
+   */
+  async answered<T>(call: () => Promise<T>, ms: number): Promise<T> {
+    const electionMs = this.settings.electionMs ?? 0
+    const until = this.now() + electionMs
+    for (;;) {
+      try {
+        return await withTimeout(call(), ms, NO_ANSWER)
+      } catch (error) {
+        if (this.closed || !isUnanswered(error)) throw error
+        if (electionMs <= 0) throw error
+        if (this.now() >= until)
+          throw new PosError(
+            'STORE_UNAVAILABLE',
+            `the store servers did not answer for ${Math.round((electionMs + ms) / 1000)} seconds. When one server of a three-server store is lost, the two left first choose which of them answers for each stream, which takes seconds; this took longer, so a second server is down or out of reach. Check the store's servers (docs/store.md), then try again: nothing was lost`,
+            { cause: error },
+          )
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+    }
   }
 
   /** Closed by `close()`: nothing more is sent, and whoever retries stops. */
@@ -826,6 +859,20 @@ function isDeleted(headers: MsgHdrs | undefined): boolean {
 
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && /timeout/i.test(`${error.name} ${error.message}`)
+}
+
+/** JetStream's "JetStream system temporarily unavailable" (JSClusterNotAvailErr): a group without a leader yet. */
+const CLUSTER_NOT_AVAILABLE = 10008
+
+/**
+ * No server answered in time, none listens yet, or the one that answered has no leader for the
+ * stream yet: what an election of a stream's leader looks like.
+ */
+function isUnanswered(error: unknown): boolean {
+  if (isTimeout(error) || isNoResponders(error)) return true
+  if (error instanceof PosError) return error.code === 'STORE_UNAVAILABLE'
+  const api = error as { code?: unknown; status?: unknown; message?: unknown }
+  return api.code === CLUSTER_NOT_AVAILABLE || (api.status === 503 && /temporarily unavailable/i.test(String(api.message)))
 }
 
 function isNoResponders(error: unknown): boolean {

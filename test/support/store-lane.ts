@@ -85,7 +85,12 @@ export function linkSettings(options: LaneOptions): StoreLinkSettings {
   }
 }
 
-export async function startLane(options: LaneOptions): Promise<Lane> {
+/**
+ * A lane with the real engine and the production wiring. `link`: store settings set on its link
+ * beyond the lane's own (docs/store.md "How safe the store's copy is": `requireDurable`,
+ * `syncAlways`, `replicas`, several servers).
+ */
+export async function startLane(options: LaneOptions, link: Partial<StoreLinkSettings> = {}): Promise<Lane> {
   const logger = pino({ level: process.env.LANE_LOG ?? 'silent' })
   const settings = testSettings(options.dir, {
     ...options.settings,
@@ -97,7 +102,7 @@ export async function startLane(options: LaneOptions): Promise<Lane> {
       : (options.copyKey ??
         (await readCopyKey(options.secrets, settings.merchant.storeId, settings.merchant.terminalId)) ??
         makeCopyKeyPair().privateJwk)
-  const wiring = await wireStore(new StoreLink({ ...linkSettings(options), copyKey }, logger), settings.merchant)
+  const wiring = await wireStore(new StoreLink({ ...linkSettings(options), copyKey, ...link }, logger), settings.merchant)
   const client = hostClient(options.hostUrl, options.caPem)
   const engine = await composeEngine(settings, {
     reader: options.reader,

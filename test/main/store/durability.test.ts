@@ -32,9 +32,8 @@ import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader
 import { AID, eventually } from '../../support/engine-harness'
 import { internalWordsIn } from '../../support/internal-words'
 import { natsServerAvailable } from '../../support/nats-server'
-import { copiesAtStore } from '../../support/store-lane'
+import { copiesAtStore, startLane } from '../../support/store-lane'
 import { freePort } from '../../support/store-server'
-import { startLaneWith } from './lane-with'
 import { storeBed } from './store-bed'
 
 const keys = makeRecoveryKeyPair('durability test passphrase')
@@ -114,7 +113,7 @@ describe.runIf(natsServerAvailable())("the store copy against Debian's nats-serv
   const bed = storeBed('pos-durability-', { recoveryPublicKey: keys.publicKey, copyKey: laneKey.privateJwk })
 
   const open = (reader: ScriptedCardReader, link: { requireDurable?: boolean; syncAlways?: boolean }) =>
-    startLaneWith({ ...bed.laneOptions(reader), heartbeatMs: 200 }, link)
+    startLane({ ...bed.laneOptions(reader), heartbeatMs: 200 }, link)
 
   it('the configuration written for the installed version starts it; the one for 2.10 and later is refused by 2.9', async () => {
     const version = installedServerVersion()
