@@ -6,7 +6,7 @@
  *
  * - Registration `06 00` (password, config byte, currency) → `80 00 00`, `06 0F`.
  * - Authorization `06 01` → startSale; `04 FF` for the reader's prompts when the register asked for
- *   them, `04 0F` with the outcome, then `06 0F`, or `06 1E <result>` when it did not go through.
+ *   them (again every few seconds while one stays, so the register's T4 does not run out), `04 0F` with the outcome, then `06 0F`, or `06 1E <result>` when it did not go through.
  * - Reversal `06 30` (password, BMP 87 receipt number) → voidSale of that sale; a second reversal of
  *   the same receipt answers as the first did, without a second void.
  * - Pre-authorisation `06 22` → startSale as `06 01`; its reversal `06 25` → as `06 30`. Book Total
@@ -60,6 +60,8 @@ export interface ZvtTerminalOptions {
   logger: Logger
   /** The clock (tests pass their own). */
   now?: () => number
+  /** How often the current `04 FF` is sent again while a payment waits (default STATUS_REPEAT_MS). */
+  statusRepeatMs?: number
 }
 
 /** What a register chose at Registration (PA00P015 §2.1, config byte). */
@@ -76,6 +78,14 @@ const ack = (): Apdu => apdu(0x80, 0x00)
 const nak = (code: number): Apdu => apdu(0x84, code)
 const completion = (data: Uint8Array | number[] = []): Apdu => apdu(0x06, 0x0f, data)
 const abort = (code: number): Apdu => apdu(0x06, 0x1e, [code])
+
+/**
+ * A register restarts its T4 timer (waiting for the terminal's result) on every intermediate status
+ * (PA00P016 §5.2.6), so a terminal whose customer is slow at the reader or the PIN pad says its prompt
+ * again well inside T4, not only when the prompt changes: otherwise the register gives the payment up
+ * while the card is still being read.
+ */
+const STATUS_REPEAT_MS = 5_000
 
 /** How long a command waits for the card reader to finish the last customer before it is refused. */
 const READER_WAIT_MS = 10_000
@@ -440,16 +450,30 @@ export class ZvtTerminal {
     const { service } = this.options
     const wants = this.registrations.get(session.register)?.intermediateStatus === true
     let shown: number | undefined
+    let lastSent: number | undefined
+    // A repeat waits for the last `04 FF`'s acknowledgement, so a slow register is never sent a pile.
+    let unacknowledged = false
+    const tell = (prompt: number): void => {
+      unacknowledged = true
+      void session.deliver(apdu(0x04, 0xff, [prompt])).finally(() => (unacknowledged = false))
+    }
+    const repeat = wants
+      ? setInterval(() => {
+          if (shown !== undefined && !unacknowledged && session.connected) tell(shown)
+        }, this.options.statusRepeatMs ?? STATUS_REPEAT_MS)
+      : undefined
     return new Promise<SaleView>((resolve) => {
       const look = (sale: SaleView): void => {
         if (done(sale)) {
+          clearInterval(repeat)
           service.off('event', listener)
           return resolve(sale)
         }
         const prompt = intermediateStatusOf(sale.state)
-        if (wants && prompt !== undefined && prompt !== shown && session.connected) {
-          shown = prompt
-          void session.deliver(apdu(0x04, 0xff, [prompt]))
+        shown = wants ? prompt : undefined
+        if (wants && prompt !== undefined && prompt !== lastSent && session.connected) {
+          lastSent = prompt
+          tell(prompt)
         }
       }
       const listener = (event: PosEvent): void => {

@@ -13,12 +13,11 @@ import { join } from 'node:path'
 import { startLocalServer } from '../../src-main/api'
 import { openRuntime, readerFactory, startAgent, startZvtEndpoint } from '../../src-main/app'
 import { apdu, ApduReader, controlOf, encodeAmount, encodeApdu, encodeBcd, encodeBmps, type Apdu } from '../../src-main/zvt'
-import type { PosEvent, SaleView } from '../../src-shared/contract'
 import { percentile, report } from './support/bench-kit'
+import { openLocalApiPayer } from './support/local-api-payer'
 
 const PAYMENTS = Number(process.env.BENCH_ZVT_PAYMENTS ?? 1_000)
 const WARM_UP = 5
-const FINAL = new Set(['approved', 'declined', 'abandoned', 'reversalPending', 'reversed', 'storedOffline'])
 
 const dir = mkdtempSync(join(tmpdir(), 'pos-bench-zvt-'))
 const runtime = await openRuntime({ dataDirFlag: dir, env: { HOME: dir, PATH: process.env.PATH ?? '' } })
@@ -34,50 +33,10 @@ const local = await startLocalServer({
 })
 const zvt = await startZvtEndpoint(runtime, agent, { port: 0 })
 
-// A new amount for each payment (the same card for the same amount would be asked about as a
-// duplicate), never cents the training host declines (05 and 51, docs/gateway.md).
-let amountCents = 100
-const nextAmount = (): number => {
-  do amountCents += 1
-  while (amountCents % 100 === 5 || amountCents % 100 === 51)
-  return amountCents
-}
-
-/** The local API POS learns how its sale ended from the event stream, as in bench:nexo. */
-const finalSales = new Map<number, (sale: SaleView) => void>()
-const stream = await fetch(`${local.url}/v1/events`, { headers: { authorization: `Bearer ${token}` } })
-void (async () => {
-  const decoder = new TextDecoder()
-  let buffer = ''
-  for await (const chunk of stream.body!) {
-    buffer += decoder.decode(chunk as Uint8Array, { stream: true })
-    let end: number
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const data = block.split('\n').find((line) => line.startsWith('data:'))
-      if (data === undefined) continue
-      const event = JSON.parse(data.slice(5)) as PosEvent
-      if (event.type === 'sale' && FINAL.has(event.sale.state)) finalSales.get(event.sale.amountMinor)?.(event.sale)
-    }
-  }
-})().catch(() => undefined)
-
-async function viaLocalApi(): Promise<number> {
-  const amountMinor = nextAmount()
-  const started = performance.now()
-  const final = new Promise<SaleView>((resolve) => finalSales.set(amountMinor, resolve))
-  const answer = await fetch(`${local.url}/v1/ops/startSale`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ amountMinor, reference: `bench-${amountMinor}` }),
-  })
-  if (!answer.ok) throw new Error(`startSale: ${answer.status} ${await answer.text()}`)
-  const sale = await final
-  finalSales.delete(amountMinor)
-  if (sale.state !== 'approved') throw new Error(`local API payment ended ${sale.state}`)
-  return performance.now() - started
-}
+// The baseline POS, shared with bench:nexo (support/local-api-payer.ts).
+const localApi = await openLocalApiPayer(local.url, token)
+const nextAmount = localApi.nextAmount
+const viaLocalApi = localApi.pay
 
 /** The register: one TCP connection for the run, acknowledging what the terminal sends. */
 const socket = await new Promise<ReturnType<typeof connect>>((resolve, reject) => {

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events'
 import pino from 'pino'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PosEvent, SaleView } from '../../../src-shared/contract'
 import { PosError } from '../../../src-shared/errors'
 import { apdu, controlOf, encodeAmount, encodeApdu, encodeBcd, encodeBmps, type Apdu } from '../../../src-main/zvt'
@@ -72,7 +72,7 @@ class FakeService extends EventEmitter implements ZvtService {
   }
 }
 
-function setUp(now = { at: 0 }) {
+function setUp(now = { at: 0 }, onSent?: (message: Apdu) => void) {
   const service = new FakeService()
   const terminal = new ZvtTerminal({
     service,
@@ -87,7 +87,17 @@ function setUp(now = { at: 0 }) {
     now: () => now.at,
   })
   const sent: Apdu[] = []
-  const session = new ZvtSession({ send: (bytes) => sent.push(decodeSent(bytes)), close: () => undefined }, '10.0.0.9:4000', 1_000)
+  const session = new ZvtSession(
+    {
+      send: (bytes) => {
+        sent.push(decodeSent(bytes))
+        onSent?.(sent.at(-1)!)
+      },
+      close: () => undefined,
+    },
+    '10.0.0.9:4000',
+    1_000,
+  )
   // The register acknowledges what it is owed, as a register does.
   const receive = (message: Apdu): Promise<void> => terminal.receive(session, message)
   return { service, terminal, session, sent, receive }
@@ -114,6 +124,49 @@ const until = async (check: () => boolean): Promise<void> => {
 }
 
 describe('the ZVT terminal', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('says its prompt (04 FF) again while the customer is slow at the reader, so the register’s T4 never runs out', async () => {
+    // Only the interval and the clock are the test's; the session's own timers stay real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] })
+    // The register: acknowledges what it is owed, and keeps a T4 timer that every message restarts
+    // (PA00P016 §5.2.6). Ten seconds here; the terminal's repeat must come within it.
+    const T4_MS = 10_000
+    let heard: number
+    let longestSilence = 0
+    const owed = new Set([0x04ff, 0x040f, 0x060f])
+    const link: { terminal?: ZvtTerminal; session?: ZvtSession } = {}
+    const { service, sent, terminal, session } = setUp({ at: 0 }, (message) => {
+      heard = Date.now()
+      if (owed.has(controlOf(message))) queueMicrotask(() => void link.terminal!.receive(link.session!, apdu(0x80, 0x00)))
+    })
+    link.terminal = terminal
+    link.session = session
+    // Registration with config byte 08: the register wants intermediate statuses.
+    await terminal.receive(session, apdu(0x06, 0x00, [...encodeBcd(123456, 3), 0x08, ...EUR]))
+    const paying = terminal.receive(session, pay(1000))
+    await until(() => sent.some((m) => controlOf(m) === 0x04ff))
+    heard = Date.now()
+    // A minute at the card prompt, a second at a time, as the register's clock sees it.
+    for (let second = 0; second < 60; second++) {
+      vi.advanceTimersByTime(1_000)
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+      longestSilence = Math.max(longestSilence, Date.now() - heard)
+    }
+    expect(longestSilence).toBeLessThan(T4_MS)
+    const prompts = sent.filter((m) => controlOf(m) === 0x04ff)
+    expect(prompts.length).toBeGreaterThan(6)
+    expect(new Set(prompts.map(show))).toEqual(new Set(['04ff010a']))
+    service.move('approved', { authCode: 'A1B2C3' })
+    await paying
+    // Once the payment has ended the prompt is not said again.
+    const before = sent.length
+    vi.advanceTimersByTime(30_000)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(sent.length).toBe(before)
+    expect(controlOf(sent.at(-1)!)).toBe(0x060f)
+  })
+
   it('an Abort (06 B0) while the card is awaited stops the payment: 04 0F with 6C, then 06 1E 6C', async () => {
     const { service, sent, receive } = setUp()
     const paying = receive(pay(1000))
