@@ -49,8 +49,8 @@ export interface EngineStore {
   /** Set once a rescue fenced this terminal: its queue is never forwarded from here (plain words why). */
   fenced(): string | undefined
   alarms(): EngineAlarm[]
-  /** The store copy's class in the status panel's words (durability.ts `copyPanelWords`). */
-  copyWords?: (() => string) | undefined
+  /** The store copy's class for the status panel: its words (durability.ts `copyPanelWords`) and whether it is synced. */
+  copyView?: (() => { words: string; synced: boolean }) | undefined
 }
 
 export interface EngineSettings extends TxnSettings {
@@ -90,8 +90,8 @@ export interface Engine {
   checkedAtStart: Promise<void>
   /** Tells `listener` of each alarm raised after start (the ones at start are in `alarms` already). */
   onAlarm(listener: (alarm: EngineAlarm) => void): () => void
-  /** How safe the store's copies are, in the status panel's words; undefined without a store. */
-  storeCopy(): string | undefined
+  /** How safe the store's copies are, for the status panel; undefined without a store. */
+  storeCopy(): { words: string; synced: boolean } | undefined
   close(): Promise<void>
 }
 
@@ -281,7 +281,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
         alarmListeners.add(listener)
         return () => alarmListeners.delete(listener)
       },
-      storeCopy: () => store?.copyWords?.(),
+      storeCopy: () => store?.copyView?.(),
       close: async () => {
         await integrity?.cancel()
         await watch.close()

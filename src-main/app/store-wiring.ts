@@ -90,7 +90,7 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
     replica: link.replica,
     fenced: () => (fence ? fencedWords(fence) : undefined),
     alarms: () => link.alarms(),
-    copyWords: () => link.copyWords(),
+    copyView: () => link.copyView(),
   }
   return {
     link,

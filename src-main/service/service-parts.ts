@@ -38,8 +38,8 @@ export interface ServiceEngine {
   forwarder: Forwarder
   /** Alarms raised after start, as they are raised (absent: this engine raises none later). */
   onAlarm?: (listener: (alarm: AppInfo['alarms'][number]) => void) => () => void
-  /** How safe the store's copies are, in the status panel's words (absent or undefined: no store). */
-  storeCopy?: () => string | undefined
+  /** How safe the store's copies are, for the status panel (absent or undefined: no store). */
+  storeCopy?: () => { words: string; synced: boolean } | undefined
 }
 
 export interface ServiceDeps {
@@ -130,6 +130,6 @@ export function queueStatusOf(deps: ServiceDeps, now: number): QueueStatusView {
       : {}),
     ...(status.hostReachable !== undefined ? { hostReachable: status.hostReachable } : {}),
     ...(status.lastAttemptAt !== undefined ? { lastAttemptAt: status.lastAttemptAt } : {}),
-    ...(storeCopy !== undefined ? { storeCopy } : {}),
+    ...(storeCopy !== undefined ? { storeCopy: storeCopy.words, storeCopySynced: storeCopy.synced } : {}),
   }
 }

@@ -114,9 +114,12 @@ export class StoreLink {
     return this.reading
   }
 
-  /** The copy's class in the status panel's words; here so the wiring needs no value from the store module. */
-  copyWords(): string {
-    return copyPanelWords(this.reading)
+  /**
+   * The copy's class for the status panel: its words, and whether it is safe (synced) so the panel's
+   * tone follows the class, not the words. Here so the wiring needs no value from the store module.
+   */
+  copyView(): { words: string; synced: boolean } {
+    return { words: copyPanelWords(this.reading), synced: this.reading?.durability === 'synced' }
   }
 
   /**

@@ -98,6 +98,8 @@ export const queueStatusViewSchema = z.object({
   lastAttemptAt: epochMs.optional(),
   /** With a store server: how safe its copies of offline approvals are, in plain words ("Copies: …"). */
   storeCopy: z.string().optional(),
+  /** With a store server: whether those copies are safe on disk or on three servers (`synced`). */
+  storeCopySynced: z.boolean().optional(),
 })
 
 export const dayTotalsViewSchema = z.object({

@@ -10,7 +10,7 @@ import { renderApp } from './render-app'
 describe('the store copy on the status line', () => {
   it('copies held in memory are said with what a power cut there loses', async () => {
     const words = 'Copies: held in memory on the store server — a power cut there can lose the last two minutes'
-    const bridge = new FakeBridge().on('queueStatus', () => ok(makeQueue({ storeCopy: words })))
+    const bridge = new FakeBridge().on('queueStatus', () => ok(makeQueue({ storeCopy: words, storeCopySynced: false })))
     await renderApp(bridge)
     const badge = await screen.findByTestId('store-copy')
     expect(badge.textContent).toBe(words)
@@ -19,7 +19,7 @@ describe('the store copy on the status line', () => {
 
   it('copies kept on three servers are said as good news', async () => {
     const words = 'Copies: kept on three servers — one of them can lose power without losing any'
-    const bridge = new FakeBridge().on('queueStatus', () => ok(makeQueue({ storeCopy: words })))
+    const bridge = new FakeBridge().on('queueStatus', () => ok(makeQueue({ storeCopy: words, storeCopySynced: true })))
     await renderApp(bridge)
     const badge = await screen.findByTestId('store-copy')
     expect(badge.textContent).toBe(words)

@@ -127,3 +127,35 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   }
   return server
 }
+
+/**
+ * A nats-server started from a configuration file written elsewhere (a cluster's member, a file the
+ * command line wrote), resolved once it says it is ready; the caller stops it. `label` names it in errors.
+ */
+export async function startNatsFromConfig(file: string, label = file): Promise<ChildProcess> {
+  const proc = spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let log = ''
+  await new Promise<void>((resolve, reject) => {
+    // Not ready in time: stopped here, since the caller never gets it to stop.
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL')
+      reject(new Error(`${label} did not start in time:\n${log}`))
+    }, 15_000)
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString()
+      if (process.env.DEBUG_NATS) process.stderr.write(chunk)
+      if (/Server is ready/.test(log)) {
+        clearTimeout(timer)
+        proc.stderr!.off('data', onData)
+        proc.stderr!.resume()
+        resolve()
+      }
+    }
+    proc.stderr!.on('data', onData)
+    proc.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${label} exited with ${code}:\n${log}`))
+    })
+  })
+  return proc
+}

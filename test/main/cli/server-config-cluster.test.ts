@@ -3,7 +3,7 @@
  * `nats-server`s on 127.0.0.1 that form one JetStream cluster, and a lane configured with the three
  * servers and store.replicas: 3 makes its stream with three replicas and reads its copy as synced.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
@@ -14,7 +14,7 @@ import { serverConfigCommand } from '../../../src-main/cli/commands/server-confi
 import { EXIT } from '../../../src-main/cli/exit-codes'
 import { MemorySecretStore, storeSecretAccount } from '../../../src-main/keychain'
 import { classifyDurability, laneName, StoreConnection } from '../../../src-main/store'
-import { natsServerAvailable } from '../../support/nats-server'
+import { natsServerAvailable, startNatsFromConfig } from '../../support/nats-server'
 import { freePort } from '../../support/store-server'
 
 /** A client port whose next two are free as well (three servers on one machine take three). */
@@ -53,27 +53,9 @@ describe.skipIf(!natsServerAvailable())('store server-config --cluster 3', () =>
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const start = (file: string) =>
-    new Promise<void>((resolve, reject) => {
-      const child = spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] })
-      children.push(child)
-      let log = ''
-      const timer = setTimeout(() => reject(new Error(`${file} did not start in time:\n${log}`)), 15_000)
-      const onData = (chunk: Buffer) => {
-        log += chunk.toString()
-        if (/Server is ready/.test(log)) {
-          clearTimeout(timer)
-          child.stderr!.off('data', onData)
-          child.stderr!.resume()
-          resolve()
-        }
-      }
-      child.stderr!.on('data', onData)
-      child.once('exit', (code) => {
-        clearTimeout(timer)
-        reject(new Error(`${file} exited with ${code}:\n${log}`))
-      })
-    })
+  const start = async (file: string) => {
+    children.push(await startNatsFromConfig(file))
+  }
 
   it('refuses a cluster of other than three, and three --host that are not three, writing nothing', () => {
     const base = {

@@ -165,7 +165,10 @@ describe.runIf(natsServerAvailable())("the store copy against Debian's nats-serv
     // Without requireDurable, buffered is said, not alarmed: offline approvals go on.
     expect(bed.lane.engine.alarms.map((a) => a.code)).not.toContain('STORE_COPY_BUFFERED')
     // The status line's words for it, through the engine the service reads the queue status from.
-    expect(bed.lane.engine.storeCopy()).toBe('Copies: held in memory on the store server — a power cut there can lose the last two minutes')
+    expect(bed.lane.engine.storeCopy()).toEqual({
+      words: 'Copies: held in memory on the store server — a power cut there can lose the last two minutes',
+      synced: false,
+    })
 
     const metrics = new AgentMetrics({ info: { terminalId: 'T-0001', mode: 'test', currency: 'USD' }, alarmCodes: [] })
     metrics.watchStoreCopy(() => link.durability()?.durability)

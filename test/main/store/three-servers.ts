@@ -4,13 +4,14 @@
  * server can be killed (SIGKILL) and started again on its own folder and ports, as a machine that
  * lost its power. `close()` stops them all and removes their folders.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { nkeys } from '@nats-io/transport-node'
 import { clusterConfigs, installedServerVersion, laneName, type ClusterNode } from '../../../src-main/store'
+import { startNatsFromConfig } from '../../support/nats-server'
 import { freePort } from '../../support/store-server'
 
 export interface ClusterServer {
@@ -72,27 +73,7 @@ export async function startThreeServers(options: { storeId: string; terminals: s
         return child !== undefined
       },
       async start() {
-        const proc = spawn('nats-server', ['-c', file], { stdio: ['ignore', 'ignore', 'pipe'] })
-        child = proc
-        let log = ''
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`${node.name} did not start in time:\n${log}`)), 15_000)
-          const onData = (chunk: Buffer) => {
-            log += chunk.toString()
-            if (process.env.DEBUG_NATS) process.stderr.write(chunk)
-            if (/Server is ready/.test(log)) {
-              clearTimeout(timer)
-              proc.stderr!.off('data', onData)
-              proc.stderr!.resume()
-              resolve()
-            }
-          }
-          proc.stderr!.on('data', onData)
-          proc.once('exit', (code) => {
-            clearTimeout(timer)
-            reject(new Error(`${node.name} exited with ${code}:\n${log}`))
-          })
-        })
+        child = await startNatsFromConfig(file, node.name)
       },
       async kill() {
         const proc = child

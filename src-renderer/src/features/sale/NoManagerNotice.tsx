@@ -5,7 +5,7 @@
  * storage, which holds nothing but the day it was hidden).
  */
 import { useState } from 'react'
-import { usePos } from '../../store'
+import { hasNoStaff, usePos } from '../../store'
 
 const HIDDEN_ON = 'pos.no-manager-notice.hidden-on'
 
@@ -24,8 +24,7 @@ function hiddenToday(): boolean {
 }
 
 export function NoManagerNotice() {
-  // Known and without staff: before the agent answers, nothing is shown rather than a wrong notice.
-  const noStaff = usePos((s) => s.counter !== null && s.counter.required !== true)
+  const noStaff = usePos(hasNoStaff)
   const navigate = usePos((s) => s.navigate)
   const [hidden, setHidden] = useState(hiddenToday)
   if (!noStaff || hidden) return null

@@ -92,7 +92,7 @@ export function useStatusItems(openAlarms: () => void): StatusItem[] {
   // on disk (a power cut there can lose them), as the agent words it (docs/store.md).
   if (queue?.storeCopy !== undefined && answering) {
     const words = queue.storeCopy
-    const tone: Tone = /^Copies: (on disk|kept on)/.test(words) ? 'ok' : 'warn'
+    const tone: Tone = queue.storeCopySynced === true ? 'ok' : 'warn'
     badges.push({
       key: 'store-copy',
       tone,

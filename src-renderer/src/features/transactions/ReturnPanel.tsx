@@ -15,7 +15,7 @@ import { PromptArea } from '../../components/PromptArea'
 import { useDialogFocus } from '../../components/use-dialog-focus'
 import { formatAmount } from '../../../../src-shared/money'
 import { AmountInput } from '../../components/AmountInput'
-import { describeError, isTraining, parseTypedAmount, returnPrompt, usePos } from '../../store'
+import { describeError, hasNoStaff, isTraining, parseTypedAmount, returnPrompt, usePos } from '../../store'
 import type { AppInfo, SaleView } from '../../../../src-shared/contract'
 import { TestCardPicker } from '../sale/TestCardPicker'
 
@@ -60,8 +60,8 @@ function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null })
   const [text, setText] = useState('')
   const amountId = useId()
   const [problem, setProblem] = useState<string | null>(null)
-  // Known and without staff: nobody approves the return, so the cashier confirms what it credits first.
-  const noStaff = usePos((s) => s.counter !== null && s.counter.required !== true)
+  // Nobody approves the return on a terminal without staff: the cashier confirms what it credits first.
+  const noStaff = usePos(hasNoStaff)
   const [toConfirm, setToConfirm] = useState<number | null>(null)
   const confirmBackRef = useRef<HTMLButtonElement>(null)
   useEffect(() => {

@@ -24,3 +24,12 @@ export function signingKeyProblem(key: string): string | null {
   if (key.length !== 32) return `The signing key is exactly 32 characters; this is ${key.length}.`
   return null
 }
+
+/**
+ * Known to have no staff: nobody can approve a return, a void or a tip above the limit, so the
+ * counter says so and the cashier confirms them. False until the agent has answered, so nothing is
+ * claimed before it is known.
+ */
+export function hasNoStaff(s: Pick<PosState, 'counter'>): boolean {
+  return s.counter !== null && s.counter.required !== true
+}
