@@ -26,6 +26,9 @@ export function printerLink(connection: PrinterConnection, timeoutMs: number): O
 async function openSerial(path: string, baudRate: number): Promise<PrinterLink> {
   const port = new SerialPort({ path, baudRate, autoOpen: false })
   await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())))
+  // A printer unplugged or switched off mid-job fails the write (its callback rejects the job); the
+  // stream's 'error' event that follows must not end the agent, so it has a listener.
+  port.on('error', () => undefined)
   return {
     write: (bytes) =>
       new Promise((resolve, reject) => {

@@ -24,6 +24,8 @@ export interface PrinterSim {
   bytes(): Buffer
   /** The printed slips as text, one per cut (printer commands left out). */
   slips(): string[]
+  /** The cable pulled (socat killed) or the network printer's connections dropped, mid-job if one runs. */
+  unplug(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -38,9 +40,12 @@ export async function startPrinterSim(options: { hostLink?: string } = {}): Prom
   await new Promise<void>((resolve, reject) => device.open((error) => (error ? reject(error) : resolve())))
   const core = printerCore((bytes) => void device.write(bytes))
   device.on('data', core.receive)
+  // An answer written while the pair is being torn down fails with EIO: the agent has gone, nobody reads it.
+  device.on('error', () => undefined)
   return {
     path: pair.hostPath,
     ...core.view,
+    unplug: () => pair.kill('SIGKILL'),
     async stop() {
       await new Promise<void>((resolve) => (device.isOpen ? device.close(() => resolve()) : resolve()))
       await pair.close()
@@ -73,6 +78,9 @@ export async function startNetworkPrinterSim(): Promise<PrinterSim & { host: str
     host: '127.0.0.1',
     port,
     ...core.view,
+    async unplug() {
+      for (const socket of sockets) socket.destroy()
+    },
     async stop() {
       for (const socket of sockets) socket.destroy()
       await new Promise<void>((resolve) => server.close(() => resolve()))

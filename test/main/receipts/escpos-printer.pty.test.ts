@@ -93,6 +93,22 @@ describe.each(['serial', 'network'] as const)('a receipt printer over %s', (kind
   )
 })
 
+describe('a serial receipt printer unplugged mid-job', () => {
+  it.skipIf(!hasSocat)('fails the job it was printing and the agent carries on', { timeout: 15_000 }, async () => {
+    const sim = await startPrinterSim()
+    sims.push(sim)
+    const link = await printerLink({ kind: 'serial', path: sim.path, baudRate: 115_200 }, 2_000)()
+    await link.write(Buffer.from('before\n'))
+    await expect.poll(() => sim.bytes().toString(), { timeout: 5_000 }).toContain('before')
+    await sim.unplug()
+    // The port now reads and writes EIO. The write is refused; the stream's 'error' that follows must
+    // not reach the process as an uncaught exception (the test run would report it and fail).
+    await expect(link.write(Buffer.from('after\n'))).rejects.toThrow()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await link.close()
+  })
+})
+
 describe('no receipt printer', () => {
   it('says so in plain words', async () => {
     const desk = new ReceiptDesk(MERCHANT)
