@@ -96,7 +96,7 @@ function printerCore(
   reply: (bytes: Buffer) => void,
   state: PrinterSimState = { paper: 'ok', coverOpen: false, powered: true },
   received: Buffer[] = [],
-): { receive: (chunk: Buffer) => void; view: Omit<PrinterSim, 'path' | 'stop'> } {
+): { receive: (chunk: Buffer) => void; view: Omit<PrinterSim, 'path' | 'stop' | 'unplug'> } {
   let carry = Buffer.alloc(0)
   const answer = (n: number): number => {
     let byte = 0x12
