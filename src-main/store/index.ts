@@ -36,6 +36,7 @@ export {
 export { maskedCardOf, rescueRulesOf, type RescueRules } from './rescue-rules'
 export {
   readLastHeartbeat,
+  lateCopyMsOf,
   rescueAfterSecondsOf,
   rescueCsv,
   runRescue,

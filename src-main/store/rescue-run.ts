@@ -74,6 +74,8 @@ export interface RescueRunInput {
   warn: (text: string) => void
   json?: boolean
   timeoutMs?: number
+  /** How long after the fence a lane's copy may still land (`rescueTerminal`'s `lateCopyMs`); `lateCopyMsOf` of the store's settings. */
+  lateCopyMs?: number
   /** How long a request no server answers is asked again (StoreConnection `electionMs`); ELECTION_MS unless set. */
   electionMs?: number
   now?: () => Date
@@ -96,6 +98,11 @@ const EXIT = { ok: 0, failure: 1, usage: 2, config: 3 } as const
  * three-server store elect a stream's new leader within seconds of losing one (docs/store.md).
  */
 const ELECTION_MS = 30_000
+
+/** A lane's copy can land until its `store.ackTimeoutMs` has passed, plus a second for the fence watch to reach it. */
+export function lateCopyMsOf(store: { ackTimeoutMs: number }): number {
+  return store.ackTimeoutMs + 1_000
+}
 
 /** `store.rescueAfterSeconds`, or four heartbeats and at least a minute. */
 export function rescueAfterSecondsOf(store: { heartbeatSeconds: number; rescueAfterSeconds?: number | undefined }): number {
@@ -220,6 +227,7 @@ export async function runRescue(input: RescueRunInput): Promise<RescueRunResult>
       rescueId,
       now,
       approved: new Map(listing.items.map((item) => [item.subject, item.seq])),
+      ...(input.lateCopyMs !== undefined ? { lateCopyMs: input.lateCopyMs } : {}),
     })
     const file = writeReport(input, report)
     record(

@@ -110,7 +110,19 @@ export interface RescueOptions extends ReadOptions {
    * passes is sent.
    */
   approved?: ReadonlyMap<string, number>
+  /**
+   * How long after the fence a copy may still reach the store: an offline approval that read "no
+   * fence" just before it was put publishes its copy until its own deadline (the lanes'
+   * `store.ackTimeoutMs`), and the lane learns of the fence through a watch a moment after it is put.
+   * The copies are read once this has passed since the fence, so such a copy is in the report (and,
+   * when the manager approved a listing, listed as left for the next run) instead of missed by it.
+   * LATE_COPY_MS unless set.
+   */
+  lateCopyMs?: number
 }
+
+/** The default `store.ackTimeoutMs` (config/config.ts) and a second for the fence watch to reach the lane (`lateCopyMsOf`). */
+export const LATE_COPY_MS = 1_500 + 1_000
 
 /** A reversal goes before anything else of its sale, as in the terminal's queue (journal/outbox-store.ts). */
 const PRIORITY: Readonly<Record<string, number>> = { reversal: 0 }
@@ -180,7 +192,10 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
     { storeId, terminalId, rescuedAt: startedAt, by: options.by, rescueId: options.rescueId },
     timeoutMs,
   )
-  // Read after the fence: the terminal publishes nothing more from here on.
+  // Read after the fence, once a copy the terminal began before it learned of the fence has landed:
+  // from then on the terminal publishes nothing more. A fence put long ago needs no wait.
+  const settled = Date.parse(fence.rescuedAt) + (options.lateCopyMs ?? LATE_COPY_MS) - now().getTime()
+  if (settled > 0) await new Promise((resolve) => setTimeout(resolve, settled))
   const reading = await readRescueQueue(options)
   const lines: RescueLine[] = reading.refused.map(({ line }) => line)
   for (const { subject, seq, tombstone } of reading.withdrawn) {

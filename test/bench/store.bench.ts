@@ -225,6 +225,8 @@ try {
     sender: rescueSender(client),
     by: 'bench',
     rescueId: 'bench',
+    // The lane is closed before the rescue: no copy can land after the fence, and the figure is the rescue's own work.
+    lateCopyMs: 0,
     timeoutMs: 5_000,
     now: () => new Date(),
   })

@@ -262,6 +262,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
                   passphrase,
                   rules: store.rescueRulesOf(config),
                   rescueAfterSeconds: store.rescueAfterSecondsOf(config.store),
+                  lateCopyMs: store.lateCopyMsOf(config.store),
                   terminalIsOff: o.terminalIsOff === true,
                   dryRun: o.dryRun === true,
                   confirm: async (question) => (o.yes === true ? (console.log(question), true) : askYes(question)),

@@ -13,24 +13,30 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../../src-main/keychain'
 import {
   adminConnectionSettings,
+  CopyOpener,
   CopySealer,
   fenceTerminal,
   makeCopyKeyPair,
   makeRecoveryKeyPair,
+  openRecoveryPrivateKey,
   queueCopyOf,
   recoveryPublicJwk,
   ReplicaSync,
+  rescueTerminal,
   StoreConnection,
   type OwedItem,
 } from '../../../src-main/store'
+import type { QueueCopy } from '../../../src-main/store/queue-replica'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { AID, eventually, KEY } from '../../support/engine-harness'
+import { samplePayment } from '../../support/sample-bodies'
 import { natsServerAvailable } from '../../support/nats-server'
 import { startLane, type Lane } from '../../support/store-lane'
 import { startForwarder, startStoreServer, type Forwarder, type StoreServer } from '../../support/store-server'
 
-const keys = makeRecoveryKeyPair('fence race passphrase')
+const PASSPHRASE = 'fence race passphrase'
+const keys = makeRecoveryKeyPair(PASSPHRASE)
 const MAX_AGE = 96 * 3_600_000
 const FENCE = { storeId: 'S1', terminalId: 'T-0001', rescuedAt: '2026-11-28T10:00:00.000Z', by: 'lane-2', rescueId: 'r-1' }
 /** Far longer than any wait below: what the lane learns, it learns without its heartbeat. */
@@ -141,6 +147,78 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
       expect(fenceReads).toBeGreaterThan(0)
       expect(await admin.copySubjects('T-0001', 3_000)).toEqual([])
       expect(await sync.confirm([])).toBe(false)
+    } finally {
+      await sync.stop()
+      await connection.close()
+    }
+  })
+
+  it('an offline approval that read "no fence" just before the rescue put it: its copy lands after the fence, and the rescue sends it', async () => {
+    const connection = new StoreConnection({
+      servers: [server.url],
+      storeId: 'S1',
+      terminalId: 'T-0001',
+      nkeySeed: server.laneSeed('T-0001'),
+      name: 'lane',
+      maxAgeMs: MAX_AGE,
+    })
+    const copyKey = makeCopyKeyPair()
+    // This lane read the store's fence a moment ago and found none (no read and no watch from here on):
+    // its approval publishes its copy within its own deadline, whatever happens at the store meanwhile.
+    const sync = new ReplicaSync({
+      connection,
+      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), copyKey.privateJwk),
+      storeId: 'S1',
+      terminalId: 'T-0001',
+      required: true,
+      ackTimeoutMs: 1_500,
+      logger: pino({ level: 'silent' }),
+    })
+    const copy = queueCopyOf(
+      { storeId: 'S1', terminalId: 'T-0001' },
+      'T-0001-sale-7',
+      {
+        operation: 'payment',
+        messageId: 'T-0001-sale-7',
+        body: samplePayment({ merchantTransInfo: { merchantTransID: 'T-0001-sale-7', merchantTransTime: '2026-11-28T10:00:00+01:00' } }),
+        amountMinor: 1_234,
+        currency: 'USD',
+      },
+      Date.now(),
+    )
+    const sent: QueueCopy[] = []
+    try {
+      const rescuing = rescueTerminal({
+        connection: admin,
+        storeId: 'S1',
+        terminalId: 'T-0001',
+        opener: new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk),
+        senderPublicKeys: [copyKey.publicKey],
+        rules: {
+          currency: 'USD',
+          storedPaymentMaxMinor: 100_000,
+          unreferencedReturnMaxMinor: 0,
+          unreferencedReturnPerCardDayMinor: 0,
+          unreferencedReturnPerDayMinor: 0,
+        },
+        sender: { send: async (item) => (sent.push(item), { kind: 'approved', authCode: 'A1' }) },
+        by: 'lane-2',
+        rescueId: 'r-late',
+        timeoutMs: 3_000,
+        now: () => new Date(),
+      })
+      // The fence is at the store: only now does the lane's copy arrive.
+      for (let i = 0; (await connection.readFenceRaw('T-0001', 1_000)) === undefined; i++) {
+        if (i > 100) throw new Error('the rescue put no fence')
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(await sync.confirm([copy])).toBe(true)
+      const report = await rescuing
+      expect(report.lines.map((line) => [line.messageId, line.result, line.bankSaid])).toEqual([
+        ['T-0001-sale-7', 'approved', expect.any(String)],
+      ])
+      expect(sent.map((item) => item.messageId)).toEqual(['T-0001-sale-7'])
+      expect(await admin.copySubjects('T-0001', 3_000)).toEqual([])
     } finally {
       await sync.stop()
       await connection.close()
