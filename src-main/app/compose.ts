@@ -51,6 +51,8 @@ export interface EngineStore {
   alarms(): EngineAlarm[]
   /** The store copy's class for the status panel: its words (durability.ts `copyPanelWords`) and whether it is synced. */
   copyView?: (() => { words: string; synced: boolean }) | undefined
+  /** Tells `listener` when `copyView` changes. */
+  onCopyViewChange?: ((listener: () => void) => () => void) | undefined
 }
 
 export interface EngineSettings extends TxnSettings {
@@ -92,6 +94,8 @@ export interface Engine {
   onAlarm(listener: (alarm: EngineAlarm) => void): () => void
   /** How safe the store's copies are, for the status panel; undefined without a store. */
   storeCopy(): { words: string; synced: boolean } | undefined
+  /** Tells `listener` when `storeCopy()` changes; a no-op without a store. */
+  onStoreCopy(listener: () => void): () => void
   close(): Promise<void>
 }
 
@@ -282,6 +286,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
         return () => alarmListeners.delete(listener)
       },
       storeCopy: () => store?.copyView?.(),
+      onStoreCopy: (listener) => store?.onCopyViewChange?.(listener) ?? (() => undefined),
       close: async () => {
         await integrity?.cancel()
         await watch.close()

@@ -91,6 +91,7 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
     fenced: () => (fence ? fencedWords(fence) : undefined),
     alarms: () => link.alarms(),
     copyView: () => link.copyView(),
+    onCopyViewChange: (listener) => link.onCopyViewChange(listener),
   }
   return {
     link,
