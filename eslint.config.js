@@ -343,4 +343,17 @@ export default tseslint.config(
   },
   ...doorConfigs(),
   ...layerConfigs,
+  {
+    // Rules that need the types: a promise nobody awaits loses its failure (a sale's write, a
+    // forwarding pass), and a switch over a union that misses a case lets a new state fall through.
+    files: ['src-main/**/*.ts', 'src-shared/**/*.ts', 'src-renderer/**/*.{ts,tsx}', 'test/**/*.{ts,tsx}'],
+    // The release writer runs inside the last release's checkout, against that release's types.
+    ignores: ['test/upgrade/release-writer.ts'],
+    languageOptions: { parserOptions: { project: ['./tsconfig.node.json', './tsconfig.web.json'], tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
 )

@@ -67,10 +67,11 @@ export class JournalWatch {
     const every = this.options.everyMs ?? 3_600_000
     if (now - this.lastAudit >= every) {
       this.lastAudit = now
-      this.run(() => this.checks.audit())
+      // run() catches its own failure (onError) and close() waits for it through `running`.
+      void this.run(() => this.checks.audit())
     } else if (now - this.lastJournal >= every) {
       this.lastJournal = now
-      this.run(async () => {
+      void this.run(async () => {
         this.journalCheck = this.checks.journal()
         try {
           await this.journalCheck.done

@@ -188,7 +188,7 @@ async function createServerCertificate(ca: Pair, identity: TlsIdentity, now: Dat
 }
 
 async function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(EC_KEY, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair
+  return await webcrypto.subtle.generateKey(EC_KEY, true, ['sign', 'verify'])
 }
 
 async function exportKey(x509: typeof X509, key: webcrypto.CryptoKey): Promise<string> {
