@@ -343,4 +343,35 @@ export default tseslint.config(
   },
   ...doorConfigs(),
   ...layerConfigs,
+  {
+    // One clock (src-shared/clock.ts): the time of day comes from the Clock handed in, so a test or a
+    // replay sets it; elapsed time (a timeout, an idle moment) from performance.now(), which no one sets.
+    files: ['src-main/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read the time of day from the Clock passed in (SYSTEM_CLOCK by default), elapsed time from performance.now().',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time of day from the Clock passed in: new Date(clock.now()).',
+        },
+      ],
+    },
+  },
+  {
+    // Rules that need the types: a promise nobody awaits loses its failure (a sale's write, a
+    // forwarding pass), and a switch over a union that misses a case lets a new state fall through.
+    files: ['src-main/**/*.ts', 'src-shared/**/*.ts', 'src-renderer/**/*.{ts,tsx}', 'test/**/*.{ts,tsx}'],
+    // The release writer runs inside the last release's checkout, against that release's types.
+    ignores: ['test/upgrade/release-writer.ts'],
+    languageOptions: { parserOptions: { project: ['./tsconfig.node.json', './tsconfig.web.json'], tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
 )

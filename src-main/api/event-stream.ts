@@ -15,6 +15,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import type { PosEvent, PosStreamHeartbeat, PosStreamSnapshot } from '../../src-shared/contract'
+import { SYSTEM_CLOCK, type Clock } from '../../src-shared/clock'
 /** What a stream reads of the application layer: its events, what a reconnecting stream missed, the terminal now. */
 export interface EventSource {
   on(event: 'event', listener: (event: PosEvent) => void): unknown
@@ -52,6 +53,8 @@ export interface EventStreamOptions {
   idleMs: number
   /** Told at each heartbeat of each stream's owner, whose stream shows it is in use. */
   inUse?: (owner: string) => void
+  /** The time of day a heartbeat carries (windows set their offset from it); SYSTEM_CLOCK unless set. */
+  clock?: Clock
 }
 
 export class EventStreams {
@@ -126,8 +129,9 @@ export class EventStreams {
 
   /** A heartbeat to every live stream; a stream whose client took nothing for idleMs is closed. */
   private beat(): void {
-    const now = Date.now()
-    const data: PosStreamHeartbeat = { at: now }
+    const data: PosStreamHeartbeat = { at: (this.options.clock ?? SYSTEM_CLOCK).now() }
+    // How long a stream has been stalled is elapsed time: the monotonic clock.
+    const now = performance.now()
     const beat = `event: heartbeat\ndata: ${JSON.stringify(data)}\n\n`
     for (const stream of [...this.streams]) {
       if (stream.holder) this.options.inUse?.(stream.holder.owner)

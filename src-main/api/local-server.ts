@@ -23,7 +23,6 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Socket } from 'node:net'
 import { ConnectionGuard, connectionCapWithin, openFileLimit, type Admission } from './connection-guard'
 import { EventStreams, parseResumePoint } from './event-stream'
 import { openApiDocument } from './openapi-document'
@@ -156,7 +155,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
    * refusal is sent and the connection closes after it.
    */
   function admitted(request: IncomingMessage, response: ServerResponse, caller: Caller | undefined): boolean {
-    const admission: Admission = guard.admission(request.socket as Socket, caller ? service.openerOf(caller) : undefined)
+    const admission: Admission = guard.admission(request.socket, caller ? service.openerOf(caller) : undefined)
     if (admission === 'served') return true
     response.setHeader('connection', 'close')
     if (admission === 'tooManyForOpener')

@@ -118,7 +118,7 @@ export async function startAgent(runtime: Runtime, readerFactory: ReaderFactory)
     })
     closers.unshift(async () => metrics.close())
     // The store's server, when configured (docs/store.md): its fence is read before the engine starts.
-    const store = await openStoreWiring(config, runtime.secrets, runtime.logger, packageVersion(), runtime.dataDir)
+    const store = await openStoreWiring(config, runtime.secrets, runtime.logger, packageVersion(), runtime.dataDir, runtime.clock)
     const closeLink = async (): Promise<void> => store?.link.close()
     closers.unshift(closeLink)
     const engine = await composeEngine(settings, {

@@ -32,6 +32,7 @@ import { DEFAULT_RETRY_POLICY, Forwarder, HostReach, TxnService, type RetryPolic
 import type { QueueReplica } from '../store'
 import { agreeing, counted } from '../../src-shared/counted'
 import { JournalWatch, type JournalWatchOptions } from './journal-watch'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 export interface EnginePorts {
   reader: CardReader
@@ -51,6 +52,8 @@ export interface EngineStore {
   alarms(): EngineAlarm[]
   /** The store copy's class for the status panel: its words (durability.ts `copyPanelWords`) and whether it is synced. */
   copyView?: (() => { words: string; synced: boolean }) | undefined
+  /** Tells `listener` when `copyView` changes. */
+  onCopyViewChange?: ((listener: () => void) => () => void) | undefined
 }
 
 export interface EngineSettings extends TxnSettings {
@@ -92,6 +95,8 @@ export interface Engine {
   onAlarm(listener: (alarm: EngineAlarm) => void): () => void
   /** How safe the store's copies are, for the status panel; undefined without a store. */
   storeCopy(): { words: string; synced: boolean } | undefined
+  /** Tells `listener` when `storeCopy()` changes; a no-op without a store. */
+  onStoreCopy(listener: () => void): () => void
   close(): Promise<void>
 }
 
@@ -166,7 +171,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
     // A fenced terminal's queue belongs to the rescue: nothing new is stored for it to send.
     const store = ports.store
     if (!offlineAllowed || store?.fenced() !== undefined) settings = { ...settings, offline: { ...settings.offline, enabled: false } }
-    const now = ports.now ?? (() => new Date())
+    const now = ports.now ?? (() => new Date(SYSTEM_CLOCK.now()))
     // The keychain itself, not the stand-in a missing data key falls back to: the epoch must outlive this process.
     const idEpoch = await openIdEpoch(db, ports.secrets, settings.merchant.terminalId, () => now().getTime())
     // The audit trail's key and the head kept outside the file (journal/audit-seal.ts), in the keychain itself.
@@ -282,6 +287,7 @@ export async function composeEngine(settings: EngineSettings, ports: EnginePorts
         return () => alarmListeners.delete(listener)
       },
       storeCopy: () => store?.copyView?.(),
+      onStoreCopy: (listener) => store?.onCopyViewChange?.(listener) ?? (() => undefined),
       close: async () => {
         await integrity?.cancel()
         await watch.close()

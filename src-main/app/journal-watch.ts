@@ -21,7 +21,7 @@ export interface JournalChecks {
 }
 
 export class JournalWatch {
-  private lastActivity = Date.now()
+  private lastActivity = performance.now()
   private lastAudit = 0
   private lastJournal = Number.NEGATIVE_INFINITY
   private running: Promise<void> | undefined
@@ -39,19 +39,19 @@ export class JournalWatch {
     this.timer = setInterval(() => this.tick(), options.pollMs ?? 1_000)
     this.timer.unref()
     // At start: the trail as this run found it, before anything is added to it.
-    this.lastAudit = Date.now()
+    this.lastAudit = performance.now()
     this.checkedAtStart = this.run(() => this.checks.audit())
   }
 
   /** Something was written: the idle time starts again. */
   noteActivity(): void {
-    this.lastActivity = Date.now()
+    this.lastActivity = performance.now()
   }
 
   /** The journal's full check as soon as the one running (if any) ends: something found it may be damaged. */
   checkJournalSoon(): void {
     this.lastJournal = Number.NEGATIVE_INFINITY
-    this.lastActivity = 0
+    this.lastActivity = Number.NEGATIVE_INFINITY
   }
 
   async close(): Promise<void> {
@@ -62,15 +62,16 @@ export class JournalWatch {
   }
 
   private tick(): void {
-    const now = Date.now()
+    const now = performance.now()
     if (this.running || this.closed || now - this.lastActivity < (this.options.idleMs ?? 60_000)) return
     const every = this.options.everyMs ?? 3_600_000
     if (now - this.lastAudit >= every) {
       this.lastAudit = now
-      this.run(() => this.checks.audit())
+      // run() catches its own failure (onError) and close() waits for it through `running`.
+      void this.run(() => this.checks.audit())
     } else if (now - this.lastJournal >= every) {
       this.lastJournal = now
-      this.run(async () => {
+      void this.run(async () => {
         this.journalCheck = this.checks.journal()
         try {
           await this.journalCheck.done

@@ -3,7 +3,7 @@
  * serial port; in training mode the simulated NEO 2 PIN pad, on a real pty pair when socat is
  * installed (the same serial path a real reader uses), otherwise on an in-process mock serial port.
  */
-import { Neo2CardReader, readerPortResolver, SerialReaderTransport, type ReaderLog } from '../device'
+import { Neo2CardReader, readerPortResolver, SerialReaderTransport } from '../device'
 import { createMockPinpadSim, DEFAULT_TRAINING_CARD, startPtyPinpadSim, TEST_CARD_NAMES, TEST_CARDS, type PinpadSim } from '../training'
 import type { ReaderFactory, ReaderHandle } from './agent'
 import type { AgentConfig } from '../config'
@@ -48,7 +48,7 @@ async function serialReader(runtime: Runtime, config: AgentConfig): Promise<Read
   const reader = await Neo2CardReader.open({
     transport,
     fallbackAllowed: device.allowFallback,
-    log: runtime.logger as unknown as ReaderLog,
+    log: runtime.logger,
   })
   return { reader, trainingCards: [], close: () => reader.close() }
 }
@@ -71,7 +71,7 @@ async function simulatedReader(runtime: Runtime, config: AgentConfig, pace: Trai
   const reader = await Neo2CardReader.open({
     transport,
     fallbackAllowed: config.device.allowFallback,
-    log: runtime.logger as unknown as ReaderLog,
+    log: runtime.logger,
   })
   return {
     reader,

@@ -11,6 +11,7 @@ import { ConfigError, type AgentConfig } from '../config'
 import { storeSecretAccount, type SecretStore } from '../keychain'
 import type { FenceRecord, OwedItem, StoreLink } from '../store'
 import type { Engine, EngineStore } from './compose'
+import { SYSTEM_CLOCK, type Clock } from '../../src-shared/clock'
 
 export interface StoreWiring {
   link: StoreLink
@@ -44,6 +45,7 @@ export async function openStoreWiring(
   logger: Logger,
   version: string,
   dataDir: string,
+  clock: Clock = SYSTEM_CLOCK,
 ): Promise<StoreWiring | undefined> {
   const store = config.store
   if (!store) return undefined
@@ -78,11 +80,15 @@ export async function openStoreWiring(
     },
     logger,
   )
-  return wireStore(link, config.merchant)
+  return wireStore(link, config.merchant, clock)
 }
 
 /** The engine's view of a store link, and the hooks that feed it from the running engine. */
-export async function wireStore(link: StoreLink, merchant: { storeId: string; terminalId: string }): Promise<StoreWiring> {
+export async function wireStore(
+  link: StoreLink,
+  merchant: { storeId: string; terminalId: string },
+  clock: Clock = SYSTEM_CLOCK,
+): Promise<StoreWiring> {
   const config = { merchant }
   const { fencedWords, queueCopyOf } = await import('../store')
   let fence: FenceRecord | undefined = await link.fenceAtStart()
@@ -91,6 +97,7 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
     fenced: () => (fence ? fencedWords(fence) : undefined),
     alarms: () => link.alarms(),
     copyView: () => link.copyView(),
+    onCopyViewChange: (listener) => link.onCopyViewChange(listener),
   }
   return {
     link,
@@ -129,7 +136,8 @@ export async function wireStore(link: StoreLink, merchant: { storeId: string; te
           return {
             queueDepth: queue.count,
             storedCount: queue.storedCount,
-            oldestStoredAgeSeconds: queue.oldestStoredAt === undefined ? undefined : Math.round((Date.now() - queue.oldestStoredAt) / 1000),
+            oldestStoredAgeSeconds:
+              queue.oldestStoredAt === undefined ? undefined : Math.round((clock.now() - queue.oldestStoredAt) / 1000),
             attentionCount: queue.attentionCount,
             alarms: engine.alarms.map(({ code, message }) => ({ code, message })),
             reader: !device.connected ? 'not connected' : device.busy ? 'busy' : 'ready',

@@ -15,6 +15,7 @@ import { checkRequestBody, type RequestBodies } from './request-schemas'
 import { identityOf } from './answer-match'
 import { classifyResponse, classifyTransportError, type GatewayOutcome } from './outcome'
 import { exchange, type Exchanged } from './exchange'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 export interface HostEndpoint {
   /** `{offline_base_url}`: the four offline operations. */
@@ -86,7 +87,7 @@ export class UndiciHostClient implements HostClient {
       headersTimeout: endpoint.responseTimeoutMs,
       bodyTimeout: endpoint.responseTimeoutMs,
     })
-    this.now = deps.now ?? (() => new Date())
+    this.now = deps.now ?? (() => new Date(SYSTEM_CLOCK.now()))
     this.msgId = deps.msgId ?? newMsgId
   }
 

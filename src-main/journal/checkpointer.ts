@@ -36,7 +36,7 @@ export interface CheckpointerOptions {
 }
 
 export class JournalCheckpointer {
-  private lastActivity = 0
+  private lastActivity = Number.NEGATIVE_INFINITY
   private readonly timer: NodeJS.Timeout
   private dirty = false
   /** When the oldest purge not yet truncated out of the WAL happened; undefined when there is none. */
@@ -60,7 +60,7 @@ export class JournalCheckpointer {
 
   /** Something was written. */
   noteActivity(): void {
-    this.lastActivity = Date.now()
+    this.lastActivity = performance.now()
     this.dirty = true
     if (this.backfillWanted)
       this.backfill ??= new WalBackfill(this.file, { ...(this.options.onBackfillError ? { onError: this.options.onBackfillError } : {}) })
@@ -69,7 +69,7 @@ export class JournalCheckpointer {
 
   /** Sealed data was deleted or a sale's key destroyed: the next checkpoint truncates the WAL. */
   noteErase(): void {
-    this.erasedAt ??= Date.now()
+    this.erasedAt ??= performance.now()
     this.dirty = true
   }
 
@@ -112,7 +112,7 @@ export class JournalCheckpointer {
 
   private tick(): void {
     if (!this.dirty) return
-    const now = Date.now()
+    const now = performance.now()
     const idle = now - this.lastActivity >= (this.options.idleMs ?? 1_500)
     const eraseOverdue = this.erasedAt !== undefined && now - this.erasedAt >= (this.options.maxEraseDelayMs ?? 60_000)
     if (!idle && !eraseOverdue && this.walBytes() <= (this.options.maxWalBytes ?? 64 * 1024 * 1024)) return

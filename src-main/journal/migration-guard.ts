@@ -8,6 +8,7 @@ import Database from 'better-sqlite3'
 import { PosError } from '../../src-shared/errors'
 import type { ForcedMigration, MigrationGuard } from './migrations'
 import { OWED_TO_HOST_SQL } from './outbox-store'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 /** Queue items the bank has not acknowledged (waiting, in flight, or parked for a manager); 0 before the queue exists. */
 export function owedToBank(db: Database.Database): number {
@@ -34,7 +35,7 @@ export async function authorizeForcedMigration(
   file: string,
   proof: ManagerProof,
   pinMatches: (pin: string, stored: string) => Promise<boolean>,
-  now = Date.now(),
+  now = SYSTEM_CLOCK.now(),
 ): Promise<ForcedMigration> {
   const db = new Database(file, { readonly: true, fileMustExist: true })
   let row: { role: string; pin_hash: string; locked_until: number | null; disabled_at: number | null } | undefined

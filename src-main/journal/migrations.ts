@@ -12,6 +12,7 @@
  */
 import type Database from 'better-sqlite3'
 import { JournalError, mapJournalError } from './journal-error'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 export interface Migration {
   /** 1 for the first migration, then consecutive: the list is checked for gaps and duplicates. */
@@ -154,7 +155,7 @@ export function migrateTo(db: Database.Database, migrations: readonly Migration[
   }
   const found = journalVersion(db)
   if (found > version) throw new JournalTooNewError(db.name, found, version)
-  const now = options.now ?? (() => new Date())
+  const now = options.now ?? (() => new Date(SYSTEM_CLOCK.now()))
   const pending = migrations.slice(found, version)
   const forced = guardSteps(db, pending, options.guard)
   for (const migration of pending) step(db, migration, now, migration.irreversible !== undefined ? forced : undefined)

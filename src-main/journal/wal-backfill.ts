@@ -55,7 +55,7 @@ db.pragma('fullfsync = ON')
 db.pragma('checkpoint_fullfsync = ON')
 // From zero, not from the count at start: activity noted before this thread ran is still copied.
 let seen = 0
-let lastSaid = 0
+let lastSaid = Number.NEGATIVE_INFINITY
 try {
   while (Atomics.load(signal, 1) === 0) {
     Atomics.store(signal, 2, 1)
@@ -71,8 +71,8 @@ try {
     } catch (error) {
       // A busy or failing disk: the writer's own commits report it to the sale; tried again next time,
       // and said once a minute at most for the log.
-      if (Date.now() - lastSaid >= 60000) {
-        lastSaid = Date.now()
+      if (performance.now() - lastSaid >= 60000) {
+        lastSaid = performance.now()
         parentPort.postMessage({ failed: String(error && error.message) })
       }
     }

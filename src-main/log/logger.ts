@@ -42,7 +42,7 @@ export function createLogger(settings: LoggerSettings): Logger {
     if (process.platform !== 'win32') chmodSync(settings.logDir, 0o700)
     targets.push({
       target: 'pino-roll',
-      level: settings.level as string,
+      level: settings.level,
       options: {
         file: join(settings.logDir, 'pos-agent.log'),
         size: `${settings.maxFileSizeMb ?? 10}m`,
@@ -52,7 +52,7 @@ export function createLogger(settings: LoggerSettings): Logger {
       },
     })
   }
-  if (settings.pretty) targets.push({ target: 'pino-pretty', level: settings.level as string, options: { destination: 2, colorize: true } })
+  if (settings.pretty) targets.push({ target: 'pino-pretty', level: settings.level, options: { destination: 2, colorize: true } })
   if (targets.length === 0) return pino({ ...baseOptions(settings.level), enabled: false })
   return pino(baseOptions(settings.level), pino.transport({ targets }))
 }

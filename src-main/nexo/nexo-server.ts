@@ -15,6 +15,7 @@ import { wordsOf } from '../../src-shared/errors'
 import type { TokenCheck } from '../service'
 import { loadOrCreateTlsMaterial, type TlsIdentity } from '../tls'
 import type { NexoTerminal } from './nexo-terminal'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 export interface NexoServerOptions {
   terminal: NexoTerminal
@@ -72,7 +73,7 @@ export function nexoTlsIdentity(host: string, interfaces?: ReturnType<typeof net
 
 export async function startNexoServer(options: NexoServerOptions): Promise<NexoServer> {
   const host = options.host ?? '127.0.0.1'
-  const tls = await loadOrCreateTlsMaterial(options.stateDir, new Date(), nexoTlsIdentity(host))
+  const tls = await loadOrCreateTlsMaterial(options.stateDir, new Date(SYSTEM_CLOCK.now()), nexoTlsIdentity(host))
   const limits = serverLimitsFor(openFileLimit())
   const server: Server = createServer(
     { cert: tls.certPem, key: tls.keyPem, minVersion: 'TLSv1.2', ...serverTimeouts(limits) },

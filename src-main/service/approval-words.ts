@@ -22,7 +22,7 @@ export function approvalWordsHandlers(parts: ServiceParts): Handlers<'describeAp
       const parsed = OPERATIONS[name].request.safeParse(r.request)
       if (!parsed.success)
         throw new PosError('INVALID_REQUEST', `the request to describe is not a valid ${name}: ${parsed.error.issues[0]?.message ?? ''}`)
-      return approvalWords(parts, name, parsed.data as Record<string, unknown>)
+      return approvalWords(parts, name, parsed.data)
     },
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The service's live events, from the engine's own: each sale change (with its journal position), the
- * queue, a queued message that needs a manager (an alarm in a manager's words; the technical detail
+ * queue (also when the store copy’s class changes), a queued message that needs a manager (an alarm in a manager's words; the technical detail
  * to the log), and the reader's prompts. Returns how to stop listening.
  */
 import type { AlarmView, PosEvent, QueueStatusView, SaleView } from '../../src-shared/contract'
@@ -34,6 +34,8 @@ export function feedEvents(
   const onQueue = () => emit({ type: 'queue', queue: queueStatus() })
   engine.forwarder.on('status', onQueue)
   unsubscribe.push(() => engine.forwarder.off('status', onQueue))
+  // The store copy's class is part of the queue's status: a new class is a new status at once.
+  if (engine.onStoreCopy) unsubscribe.push(engine.onStoreCopy(onQueue))
   // A queued message past its limits is an alarm for the manager, on top of the sale's own state.
   // Its message is in a manager's words; the technical detail goes to the log.
   const onAttention = (item: { operation: QueueOperation; saleId: string }, why: QueueAttention) => {

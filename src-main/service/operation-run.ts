@@ -12,7 +12,7 @@ import { toPosError } from '../errors'
 import { decide } from './access'
 import type { AuditTrail } from './audit-trail'
 import type { Caller } from './caller'
-import type { CallContext, Handler, Handlers } from './service-parts'
+import type { CallContext, Handlers } from './service-parts'
 
 export interface OperationPipeline {
   /** The audit trail's one writer. */
@@ -48,7 +48,7 @@ export async function runOperation<K extends OperationName>(
   let context: CallContext | undefined
   try {
     context = await pipeline.authorise(caller, operation, valid)
-    const handler = handlers[operation] as Handler<K> | undefined
+    const handler = handlers[operation]
     if (!handler) throw new PosError('UNKNOWN_OPERATION', `${operation} is not served here`)
     const value = await handler(valid, context)
     if (access.audited)

@@ -40,6 +40,8 @@ export interface ServiceEngine {
   onAlarm?: (listener: (alarm: AppInfo['alarms'][number]) => void) => () => void
   /** How safe the store's copies are, for the status panel (absent or undefined: no store). */
   storeCopy?: () => { words: string; synced: boolean } | undefined
+  /** Tells `listener` when `storeCopy()` changes (absent: it never changes after start). */
+  onStoreCopy?: (listener: () => void) => () => void
 }
 
 export interface ServiceDeps {

@@ -14,6 +14,7 @@ import { checkEnrolment, copyKeyAccount, ENROLMENT_FILE, isEnrolment, makeCopyKe
 import { putEnrolment } from './enrolment-history'
 import { openRecoveryPrivateKey, rewrapNote } from './recovery-key'
 import { StoreConnection, type StoreConnectionSettings } from './store-connection'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 export interface EnrolInput {
   secrets: { get(account: string): Promise<string | undefined>; set(account: string, secret: string): Promise<void> }
@@ -75,7 +76,7 @@ export async function enrolTerminal(input: EnrolInput): Promise<number> {
       terminalId,
       publicKey: copyKey.x,
       by: `${input.by} on ${hostname()}`,
-      now: (input.now ?? (() => new Date()))(),
+      now: (input.now ?? (() => new Date(SYSTEM_CLOCK.now())))(),
     })
     json = JSON.stringify(certificate)
     // Whole or not at all: the agent reads this file at every start.

@@ -33,6 +33,7 @@ import type { RescueRules } from './rescue-rules'
 import { CopyOpener } from './sealed-copy'
 import { StoreConnection, type StoreConnectionSettings } from './store-connection'
 import { parseHeartbeat } from './fleet'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 /** What the audit trail is told (the command line appends it to the lane's journal). */
 export interface RescueAuditEntry {
@@ -131,7 +132,7 @@ export async function runRescue(input: RescueRunInput): Promise<RescueRunResult>
   const { terminalId, audit } = input
   const storeId = input.connection.storeId
   const subject = `${storeId}/${terminalId}`
-  const now = input.now ?? (() => new Date())
+  const now = input.now ?? (() => new Date(SYSTEM_CLOCK.now()))
   const timeoutMs = input.timeoutMs ?? 5_000
   const actor = osUser()
   const record = (ok: boolean, detail: string) => audit({ action: 'rescue', subject, actor, ok, detail: `from ${input.lane}: ${detail}` })

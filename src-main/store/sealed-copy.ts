@@ -189,7 +189,7 @@ export class CopyOpener {
     try {
       const parsed = recordSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)))
       if (!parsed.success) throw refused(subject, 'its content is not a queued message this version knows')
-      record = parsed.data as CopyRecord
+      record = parsed.data
     } catch (error) {
       if (error instanceof PosError) throw error
       throw refused(subject, 'its content is not a queued message this version knows')

@@ -501,9 +501,9 @@ export class StoreConnection {
         subjects: [`$KV.${bucket}.>`],
         // The fence and the enrolments keep their history (who rescued, when; the keys a terminal had).
         max_msgs_per_subject: bucket === FLEET_BUCKET ? 1 : 10,
-        retention: 'limits' as StreamConfig['retention'],
-        storage: 'file' as StreamConfig['storage'],
-        discard: 'new' as StreamConfig['discard'],
+        retention: 'limits',
+        storage: 'file',
+        discard: 'new',
         max_msg_size: -1,
         num_replicas: this.replicas,
         allow_direct: true,

@@ -88,6 +88,8 @@ export class StoreLink {
   private readingNow: Promise<DurabilityReading> | undefined
   private readAt = 0
   private stopReconnects: (() => void) | undefined
+  /** Told when the copy's class as the status panel shows it changes (its words or whether it is synced). */
+  private readonly copyViewListeners = new Set<() => void>()
 
   constructor(
     private readonly settings: StoreLinkSettings,
@@ -123,6 +125,15 @@ export class StoreLink {
   }
 
   /**
+   * Tells `listener` each time the copy's class as `copyView` shows it changes, so the status line
+   * says where the copies are the moment it is read, not at the queue's next change.
+   */
+  onCopyViewChange(listener: () => void): () => void {
+    this.copyViewListeners.add(listener)
+    return () => this.copyViewListeners.delete(listener)
+  }
+
+  /**
    * Reads the store server's version and the stream's replicas, and classifies the copy
    * (durability.ts). Done with the first heartbeat, after every reconnect (the client may be on
    * another server now) and once a minute after (the store's admin may change the stream's replicas).
@@ -137,8 +148,12 @@ export class StoreLink {
             { durability: reading.durability, server: reading.serverVersion, replicas: reading.replicas },
             `store copy: ${reading.words}`,
           )
+        const before = copyPanelWords(this.reading)
+        const wasSynced = this.reading?.durability === 'synced'
         this.reading = reading
         this.readAt = this.now()
+        if (copyPanelWords(reading) !== before || (reading.durability === 'synced') !== wasSynced)
+          for (const listener of this.copyViewListeners) listener()
         return reading
       })
       .finally(() => (this.readingNow = undefined))

@@ -17,6 +17,7 @@ import type * as X509 from '@peculiar/x509'
 import { X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto'
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 /** Who the certificates are for: their files in the state folder, their names, and their addresses. */
 export interface TlsIdentity {
@@ -66,7 +67,7 @@ async function x509Library(): Promise<typeof X509> {
 
 export async function loadOrCreateTlsMaterial(
   stateDir: string,
-  now: Date = new Date(),
+  now: Date = new Date(SYSTEM_CLOCK.now()),
   identity: TlsIdentity = TRAINING_HOST_TLS,
 ): Promise<TlsMaterial> {
   await mkdir(stateDir, { recursive: true, mode: 0o700 })
@@ -188,7 +189,7 @@ async function createServerCertificate(ca: Pair, identity: TlsIdentity, now: Dat
 }
 
 async function generateKeys(): Promise<webcrypto.CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(EC_KEY, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair
+  return await webcrypto.subtle.generateKey(EC_KEY, true, ['sign', 'verify'])
 }
 
 async function exportKey(x509: typeof X509, key: webcrypto.CryptoKey): Promise<string> {

@@ -131,4 +131,4 @@ const PROBE_CARD: CardData = {
   pan: '4000000000000002',
   track2: '4000000000000002=49122010000000000000',
   summary: { maskedPan: '', brand: 'VISA', method: 'chip', expired: false, onlinePin: false },
-} as CardData
+}

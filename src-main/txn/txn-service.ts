@@ -30,6 +30,7 @@ import { toSaleView, type SaleView } from './sale-view'
 import { transition } from './txn-machine'
 import { toSale } from './sale-record'
 import { WriteAhead } from './write-ahead'
+import { SYSTEM_CLOCK } from '../../src-shared/clock'
 
 export type { SaleRequest, TxnSettings } from './sale-request'
 export type { ReturnRequest } from './return-flow'
@@ -67,7 +68,7 @@ export class TxnService extends EventEmitter<{ update: [TxnServiceEvent] }> impl
 
   constructor(private readonly deps: TxnServiceDeps) {
     super()
-    const now = deps.now ?? (() => new Date())
+    const now = deps.now ?? (() => new Date(SYSTEM_CLOCK.now()))
     const { journal, logger, settings } = deps
     const vault = new CardVault(journal, logger)
     const queueItems = new QueueItems({ journal, vault, merchant: settings.merchant, now })

@@ -41,7 +41,7 @@ function firstTagByte(tag: number): number {
 
 export function tlv(tag: number, value: Uint8Array | readonly number[] | string | TlvNode[]): TlvNode {
   if (Array.isArray(value) && value.length > 0 && typeof value[0] === 'object') {
-    const children = value as TlvNode[]
+    const children = value
     return { tag, value: encodeTlvList(children), children }
   }
   if (typeof value === 'string') return { tag, value: new TextEncoder().encode(value) }

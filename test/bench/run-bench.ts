@@ -44,7 +44,7 @@ function runOnce(cwd: string, file: string, args: readonly string[], label: stri
     })
     running = child
     let stdout = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8')
       process.stderr.write(chunk)
     })

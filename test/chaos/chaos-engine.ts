@@ -370,10 +370,10 @@ export class WorkerProcess {
     const worker = new WorkerProcess(child)
     // A command written as the worker is killed meets a closed pipe (EPIPE): the exit that follows
     // rejects it as WorkerKilled, which the run expects; unhandled, the error would end the run.
-    child.stdin!.on('error', () => undefined)
+    child.stdin.on('error', () => undefined)
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`worker not ready in 30 s: ${worker.stderr}`)), 30_000)
-      child.stdout!.on('data', (data: Buffer) => {
+      child.stdout.on('data', (data: Buffer) => {
         worker.buffer += data.toString()
         let at: number
         while ((at = worker.buffer.indexOf('\n')) >= 0) {
@@ -392,7 +392,7 @@ export class WorkerProcess {
           waiter?.resolve(message)
         }
       })
-      child.stderr!.on('data', (data: Buffer) => (worker.stderr = (worker.stderr + data.toString()).slice(-4_000)))
+      child.stderr.on('data', (data: Buffer) => (worker.stderr = (worker.stderr + data.toString()).slice(-4_000)))
       void worker.exited.then(() => {
         clearTimeout(timer)
         reject(new Error(`worker exited before ready: ${worker.stderr}`))
@@ -1310,7 +1310,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     }
     if (result.failed) {
       summary.path = result.counterexamplePath ?? undefined
-      summary.counterexample = result.counterexample?.[0] as Scenario | undefined
+      summary.counterexample = result.counterexample?.[0]
       summary.firstViolations = (summary.counterexample && violationsOf.get(summary.counterexample)) ?? lastViolations
     }
     return summary

@@ -25,5 +25,5 @@ const LOWEST_CONTRAST = String.raw`(() => {
 
 /** The lowest contrast ratio of any visible text under `main`, and the start of that text. */
 export async function lowestContrast(page: Page): Promise<{ ratio: number; text: string }> {
-  return (await page.evaluate(LOWEST_CONTRAST)) as { ratio: number; text: string }
+  return await page.evaluate<{ ratio: number; text: string }>(LOWEST_CONTRAST)
 }

@@ -29,7 +29,7 @@ const SPEECH_STUB = `(() => {
 describe.skipIf(!e2eComponentsPresent())('the customer display, accessible', () => {
   const e2e = useE2E('customer-access')
 
-  const spoken = (display: Page) => display.evaluate('window.__spoken') as Promise<string[]>
+  const spoken = (display: Page) => display.evaluate<string[]>('window.__spoken')
 
   it('speaks every prompt once switched on, never a PIN digit; high contrast at 7:1; axe clean', async () => {
     const { page } = e2e.cashier

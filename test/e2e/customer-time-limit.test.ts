@@ -44,7 +44,7 @@ describe.skipIf(!e2eComponentsPresent())('the card prompt’s time limit on the 
     triedTerminal('Corner Shop', { device: { cardReadTimeoutSeconds: CARD_PROMPT_SECONDS }, training: { autoPresentCard: false } }),
   )
 
-  const recorded = (display: Page, what: '__spoken' | '__tones') => display.evaluate(`window.${what}`) as Promise<unknown[]>
+  const recorded = (display: Page, what: '__spoken' | '__tones') => display.evaluate<unknown[]>(`window.${what}`)
   const extend = (display: Page) =>
     display.evaluate(async () => {
       const reply = await fetch('/customer/v1/ops/extendCardRead', {

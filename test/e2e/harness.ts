@@ -242,8 +242,8 @@ export function ownerRuns(
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
       reject(new Error(`pos-agent ${args.join(' ')} did not end in time: ${output}`))

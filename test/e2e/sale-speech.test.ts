@@ -26,7 +26,7 @@ const SPEECH_STUB = `(() => {
 describe.skipIf(!e2eComponentsPresent())('speech switched on for one sale', () => {
   const e2e = useE2E('sale-speech')
 
-  const spoken = (display: Page) => display.evaluate('window.__spoken') as Promise<string[]>
+  const spoken = (display: Page) => display.evaluate<string[]>('window.__spoken')
 
   it('the cashier asks for it: the display speaks that sale, the next sale is silent; the POS asks: it speaks', async () => {
     const { page } = e2e.cashier

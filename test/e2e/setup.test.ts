@@ -42,10 +42,10 @@ async function startSetup(work: string): Promise<{ child: ChildProcess; link: st
     },
   )
   const output: string[] = []
-  child.stderr!.on('data', (d: Buffer) => output.push(d.toString()))
+  child.stderr.on('data', (d: Buffer) => output.push(d.toString()))
   const link = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`setup printed no link in 30 s:\n${output.join('\n')}`)), 30_000)
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       output.push(line)
       const found = /(http:\/\/127\.0\.0\.1:\d+\/setup\?launch=\S+)/.exec(line)
       if (found) {

@@ -35,7 +35,7 @@ describe('HTTP bridge: operations', () => {
   it('POSTs the request as JSON to /v1/ops/{operation} and returns the PosResult', async () => {
     const sale = makeSale()
     const fetchMock = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => jsonResponse({ ok: true, value: sale }))
-    const bridge = createHttpBridge({ fetch: fetchMock as typeof fetch, openEvents: (url) => new FakeEventSource(url) })
+    const bridge = createHttpBridge({ fetch: fetchMock, openEvents: (url) => new FakeEventSource(url) })
     const result = await bridge.call('startSale', { amountMinor: 1234, currency: 'USD' })
     expect(result).toEqual({ ok: true, value: sale })
     const [url, init] = fetchMock.mock.calls[0] ?? []
@@ -48,24 +48,24 @@ describe('HTTP bridge: operations', () => {
 
   it('passes the agent errors through as data', async () => {
     const error = { code: 'SALE_IN_PROGRESS', message: 'busy', retryable: true }
-    const bridge = createHttpBridge({ fetch: (async () => jsonResponse({ ok: false, error }, 409)) as typeof fetch })
+    const bridge = createHttpBridge({ fetch: async () => jsonResponse({ ok: false, error }, 409) })
     expect(await bridge.call('startSale', { amountMinor: 1 })).toEqual({ ok: false, error })
   })
 
   it('turns a network failure into AGENT_UNREACHABLE', async () => {
     const bridge = createHttpBridge({
-      fetch: (async () => {
+      fetch: async () => {
         throw new TypeError('Failed to fetch')
-      }) as typeof fetch,
+      },
     })
     const result = await bridge.call('appInfo', {})
     expect(result).toMatchObject({ ok: false, error: { code: 'AGENT_UNREACHABLE', retryable: true } })
   })
 
   it('turns an answer that is not a PosResult into AGENT_FAILED (server error) or AGENT_BAD_RESPONSE', async () => {
-    const html = createHttpBridge({ fetch: (async () => new Response('<html>', { status: 502 })) as typeof fetch })
+    const html = createHttpBridge({ fetch: async () => new Response('<html>', { status: 502 }) })
     expect(await html.call('appInfo', {})).toMatchObject({ ok: false, error: { code: 'AGENT_FAILED', retryable: true } })
-    const shape = createHttpBridge({ fetch: (async () => jsonResponse({ value: 1 })) as typeof fetch })
+    const shape = createHttpBridge({ fetch: async () => jsonResponse({ value: 1 }) })
     expect(await shape.call('appInfo', {})).toMatchObject({ ok: false, error: { code: 'AGENT_BAD_RESPONSE', retryable: false } })
   })
 })
@@ -75,7 +75,7 @@ describe('HTTP bridge: server-sent events', () => {
     const sources: FakeEventSource[] = []
     const timers: Array<{ run: () => void; ms: number }> = []
     const bridge = createHttpBridge({
-      fetch: (async () => jsonResponse({ ok: true, value: null })) as typeof fetch,
+      fetch: async () => jsonResponse({ ok: true, value: null }),
       openEvents: (url) => {
         const source = new FakeEventSource(url)
         sources.push(source)
@@ -128,10 +128,10 @@ describe('HTTP bridge: server-sent events', () => {
     const sources: FakeEventSource[] = []
     let reachable = true
     const bridge = createHttpBridge({
-      fetch: (async () => {
+      fetch: async () => {
         if (!reachable) throw new TypeError('Failed to fetch')
         return jsonResponse({ ok: true, value: null })
-      }) as typeof fetch,
+      },
       openEvents: (url) => {
         const source = new FakeEventSource(url)
         sources.push(source)

@@ -186,7 +186,7 @@ export class FakeBridge implements PosBridge {
     if (index < 0) throw new Error(`no held call of ${operation}`)
     const [entry] = this.held.splice(index, 1)
     this.holding.delete(operation)
-    entry?.resolve(result as PosResult<unknown>)
+    entry?.resolve(result)
   }
 
   async call<K extends OperationName>(operation: K, request: OperationRequest<K>): Promise<PosResult<OperationResults[K]>> {
@@ -194,8 +194,8 @@ export class FakeBridge implements PosBridge {
     if (this.holding.has(operation)) {
       return new Promise((resolve) => this.held.push({ operation, resolve: resolve as (r: PosResult<unknown>) => void }))
     }
-    const handler = this.handlers[operation] as Handler<K> | undefined
-    if (!handler) return err('INTERNAL', `fake bridge has no answer for ${operation}`) as PosResult<OperationResults[K]>
+    const handler = this.handlers[operation]
+    if (!handler) return err('INTERNAL', `fake bridge has no answer for ${operation}`)
     return handler(request)
   }
 

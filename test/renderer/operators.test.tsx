@@ -43,7 +43,7 @@ describe('signing in at the counter', () => {
       fireEvent.click(screen.getByTestId('sign-in-button'))
     })
     expect(screen.getByTestId('sign-in-problem').textContent).toBe('That operator number and PIN do not match. Try again.')
-    expect((screen.getByTestId('operator-pin-input') as HTMLInputElement).value).toBe('')
+    expect(screen.getByTestId<HTMLInputElement>('operator-pin-input').value).toBe('')
     type('operator-pin-input', '1234')
     await act(async () => {
       fireEvent.click(screen.getByTestId('sign-in-button'))

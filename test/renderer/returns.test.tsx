@@ -54,11 +54,11 @@ describe('a return from the transactions list', () => {
     fireEvent.click(screen.getByTestId('return-S1'))
     const panel = screen.getByTestId('return-panel')
     // Nothing is filled in: a hurried Enter asks for no money back. What is left is one press away.
-    expect((screen.getByTestId('return-amount') as HTMLInputElement).value).toBe('')
+    expect(screen.getByTestId<HTMLInputElement>('return-amount').value).toBe('')
     fireEvent.click(within(panel).getByTestId('return-start-button'))
     expect(within(panel).getByRole('alert').textContent).toBe('Enter the amount to return.')
     fireEvent.click(within(panel).getByTestId('return-all-left'))
-    expect((screen.getByTestId('return-amount') as HTMLInputElement).value).toBe('20.00')
+    expect(screen.getByTestId<HTMLInputElement>('return-amount').value).toBe('20.00')
     // More than is left is refused on screen, before anything is asked of the agent.
     type('return-amount', '20.01')
     fireEvent.click(within(panel).getByTestId('return-start-button'))
@@ -67,7 +67,7 @@ describe('a return from the transactions list', () => {
 
     // Keyed the sale's way: 1 5 0 0 is 15.00.
     type('return-amount', '1500')
-    expect((screen.getByTestId('return-amount') as HTMLInputElement).value).toBe('15.00')
+    expect(screen.getByTestId<HTMLInputElement>('return-amount').value).toBe('15.00')
     await act(async () => {
       fireEvent.click(within(panel).getByTestId('return-start-button'))
     })

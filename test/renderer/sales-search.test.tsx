@@ -54,10 +54,10 @@ describe('finding sales on the transactions screen', () => {
     const form = screen.getByRole('search', { name: 'Find sales' })
     expect(screen.getByTestId('sale-row-OPEN1')).toBeTruthy()
 
-    const amount = within(form).getByLabelText('Amount (USD)') as HTMLInputElement
+    const amount = within(form).getByLabelText<HTMLInputElement>('Amount (USD)')
     typeChars(amount, '1250')
     expect(amount.value).toBe('12.50')
-    typeChars(within(form).getByLabelText('Card ends in') as HTMLInputElement, '0010')
+    typeChars(within(form).getByLabelText<HTMLInputElement>('Card ends in'), '0010')
     await submit()
     expect(lastSearch(bridge)).toEqual({ amountMinor: 1250, last4: '0010' })
     expect(screen.getByTestId('sale-row-OLD1').textContent).toContain('476173******0010')
@@ -88,7 +88,7 @@ describe('finding sales on the transactions screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByTestId('find-sale'))
     })
-    const where = screen.getByLabelText('Show') as HTMLSelectElement
+    const where = screen.getByLabelText<HTMLSelectElement>('Show')
     expect([...where.options].map((o) => o.text)).toEqual([
       'Since the last close',
       'Today',
@@ -124,7 +124,7 @@ describe('finding sales on the transactions screen', () => {
     const bridge = searchingBridge()
     await renderApp(bridge, { screen: 'transactions' })
     fireEvent.click(screen.getByTestId('find-sale'))
-    const last4 = screen.getByLabelText('Card ends in') as HTMLInputElement
+    const last4 = screen.getByLabelText<HTMLInputElement>('Card ends in')
     fireEvent.change(last4, { target: { value: '4761739001010010' } })
     expect(last4.value).toBe('')
     expect(screen.getByRole('alert').textContent).toMatch(/only the last four digits/)
@@ -156,7 +156,7 @@ describe('finding sales on the transactions screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByTestId('find-sale'))
     })
-    const operator = screen.getByLabelText('Operator') as HTMLSelectElement
+    const operator = screen.getByLabelText<HTMLSelectElement>('Operator')
     expect([...operator.options].map((o) => o.text)).toEqual(['Anyone', 'Maria (9)', 'Ann (17)'])
     fireEvent.change(operator, { target: { value: '17' } })
     bridge.on('listSales', (r) => (Object.keys(r).length === 0 ? ok([open]) : ok([])))

@@ -26,7 +26,7 @@ function staffBridge(counter: CounterOperatorView, start: OperatorView[]) {
     .on('setOperatorPin', (r) => ok(staff.find((o) => o.id === r.operatorId)!))
     .on('unlockOperator', (r) => {
       const wasLocked = staff.some((o) => o.id === r.operatorId && o.lockedUntil !== undefined)
-      staff = staff.map((o) => (o.id === r.operatorId ? { ...o, lockedUntil: undefined } : o)) as OperatorView[]
+      staff = staff.map((o) => (o.id === r.operatorId ? { ...o, lockedUntil: undefined } : o))
       return ok({ ...staff.find((o) => o.id === r.operatorId)!, wasLocked })
     })
     .on('disableOperator', (r) => {

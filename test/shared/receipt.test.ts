@@ -76,7 +76,7 @@ describe('a card-present receipt', () => {
 
   it('a decline says so with its reason in plain words, no auth code and no verification claim', () => {
     const declined = buildReceipt(
-      { ...chipSale, state: 'declined', authCode: undefined, reason: 'declined by the bank: insufficient funds' } as SaleView,
+      { ...chipSale, state: 'declined', authCode: undefined, reason: 'declined by the bank: insufficient funds' },
       merchant,
       'customer',
     )

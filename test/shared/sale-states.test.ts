@@ -26,7 +26,7 @@ describe('the state classes', () => {
       ['created', { type: 'returnRequested' }],
       ['approved', { type: 'voidRequested', paymentQueue: 'none' }],
     ] as const) {
-      const result = transition({ ...base, state } as never, event as never)
+      const result = transition({ ...base, state } as never, event)
       if (result.ok && result.effects.some((effect) => effect.type === 'readCard')) entered.add(result.sale.state)
     }
     expect(entered).toEqual(READING_CARD)

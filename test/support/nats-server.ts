@@ -146,12 +146,12 @@ export async function startNatsFromConfig(file: string, label = file): Promise<C
       if (process.env.DEBUG_NATS) process.stderr.write(chunk)
       if (/Server is ready/.test(log)) {
         clearTimeout(timer)
-        proc.stderr!.off('data', onData)
-        proc.stderr!.resume()
+        proc.stderr.off('data', onData)
+        proc.stderr.resume()
         resolve()
       }
     }
-    proc.stderr!.on('data', onData)
+    proc.stderr.on('data', onData)
     proc.once('exit', (code) => {
       clearTimeout(timer)
       reject(new Error(`${label} exited with ${code}:\n${log}`))

@@ -95,7 +95,7 @@ export type ModelCommand =
   | { kind: 'rescue'; terminalIsOff: boolean; afterMs: number }
   | { kind: 'pause'; ms: number }
 
-const simple = (kind: 'bank' | 'freeze' | 'cable' | 'kill' | 'storeRestart') => fc.constant({ kind } as ModelCommand)
+const simple = (kind: 'bank' | 'freeze' | 'cable' | 'kill' | 'storeRestart') => fc.constant({ kind })
 
 /** Amounts the training host approves (it declines cents ending in 05 and 51): USD 5.00 to 60.00. */
 const saleArb: fc.Arbitrary<ModelCommand> = fc
@@ -173,9 +173,9 @@ function spawnLane(world: World): LaneProcess {
     { stdio: ['pipe', 'pipe', 'pipe'] },
   )
   let errors = ''
-  child.stderr!.on('data', (d: Buffer) => (errors = (errors + d.toString()).slice(-4_000)))
+  child.stderr.on('data', (d: Buffer) => (errors = (errors + d.toString()).slice(-4_000)))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
   const next = async (): Promise<Answer> => {
     let timer: NodeJS.Timeout | undefined
     try {
@@ -194,7 +194,7 @@ function spawnLane(world: World): LaneProcess {
     ready: next(),
     exited,
     async run(command) {
-      child.stdin!.write(`${command}\n`)
+      child.stdin.write(`${command}\n`)
       return next()
     },
   }

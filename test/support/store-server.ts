@@ -67,7 +67,7 @@ export async function startStoreServer(options: { storeId?: string; terminals: s
     let started = ''
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`nats-server did not start in time:\n${started}`)), 10_000)
-      proc.stderr!.on('data', (chunk: Buffer) => {
+      proc.stderr.on('data', (chunk: Buffer) => {
         log += chunk.toString()
         started += chunk.toString()
         if (/Server is ready/.test(started)) {

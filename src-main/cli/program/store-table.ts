@@ -12,6 +12,7 @@ import { PosError } from '../../../src-shared/pos-error'
 import { readSecret, readSecrets } from '../commands/io'
 import { EXIT } from '../exit-codes'
 import type { CliContext } from './context'
+import { SYSTEM_CLOCK } from '../../../src-shared/clock'
 
 /**
  * The connection settings with the store's admin NKey from its seed file (`--store-admin`), or as
@@ -201,7 +202,7 @@ export function addStoreCommands({ program, withRuntime, finish }: CliContext): 
         serverVersion?: string
       }) => {
         const { serverConfigCommand } = await import('../commands/server-config-command')
-        finish(serverConfigCommand({ ...o, terminals: o.terminal, hosts: o.host, now: () => new Date() }))
+        finish(serverConfigCommand({ ...o, terminals: o.terminal, hosts: o.host, now: () => new Date(SYSTEM_CLOCK.now()) }))
       },
     )
 

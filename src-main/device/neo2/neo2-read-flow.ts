@@ -26,6 +26,7 @@ import { Neo2StatusError } from './neo2-status'
 import { findNeo2ErrorRecord, Neo2TransactionError } from './neo2-transaction-error'
 import { ReaderError } from '../reader-error'
 import { parseServiceCode } from '../card-data/track'
+import { SYSTEM_CLOCK } from '../../../src-shared/clock'
 
 const ACTIVATE = NEO2_COMMANDS.activateTransaction.command
 const STATUS = {
@@ -61,14 +62,16 @@ function promptFor(interfaces: readonly ReaderInterface[]): string {
 }
 
 export async function readCardFlow(ctx: FlowContext, session: SaleSession, request: ReadCardRequest): Promise<ReadCardResult> {
-  // The deadline lives on the session: the customer may move it (Neo2CardReader.extendRead).
-  const wait = { expiresAt: Date.now() + request.timeoutSeconds * 1000, prompt: '', extensions: 0, waiting: false }
+  // The deadline lives on the session: the customer may move it (Neo2CardReader.extendRead). It is a
+  // time of day the screens count down to, read from the computer's own clock, never a set one: a
+  // clock set for a test or a replay must not stop the prompt's timer (src-shared/clock.ts).
+  const wait = { expiresAt: SYSTEM_CLOCK.now() + request.timeoutSeconds * 1000, prompt: '', extensions: 0, waiting: false }
   session.cardWait = wait
   let interfaces = enabledInterfaces(ctx)
   let prompt = promptFor(interfaces)
   for (;;) {
     if (session.cancelRequested) return { kind: 'cancelled' }
-    const left = Math.min(255, Math.ceil((wait.expiresAt - Date.now()) / 1000))
+    const left = Math.min(255, Math.ceil((wait.expiresAt - SYSTEM_CLOCK.now()) / 1000))
     if (left <= 0) return { kind: 'timeout' }
     wait.prompt = prompt
     wait.waiting = true
@@ -89,7 +92,7 @@ export async function readCardFlow(ctx: FlowContext, session: SaleSession, reque
       })
     if (session.cancelRequested) return { kind: 'cancelled' }
     // The reader's own wait ended, but the customer asked for more time meanwhile: listen again.
-    if (frame.status === STATUS.timeout && wait.expiresAt - Date.now() >= 1000) continue
+    if (frame.status === STATUS.timeout && wait.expiresAt - SYSTEM_CLOCK.now() >= 1000) continue
     const step = await activated(ctx, session, request, frame)
     if (step.kind === 'done') return step.result
     interfaces = step.interfaces

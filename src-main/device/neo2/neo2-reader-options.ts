@@ -14,6 +14,7 @@ import type { FlowContext } from './neo2-session'
 import type { ReaderLog } from './reader-log'
 import type { BackoffOptions } from './reader-link'
 import type { ReaderTransport } from './serial-transport'
+import { SYSTEM_CLOCK } from '../../../src-shared/clock'
 
 export interface Neo2ReaderOptions {
   transport: ReaderTransport
@@ -53,6 +54,6 @@ export function flowContextFor(
     nextCommandTimeoutSeconds: options.nextCommandTimeoutSeconds ?? 120,
     pinRequest: options.pinRequest ?? DEFAULT_PIN_REQUEST,
     ...(options.icCardDataTags ? { icCardDataTags: options.icCardDataTags } : {}),
-    now: options.now ?? (() => new Date()),
+    now: options.now ?? (() => new Date(SYSTEM_CLOCK.now())),
   }
 }

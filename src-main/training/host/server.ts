@@ -21,6 +21,7 @@ import { sendJson } from './http-io'
 import type { LedgerSnapshot } from './ledger'
 import { serveOperation, type OperationContext } from './operation-endpoint'
 import { loadOrCreateTlsMaterial } from '../../tls'
+import { SYSTEM_CLOCK } from '../../../src-shared/clock'
 
 export interface TrainingHostOptions {
   /** 0 (the default) picks a free port. */
@@ -61,7 +62,7 @@ export async function startTrainingHost(options: TrainingHostOptions): Promise<T
     if (problem !== undefined) throw new Error(`training host, aid ${aid}: ${problem}`)
     keys.set(aid, key)
   }
-  const now = options.now ?? (() => new Date())
+  const now = options.now ?? (() => new Date(SYSTEM_CLOCK.now()))
   // Certificates follow the real clock, whatever business time `now` simulates: clients validate against theirs.
   const tls = await loadOrCreateTlsMaterial(options.stateDir)
   const state = new HostState()

@@ -29,6 +29,7 @@ import { isTestCardName, TEST_CARDS } from './test-cards'
 import type { SimCard } from './test-cards'
 import { CardSlot } from './card-slot'
 import type { CardRead } from './card-slot'
+import { SYSTEM_CLOCK } from '../../../src-shared/clock'
 
 export interface EmulatorOptions {
   cards?: Readonly<Record<string, SimCard>>
@@ -264,6 +265,6 @@ export class Neo2Emulator {
   }
 
   private now(): Date {
-    return this.options.now?.() ?? new Date()
+    return this.options.now?.() ?? new Date(SYSTEM_CLOCK.now())
   }
 }

@@ -4,14 +4,14 @@
  * cashier's store makes (signed-in operator, tokens, a report) never reaches the agent from the
  * customer's screen, however many of them the store learns to make.
  */
-import { DISPLAY_OPERATIONS, type PosResult } from '../../../src-shared/contract'
+import { DISPLAY_OPERATIONS } from '../../../src-shared/contract'
 import { failed } from '../../../src-shared/errors'
 import type { RendererBridge } from '.'
 
 export function displayBridge(bridge: RendererBridge): RendererBridge {
   const call: RendererBridge['call'] = async (operation, request) => {
     if (DISPLAY_OPERATIONS.includes(operation)) return bridge.call(operation, request)
-    return failed('FORBIDDEN', `the customer display only reads; ${operation} is not asked from it`) as PosResult<never>
+    return failed('FORBIDDEN', `the customer display only reads; ${operation} is not asked from it`)
   }
   const reading: RendererBridge = { call, subscribe: (listener) => bridge.subscribe(listener) }
   const onReconnect = bridge.onReconnect

@@ -28,12 +28,12 @@ export function approvingBridge(bridge: RendererBridge, ask: AskApproval): Rende
     if (first.ok || first.error.code !== 'MANAGER_REQUIRED' || !MANAGER_APPROVED_OPERATIONS.includes(operation)) return first
     let problem: string | null = null
     // What the manager approves, in the words the audit trail will keep: asked once, before the PIN.
-    const said = await bridge.call('describeApproval', { operation, request: request as Record<string, unknown> })
+    const said = await bridge.call('describeApproval', { operation, request: request })
     const described = said.ok ? said.value : null
     for (;;) {
       const approval = await ask(operation, problem, described)
       if (approval === null) return first
-      const again = await bridge.call(operation, { ...request, approval } as typeof request)
+      const again = await bridge.call(operation, { ...request, approval })
       if (again.ok || !ASK_AGAIN.has(again.error.code)) return again
       problem = describeError(again.error)
     }

@@ -92,8 +92,8 @@ export async function timeColdStart(root: string, dataDir: string, configHome: s
     detached: true,
   })
   const keep = (chunk: Buffer): void => void output.push(chunk.toString('utf8'))
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
   try {
     while (!(await healthy(port))) {
       if (child.exitCode !== null || child.signalCode !== null)

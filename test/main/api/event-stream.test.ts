@@ -7,7 +7,6 @@ import { createServer, type Server } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import { EventEmitter } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EventSource } from '../../../src-main/api/event-stream'
 import { EventStreams } from '../../../src-main/api/event-stream'
 import type { DeviceEvent, ReadCardRequest, ReadCardResult, HostAnswerForCard, CardCompletion } from '../../../src-main/device'
 import type { PosEvent, PosStreamSnapshot, SaleView } from '../../../src-shared/contract'
@@ -212,7 +211,7 @@ describe('catching up page by page', () => {
   let streams: EventStreams
   const journal = new JournalOfMany(1_234)
   beforeAll(async () => {
-    streams = new EventStreams(journal as unknown as EventSource, { heartbeatMs: 60_000, idleMs: 60_000 })
+    streams = new EventStreams(journal, { heartbeatMs: 60_000, idleMs: 60_000 })
     server = createServer((_, response) => void streams.open(response, 0))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   })
@@ -256,7 +255,7 @@ describe('a stream whose client takes nothing', () => {
   let streams: EventStreams
   const source = new Quiet()
   beforeAll(async () => {
-    streams = new EventStreams(source as unknown as EventSource, { heartbeatMs: 50, idleMs: 200 })
+    streams = new EventStreams(source, { heartbeatMs: 50, idleMs: 200 })
     server = createServer((request, response) => {
       const who = String(request.headers['x-who'])
       void streams.open(response, undefined, { owner: who, opener: who })

@@ -30,11 +30,11 @@ async function startSetup(
 ): Promise<{ child: ChildProcess; origin: string; cookie: string; out: () => string }> {
   const child = spawn(process.execPath, ['bin/pos-agent.js', ...args, 'setup'], { env: env(dir) })
   let out = ''
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()))
   const link = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no link: ${out}`)), 20_000)
-    child.stdout!.on('data', () => {
+    child.stdout.on('data', () => {
       const match = /(http:\/\/127\.0\.0\.1:\d+\/setup\?launch=\S+)/.exec(out)
       if (match) {
         clearTimeout(timer)

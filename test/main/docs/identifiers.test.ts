@@ -149,7 +149,7 @@ function wordsProblems(text: string): string[] {
   // `<store>` stands for a value: what is left beside it is checked as it stands.
   const plain = text.replace(/<[^>]*>/g, ' ')
   for (const match of plain.matchAll(/[\w.-]+(\()?/g)) {
-    const token = (match[0] as string).replace(/\($/, '')
+    const token = match[0].replace(/\($/, '')
     if (FILE_NAME.test(token)) {
       if (!FILE_NAMES.has(token) && !CODE_TEXT.includes(token)) problems.push(`the file ${token} is not in the repository`)
       continue

@@ -66,7 +66,7 @@ describe('returned amounts kept on the sale row', () => {
     // A sale's own change never writes the sums: a tip leaves them as they are.
     store.apply({
       event: { type: 'tip' },
-      next: { ...store.get(sale.id)!, tipMinor: 50, returnedMinor: 0 } as SaleRecord,
+      next: { ...store.get(sale.id)!, tipMinor: 50, returnedMinor: 0 },
       expectedState: 'approved',
     })
     expect(check()).toEqual({ returned: 300, returning: 0 })

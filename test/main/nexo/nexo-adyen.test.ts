@@ -290,7 +290,7 @@ describe('an Abort is the POS that started the payment', () => {
       expect(new URLSearchParams(event.EventNotification!.EventDetails).get('message')).toBe(
         'this payment was started with another integrator token: only the POS that started it can stop it',
       )
-      const rejected = JSON.parse(Buffer.from(event.EventNotification!.RejectedMessage!, 'base64').toString()) as NexoJson
+      const rejected = JSON.parse(Buffer.from(event.EventNotification!.RejectedMessage, 'base64').toString()) as NexoJson
       expect(rejected.SaleToPOIRequest).toHaveProperty('AbortRequest')
       // The same token as the payment, but another POS's SaleID in the header.
       const otherPos = (await send(abortOf('POS-2'))).SaleToPOIRequest!

@@ -200,7 +200,7 @@ function reaches(caller: Caller, name: OperationName, asksMore = false): boolean
   return caller.token.scopes.includes('admin') || caller.token.scopes.includes(scope)
 }
 
-const scopesArb = fc.subarray([...TOKEN_SCOPES], { minLength: 1 }) as fc.Arbitrary<TokenScope[]>
+const scopesArb = fc.subarray<TokenScope>([...TOKEN_SCOPES], { minLength: 1 })
 const doorArb = fc.constantFrom('counter', 'display', 'pos', 'nexo', 'cli', 'setup')
 const hereArb = fc.constantFrom<Here>('nobody', 'cashier', 'manager', 'managerElsewhere')
 const approvalArb = fc.constantFrom<Approval>(

@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { nkeys } from '@nats-io/transport-node'
+import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { checkStore } from '../../../src-main/app'
 import { parseConfig } from '../../../src-main/config'
@@ -27,6 +28,7 @@ import {
   readFleet,
   serverConfig,
   StoreConnection,
+  StoreLink,
 } from '../../../src-main/store'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { AID, eventually } from '../../support/engine-harness'
@@ -208,6 +210,40 @@ describe.runIf(natsServerAvailable())("the store copy against Debian's nats-serv
       level: 'warn',
       text: expect.stringMatching(/^buffered: store\.syncAlways is set, but nats-server 2\.9\.10/),
     })
+  })
+
+  it('the status line learns the copy’s class the moment it is read, and only when it changes', async () => {
+    const link = new StoreLink(
+      {
+        servers: [bed.nats.url],
+        storeId: 'S1',
+        terminalId: 'T-0001',
+        recoveryPublicKey: keys.publicKey,
+        copyKey: undefined,
+        enrolment: undefined,
+        requireReplica: false,
+        ackTimeoutMs: 1_000,
+        heartbeatMs: 60_000,
+        maxAgeMs: 3_600_000,
+        version: 'test',
+      },
+      pino({ level: 'silent' }),
+    )
+    const told: Array<{ words: string; synced: boolean }> = []
+    const stop = link.onCopyViewChange(() => told.push(link.copyView()))
+    try {
+      expect(link.copyView().words).not.toMatch(/memory/)
+      await link.readDurability(3_000)
+      expect(told).toEqual([
+        { words: 'Copies: held in memory on the store server — a power cut there can lose the last two minutes', synced: false },
+      ])
+      // Read again (once a minute, after a reconnect): the same class tells nobody.
+      await link.readDurability(3_000)
+      expect(told).toHaveLength(1)
+    } finally {
+      stop()
+      await link.close()
+    }
   })
 
   it('store.requireDurable on a buffered store: offline approvals are refused with an alarm in plain words, online sales go on', async () => {

@@ -39,11 +39,11 @@ describe.runIf(keychain)(`crash test: ${KILLS} SIGKILLs`, () => {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     )
     let out = ''
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`worker not ready: ${out}`)), 30_000)
-      child.stdout!.on('data', () => {
+      child.stdout.on('data', () => {
         if (out.includes('ready')) {
           clearTimeout(timer)
           resolve()

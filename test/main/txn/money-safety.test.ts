@@ -5,7 +5,7 @@
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { composeEngine } from '../../../src-main/app/compose'
-import type { GatewayOutcome, HostClient } from '../../../src-main/gateway'
+import type { HostClient } from '../../../src-main/gateway'
 import type { QueueAttention } from '../../../src-main/txn'
 import { ScriptedCardReader, TEST_CARDS } from '../../fakes/scripted-card-reader'
 import { eventually, startEngineHarness, TEN_MINUTE_RETRY, testSettings, type EngineHarness } from '../../support/engine-harness'
@@ -226,7 +226,7 @@ describe('a reversal the bank refuses is never stranded', () => {
         const outcome = await client.sendUnchecked(kind, body, originalId)
         if (kind !== 'reversal' || !refuseNext || outcome.kind !== 'approved') return outcome
         refuseNext = false
-        return { ...outcome, kind: 'declined', reason: 'refused by the bank' } as GatewayOutcome
+        return { ...outcome, kind: 'declined', reason: 'refused by the bank' }
       },
       close: async () => undefined,
     }

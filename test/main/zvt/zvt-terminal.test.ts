@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events'
 import pino from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { PosEvent, SaleView } from '../../../src-shared/contract'
+import type { SaleView } from '../../../src-shared/contract'
 import { PosError } from '../../../src-shared/errors'
 import { apdu, controlOf, encodeAmount, encodeApdu, encodeBcd, encodeBmps, type Apdu } from '../../../src-main/zvt'
 import { ZvtSession } from '../../../src-main/zvt/zvt-session'
@@ -68,7 +68,7 @@ class FakeService extends EventEmitter implements ZvtService {
 
   move(state: SaleView['state'], extra: Partial<SaleView> = {}): void {
     this.current = { ...this.current!, state, ...extra }
-    this.emit('event', { type: 'sale', sale: this.current } as PosEvent)
+    this.emit('event', { type: 'sale', sale: this.current })
   }
 }
 

@@ -38,7 +38,7 @@ export function CloseOfDayScreen() {
   const [confirming, setConfirming] = useState<false | 'close' | 'override'>(false)
   const batches = usePos((s) => s.batches)
   const reportBatch = usePos((s) => s.reportBatch)
-  const closedAt = usePos((s) => (s.report?.batch as DayReportView['batch'] | undefined)?.closedAt)
+  const closedAt = usePos((s) => s.report?.batch?.closedAt)
   const closedShown = closedAt !== undefined
 
   useEffect(() => {

@@ -162,7 +162,7 @@ describe('Neo2Channel: interrupts, failures, unsolicited frames', () => {
     await sleep(1)
     const stop = h.channel.interrupt(cancel())
     await sleep(1)
-    for (const command of order) h.answer(command as number, command === 0x02 ? 0x0a : 0x00)
+    for (const command of order) h.answer(command, command === 0x02 ? 0x0a : 0x00)
     await expect(stop).resolves.toMatchObject({ command: 0x05 })
     await expect(act).resolves.toMatchObject({ command: 0x02, status: 0x0a })
     await sleep(5)

@@ -181,7 +181,7 @@ describe.skipIf(!hasSocat)('pos-agent pinpad-sim', () => {
     })
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     try {
-      const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve))
+      const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve))
       expect(first).toContain(link)
       const reader = new Neo2CardReader({ ...FAST_READER, transport: new SerialReaderTransport({ path: link }) })
       await reader.start()

@@ -78,7 +78,7 @@ function apduOf(frame: number, fromTerminal: boolean, tree: Record<string, unkno
   })
   const control =
     typeof tree['zvt.control_field'] === 'string'
-      ? (tree['zvt.control_field'] as string)
+      ? tree['zvt.control_field']
       : `0x${String(tree['zvt.ccrc']).slice(2)}${String(tree['zvt.aprc']).slice(2)}`
   return { frame, fromTerminal, control, length: Number(tree['zvt.length_field']), bmps, fields }
 }
