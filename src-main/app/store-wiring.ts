@@ -10,6 +10,7 @@ import type { CardReader } from '../device'
 import { ConfigError, type AgentConfig } from '../config'
 import { storeSecretAccount, type SecretStore } from '../keychain'
 import type { FenceRecord, OwedItem, StoreLink } from '../store'
+import { AuditTrail } from '../service'
 import type { Engine, EngineStore } from './compose'
 import { SYSTEM_CLOCK, type Clock } from '../../src-shared/clock'
 
@@ -80,7 +81,7 @@ export async function openStoreWiring(
     },
     logger,
   )
-  return wireStore(link, config.merchant, clock)
+  return wireStore(link, config.merchant, clock, logger)
 }
 
 /** The engine's view of a store link, and the hooks that feed it from the running engine. */
@@ -88,6 +89,7 @@ export async function wireStore(
   link: StoreLink,
   merchant: { storeId: string; terminalId: string },
   clock: Clock = SYSTEM_CLOCK,
+  logger?: Logger,
 ): Promise<StoreWiring> {
   const config = { merchant }
   const { fencedWords, queueCopyOf } = await import('../store')
@@ -106,8 +108,12 @@ export async function wireStore(
       const outbox = engine.journal.outbox
       // What the store told this terminal about its queue is in its own audit trail: a fence found at
       // start, and one that appears while it runs (docs/store.md "The rescue").
+      // Through the trail's one writer: a record that cannot be written is logged, and the fence still holds.
+      const trail = new AuditTrail(engine.journal.audit, (error, entry) =>
+        logger?.error({ err: error, action: entry.action }, 'the audit trail could not record the store fence'),
+      )
       const auditFence = (found: FenceRecord, when: 'at start' | 'while running'): void => {
-        engine.journal.audit.append({
+        trail.append({
           action: 'storeFenced',
           door: 'store',
           subject: `${config.merchant.storeId}/${config.merchant.terminalId}`,

@@ -530,7 +530,13 @@ export class StoreConnection {
     if (!bucket) {
       const kvm = new Kvm(jetstream(nc, { timeout: Math.max(ms, 1_000), ...this.domainOption() }))
       // The fence keeps its history (who rescued, when); a heartbeat only its latest word.
-      bucket = kvm.create(name, { history: name === FENCE_BUCKET ? 10 : 1, replicas: this.replicas })
+      const options = { history: name === FENCE_BUCKET ? 10 : 1, replicas: this.replicas }
+      // A lane may make the bucket's stream (ensureBucket) between the client's look for it and its
+      // own making: the stream is then there, and opening it again finds it.
+      bucket = kvm.create(name, options).catch((error: unknown) => {
+        if ((error as { code?: unknown }).code === STREAM_NAME_IN_USE) return kvm.create(name, options)
+        throw error
+      })
       this.buckets.set(name, bucket)
       bucket.catch(() => this.buckets.delete(name))
     }

@@ -100,6 +100,12 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
     const alarm = await eventually(() => lane!.engine.alarms.find((a) => a.code === 'QUEUE_RESCUED'), 8_000)
     expect(alarm.message).toMatch(/rescued this terminal's waiting payments on 2026-11-28 10:00 \(from lane-2\)/)
     expect(lane.wiring.link.replicaState().fenced).toBe(true)
+    // The fence is in the terminal's own audit trail, written through its one writer, and the trail checks out.
+    const trail = lane.engine.journal.audit
+    const record = await eventually(() => trail.between(0, Date.now() + 1_000).find((r) => r.action === 'storeFenced'), 5_000)
+    expect(record).toMatchObject({ door: 'store', ok: true, subject: 'S1/T-0001' })
+    expect(record.detail).toBe('while running: rescue r-1 of 2026-11-28T10:00:00.000Z from lane-2; only reversals are sent from here')
+    expect(trail.verify({}).intact).toBe(true)
   })
 
   it('a pass that would publish reads the fence first: copies a rescue erased are not published again', async () => {
