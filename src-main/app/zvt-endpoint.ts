@@ -49,6 +49,7 @@ export async function startZvtEndpoint(runtime: Runtime, agent: RunningAgent, op
     training: runtime.mode === 'training',
     version: packageVersion(),
     logger: runtime.logger.child({ door: 'zvt' }),
+    receiptWidth: zvt.receiptWidth,
   })
   const server = await startZvtServer({
     terminal,

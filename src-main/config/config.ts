@@ -141,6 +141,8 @@ export const configSchema = z
         host: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')]).default('127.0.0.1'),
         port: z.number().int().min(1).max(65_535).default(20_007),
         refunds: z.boolean().default(false),
+        /** Characters per line of the register's receipt printer, for the receipts it prints (06 D1/06 D3). */
+        receiptWidth: z.number().int().min(24).max(56).default(40),
         serial: z
           .strictObject({
             path: z.string().min(1),

@@ -35,7 +35,7 @@ import { decodeBody, encodeVersion } from './zvt-body'
 import { describeDecodeError, resultCodeOf, ZVT_FUNCTION_NOT_POSSIBLE, type ZvtDecodeError } from './zvt-decode-error'
 import { ZvtNumbers } from './zvt-numbers'
 import { ZvtPasswordGuard } from './zvt-password'
-import { printLines, printTextBlock, receiptLines } from './zvt-receipt'
+import { printLines, printTextBlock, receiptsOf, RECEIPT_WIDTH } from './zvt-receipt'
 import type { ZvtSession } from './zvt-session'
 import { CURRENCY_NUMBERS, intermediateStatusOf, RESULT, resultCodeOfSale, statusInformation, type StatusContext } from './zvt-status'
 
@@ -62,6 +62,8 @@ export interface ZvtTerminalOptions {
   now?: () => number
   /** How often the current `04 FF` is sent again while a payment waits (default STATUS_REPEAT_MS). */
   statusRepeatMs?: number
+  /** Characters per line of the register's receipt printer (`zvt.receiptWidth`; RECEIPT_WIDTH unless set). */
+  receiptWidth?: number
 }
 
 /** What a register chose at Registration (PA00P015 §2.1, config byte). */
@@ -426,11 +428,11 @@ export class ZvtTerminal {
     const context = this.context(sale, number)
     await session.deliver(statusInformation(sale, context))
     const registration = this.registrations.get(session.register)
-    if (registration?.printsReceipts === true) {
-      const lines = receiptLines(sale, context)
-      if (registration.textBlocks) await session.deliver(printTextBlock(lines))
-      else for (const line of printLines(lines)) await session.deliver(line)
-    }
+    if (registration?.printsReceipts === true)
+      for (const { copy, lines } of receiptsOf(sale, context, this.options.receiptWidth ?? RECEIPT_WIDTH)) {
+        if (registration.textBlocks) await session.deliver(printTextBlock(lines, copy))
+        else for (const line of printLines(lines)) await session.deliver(line)
+      }
     await session.deliver(code === RESULT.approved ? completion() : abort(code))
   }
 

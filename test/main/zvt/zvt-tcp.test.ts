@@ -250,7 +250,7 @@ describe('a register over ZVT (TCP)', () => {
     }
   }, 60_000)
 
-  it('a register that prints receipts gets the lines (06 D1) before 06 0F, again on Repeat Receipt (06 20), or as one text block (06 D3)', async () => {
+  it('a register that prints receipts gets the merchant’s then the customer’s lines (06 D1) before 06 0F, again on Repeat Receipt (06 20), or as text blocks (06 D3)', async () => {
     const ecr = await register()
     // Config byte 0A: intermediate statuses (08) and the register prints the payment receipts (02).
     await ecr.exchange(apdu(0x06, 0x00, [...pw(), 0x0a, ...USD]))
@@ -261,11 +261,19 @@ describe('a register over ZVT (TCP)', () => {
     const printed = got.filter((message) => controlOf(message) === 0x06d1)
     expect(after.slice(1, -1)).toEqual(printed.map(() => '06d1'))
     const text = printed.map((line) => Buffer.from(line.data.subarray(1)).toString('latin1'))
-    expect(text).toContain(`Amount${' '.repeat(40 - 'Amount'.length - '19.99 USD'.length)}19.99 USD`)
-    expect(text.at(-1)).toBe('APPROVED')
+    // Two receipts, each ending on its own last line (attribute 80): the merchant's copy, then the customer's.
+    const ends = printed.flatMap((line, index) => (line.data[0] === 0x80 ? [index] : []))
+    expect(ends).toEqual([ends[0], printed.length - 1])
+    expect(printed.filter((line) => line.data[0] !== 0x80).every((line) => line.data[0] === 0x00)).toBe(true)
+    const merchantCopy = text.slice(0, ends[0]! + 1)
+    const customerCopy = text.slice(ends[0]! + 1)
+    expect(merchantCopy).toContain('MERCHANT COPY')
+    expect(customerCopy).toContain('CUSTOMER COPY')
+    for (const copy of [merchantCopy, customerCopy]) {
+      expect(copy).toContain(`Amount${' '.repeat(40 - 'Amount'.length - '19.99 USD'.length)}19.99 USD`)
+      expect(copy).toContain('APPROVED')
+    }
     expect(text.every((line) => line.length <= 40 && !/\d{13,}/.test(line))).toBe(true)
-    // Only the last line is marked last.
-    expect(printed.map((line) => line.data[0])).toEqual([...printed.slice(1).map(() => 0x00), 0x80])
     const status = show(got.find((message) => controlOf(message) === 0x040f)!)
 
     const before = (await sales()).length
@@ -278,14 +286,17 @@ describe('a register over ZVT (TCP)', () => {
     expect((await ecr.exchange(apdu(0x06, 0x20, [...encodeBcd(wrong, 3)]))).map(show)).toEqual(['848300'])
     await ecr.close()
 
-    // A register that takes text blocks (config byte 82): the same lines in one 06 D3, TLV 25 of 1F07 and 07s.
+    // A register that takes text blocks (config byte 82): the same lines in two 06 D3, each TLV 25 of 1F07 and 07s.
     const blocks = await register()
     await blocks.exchange(apdu(0x06, 0x00, [...pw(), 0x82, ...USD]))
     const block = await blocks.exchange(apdu(0x06, 0x20, [...pw()]))
-    expect(controls(block)).toEqual(['8000', '040f', '06d3', '060f'])
-    const texts = findTlv(findBmp(fieldsOf(block[2]).value.fields, 0x06)?.tlv, 0x25)
-    expect(texts?.children?.filter((node) => node.tag === 0x07).map((node) => Buffer.from(node.value).toString('latin1'))).toEqual(text)
-    expect([...(texts?.children?.find((node) => node.tag === 0x1f07)?.value ?? [])]).toEqual([0x02])
+    expect(controls(block)).toEqual(['8000', '040f', '06d3', '06d3', '060f'])
+    const texts = [block[2], block[3]].map((message) => findTlv(findBmp(fieldsOf(message).value.fields, 0x06)?.tlv, 0x25))
+    const linesOf = (node: (typeof texts)[number]) =>
+      node?.children?.filter((child) => child.tag === 0x07).map((child) => Buffer.from(child.value).toString('latin1'))
+    expect(texts.map(linesOf)).toEqual([merchantCopy, customerCopy])
+    // Receipt type 1F07: 01 the merchant's, 02 the customer's.
+    expect(texts.map((node) => [...(node?.children?.find((child) => child.tag === 0x1f07)?.value ?? [])])).toEqual([[0x01], [0x02]])
     // A register that prints nothing itself (config byte 08) gets no lines.
     const plain = await register()
     await plain.exchange(apdu(0x06, 0x00, [...pw(), 0x08, ...USD]))
