@@ -274,6 +274,23 @@ describe('duplicate confirmation', () => {
     expect(bridge.callsOf('cancelSale')).toEqual([])
     expect(screen.getByTestId('result-heading').textContent).toBe('Not completed')
   })
+
+  it('after "Stop, do not charge" the result offers no "Charge again": Charge waits for an amount, Enter starts the next sale', async () => {
+    const bridge = startingBridge().on('confirmDuplicate', (r) => ok(makeSale({ id: r.id, state: 'abandoned', updatedAt: 3 })))
+    await atDuplicate(bridge)
+    await act(async () => {
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Stop, do not charge' }))
+    })
+    expect(screen.getByTestId('result-heading').textContent).toBe('Not completed')
+    const charge = screen.getByTestId<HTMLButtonElement>('charge-button')
+    expect(charge.textContent).not.toMatch(/again/)
+    expect(charge.disabled).toBe(true)
+    await act(async () => {
+      fireEvent.keyDown(document.body, { key: 'Enter' })
+    })
+    expect(bridge.callsOf('startSale')).toHaveLength(1)
+    expect(screen.queryByTestId('result-heading')).toBeNull()
+  })
 })
 
 describe('a large amount is confirmed before the card', () => {

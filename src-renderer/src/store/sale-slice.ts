@@ -13,7 +13,7 @@ import {
   canCancelSale,
   canEditEntry,
   canStartSale,
-  chargedNothing,
+  offersChargeAgain,
   currentSale,
   entryAmountMinor,
   entryFractionDigits,
@@ -33,6 +33,11 @@ export interface SaleSlice {
   starting: boolean
   /** cancel or duplicate answer on its way. */
   saleActionBusy: boolean
+  /**
+   * The sale the cashier chose "Stop, do not charge" for (a possible duplicate): it charged nothing,
+   * but the cashier just refused that charge, so its result offers no "Charge again".
+   */
+  stoppedDuplicateId: string | null
   saleError: PosErrorView | null
   /** A large amount waiting for the cashier's "yes" before the sale starts (null: no question open). */
   amountToConfirm: number | null
@@ -137,6 +142,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
     return {
       entryDigits: '',
       currentSaleId: null,
+      stoppedDuplicateId: null,
       starting: false,
       saleActionBusy: false,
       saleError: null,
@@ -211,7 +217,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
         const result = await bridge.call('confirmDuplicate', { id: sale.id, charge })
         set((state) =>
           result.ok
-            ? { saleActionBusy: false, sales: upsertSale(state.sales, result.value) }
+            ? { saleActionBusy: false, sales: upsertSale(state.sales, result.value), ...(charge ? {} : { stoppedDuplicateId: sale.id }) }
             : { saleActionBusy: false, saleError: result.error },
         )
       },
@@ -225,7 +231,7 @@ export const createSaleSlice: SliceCreator<SaleSlice> =
       async chargeAgain() {
         const s = get()
         const sale = currentSale(s)
-        if (salePhase(s) !== 'result' || !sale || !chargedNothing(sale)) return
+        if (!offersChargeAgain(s) || !sale) return
         // The field shows the ended sale's amount; keyed again as digits, it is the next sale's.
         set({ currentSaleId: null, prompt: null, saleError: null, entryDigits: String(sale.amountMinor) })
         await get().startSale()

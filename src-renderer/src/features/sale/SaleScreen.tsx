@@ -14,7 +14,7 @@ import { PromptArea } from '../../components/PromptArea'
 import { CardTimeLeft } from './CardTimeLeft'
 import {
   amountFieldText,
-  chargedNothing,
+  offersChargeAgain,
   cancelDisabledReason,
   canCancelSale,
   canEditEntry,
@@ -52,7 +52,7 @@ export function SaleScreen() {
   const decimals = usePos(entryFractionDigits) > 0
   const chargeReason = usePos(chargeDisabledReason)
   // A sale that charged nothing (a refused card, a reversed try): Charge takes the same amount again.
-  const again = usePos((s) => s.agentAnswering && salePhase(s) === 'result' && currentSale(s) !== null && chargedNothing(currentSale(s)!))
+  const again = usePos(offersChargeAgain)
   const canEdit = usePos(canEditEntry)
   const canCancel = usePos(canCancelSale)
   const cancelReason = usePos(cancelDisabledReason)

@@ -234,6 +234,15 @@ export function chargedNothing(sale: Pick<SaleView, 'state' | 'kind'>): boolean 
   return sale.kind !== 'return' && NOTHING_CHARGED.has(sale.state)
 }
 
+/**
+ * The ended sale's result offers "Charge … again": it charged nothing, and not because the cashier
+ * just said "Stop, do not charge" to it as a possible duplicate (the charge they refused).
+ */
+export function offersChargeAgain(s: PosState): boolean {
+  const sale = currentSale(s)
+  return s.agentAnswering && salePhase(s) === 'result' && sale !== null && chargedNothing(sale) && s.stoppedDuplicateId !== sale.id
+}
+
 /** Why the sale did not start; a refusal over the terminal's limit says the limit. */
 function saleErrorWords(s: PosState): string {
   const error = s.saleError!
