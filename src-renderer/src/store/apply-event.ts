@@ -4,8 +4,8 @@
  */
 import type { PosEvent, QueueStatusView, SaleView } from '../../../src-shared/contract'
 import { bankUnreachable, COUNTER_BUSY } from '../../../src-shared/sale'
-import { upsertAlarm } from './app-slice'
-import { alarmsWithQueue } from './queue-words'
+import { upsertAlarm } from './slices/app/app-slice'
+import { alarmsWithQueue } from './slices/queue/queue-words'
 import { adoptRunningSale } from './counter-sale'
 import { upsertSale } from './sale-records'
 import type { PosState } from './store-types'

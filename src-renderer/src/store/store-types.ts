@@ -1,17 +1,17 @@
 /** Types every slice shares. The slices themselves are combined in pos-store.ts. */
 import type { StateCreator } from 'zustand/vanilla'
 import type { RendererBridge } from '../bridge'
-import type { AppSlice } from './app-slice'
-import type { DeviceSlice } from './device-slice'
-import type { QueueSlice } from './queue-slice'
-import type { SaleSlice } from './sale-slice'
-import type { SalesSlice } from './sales-slice'
-import type { TipsSlice } from './tips-slice'
-import type { TokensSlice } from './tokens-slice'
-import type { ReceiptsSlice } from './receipts-slice'
-import type { OperatorSlice } from './operator-slice'
-import type { ReturnsSlice } from './returns-slice'
-import type { StaffSlice } from './staff-slice'
+import type { AppSlice } from './slices/app/app-slice'
+import type { DeviceSlice } from './slices/device/device-slice'
+import type { QueueSlice } from './slices/queue/queue-slice'
+import type { SaleSlice } from './slices/sale/sale-slice'
+import type { SalesSlice } from './slices/sales/sales-slice'
+import type { TipsSlice } from './slices/tips/tips-slice'
+import type { TokensSlice } from './slices/tokens/tokens-slice'
+import type { ReceiptsSlice } from './slices/receipts/receipts-slice'
+import type { OperatorSlice } from './slices/operator/operator-slice'
+import type { ReturnsSlice } from './slices/returns/returns-slice'
+import type { StaffSlice } from './slices/staff/staff-slice'
 
 export const SCREENS = ['sale', 'transactions', 'tips', 'closeOfDay', 'queue', 'device', 'settings', 'staff'] as const
 export type Screen = (typeof SCREENS)[number]

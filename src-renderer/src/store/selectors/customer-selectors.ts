@@ -7,7 +7,7 @@
 import type { SaleState, SaleView } from '../../../../src-shared/contract'
 import { CHARGED, COUNTER_BUSY, CREDITING } from '../../../../src-shared/sale'
 import { moneyText } from '../money-words'
-import type { CardPrompt } from '../device-slice'
+import type { CardPrompt } from '../slices/device/device-slice'
 import { bankUnreachable, type Tone } from '../sale-words'
 import type { PosState } from '../store-types'
 

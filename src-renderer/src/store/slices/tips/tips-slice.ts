@@ -1,8 +1,8 @@
 /** Tip adjustment at close: a draft per sale (typed text + manager override), sent with adjustTip. */
-import { describeError } from './error-words'
-import { upsertSale } from './sale-records'
-import { canSubmitTips, tipRows } from './selectors/tip-selectors'
-import type { Notice, SliceCreator } from './store-types'
+import { describeError } from '../../error-words'
+import { upsertSale } from '../../sale-records'
+import { canSubmitTips, tipRows } from '../../selectors/tip-selectors'
+import type { Notice, SliceCreator } from '../../store-types'
 
 export interface TipDraft {
   text: string

@@ -4,9 +4,9 @@
  * and revocation; the browser windows paired with this terminal, and ending one. The agent decides
  * who may (src-main/service/access.ts).
  */
-import type { IntegratorTokenView, PairedWindowView, TokenScope } from '../../../src-shared/contract'
-import { describeError } from './error-words'
-import type { Notice, SliceCreator } from './store-types'
+import type { IntegratorTokenView, PairedWindowView, TokenScope } from '../../../../../src-shared/contract'
+import { describeError } from '../../error-words'
+import type { Notice, SliceCreator } from '../../store-types'
 
 export interface TokensSlice {
   integratorTokens: IntegratorTokenView[]

@@ -1,9 +1,9 @@
 /** What the agent is (appInfo), its settings, alarms, which screen is shown, and the first load. */
-import type { AlarmView, AppInfo, PosErrorView, SettingsView } from '../../../src-shared/contract'
-import { adoptRunningSale, runningSale } from './counter-sale'
-import { describeError } from './error-words'
-import { navigationLocked } from './selectors/sale-selectors'
-import type { Notice, Screen, SliceCreator } from './store-types'
+import type { AlarmView, AppInfo, PosErrorView, SettingsView } from '../../../../../src-shared/contract'
+import { adoptRunningSale, runningSale } from '../../counter-sale'
+import { describeError } from '../../error-words'
+import { navigationLocked } from '../../selectors/sale-selectors'
+import type { Notice, Screen, SliceCreator } from '../../store-types'
 
 export interface AppSlice {
   appInfo: AppInfo | null

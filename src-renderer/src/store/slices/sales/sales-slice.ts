@@ -7,12 +7,12 @@ import type {
   OperatorView,
   PosErrorView,
   SaleView,
-} from '../../../src-shared/contract'
-import { describeError } from './error-words'
-import { plainReason } from './reason-words'
-import { salesFromList, upsertSale, type SalesById } from './sale-records'
-import { canVoid } from './selectors/day-selectors'
-import type { Notice, SliceCreator } from './store-types'
+} from '../../../../../src-shared/contract'
+import { describeError } from '../../error-words'
+import { plainReason } from '../../reason-words'
+import { salesFromList, upsertSale, type SalesById } from '../../sale-records'
+import { canVoid } from '../../selectors/day-selectors'
+import type { Notice, SliceCreator } from '../../store-types'
 
 export type DayExport = OperationResults['exportDay']
 

@@ -3,9 +3,9 @@
  * by default), a manager approves (approving-bridge.ts asks), the customer presents the same card,
  * and the panel shows how it ended. The agent checks every rule; the screen only asks.
  */
-import type { PosErrorView } from '../../../src-shared/contract'
-import { COUNTER_WAITS, upsertSale } from './sale-records'
-import type { SliceCreator } from './store-types'
+import type { PosErrorView } from '../../../../../src-shared/contract'
+import { COUNTER_WAITS, upsertSale } from '../../sale-records'
+import type { SliceCreator } from '../../store-types'
 
 export interface ReturnsSlice {
   /** The sale the return dialog is open for (the amount is being chosen, or the return runs). */

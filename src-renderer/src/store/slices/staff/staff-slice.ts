@@ -3,9 +3,9 @@
  * adding a cashier or a manager, a new PIN, lifting a lockout, and disabling someone who left. Each
  * goes through the approving bridge: where the agent wants a manager's approval, the dialog asks.
  */
-import type { OperatorView } from '../../../src-shared/contract'
-import { describeError } from './error-words'
-import type { Notice, SliceCreator } from './store-types'
+import type { OperatorView } from '../../../../../src-shared/contract'
+import { describeError } from '../../error-words'
+import type { Notice, SliceCreator } from '../../store-types'
 
 export interface NewStaff {
   operatorId: string

@@ -3,11 +3,11 @@
  * question before a large amount, cancel while the card is read, the duplicate question, and
  * training-mode test cards.
  */
-import type { PosErrorView } from '../../../src-shared/contract'
-import { appendDigits, appendPoint, entryAfterEdit, entryFromText, eraseLastDigit } from './amount-entry'
-import { adoptRunningSale, runningSale } from './counter-sale'
-import { describeError } from './error-words'
-import { upsertSale } from './sale-records'
+import type { PosErrorView } from '../../../../../src-shared/contract'
+import { appendDigits, appendPoint, entryAfterEdit, entryFromText, eraseLastDigit } from '../../amount-entry'
+import { adoptRunningSale, runningSale } from '../../counter-sale'
+import { describeError } from '../../error-words'
+import { upsertSale } from '../../sale-records'
 import {
   amountNeedsConfirmation,
   canCancelSale,
@@ -18,9 +18,9 @@ import {
   entryAmountMinor,
   entryFractionDigits,
   salePhase,
-} from './selectors/sale-selectors'
-import { testCardLabel } from './selectors/app-selectors'
-import type { Notice, SliceCreator } from './store-types'
+} from '../../selectors/sale-selectors'
+import { testCardLabel } from '../../selectors/app-selectors'
+import type { Notice, SliceCreator } from '../../store-types'
 
 export interface SaleSlice {
   /**

@@ -3,10 +3,10 @@
  * often as asked) or emailed to the customer, with the printer's state shown before the cashier
  * presses Print. Without a receipt printer the dialog prints through the browser instead.
  */
-import type { PrinterStatusView } from '../../../src-shared/contract'
-import { PRINTER_STATE_WORDS } from '../../../src-shared/receipt'
-import { describeError } from './error-words'
-import type { Notice, SliceCreator } from './store-types'
+import type { PrinterStatusView } from '../../../../../src-shared/contract'
+import { PRINTER_STATE_WORDS } from '../../../../../src-shared/receipt'
+import { describeError } from '../../error-words'
+import type { Notice, SliceCreator } from '../../store-types'
 
 export interface ReceiptsSlice {
   printer: PrinterStatusView | null

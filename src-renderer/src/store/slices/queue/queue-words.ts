@@ -2,8 +2,8 @@
  * What the queue screen says after "Send now", and which alarms the queue still backs. Pure: the
  * queue's status before and after is all it reads.
  */
-import type { AlarmView, QueueStatusView } from '../../../src-shared/contract'
-import type { Notice } from './store-types'
+import type { AlarmView, QueueStatusView } from '../../../../../src-shared/contract'
+import type { Notice } from '../../store-types'
 
 /** The alarm the agent raises when a queued message needs a manager (src-main/api: NEEDS_ATTENTION). */
 const ATTENTION_ALARM = 'NEEDS_ATTENTION'

@@ -3,11 +3,11 @@
  * a manager does for a sale that needs one: retry its parked message, or take note that a stored
  * payment the bank declined will not be paid.
  */
-import type { QueueItemView, QueueStatusView } from '../../../src-shared/contract'
-import { describeError } from './error-words'
+import type { QueueItemView, QueueStatusView } from '../../../../../src-shared/contract'
+import { describeError } from '../../error-words'
 import { alarmsWithQueue, forwardingNotice } from './queue-words'
-import { upsertSale } from './sale-records'
-import type { Notice, SliceCreator } from './store-types'
+import { upsertSale } from '../../sale-records'
+import type { Notice, SliceCreator } from '../../store-types'
 
 export interface QueueSlice {
   queue: QueueStatusView | null

@@ -1,6 +1,6 @@
 /** The card reader: whether it is connected, on which port, and the last prompt it gave. */
-import type { AmountCheck, DevicePrompt } from '../../../src-shared/contract'
-import type { SliceCreator } from './store-types'
+import type { AmountCheck, DevicePrompt } from '../../../../../src-shared/contract'
+import type { SliceCreator } from '../../store-types'
 
 export type DeviceLink = 'connected' | 'disconnected' | 'reconnecting' | 'unknown'
 

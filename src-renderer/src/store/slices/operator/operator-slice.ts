@@ -4,9 +4,9 @@
  * (the agent answers MANAGER_REQUIRED), asks for a manager's number and PIN and sends the action again
  * with that approval (approving-bridge.ts). A terminal without operators works as before.
  */
-import type { ApprovalRequestView, CounterOperatorView, OperationName } from '../../../src-shared/contract'
-import { describeError } from './error-words'
-import type { SliceCreator } from './store-types'
+import type { ApprovalRequestView, CounterOperatorView, OperationName } from '../../../../../src-shared/contract'
+import { describeError } from '../../error-words'
+import type { SliceCreator } from '../../store-types'
 
 /** A manager's approval being asked for: which action, what it does, and the last refusal's words (a wrong PIN). */
 export interface ApprovalRequest {
