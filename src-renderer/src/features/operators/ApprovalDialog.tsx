@@ -5,9 +5,8 @@
  * it again with them). On a keypad, Enter after the number goes on to the PIN, as at sign-in, so the
  * PIN is never typed into the visible number field. Cancel gives up; the screen then shows the refusal.
  */
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
-import { createPortal } from 'react-dom'
-import { useDialogFocus } from '../../components/use-dialog-focus'
+import { useId, useRef, useState, type FormEvent } from 'react'
+import { Dialog, DialogTitle } from '../../components/Dialog'
 import { usePos, usePosStore } from '../../store'
 import type { ApprovalRequestView, OperationName } from '../../../../src-shared/contract'
 
@@ -42,10 +41,8 @@ export function ApprovalDialog() {
 function ApprovalForm({ action, problem, described }: { action: string; problem: string | null; described: ApprovalRequestView | null }) {
   const store = usePosStore()
   const id = useId()
-  const dialogRef = useRef<HTMLDivElement>(null)
   const firstRef = useRef<HTMLInputElement>(null)
   const pinRef = useRef<HTMLInputElement>(null)
-  useDialogFocus(dialogRef, firstRef)
   const [operatorId, setOperatorId] = useState('')
   const [pin, setPin] = useState('')
   const ready = operatorId.trim() !== '' && pin !== ''
@@ -55,94 +52,79 @@ function ApprovalForm({ action, problem, described }: { action: string; problem:
     if (!ready) return
     store.getState().answerApproval({ operatorId: operatorId.trim(), pin })
   }
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== 'Escape') return
-    event.preventDefault()
-    store.getState().answerApproval(null)
-  }
-
-  return createPortal(
-    <div className="dialog-backdrop">
-      <div
-        ref={dialogRef}
-        className="dialog approval-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        data-testid="approval-dialog"
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
-        <form onSubmit={submit} autoComplete="off">
-          <h2 id={`${id}-title`} className="dialog-title">
-            A manager approves {action}
-          </h2>
-          {/* Side by side where there is room: what is approved stays in sight while the PIN is typed. */}
-          <div className="approval-body">
-            {described && (
-              <div className="approval-what" data-testid="approval-what" id={`${id}-what`}>
-                <p className="approval-words" data-testid="approval-words">
-                  {described.facts[0]?.label === 'Approve' ? described.facts[0].value : described.words}
-                </p>
-                {described.facts.length > 1 && (
-                  <dl className="facts approval-facts">
-                    {described.facts.slice(1).map((fact) => (
-                      <div key={fact.label}>
-                        <dt>{fact.label}</dt>
-                        <dd data-testid={`approval-fact-${fact.label}`}>{fact.value}</dd>
-                      </div>
-                    ))}
-                  </dl>
-                )}
-              </div>
-            )}
-            <div className="sign-in-form approval-inputs">
-              <label htmlFor={`${id}-operator`}>Manager number</label>
-              <input
-                ref={firstRef}
-                id={`${id}-operator`}
-                data-testid="approval-operator-input"
-                inputMode="numeric"
-                maxLength={16}
-                value={operatorId}
-                aria-describedby={described ? `${id}-what` : undefined}
-                onChange={(event) => setOperatorId(event.target.value)}
-                onKeyDown={(event) => {
-                  // Enter after the number goes on to the PIN (as at sign-in): the PIN never lands here, in clear.
-                  if (event.key !== 'Enter') return
-                  event.preventDefault()
-                  if (operatorId.trim() !== '') pinRef.current?.focus()
-                }}
-              />
-              <label htmlFor={`${id}-pin`}>Manager PIN</label>
-              <input
-                ref={pinRef}
-                id={`${id}-pin`}
-                data-testid="approval-pin-input"
-                type="password"
-                inputMode="numeric"
-                maxLength={8}
-                value={pin}
-                onChange={(event) => setPin(event.target.value)}
-              />
-              {problem && (
-                <p className="notice notice-error" role="alert">
-                  {problem}
-                </p>
+  return (
+    <Dialog
+      className="approval-dialog"
+      testId="approval-dialog"
+      initialFocus={firstRef}
+      onEscape={() => store.getState().answerApproval(null)}
+    >
+      <form onSubmit={submit} autoComplete="off">
+        <DialogTitle>A manager approves {action}</DialogTitle>
+        {/* Side by side where there is room: what is approved stays in sight while the PIN is typed. */}
+        <div className="approval-body">
+          {described && (
+            <div className="approval-what" data-testid="approval-what" id={`${id}-what`}>
+              <p className="approval-words" data-testid="approval-words">
+                {described.facts[0]?.label === 'Approve' ? described.facts[0].value : described.words}
+              </p>
+              {described.facts.length > 1 && (
+                <dl className="facts approval-facts">
+                  {described.facts.slice(1).map((fact) => (
+                    <div key={fact.label}>
+                      <dt>{fact.label}</dt>
+                      <dd data-testid={`approval-fact-${fact.label}`}>{fact.value}</dd>
+                    </div>
+                  ))}
+                </dl>
               )}
-              <div className="dialog-actions">
-                <button type="button" className="button button-large" onClick={() => store.getState().answerApproval(null)}>
-                  Cancel
-                </button>
-                <button type="submit" className="button button-large button-primary" data-testid="approve-button" disabled={!ready}>
-                  Approve
-                </button>
-              </div>
+            </div>
+          )}
+          <div className="sign-in-form approval-inputs">
+            <label htmlFor={`${id}-operator`}>Manager number</label>
+            <input
+              ref={firstRef}
+              id={`${id}-operator`}
+              data-testid="approval-operator-input"
+              inputMode="numeric"
+              maxLength={16}
+              value={operatorId}
+              aria-describedby={described ? `${id}-what` : undefined}
+              onChange={(event) => setOperatorId(event.target.value)}
+              onKeyDown={(event) => {
+                // Enter after the number goes on to the PIN (as at sign-in): the PIN never lands here, in clear.
+                if (event.key !== 'Enter') return
+                event.preventDefault()
+                if (operatorId.trim() !== '') pinRef.current?.focus()
+              }}
+            />
+            <label htmlFor={`${id}-pin`}>Manager PIN</label>
+            <input
+              ref={pinRef}
+              id={`${id}-pin`}
+              data-testid="approval-pin-input"
+              type="password"
+              inputMode="numeric"
+              maxLength={8}
+              value={pin}
+              onChange={(event) => setPin(event.target.value)}
+            />
+            {problem && (
+              <p className="notice notice-error" role="alert">
+                {problem}
+              </p>
+            )}
+            <div className="dialog-actions">
+              <button type="button" className="button button-large" onClick={() => store.getState().answerApproval(null)}>
+                Cancel
+              </button>
+              <button type="submit" className="button button-large button-primary" data-testid="approve-button" disabled={!ready}>
+                Approve
+              </button>
             </div>
           </div>
-        </form>
-      </div>
-    </div>,
-    document.body,
+        </div>
+      </form>
+    </Dialog>
   )
 }

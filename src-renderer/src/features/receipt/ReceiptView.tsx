@@ -5,11 +5,10 @@
  * inside while it is open and goes back where it was after.
  */
 import { useEffect, useId, useRef, useState } from 'react'
-import { createPortal } from 'react-dom'
 import type { AppInfo, SaleView } from '../../../../src-shared/contract'
 import { PRINTER_STATE_WORDS, receiptCopies, receiptMerchantOf } from '../../../../src-shared/receipt'
 import { ReceiptCopy } from '../../components/Receipt'
-import { useDialogFocus } from '../../components/use-dialog-focus'
+import { Dialog, DialogTitle } from '../../components/Dialog'
 import { usePos } from '../../store'
 
 export function ReceiptView() {
@@ -21,54 +20,31 @@ export function ReceiptView() {
 }
 
 function ReceiptDialog({ sale, appInfo, close }: { sale: SaleView; appInfo: AppInfo | null; close(): void }) {
-  const titleId = useId()
-  const dialogRef = useRef<HTMLDivElement>(null)
   const closeRef = useRef<HTMLButtonElement>(null)
-  useDialogFocus(dialogRef, closeRef)
   // Until the agent has told who this terminal is, the header is blank rather than wrong.
   const copies = receiptCopies(
     sale,
     appInfo ? receiptMerchantOf(appInfo) : { name: '', addressLines: [], merchantId: '', terminalId: '', training: false },
   )
-  return createPortal(
-    <div className="dialog-backdrop receipt-backdrop">
-      <div
-        ref={dialogRef}
-        tabIndex={-1}
-        className="dialog receipt-view"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="receipt"
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') {
-            event.preventDefault()
-            event.stopPropagation()
-            close()
-          }
-        }}
-      >
-        {/* Title and actions stay at the top while the copies scroll under them: a receipt is taller than a countertop screen. */}
-        <div className="receipt-head no-print">
-          <h2 id={titleId} className="dialog-title">
-            Receipt
-          </h2>
-          <div className="dialog-actions">
-            <button ref={closeRef} type="button" className="button button-large" data-testid="close-receipt-button" onClick={close}>
-              Close receipt
-            </button>
-            <PrintButton sale={sale} appInfo={appInfo} />
-          </div>
-        </div>
-        <ReceiptActions sale={sale} appInfo={appInfo} />
-        <div className="receipt-copies">
-          {copies.map((receipt) => (
-            <ReceiptCopy key={receipt.copy} receipt={receipt} />
-          ))}
+  return (
+    <Dialog className="receipt-view" backdropClassName="receipt-backdrop" testId="receipt" initialFocus={closeRef} onEscape={close}>
+      {/* Title and actions stay at the top while the copies scroll under them: a receipt is taller than a countertop screen. */}
+      <div className="receipt-head no-print">
+        <DialogTitle>Receipt</DialogTitle>
+        <div className="dialog-actions">
+          <button ref={closeRef} type="button" className="button button-large" data-testid="close-receipt-button" onClick={close}>
+            Close receipt
+          </button>
+          <PrintButton sale={sale} appInfo={appInfo} />
         </div>
       </div>
-    </div>,
-    document.body,
+      <ReceiptActions sale={sale} appInfo={appInfo} />
+      <div className="receipt-copies">
+        {copies.map((receipt) => (
+          <ReceiptCopy key={receipt.copy} receipt={receipt} />
+        ))}
+      </div>
+    </Dialog>
   )
 }
 

@@ -3,13 +3,12 @@
  * used, and revokes one without touching the others. A new token is shown once, here, to be copied
  * into the POS; the agent keeps only its hash.
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
-import { createPortal } from 'react-dom'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { DisabledReason } from '../../components/DisabledReason'
 import { NoticeLine } from '../../components/Notice'
 import { dateTimeText } from '../../components/time-text'
-import { useDialogFocus } from '../../components/use-dialog-focus'
+import { Dialog, DialogTitle } from '../../components/Dialog'
 import { usePos, usePosStore } from '../../store'
 import type { IntegratorTokenView, TokenScope } from '../../../../src-shared/contract'
 import { DEFAULT_SCOPES, ScopeChoice, scopesText } from './ScopeChoice'
@@ -151,45 +150,21 @@ export function IntegratorTokens() {
  * was copied. Focus starts on the token, so an early Enter does not throw it away.
  */
 function NewTokenDialog({ name, token, onDone }: { name: string; token: string; onDone(): void }) {
-  const titleId = useId()
   const bodyId = useId()
-  const dialogRef = useRef<HTMLDivElement>(null)
   const tokenRef = useRef<HTMLElement>(null)
-  useDialogFocus(dialogRef, tokenRef)
-  // Escape does not close it: the token cannot be shown again.
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.preventDefault()
-      event.stopPropagation()
-    }
-  }
-  return createPortal(
-    <div className="dialog-backdrop">
-      <div
-        ref={dialogRef}
-        className="dialog new-token"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={bodyId}
-        data-testid="new-token"
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId} className="dialog-title">
-          Token for {name}
-        </h2>
-        <p id={bodyId}>Copy it into the POS now: it is shown only this once.</p>
-        <code ref={tokenRef} className="token-text" data-testid="new-token-text" tabIndex={0}>
-          {token}
-        </code>
-        <div className="dialog-actions">
-          <button type="button" className="button button-large button-primary" data-testid="new-token-done" onClick={onDone}>
-            Done, I have copied it
-          </button>
-        </div>
+  // No onEscape: Escape does not close it, the token cannot be shown again.
+  return (
+    <Dialog className="new-token" testId="new-token" describedBy={bodyId} initialFocus={tokenRef}>
+      <DialogTitle>Token for {name}</DialogTitle>
+      <p id={bodyId}>Copy it into the POS now: it is shown only this once.</p>
+      <code ref={tokenRef} className="token-text" data-testid="new-token-text" tabIndex={0}>
+        {token}
+      </code>
+      <div className="dialog-actions">
+        <button type="button" className="button button-large button-primary" data-testid="new-token-done" onClick={onDone}>
+          Done, I have copied it
+        </button>
       </div>
-    </div>,
-    document.body,
+    </Dialog>
   )
 }

@@ -7,12 +7,11 @@
  * Plain words only; the agent decides what may be returned and says why it may not.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import { moneyText } from '../../components/money-text'
 import { timeOfDay } from '../../components/time-text'
 import { PromptArea } from '../../components/PromptArea'
-import { useDialogFocus } from '../../components/use-dialog-focus'
+import { Dialog, DialogTitle } from '../../components/Dialog'
 import { formatAmount } from '../../../../src-shared/money'
 import { AmountInput } from '../../components/AmountInput'
 import { describeError, hasNoStaff, isTraining, parseTypedAmount, returnPrompt, usePos } from '../../store'
@@ -42,8 +41,7 @@ function withoutSaleLimits(limits: AppInfo['saleLimits'] | undefined, currency: 
 }
 
 function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null }) {
-  const dialogRef = useRef<HTMLElement>(null)
-  useDialogFocus(dialogRef)
+  const dialogRef = useRef<HTMLDivElement>(null)
   const currency = usePos((s) => sale?.currency ?? s.appInfo?.currency ?? 'USD')
   const limits = usePos(useShallow((s) => (sale ? null : withoutSaleLimits(s.appInfo?.saleLimits, currency))))
   const started = usePos((s) => s.returnId !== null)
@@ -95,161 +93,151 @@ function ReturnDialog({ title, sale }: { title: string; sale: SaleView | null })
     setTimeout(() => document.getElementById(amountId)?.focus(), 0)
   }
 
-  return createPortal(
-    <div className="dialog-backdrop">
-      <section
-        ref={dialogRef}
-        className="dialog void-panel"
-        role="dialog"
-        aria-modal="true"
-        aria-label={title}
-        tabIndex={-1}
-        data-testid="return-panel"
-        onKeyDown={(event) => {
-          if (event.key !== 'Escape') return
-          event.preventDefault()
-          event.stopPropagation()
-          if (waiting) void stopReturn()
-          else if (toConfirm !== null && !started) backToAmount()
-          else if (!busy) dismissReturn()
-        }}
-      >
-        <h2 className="dialog-title">{title}</h2>
-        {!started && toConfirm !== null ? (
-          <div data-testid="return-confirm">
-            <p data-testid="return-confirm-what">
-              Return {moneyText(toConfirm, currency)}{' '}
-              {sale
-                ? `to ${[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || 'the card of the sale'}, from the sale of ${moneyText(
-                    sale.amountMinor + sale.tipMinor,
-                    sale.currency,
-                  )} at ${timeOfDay(sale.createdAt)}.`
-                : 'to the card the customer presents, without a sale.'}
+  return (
+    <Dialog
+      className="void-panel"
+      testId="return-panel"
+      dialogRef={dialogRef}
+      onEscape={() => {
+        if (waiting) void stopReturn()
+        else if (toConfirm !== null && !started) backToAmount()
+        else if (!busy) dismissReturn()
+      }}
+    >
+      <DialogTitle>{title}</DialogTitle>
+      {!started && toConfirm !== null ? (
+        <div data-testid="return-confirm">
+          <p data-testid="return-confirm-what">
+            Return {moneyText(toConfirm, currency)}{' '}
+            {sale
+              ? `to ${[sale.brand, sale.maskedPan].filter(Boolean).join(' ') || 'the card of the sale'}, from the sale of ${moneyText(
+                  sale.amountMinor + sale.tipMinor,
+                  sale.currency,
+                )} at ${timeOfDay(sale.createdAt)}.`
+              : 'to the card the customer presents, without a sale.'}
+          </p>
+          <p>This terminal has no staff set up, so no manager can approve this return: you confirm it yourself.</p>
+          {error && (
+            <p className="notice notice-error" role="alert">
+              {describeError(error)}
             </p>
-            <p>This terminal has no staff set up, so no manager can approve this return: you confirm it yourself.</p>
-            {error && (
-              <p className="notice notice-error" role="alert">
-                {describeError(error)}
-              </p>
-            )}
-            <div className="sale-actions">
+          )}
+          <div className="sale-actions">
+            <button
+              type="button"
+              className="button button-large button-primary"
+              data-testid="return-confirm-button"
+              disabled={busy}
+              onClick={() => {
+                // This button gives way to the card prompt: the focus stays in the dialog meanwhile.
+                dialogRef.current?.focus()
+                void startReturn(toConfirm)
+              }}
+            >
+              Return {moneyText(toConfirm, currency)}
+            </button>
+            <button
+              type="button"
+              className="button button-large"
+              ref={confirmBackRef}
+              data-testid="return-confirm-back"
+              disabled={busy}
+              onClick={backToAmount}
+            >
+              Back
+            </button>
+          </div>
+        </div>
+      ) : !started ? (
+        <form onSubmit={submit} noValidate>
+          {sale ? (
+            <p>
+              {moneyText(left, currency)} is left to return. The customer presents the same card
+              {noStaff ? ', once you confirm the return.' : ', and a manager approves the return.'}
+            </p>
+          ) : (
+            <p data-testid="return-limits">
+              For goods bought without a sale on this terminal (another till, before the terminal was used). The customer presents the card
+              to credit{noStaff ? ', once you confirm the return' : ', and a manager approves the return'}.{' '}
+              {limits ? `Limits: ${limits.words}.` : 'The terminal checks its limits.'}
+            </p>
+          )}
+          <label className="field">
+            <span>Amount to return ({currency})</span>
+            <AmountInput
+              id={amountId}
+              className="input"
+              data-testid="return-amount"
+              text={text}
+              currency={currency}
+              aria-invalid={problem !== null}
+              aria-describedby={problem ? 'return-problem' : undefined}
+              onText={setText}
+            />
+          </label>
+          {sale && (
+            <button
+              type="button"
+              className="button return-all-left"
+              data-testid="return-all-left"
+              disabled={busy || left <= 0}
+              onClick={() => {
+                setText(formatAmount(left, currency))
+                setProblem(null)
+                document.getElementById(amountId)?.focus()
+              }}
+            >
+              All that is left: {moneyText(left, currency)}
+            </button>
+          )}
+          {(problem ?? error) && (
+            <p id="return-problem" className="notice notice-error" role="alert">
+              {problem ?? (error ? describeError(error) : '')}
+            </p>
+          )}
+          <div className="sale-actions">
+            <button type="submit" className="button button-large button-primary" data-testid="return-start-button" disabled={busy}>
+              Return {busy ? '…' : ''}
+            </button>
+            <button type="button" className="button button-large" disabled={busy} onClick={dismissReturn}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <>
+          <PromptArea
+            text={prompt?.text ?? ''}
+            detail={prompt?.detail ?? ''}
+            tone={prompt?.tone ?? 'info'}
+            testId="return-prompt"
+            label="Return status"
+          />
+          <div className="sale-actions">
+            {waiting ? (
+              <button
+                type="button"
+                className="button button-large button-danger"
+                data-testid="stop-return-button"
+                onClick={() => void stopReturn()}
+              >
+                Stop the return
+              </button>
+            ) : (
               <button
                 type="button"
                 className="button button-large button-primary"
-                data-testid="return-confirm-button"
-                disabled={busy}
-                onClick={() => {
-                  // This button gives way to the card prompt: the focus stays in the dialog meanwhile.
-                  dialogRef.current?.focus()
-                  void startReturn(toConfirm)
-                }}
+                ref={doneRef}
+                data-testid="return-done-button"
+                onClick={dismissReturn}
               >
-                Return {moneyText(toConfirm, currency)}
+                Done
               </button>
-              <button
-                type="button"
-                className="button button-large"
-                ref={confirmBackRef}
-                data-testid="return-confirm-back"
-                disabled={busy}
-                onClick={backToAmount}
-              >
-                Back
-              </button>
-            </div>
+            )}
           </div>
-        ) : !started ? (
-          <form onSubmit={submit} noValidate>
-            {sale ? (
-              <p>
-                {moneyText(left, currency)} is left to return. The customer presents the same card
-                {noStaff ? ', once you confirm the return.' : ', and a manager approves the return.'}
-              </p>
-            ) : (
-              <p data-testid="return-limits">
-                For goods bought without a sale on this terminal (another till, before the terminal was used). The customer presents the
-                card to credit{noStaff ? ', once you confirm the return' : ', and a manager approves the return'}.{' '}
-                {limits ? `Limits: ${limits.words}.` : 'The terminal checks its limits.'}
-              </p>
-            )}
-            <label className="field">
-              <span>Amount to return ({currency})</span>
-              <AmountInput
-                id={amountId}
-                className="input"
-                data-testid="return-amount"
-                text={text}
-                currency={currency}
-                aria-invalid={problem !== null}
-                aria-describedby={problem ? 'return-problem' : undefined}
-                onText={setText}
-              />
-            </label>
-            {sale && (
-              <button
-                type="button"
-                className="button return-all-left"
-                data-testid="return-all-left"
-                disabled={busy || left <= 0}
-                onClick={() => {
-                  setText(formatAmount(left, currency))
-                  setProblem(null)
-                  document.getElementById(amountId)?.focus()
-                }}
-              >
-                All that is left: {moneyText(left, currency)}
-              </button>
-            )}
-            {(problem ?? error) && (
-              <p id="return-problem" className="notice notice-error" role="alert">
-                {problem ?? (error ? describeError(error) : '')}
-              </p>
-            )}
-            <div className="sale-actions">
-              <button type="submit" className="button button-large button-primary" data-testid="return-start-button" disabled={busy}>
-                Return {busy ? '…' : ''}
-              </button>
-              <button type="button" className="button button-large" disabled={busy} onClick={dismissReturn}>
-                Cancel
-              </button>
-            </div>
-          </form>
-        ) : (
-          <>
-            <PromptArea
-              text={prompt?.text ?? ''}
-              detail={prompt?.detail ?? ''}
-              tone={prompt?.tone ?? 'info'}
-              testId="return-prompt"
-              label="Return status"
-            />
-            <div className="sale-actions">
-              {waiting ? (
-                <button
-                  type="button"
-                  className="button button-large button-danger"
-                  data-testid="stop-return-button"
-                  onClick={() => void stopReturn()}
-                >
-                  Stop the return
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="button button-large button-primary"
-                  ref={doneRef}
-                  data-testid="return-done-button"
-                  onClick={dismissReturn}
-                >
-                  Done
-                </button>
-              )}
-            </div>
-            {training && waiting && <TestCardPicker focusPresent />}
-          </>
-        )}
-      </section>
-    </div>,
-    document.body,
+          {training && waiting && <TestCardPicker focusPresent />}
+        </>
+      )}
+    </Dialog>
   )
 }

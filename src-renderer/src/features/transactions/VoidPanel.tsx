@@ -4,12 +4,11 @@
  * training), then the outcome. Focus stays in it, and returns to the list after Done.
  */
 import { useEffect, useRef } from 'react'
-import { createPortal } from 'react-dom'
 import { useShallow } from 'zustand/react/shallow'
 import { DisabledReason } from '../../components/DisabledReason'
 import { moneyText } from '../../components/money-text'
 import { PromptArea } from '../../components/PromptArea'
-import { useDialogFocus } from '../../components/use-dialog-focus'
+import { Dialog, DialogTitle } from '../../components/Dialog'
 import { describeError, isTraining, usePos, voidingSale, voidPrompt, voidWaitsForCard } from '../../store'
 import { TestCardPicker } from '../sale/TestCardPicker'
 
@@ -20,8 +19,6 @@ export function VoidPanel() {
 }
 
 function VoidDialog({ title }: { title: string }) {
-  const dialogRef = useRef<HTMLElement>(null)
-  useDialogFocus(dialogRef)
   const prompt = usePos(useShallow((s) => voidPrompt(s) ?? { text: '', detail: '', tone: 'info' as const }))
   const waiting = usePos(voidWaitsForCard)
   const busy = usePos((s) => s.voidBusy)
@@ -36,63 +33,51 @@ function VoidDialog({ title }: { title: string }) {
   useEffect(() => {
     if (ended) doneRef.current?.focus()
   }, [ended])
-  return createPortal(
-    <div className="dialog-backdrop">
-      <section
-        ref={dialogRef}
-        className="dialog void-panel"
-        role="dialog"
-        aria-modal="true"
-        aria-label={title}
-        tabIndex={-1}
-        data-testid="void-panel"
-        onKeyDown={(event) => {
-          if (event.key !== 'Escape') return
-          event.preventDefault()
-          event.stopPropagation()
-          if (waiting) void stopVoid()
-          else if (busy) return
-          else dismissVoid()
-        }}
-      >
-        <h2 className="dialog-title">{title}</h2>
-        <PromptArea
-          text={error ? 'The void did not start' : prompt.text}
-          detail={error ? describeError(error) : prompt.detail}
-          tone={error ? 'error' : prompt.tone}
-          testId="void-prompt"
-          label="Void status"
-        />
-        <div className="sale-actions">
-          {waiting ? (
-            <button
-              type="button"
-              className="button button-large button-danger"
-              data-testid="stop-void-button"
-              disabled={stopping}
-              aria-describedby={why ? 'void-why' : undefined}
-              onClick={() => void stopVoid()}
-            >
-              Stop the void
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="button button-large button-primary"
-              ref={doneRef}
-              data-testid="void-done-button"
-              disabled={busy}
-              aria-describedby={why ? 'void-why' : undefined}
-              onClick={dismissVoid}
-            >
-              Done
-            </button>
-          )}
-        </div>
-        <DisabledReason id="void-why" reason={why} />
-        {training && waiting && <TestCardPicker focusPresent />}
-      </section>
-    </div>,
-    document.body,
+  return (
+    <Dialog
+      className="void-panel"
+      testId="void-panel"
+      onEscape={() => {
+        if (waiting) void stopVoid()
+        else if (!busy) dismissVoid()
+      }}
+    >
+      <DialogTitle>{title}</DialogTitle>
+      <PromptArea
+        text={error ? 'The void did not start' : prompt.text}
+        detail={error ? describeError(error) : prompt.detail}
+        tone={error ? 'error' : prompt.tone}
+        testId="void-prompt"
+        label="Void status"
+      />
+      <div className="sale-actions">
+        {waiting ? (
+          <button
+            type="button"
+            className="button button-large button-danger"
+            data-testid="stop-void-button"
+            disabled={stopping}
+            aria-describedby={why ? 'void-why' : undefined}
+            onClick={() => void stopVoid()}
+          >
+            Stop the void
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button button-large button-primary"
+            ref={doneRef}
+            data-testid="void-done-button"
+            disabled={busy}
+            aria-describedby={why ? 'void-why' : undefined}
+            onClick={dismissVoid}
+          >
+            Done
+          </button>
+        )}
+      </div>
+      <DisabledReason id="void-why" reason={why} />
+      {training && waiting && <TestCardPicker focusPresent />}
+    </Dialog>
   )
 }
