@@ -5,7 +5,7 @@
  * number, no reasons meant for the cashier, no internal word.
  */
 import type { SaleState, SaleView } from '../../../../src-shared/contract'
-import { CHARGED, COUNTER_BUSY, CREDITING } from '../../../../src-shared/sale'
+import { CHARGED, COUNTER_BUSY, CREDITING, READING_CARD } from '../../../../src-shared/sale'
 import { moneyText } from '../money-words'
 import type { CardPrompt } from '../slices/device/device-slice'
 import { bankUnreachable, type Tone } from '../sale-words'
@@ -144,7 +144,7 @@ export function customerView(
       }
     const base = isReturn ? RETURN_RUNNING_WORDS : (RUNNING_WORDS[sale.state] ?? { title: 'Please wait', detail: '' })
     // The reader's own prompt is the more precise one while the card is being read.
-    const reading = sale.state === 'readingCard' || sale.state === 'voidReadingCard' || sale.state === 'returnReadingCard'
+    const reading = READING_CARD.has(sale.state)
     const words = reading && prompt && prompt.type !== 'waitingForCard' ? promptForCustomer(prompt) : base
     return { kind: 'sale', ...amount, ...words, tone: 'info' }
   }

@@ -6,6 +6,7 @@ import { moneyText } from '../money-words'
 import type { SaleView } from '../../../../src-shared/contract'
 import { wordsOf } from '../../../../src-shared/errors'
 import { isKnownCurrency, minorUnitDigits } from '../../../../src-shared/money'
+import { READING_CARD } from '../../../../src-shared/sale'
 import { entryMinor, entryText } from '../amount-entry'
 import type { CardPrompt } from '../slices/device/device-slice'
 import { describeError } from '../error-words'
@@ -176,7 +177,7 @@ export interface PromptView {
 
 /** Which reader prompts still mean something in a sale state (an old "Enter PIN" must not linger into "Processing"). */
 function promptFits(prompt: CardPrompt, state: SaleView['state']): boolean {
-  if (state === 'created' || state === 'readingCard' || state === 'voidReadingCard' || state === 'returnReadingCard') return true
+  if (state === 'created' || READING_CARD.has(state)) return true
   if (state === 'sending' || state === 'completingCard')
     return prompt.type === 'processing' || prompt.type === 'removeCard' || prompt.type === 'error'
   return prompt.type === 'removeCard'
