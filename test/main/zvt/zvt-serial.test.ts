@@ -2,7 +2,8 @@
  * ZVT on a serial line: a register on one end of a socat pseudo-terminal pair, the agent's ZVT
  * terminal on the other, speaking framed APDUs (DLE STX … DLE ETX, CRC-16 low byte first) with the
  * line's ACK and NAK. A payment goes through; a frame whose CRC is wrong is answered NAK and starts
- * nothing; a frame of the terminal's that the register NAKs comes again.
+ * nothing; a frame of the terminal's that the register NAKs comes again. Every APDU the frames
+ * carried (each once, as delivered) is then read by Wireshark's ZVT dissector, as over TCP.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -29,6 +30,8 @@ import {
   type ZvtSerial,
 } from '../../../src-main/zvt'
 import { commandAvailable, INSTALL, requireComponent } from '../../support/system'
+import { writeTcpPcap, type Chunk } from './support/pcap-writer'
+import { dissect, tsharkPresent } from './support/tshark'
 
 const socat = requireComponent('socat', commandAvailable('socat'), INSTALL.socat)
 
@@ -43,6 +46,14 @@ const received: Apdu[] = []
 const lineAnswers: string[] = []
 /** How the register answers the terminal's next frame on the line (then ACK again). */
 let answerNextFrame: number | undefined
+/** The APDUs the line delivered, each once and in order, for the dissector. */
+const delivered: Chunk[] = []
+
+/** The register sends an APDU in its frame. */
+function sendApdu(bytes: Uint8Array): void {
+  delivered.push({ from: 'register', bytes })
+  register.write(Buffer.from(frameApdu(bytes)))
+}
 
 const OWED = new Set([0x04ff, 0x040f, 0x060f, 0x061e])
 
@@ -76,10 +87,11 @@ beforeAll(async () => {
         continue
       }
       register.write(Buffer.from([ACK]))
+      delivered.push({ from: 'terminal', bytes: event.apdu })
       const message = decodeApdu(event.apdu)
       if (!message.ok) continue
       received.push(message.value)
-      if (OWED.has(controlOf(message.value))) register.write(Buffer.from(frameApdu(encodeApdu(apdu(0x80, 0x00)))))
+      if (OWED.has(controlOf(message.value))) sendApdu(encodeApdu(apdu(0x80, 0x00)))
     }
   })
 }, 60_000)
@@ -113,7 +125,7 @@ describe.runIf(socat)('a register over ZVT on a serial line (socat pty)', () => 
         ]),
       ),
     )
-    register.write(Buffer.from(frameApdu(authorization)))
+    sendApdu(authorization)
     await until(() => received.some((m) => controlOf(m) === 0x060f))
     expect(lineAnswers[0]).toBe('ack')
     const controls = received.map((m) => controlOf(m).toString(16))
@@ -138,9 +150,25 @@ describe.runIf(socat)('a register over ZVT on a serial line (socat pty)', () => 
   it('sends a frame again when the register NAKs it', async () => {
     const before = received.length
     answerNextFrame = NAK
-    register.write(Buffer.from(frameApdu(encodeApdu(apdu(0x05, 0x01)))))
+    sendApdu(encodeApdu(apdu(0x05, 0x01)))
     // The first 80 00 00 was NAKed by the register: it comes again, then the 06 0F.
     await until(() => received.slice(before).some((m) => controlOf(m) === 0x060f))
     expect(received.slice(before).map((m) => controlOf(m).toString(16))).toEqual(['8000', '60f'])
+  })
+
+  it("Wireshark's ZVT dissector reads every APDU the frames carried, without a fault", (context) => {
+    if (!tsharkPresent()) return context.skip()
+    const file = join(dir, 'zvt-serial.pcap')
+    // The APDUs unframed, as a TCP conversation: the dissector reads APDUs, whatever carried them.
+    writeTcpPcap(file, delivered, { register: 40_001, terminal: 20_007 })
+    const { apdus, problems, registerProblems } = dissect(file, 20_007)
+    expect(problems).toEqual([])
+    expect(registerProblems).toEqual([])
+    const fromTerminal = apdus.filter((one) => one.fromTerminal).map((one) => one.control)
+    // The dissector knows no 05 01 of the register's; each of the terminal's messages it reads.
+    expect(fromTerminal).toHaveLength(delivered.filter((chunk) => chunk.from === 'terminal').length)
+    expect(fromTerminal).toEqual(expect.arrayContaining(['0x040f', '0x060f', '0x8000']))
+    const status = apdus.find((one) => one.control === '0x040f')
+    expect(status?.fields).toMatchObject({ 'zvt.result_code': '0x00', 'zvt.amount': '1610' })
   })
 })
