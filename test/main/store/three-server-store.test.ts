@@ -208,7 +208,9 @@ describe.runIf(natsServerAvailable())('a three-server store', () => {
       pino({ level: 'silent' }),
     )
     try {
-      const reading = await link.readDurability(5_000)
+      // A cluster under load may not answer the first read in time; the link reads again (once a
+      // minute, after each reconnect), as here until it has an answer.
+      const reading = await untilFound(() => link.readDurability(5_000), 30_000, 'the lane reads where its copies are')
       expect(reading).toMatchObject({ durability: 'synced', label: 'on 3 servers', replicas: 3, serverVersion: '2.9.10' })
       expect(reading.words).toMatch(/held by at least two of the store's 3 servers before an offline sale is approved/)
       expect(link.alarms().map((alarm) => alarm.code)).not.toContain('STORE_COPY_BUFFERED')
