@@ -25,6 +25,7 @@ export {
 export { fencedWords, fenceRecordName, fenceTerminal, liftFence, parseFence, readFence, readFenceEntry, type FenceRecord } from './fence'
 export { fleetTable, fleetView, parseHeartbeat, storeCopyWords, readFleet, type Heartbeat, type LaneRecords, type LaneView } from './fleet'
 export {
+  lateCopyWaitMs,
   readRescueQueue,
   rescueTerminal,
   type RescueItem,

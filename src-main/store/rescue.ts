@@ -124,6 +124,16 @@ export interface RescueOptions extends ReadOptions {
 /** The default `store.ackTimeoutMs` (config/config.ts) and a second for the fence watch to reach the lane (`lateCopyMsOf`). */
 export const LATE_COPY_MS = 1_500 + 1_000
 
+/**
+ * How long the rescue still waits for late copies, given when the fence was put. Never more than
+ * `lateCopyMs`: an earlier fence may come from another machine whose clock is ahead, and its time
+ * must not hold the rescue for hours.
+ */
+export function lateCopyWaitMs(fencedAt: string, lateCopyMs: number, now: Date): number {
+  const left = Date.parse(fencedAt) + lateCopyMs - now.getTime()
+  return Number.isFinite(left) ? Math.min(lateCopyMs, Math.max(0, left)) : lateCopyMs
+}
+
 /** A reversal goes before anything else of its sale, as in the terminal's queue (journal/outbox-store.ts). */
 const PRIORITY: Readonly<Record<string, number>> = { reversal: 0 }
 
@@ -194,7 +204,7 @@ export async function rescueTerminal(options: RescueOptions): Promise<RescueRepo
   )
   // Read after the fence, once a copy the terminal began before it learned of the fence has landed:
   // from then on the terminal publishes nothing more. A fence put long ago needs no wait.
-  const settled = Date.parse(fence.rescuedAt) + (options.lateCopyMs ?? LATE_COPY_MS) - now().getTime()
+  const settled = lateCopyWaitMs(fence.rescuedAt, options.lateCopyMs ?? LATE_COPY_MS, now())
   if (settled > 0) await new Promise((resolve) => setTimeout(resolve, settled))
   const reading = await readRescueQueue(options)
   const lines: RescueLine[] = reading.refused.map(({ line }) => line)

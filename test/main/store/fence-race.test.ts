@@ -16,6 +16,7 @@ import {
   CopyOpener,
   CopySealer,
   fenceTerminal,
+  lateCopyWaitMs,
   makeCopyKeyPair,
   makeRecoveryKeyPair,
   openRecoveryPrivateKey,
@@ -39,6 +40,13 @@ const PASSPHRASE = 'fence race passphrase'
 const keys = makeRecoveryKeyPair(PASSPHRASE)
 const MAX_AGE = 96 * 3_600_000
 const FENCE = { storeId: 'S1', terminalId: 'T-0001', rescuedAt: '2026-11-28T10:00:00.000Z', by: 'lane-2', rescueId: 'r-1' }
+const RULES = {
+  currency: 'USD',
+  storedPaymentMaxMinor: 100_000,
+  unreferencedReturnMaxMinor: 0,
+  unreferencedReturnPerCardDayMinor: 0,
+  unreferencedReturnPerDayMinor: 0,
+}
 /** Far longer than any wait below: what the lane learns, it learns without its heartbeat. */
 const HEARTBEAT_MS = 120_000
 
@@ -68,6 +76,17 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
     await server.close()
     rmSync(dir, { recursive: true, force: true })
   })
+
+  /** The lane's own connection to the store, as its link opens it (its credentials, its stream). */
+  const laneConnection = () =>
+    new StoreConnection({
+      servers: [server.url],
+      storeId: 'S1',
+      terminalId: 'T-0001',
+      nkeySeed: server.laneSeed('T-0001'),
+      name: 'lane',
+      maxAgeMs: MAX_AGE,
+    })
 
   /** What a rescue does at the store before it sends: the fence, then each copy read and erased. */
   const rescueAtStore = async () => {
@@ -109,14 +128,7 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
   })
 
   it('a pass that would publish reads the fence first: copies a rescue erased are not published again', async () => {
-    const connection = new StoreConnection({
-      servers: [server.url],
-      storeId: 'S1',
-      terminalId: 'T-0001',
-      nkeySeed: server.laneSeed('T-0001'),
-      name: 'lane',
-      maxAgeMs: MAX_AGE,
-    })
+    const connection = laneConnection()
     // No watch here (no link): only the pass's own read can stop it.
     let fenceReads = 0
     const sync = new ReplicaSync({
@@ -160,14 +172,7 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
   })
 
   it('an offline approval that read "no fence" just before the rescue put it: its copy lands after the fence, and the rescue sends it', async () => {
-    const connection = new StoreConnection({
-      servers: [server.url],
-      storeId: 'S1',
-      terminalId: 'T-0001',
-      nkeySeed: server.laneSeed('T-0001'),
-      name: 'lane',
-      maxAgeMs: MAX_AGE,
-    })
+    const connection = laneConnection()
     const copyKey = makeCopyKeyPair()
     // This lane read the store's fence a moment ago and found none (no read and no watch from here on):
     // its approval publishes its copy within its own deadline, whatever happens at the store meanwhile.
@@ -200,13 +205,7 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
         terminalId: 'T-0001',
         opener: new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk),
         senderPublicKeys: [copyKey.publicKey],
-        rules: {
-          currency: 'USD',
-          storedPaymentMaxMinor: 100_000,
-          unreferencedReturnMaxMinor: 0,
-          unreferencedReturnPerCardDayMinor: 0,
-          unreferencedReturnPerDayMinor: 0,
-        },
+        rules: RULES,
         sender: { send: async (item) => (sent.push(item), { kind: 'approved', authCode: 'A1' }) },
         by: 'lane-2',
         rescueId: 'r-late',
@@ -230,6 +229,61 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
       await connection.close()
     }
   })
+
+  it("an earlier fence dated hours ahead by another machine's clock holds the rescue no longer than the late-copy wait", async () => {
+    const copyKey = makeCopyKeyPair()
+    const connection = laneConnection()
+    const sync = new ReplicaSync({
+      connection,
+      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), copyKey.privateJwk),
+      storeId: 'S1',
+      terminalId: 'T-0001',
+      required: true,
+      ackTimeoutMs: 1_500,
+      logger: pino({ level: 'silent' }),
+    })
+    const copy = queueCopyOf(
+      { storeId: 'S1', terminalId: 'T-0001' },
+      'T-0001-sale-8',
+      {
+        operation: 'payment',
+        messageId: 'T-0001-sale-8',
+        body: samplePayment({ merchantTransInfo: { merchantTransID: 'T-0001-sale-8', merchantTransTime: '2026-11-28T10:00:00+01:00' } }),
+        amountMinor: 1_234,
+        currency: 'USD',
+      },
+      Date.now(),
+    )
+    const now = new Date('2026-11-28T10:00:00.000Z')
+    // Another machine, its clock three hours ahead, fenced the terminal first.
+    await fenceTerminal(admin, { ...FENCE, rescuedAt: '2026-11-28T13:00:00.000Z', by: 'back-office', rescueId: 'r-ahead' }, 3_000)
+    const sent: QueueCopy[] = []
+    try {
+      expect(await sync.confirm([copy])).toBe(true)
+      // Without the cap this rescue would sleep until 13:00:02.5 by its own clock, three hours: the
+      // test's own time limit would end it.
+      const report = await rescueTerminal({
+        connection: admin,
+        storeId: 'S1',
+        terminalId: 'T-0001',
+        opener: new CopyOpener(openRecoveryPrivateKey(keys.privateKeyPem, PASSPHRASE).jwk),
+        senderPublicKeys: [copyKey.publicKey],
+        rules: RULES,
+        sender: { send: async (item) => (sent.push(item), { kind: 'approved', authCode: 'A1' }) },
+        by: 'lane-2',
+        rescueId: 'r-behind',
+        timeoutMs: 3_000,
+        lateCopyMs: 2_500,
+        now: () => now,
+      })
+      expect(report.continued).toBe(true)
+      expect(report.fence).toMatchObject({ rescueId: 'r-ahead', by: 'back-office' })
+      expect(sent.map((item) => item.messageId)).toEqual(['T-0001-sale-8'])
+    } finally {
+      await sync.stop()
+      await connection.close()
+    }
+  }, 20_000)
 
   it('a lane cut off from the store while a rescue fenced it and erased its copies publishes none of them again when it comes back', async () => {
     forwarder = await startForwarder(server.port)
@@ -267,5 +321,19 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
     // And stays so: a pass run now publishes nothing either.
     await link.replica.syncNow()
     expect(await admin.copySubjects('T-0001', 3_000)).toEqual([])
+  })
+})
+
+describe('how long a rescue waits for late copies after the fence', () => {
+  const now = new Date('2026-11-28T10:00:00.000Z')
+  it('waits out what is left of the late-copy time after a fence just put, nothing after one put long ago', () => {
+    expect(lateCopyWaitMs('2026-11-28T10:00:00.000Z', 2_500, now)).toBe(2_500)
+    expect(lateCopyWaitMs('2026-11-28T09:59:59.000Z', 2_500, now)).toBe(1_500)
+    expect(lateCopyWaitMs('2026-11-27T10:00:00.000Z', 2_500, now)).toBe(0)
+  })
+  it('never longer than the late-copy time, whatever the clock of the machine that put the fence said', () => {
+    expect(lateCopyWaitMs('2026-11-28T13:00:00.000Z', 2_500, now)).toBe(2_500)
+    expect(lateCopyWaitMs('2099-01-01T00:00:00.000Z', 2_500, now)).toBe(2_500)
+    expect(lateCopyWaitMs('not a time', 2_500, now)).toBe(2_500)
   })
 })
