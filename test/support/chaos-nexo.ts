@@ -47,8 +47,9 @@ export interface NexoCheck {
 
 const POS_TOKEN: TokenGrant = { id: 'chaos-pos', name: 'chaos POS', scopes: ['read', 'sell', 'refund'] }
 
-export function nexoDoor(engine: Engine, reader: CardReader, secrets: SecretStore, logger: Logger) {
-  const service = new AgentService({
+/** The application layer on the worker's engine, as the agent composes it: the doors (nexo, ZVT) share it. */
+export function chaosService(engine: Engine, reader: CardReader, secrets: SecretStore, logger: Logger): AgentService {
+  return new AgentService({
     engine,
     reader,
     secrets,
@@ -72,6 +73,9 @@ export function nexoDoor(engine: Engine, reader: CardReader, secrets: SecretStor
     },
     settings: { offlineBaseUrl: 'https://127.0.0.1', aid: 'CHAOS', storeId: 'S1', terminalId: 'T1', merchantId: 'M1' },
   })
+}
+
+export function nexoDoor(engine: Engine, service: AgentService, logger: Logger) {
   const terminal = new NexoTerminal({
     service,
     memory: engine.journal.nexo,
@@ -172,5 +176,5 @@ export function nexoDoor(engine: Engine, reader: CardReader, secrets: SecretStor
     }
   }
 
-  return { run, close: () => service.close() }
+  return { run }
 }

@@ -21,7 +21,8 @@ import { UndiciHostClient } from '../../src-main/gateway/gateway-client'
 import { KeytarSecretStore } from '../../src-main/keychain'
 import type { OfflinePolicy } from '../../src-main/txn/txn-types'
 import { ScriptedCardReader, TEST_CARDS, type Presentation } from '../fakes/scripted-card-reader'
-import { nexoDoor, type NexoCommand } from './chaos-nexo'
+import { chaosService, nexoDoor, type NexoCommand } from './chaos-nexo'
+import { zvtDoor, type ZvtCommand } from './chaos-zvt'
 import { AID, KEY, TEST_SALE_LIMITS, testSettings } from './engine-harness'
 
 export type ChaosCard = 'chip' | 'swipe' | 'contactless'
@@ -101,6 +102,7 @@ export type WorkerCommand =
   /** With a store: the items the journal still owes whose copy is not in the stream (after the copies are brought up to date). */
   | { op: 'uncopied' }
   | NexoCommand
+  | ZvtCommand
 
 /** A contactless EMV card: its own PAN, so that the card-data scan covers a third number. */
 export function contactlessVisa(): CardData {
@@ -205,7 +207,9 @@ async function main(): Promise<void> {
     { reader, host, secrets, logger, store: store?.engineStore },
   )
   store?.start(engine, reader)
-  const nexo = nexoDoor(engine, reader, secrets, logger)
+  const agentService = chaosService(engine, reader, secrets, logger)
+  const nexo = nexoDoor(engine, agentService, logger)
+  const zvt = zvtDoor(engine, agentService, reader, logger)
 
   const answer = (n: unknown, body: Record<string, unknown>): void => {
     process.stdout.write(`${JSON.stringify({ n, ...body })}\n`)
@@ -317,6 +321,10 @@ async function main(): Promise<void> {
       case 'nexoAbort':
       case 'nexoCheck':
         return nexo.run(command)
+      case 'zvtOpen':
+      case 'zvtCard':
+      case 'zvtSales':
+        return zvt.run(command, (card) => presentationFor(card, undefined, undefined))
     }
   }
 
@@ -340,9 +348,11 @@ async function main(): Promise<void> {
     )
   })
   lines.on('close', () => {
-    nexo.close()
+    agentService.close()
     // The link first: its replica reads the journal on a timer.
-    void Promise.resolve(store?.link.close())
+    void zvt
+      .close()
+      .then(() => store?.link.close())
       .then(() => engine.close())
       .then(() => host.close())
       .then(() => process.exit(0))

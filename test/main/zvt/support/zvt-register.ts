@@ -71,6 +71,8 @@ export class ZvtRegister {
 
   close(): Promise<void> {
     return new Promise((resolve) => {
+      // Already closed by the terminal's side (an agent killed mid-payment): nothing to wait for.
+      if (this.socket.closed) return resolve()
       this.socket.once('close', () => resolve())
       this.socket.end()
     })
