@@ -64,6 +64,8 @@ export interface SaleRecord {
   readMethod?: string | undefined
   applicationId?: string | undefined
   applicationLabel?: string | undefined
+  /** A chip card's sequence number (EMV 5F34), two digits: not cardholder data. */
+  cardSequence?: string | undefined
   /** Receipt facts (src-main/device receiptFacts): chip verification results and the cardholder verification. */
   tvr?: string | undefined
   tsi?: string | undefined
@@ -217,6 +219,7 @@ const COLUMNS: ReadonlyArray<[keyof SaleRecord, string]> = [
   ['readMethod', 'read_method'],
   ['applicationId', 'application_id'],
   ['applicationLabel', 'application_label'],
+  ['cardSequence', 'card_sequence'],
   ['tvr', 'tvr'],
   ['tsi', 'tsi'],
   ['cvm', 'cvm'],

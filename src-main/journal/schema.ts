@@ -410,4 +410,12 @@ export const JOURNAL_MIGRATIONS: readonly Migration[] = [
       db.exec('CREATE INDEX sale_reference_check ON sale (reference) WHERE reference IS NOT NULL')
     },
   },
+  {
+    version: 15,
+    description: "a chip card's sequence number (EMV 5F34), which a ZVT register is told with the payment's status",
+    up(db) {
+      // Not cardholder data (it tells two cards of one account apart); the expiry date, which is, stays sealed and purged.
+      db.exec('ALTER TABLE sale ADD COLUMN card_sequence TEXT')
+    },
+  },
 ]

@@ -61,6 +61,7 @@ export function cardSummaryFields(card: CardData, fingerprint: string): Partial<
     readMethod: card.method,
     applicationId: card.summary.applicationId,
     applicationLabel: card.summary.applicationLabel,
+    cardSequence: card.cardSequenceNum,
     cardFingerprint: fingerprint,
     ...receiptFields(card),
   }

@@ -33,6 +33,7 @@ export function toSaleView(record: SaleRecord): SaleView {
     'readMethod',
     'applicationId',
     'applicationLabel',
+    'cardSequence',
     'tvr',
     'tsi',
     'reference',

@@ -22,4 +22,14 @@ export { CURRENCY_NUMBERS, RESULT, resultCodeOfSale, statusInformation, type Sta
 export { printLines, printTextBlock, receiptLines, receiptsOf, RECEIPT_WIDTH, RECEIPT_WIDTH_RANGE, type ReceiptCopy } from './zvt-receipt'
 export { ZvtTerminal, type ZvtService, type ZvtTerminalOptions } from './zvt-terminal'
 export { startZvtServer, ZVT_DEFAULT_PORT, type ZvtServer, type ZvtServerOptions } from './zvt-server'
+export {
+  decodeIndividualTotals,
+  encodeIndividualTotals,
+  individualTotals,
+  totalGroupOf,
+  TOTAL_GROUPS,
+  type GroupTotal,
+  type IndividualTotals,
+  type TotalGroup,
+} from './zvt-totals'
 export { startZvtSerial, type ZvtSerial, type ZvtSerialOptions } from './zvt-serial'

@@ -1,11 +1,11 @@
 /**
  * What a sale looks like to a register (PA00P015 §3.2, status information `04 0F`): the result code
- * (BMP 27), the amount, trace, time and date, the masked card, the terminal and merchant ids, the
- * approval code, receipt and turnover numbers, the card's type and name, and a TLV container with how
+ * (BMP 27), the amount, trace, time and date, the chip card's sequence number (17), the masked card,
+ * the terminal and merchant ids, the approval code, receipt and turnover numbers, the card's type and name, and a TLV container with how
  * the cardholder was verified (1F10), whether it was approved online (1F11) and how the card was read
  * (1F12). Built from the sale as the journal has it, so the same message can be built again after a
  * restart for a register that asks for it to be repeated (`84 9C`). Pure: the clock's reading is
- * passed in. Never a full card number: the journal has none.
+ * passed in. Never a full card number or the expiry date (BMP 0E): the journal keeps neither.
  */
 import type { SaleView } from '../../src-shared/contract'
 import { apdu, type Apdu } from './zvt-apdu'
@@ -125,6 +125,8 @@ export function statusFields(sale: SaleView, context: StatusContext): Bmp[] {
   fields.push(bmp(0x0b, encodeBcd(context.number % 1_000_000, 3)))
   fields.push(bmp(0x0c, encodeBcd(`${two(context.at.hours)}${two(context.at.minutes)}${two(context.at.seconds)}`, 3)))
   fields.push(bmp(0x0d, encodeBcd(`${two(context.at.month)}${two(context.at.day)}`, 2)))
+  // BMP 0E, the expiry date, is never sent: it is cardholder data, sealed and purged once the payment is authorised.
+  if (sale.cardSequence && /^\d{1,4}$/.test(sale.cardSequence)) fields.push(bmp(0x17, encodeBcd(Number(sale.cardSequence), 2)))
   if (approved) fields.push(bmp(0x19, [sale.offline ? 0x40 : sale.cvm === 'pin' || sale.cvm === 'pinAndSignature' ? 0x70 : 0x60]))
   if (sale.maskedPan) {
     const pan = encodeMaskedPan(sale.maskedPan)

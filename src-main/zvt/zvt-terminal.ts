@@ -12,7 +12,7 @@
  * - Pre-authorisation `06 22` → startSale as `06 01`; its reversal `06 25` → as `06 30`. Book Total
  *   `06 24` (final amount) and Book Tip `06 0C` (tip) → adjustTip of that payment, then `04 0F`, `06 0F`.
  * - Refund `06 31` (password, amount) → startReturn without a sale, within the terminal's limits.
- * - End-of-Day `06 50` (password) → closeDay, the grand total in `04 0F`; Send Offline Transactions
+ * - End-of-Day `06 50` (password) → closeDay, the grand total and BMP 60's totals by card group in `04 0F`; Send Offline Transactions
  *   `06 51` → forwardNow; Send Turnover Totals `06 10` (password) → the open batch's total.
  * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs, after a
  *   `04 0F` (result 05) for each payment approved offline that the bank declined when forwarded.
@@ -25,7 +25,7 @@
  * Each ZVT sale has the next number of this terminal (zvt-numbers.ts).
  */
 import type { Logger } from 'pino'
-import type { OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
+import type { DayReportView, OperationName, OperationRequest, OperationResults, PosEvent, SaleView } from '../../src-shared/contract'
 import { PosError } from '../../src-shared/errors'
 import type { Caller, TokenGrant } from '../service'
 import { apdu, controlOf, type Apdu } from './zvt-apdu'
@@ -37,7 +37,16 @@ import { ZvtNumbers } from './zvt-numbers'
 import { ZvtPasswordGuard } from './zvt-password'
 import { printLines, printTextBlock, receiptsOf, RECEIPT_WIDTH } from './zvt-receipt'
 import type { ZvtSession } from './zvt-session'
-import { CURRENCY_NUMBERS, intermediateStatusOf, RESULT, resultCodeOfSale, statusInformation, type StatusContext } from './zvt-status'
+import {
+  CURRENCY_NUMBERS,
+  intermediateStatusOf,
+  receiptOf,
+  RESULT,
+  resultCodeOfSale,
+  statusInformation,
+  type StatusContext,
+} from './zvt-status'
+import { encodeIndividualTotals, individualTotals } from './zvt-totals'
 
 /** What the terminal needs of the agent: the application layer's typed call and its events. */
 export interface ZvtService {
@@ -348,6 +357,7 @@ export class ZvtTerminal {
     return this.exclusive(async () => {
       const caller = this.caller(session)
       const open = await this.options.service.call(caller, 'dayReport', {})
+      const receipts = await this.receiptNumbers(caller)
       let report
       try {
         report = await this.options.service.call(caller, 'closeDay', { batch: open.batch.number })
@@ -357,19 +367,26 @@ export class ZvtTerminal {
         return void (await session.deliver(abort(RESULT.endOfDayNotPossible)))
       }
       session.reply(ack())
-      await session.deliver(this.totals(report.grandTotalMinor))
+      await session.deliver(this.totals(report, receipts))
       await session.deliver(completion())
     })
   }
 
-  /** Send Turnover Totals `06 10`: the open batch's grand total as End-of-Day sends it, nothing closed. */
+  /** Send Turnover Totals `06 10`: the open batch's totals as End-of-Day sends them, nothing closed. */
   private turnover(session: ZvtSession): Promise<void> {
     return this.exclusive(async () => {
-      const report = await this.options.service.call(this.caller(session), 'dayReport', {})
+      const caller = this.caller(session)
+      const report = await this.options.service.call(caller, 'dayReport', {})
+      const receipts = await this.receiptNumbers(caller)
       session.reply(ack())
-      await session.deliver(this.totals(report.grandTotalMinor))
+      await session.deliver(this.totals(report, receipts))
       await session.deliver(completion())
     })
+  }
+
+  /** The receipt numbers of the open batch's ZVT payments and refunds (BMP 60's first and last). */
+  private async receiptNumbers(caller: Caller): Promise<number[]> {
+    return (await this.numbers.openBatch(caller)).map(({ number }) => receiptOf(number))
   }
 
   /** The open batch's ZVT payments stored offline and declined by the bank since, not yet told. */
@@ -380,9 +397,12 @@ export class ZvtTerminal {
       .sort((a, b) => a.number - b.number)
   }
 
-  /** `04 0F` of a batch's totals: result 00, the grand total in the terminal's currency, time, date. */
-  private totals(grandTotalMinor: Record<string, number>): Apdu {
-    const total = grandTotalMinor[this.options.currency] ?? 0
+  /**
+   * `04 0F` of a batch's totals: result 00, the grand total in the terminal's currency (payments and
+   * tips less returns), time, date, and BMP 60: the payments by card group and the receipt numbers.
+   */
+  private totals(report: Pick<DayReportView, 'grandTotalMinor' | 'totals'>, receipts: readonly number[]): Apdu {
+    const total = report.grandTotalMinor[this.options.currency] ?? 0
     const at = new Date((this.options.now ?? Date.now)())
     const two = (n: number): string => String(n).padStart(2, '0')
     const fields = [
@@ -393,6 +413,7 @@ export class ZvtTerminal {
     ]
     const currency = CURRENCY_NUMBERS[this.options.currency]
     if (currency !== undefined) fields.push(bmp(0x49, encodeBcd(currency, 2)))
+    fields.push(bmp(0x60, encodeIndividualTotals(individualTotals(report.totals, this.options.currency, receipts))))
     return apdu(0x04, 0x0f, encodeBmps(fields))
   }
 

@@ -32,6 +32,8 @@ export const saleViewSchema = z.object({
   readMethod: z.string().optional(),
   applicationId: z.string().optional(),
   applicationLabel: z.string().optional(),
+  /** Chip: the card's sequence number (EMV 5F34) as digits, e.g. "001"; it tells apart two cards of one account. */
+  cardSequence: z.string().optional(),
   /** Chip: Terminal Verification Results (95), hex, as the receipt prints them: the final ones once the card completed. */
   tvr: z.string().optional(),
   /** Chip: Transaction Status Information (9B), hex, once the card completed. */

@@ -23,18 +23,21 @@ import {
   apdu,
   controlOf,
   decodeBcd,
+  decodeIndividualTotals,
   encodeAmount,
   encodeBcd,
   encodeBmps,
   findBmp,
   findTlv,
   startZvtServer,
+  TOTAL_GROUPS,
+  totalGroupOf,
   ZvtTerminal,
   type Apdu,
   type ZvtServer,
 } from '../../../src-main/zvt'
 import { decodeBody } from '../../../src-main/zvt/zvt-body'
-import type { SaleView } from '../../../src-shared/contract'
+import type { DayReportView, SaleView } from '../../../src-shared/contract'
 import { OWNER_POS } from '../../support/service-harness'
 import { writeTcpPcap, type Chunk } from './support/pcap-writer'
 import { dissect, tsharkPresent } from './support/tshark'
@@ -137,6 +140,10 @@ describe('a register over ZVT (TCP)', () => {
     firstStatus = show(status)
     const sale = (await sales()).find((s) => s.reference?.startsWith('zvt:') && s.reference.endsWith(`:${Number(receipt)}`))
     expect(sale).toMatchObject({ state: 'approved', amountMinor: 1234, startedBy: 'pos' })
+    // The chip's sequence number (5F34) as the journal keeps it, and never the expiry date (BMP 0E).
+    expect(sale?.cardSequence).toMatch(/^\d{3}$/)
+    expect(bcd(findBmp(fields, 0x17)?.value)).toBe(sale!.cardSequence!.padStart(4, '0'))
+    expect(findBmp(fields, 0x0e)).toBeUndefined()
     await ecr.close()
   }, 60_000)
 
@@ -462,10 +469,26 @@ describe('a register over ZVT (TCP)', () => {
     expect(bcd(findBmp(fields, 0x27)?.value)).toBe('00')
     const closed = await agent.service.dispatch(OWNER_POS, 'dayReport', { batch })
     if (!closed.ok) throw new Error(closed.error.message)
-    const report = closed.value as { batch: { closedAt?: number }; grandTotalMinor: Record<string, number> }
+    const report = closed.value as DayReportView
     expect(report.batch.closedAt).toBeDefined()
     expect(bcd(findBmp(fields, 0x04)?.value)).toBe(String(report.grandTotalMinor.USD).padStart(12, '0'))
     expect(totalsAmount).toBe(String(report.grandTotalMinor.USD).padStart(12, '0'))
+    // BMP 60: the payments by card group, and the first and last receipt numbers of the register's payments.
+    const individual = decodeIndividualTotals(findBmp(fields, 0x60)!.value)
+    if (!individual.ok) throw new Error('BMP 60 does not decode')
+    const usd = report.totals.filter((row) => row.currency === 'USD')
+    const byGroup = (group: string) => usd.filter((row) => totalGroupOf(row.brand) === group)
+    for (const group of TOTAL_GROUPS)
+      expect({ group, ...individual.value.groups[group] }).toEqual({
+        group,
+        count: byGroup(group).reduce((sum, row) => sum + row.count, 0),
+        turnoverMinor: byGroup(group).reduce((sum, row) => sum + row.amountMinor + row.tipMinor, 0),
+      })
+    expect(usd.reduce((sum, row) => sum + row.count, 0)).toBeGreaterThan(0)
+    const receipts = report.sales.flatMap((sale) => (sale.reference?.startsWith('zvt:') ? [Number(sale.reference.slice(4))] : []))
+    expect(individual.value.receiptStart).toBe(Math.min(...receipts))
+    expect(individual.value.receiptEnd).toBe(Math.max(...receipts))
+    expect(findBmp(fieldsOf(totals[1]).value.fields, 0x60)?.value).toEqual(findBmp(fields, 0x60)?.value)
     await ecr.close()
   }, 60_000)
 
