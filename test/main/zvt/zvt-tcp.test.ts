@@ -147,6 +147,36 @@ describe('a register over ZVT (TCP)', () => {
     await ecr.close()
   }, 60_000)
 
+  it.each([
+    // [training card, how it is read (1F12: 00 stripe, 01 chip, 02 contactless), payment type (19), verification (1F10)]
+    ['swipe-magstripe', 0x00, 0x60, undefined],
+    ['contactless-mastercard', 0x02, 0x60, undefined],
+    ['pin-tdes', 0x01, 0x70, 0x03],
+  ] as const)(
+    'pays with the %s card: 04 0F says how it was read and how the cardholder was verified',
+    async (card, technology, paymentType, cvm) => {
+      const presented = await agent.service.dispatch(OWNER_POS, 'presentTestCard', { name: card })
+      if (!presented.ok) throw new Error(presented.error.message)
+      const ecr = await register()
+      const minor = { 'swipe-magstripe': 2_101, 'contactless-mastercard': 2_102, 'pin-tdes': 2_103 }[card]
+      const got = await ecr.exchange(authorization(minor))
+      expect(controls(got).slice(-2)).toEqual(['040f', '060f'])
+      const { fields } = fieldsOf(got.find((message) => controlOf(message) === 0x040f)).value
+      expect(bcd(findBmp(fields, 0x27)?.value)).toBe('00')
+      expect(bcd(findBmp(fields, 0x04)?.value)).toBe(String(minor).padStart(12, '0'))
+      const tlvs = findBmp(fields, 0x06)?.tlv
+      expect([...(findTlv(tlvs, 0x1f12)?.value ?? [])]).toEqual([technology])
+      expect([...(findBmp(fields, 0x19)?.value ?? [])]).toEqual([paymentType])
+      if (cvm !== undefined) expect([...(findTlv(tlvs, 0x1f10)?.value ?? [])]).toEqual([cvm])
+      // A stripe has no card sequence number; a chip read has one.
+      expect(findBmp(fields, 0x17) !== undefined).toBe(technology !== 0x00)
+      const sale = (await sales()).find((s) => s.reference?.startsWith('zvt:') && s.amountMinor === minor)
+      expect(sale).toMatchObject({ state: 'approved', amountMinor: minor })
+      await ecr.close()
+    },
+    60_000,
+  )
+
   it('a declined payment: 04 0F with result 05, then 06 1E 05, and nothing charged', async () => {
     const ecr = await register()
     const got = await ecr.exchange(authorization(1051))
