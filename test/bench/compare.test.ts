@@ -9,7 +9,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BaselineError, fileAt, gitIn, prepareCheckout, resolveBaseline } from './support/baseline-checkout'
-import { CompareUsageError, figuresLine, medianFigures, medianOf, parseCompareArgs, ratios, schedule, summaryLine } from './support/compare'
+import {
+  CompareUsageError,
+  figuresLine,
+  medianFigures,
+  medianOf,
+  pairedRatios,
+  parseCompareArgs,
+  ratios,
+  schedule,
+  summaryLine,
+} from './support/compare'
 
 describe('the command line of a comparison', () => {
   it('takes the bench, the baseline and the rounds, and hands every other flag to the bench', () => {
@@ -74,6 +84,24 @@ describe('figures, medians and ratios', () => {
     expect(ratios(current, baseline)).toEqual({ saleOwnMsP50: 0.64, forwardedPerSecond: 1.9, errors: null })
   })
 
+  it('pairs each round: the speed of the machine drifting between rounds moves the medians of the sides, much less the ratio within each round', () => {
+    // The sale's p50 (ms) of a real 5-round run of bench:engine on this kind of machine: the first
+    // current run was disturbed by another job; the others drifted between 1.06 and 1.37 on both sides.
+    const current = [1.406, 1.06, 1.306, 1.348, 1.111].map((ms) => ({ bench: 'engine', saleOwnMsP50: ms, rows: 1000 }))
+    const baseline = [1.13, 1.173, 1.37, 1.242, 1.144].map((ms) => ({ bench: 'engine', saleOwnMsP50: ms, rows: 1000 }))
+    expect(ratios(current, baseline)).toEqual({ saleOwnMsP50: 1.113 })
+    // Round by round: 1.244 (the disturbed one), 0.904, 0.953, 1.085, 0.971.
+    expect(pairedRatios(current, baseline)).toEqual({ saleOwnMsP50: 0.971 })
+    // The same code on both sides, on a machine 10% slower each round: every round's ratio is 1.
+    const same = [1.0, 1.1, 1.21, 1.331, 1.4641].map((ms) => ({ bench: 'engine', saleOwnMsP50: ms, rows: 1000 }))
+    expect(
+      pairedRatios(
+        same,
+        same.map((run) => ({ ...run })),
+      ),
+    ).toEqual({ saleOwnMsP50: 1 })
+  })
+
   it('ends with one line naming the baseline, the medians of each side, the ratios and which of them is better higher', () => {
     const line = summaryLine(
       'engine',
@@ -89,6 +117,7 @@ describe('figures, medians and ratios', () => {
       current: { bench: 'engine', saleOwnMsP50: 1.6, forwardedPerSecond: 2000 },
       baselineFigures: { bench: 'engine', saleOwnMsP50: 2.5, forwardedPerSecond: 1000 },
       ratios: { saleOwnMsP50: 0.64, forwardedPerSecond: 2 },
+      pairedRatios: { saleOwnMsP50: 0.64, forwardedPerSecond: 2 },
       higherIsBetter: ['forwardedPerSecond'],
     })
   })

@@ -5,7 +5,11 @@
  *
  * A figure is the median over the rounds of each side; its ratio is current / baseline. The machine is
  * shared and noisy, so the two sides alternate (current, baseline, current, ...) and a burst of noise
- * lands on both rather than on one.
+ * lands on both rather than on one. The machine's speed also drifts over the minutes a comparison
+ * takes (a round of the same side can be 15% slower than the one before), which the medians of the
+ * two sides mix in: `pairedRatios` is, per figure, the median over the rounds of each round's own
+ * current / baseline, the two runs of a round being back to back, so a drift slower than a round
+ * cancels out. Both are printed.
  */
 
 export type Figures = Record<string, unknown>
@@ -136,6 +140,25 @@ export function ratios(currentRuns: readonly Figures[], baselineRuns: readonly F
   return out
 }
 
+/**
+ * Per figure, the median over the rounds of current / baseline within the round (the i-th run of each
+ * side, run one after the other). Figures left out as in `ratios`; a round whose baseline is 0 counts
+ * for nothing.
+ */
+export function pairedRatios(currentRuns: readonly Figures[], baselineRuns: readonly Figures[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {}
+  for (const name of Object.keys(ratios(currentRuns, baselineRuns))) {
+    const each: number[] = []
+    for (let round = 0; round < Math.min(currentRuns.length, baselineRuns.length); round++) {
+      const value = currentRuns[round]![name]
+      const base = baselineRuns[round]![name]
+      if (typeof value === 'number' && typeof base === 'number' && base !== 0) each.push(value / base)
+    }
+    out[name] = each.length === 0 ? null : round3(medianOf(each))
+  }
+  return out
+}
+
 /** `note`: how the baseline was found, or why there is none (a clone without tags), for the JSON line. */
 export type BaselineLabel =
   | { kind: 'none'; note?: string | undefined }
@@ -165,6 +188,7 @@ export function summaryLine(
     current,
     baselineFigures: medianFigures(baselineRuns),
     ratios: figureRatios,
+    pairedRatios: pairedRatios(currentRuns, baselineRuns),
     higherIsBetter: Object.keys(figureRatios).filter((name) => higherIsBetter(bench, name)),
   }
 }
