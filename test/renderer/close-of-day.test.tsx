@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { FakeBridge, makeReport, ok } from './fake-bridge'
+import { FakeBridge, makeReport, makeSale, ok } from './fake-bridge'
 import { renderApp } from './render-app'
 
 afterEach(() => {
@@ -60,6 +60,24 @@ describe('close of day', () => {
     })
     expect(bridge.callsOf('closeDay')).toEqual([{ batch: 4 }])
     expect(screen.getByTestId('close-notice').textContent).toBe('Batch 4 closed.')
+  })
+
+  it('counts a payment refused at the counter because the bank could not be reached under Declined, saying so as the counter did', async () => {
+    const report = makeReport({
+      counts: { ...makeReport().counts, declined: 2 },
+      sales: [
+        makeSale({ id: 'T-0001-00000001', state: 'declined', offline: true, amountMinor: 30_000 }),
+        makeSale({ id: 'T-0001-00000002', state: 'declined', offline: false }),
+        makeSale({ id: 'T-0001-00000003', state: 'approved', offline: true }),
+      ],
+    })
+    await renderApp(
+      new FakeBridge().on('dayReport', () => ok(report)),
+      { screen: 'closeOfDay' },
+    )
+    const counts = screen.getByTestId('day-counts').textContent
+    expect(counts).toContain('Declined2Refused, or the bank could not be reached; nothing charged.')
+    expect(counts).toContain('of these, bank not reached1Could not be approved offline; nothing charged.')
   })
 
   it('exports CSV as a downloaded file', async () => {

@@ -6,6 +6,7 @@
  */
 import { moneyText } from '../../components/money-text'
 import type { DayReportView } from '../../../../src-shared/contract'
+import { bankUnreachable } from '../../../../src-shared/sale'
 
 /** Per currency: charged (amounts and tips), returned, tips, and the net the bank confirmed. */
 export function DayMoney({ report, authorisedOnly = false }: { report: DayReportView; authorisedOnly?: boolean }) {
@@ -142,9 +143,16 @@ export function CloseAmounts({ report }: { report: DayReportView }) {
 }
 
 interface Tile {
-  key: keyof DayReportView['counts']
+  key: keyof DayReportView['counts'] | 'unreachable'
   label: string
   meaning: string
+}
+
+/** A tile's number: the report's count, or (a part of Declined) the sales the bank could not be reached for. */
+function countOf(report: DayReportView, key: Tile['key']): number {
+  // The counter said "Could not reach the bank" for these (sale-words.ts): the report says so too.
+  if (key === 'unreachable') return report.sales.filter((sale) => sale.kind !== 'return' && bankUnreachable(sale)).length
+  return report.counts[key]
 }
 
 const TILES: readonly Tile[] = [
@@ -152,7 +160,8 @@ const TILES: readonly Tile[] = [
   { key: 'offline', label: 'of these, approved offline', meaning: 'Already counted in Approved.' },
   { key: 'stored', label: 'of these, not sent yet', meaning: 'Approved offline, stored on this terminal (see above).' },
   { key: 'returns', label: 'Returns', meaning: 'Money given back to a card.' },
-  { key: 'declined', label: 'Declined', meaning: 'Refused; nothing charged.' },
+  { key: 'declined', label: 'Declined', meaning: 'Refused, or the bank could not be reached; nothing charged.' },
+  { key: 'unreachable', label: 'of these, bank not reached', meaning: 'Could not be approved offline; nothing charged.' },
   { key: 'abandoned', label: 'Not completed', meaning: 'Stopped before the bank; nothing charged.' },
   { key: 'reversed', label: 'Reversed', meaning: 'Charged, then taken back by the terminal.' },
   { key: 'cancelled', label: 'Voided', meaning: 'Cancelled after approval; not paid.' },
@@ -160,13 +169,16 @@ const TILES: readonly Tile[] = [
   { key: 'needsAttention', label: 'Needs a manager', meaning: 'See the Queue screen.' },
 ]
 
+/** Tiles that are a part of the tile before them. */
+const PARTS: ReadonlySet<Tile['key']> = new Set(['offline', 'stored', 'unreachable'])
+
 export function DayCounts({ report }: { report: DayReportView }) {
   return (
     <dl className="counts" data-testid="day-counts">
       {TILES.map((tile) => (
-        <div key={tile.key} className={tile.key === 'offline' || tile.key === 'stored' ? 'count count-part' : 'count'}>
+        <div key={tile.key} className={PARTS.has(tile.key) ? 'count count-part' : 'count'}>
           <dt>{tile.label}</dt>
-          <dd>{report.counts[tile.key]}</dd>
+          <dd>{countOf(report, tile.key)}</dd>
           <dd className="count-meaning">
             {tile.key === 'stored' && report.batch.closedAt !== undefined
               ? 'Approved offline, not sent yet when the batch closed.'
