@@ -10,6 +10,14 @@ import { receiptOf } from './zvt-status'
 
 const REFERENCE = /^zvt:(\d+)$/
 
+/** Of `sales`, the ZVT ones with their numbers (a sale of another door has no `zvt:` reference). */
+export function numberedSales(sales: readonly SaleView[]): { sale: SaleView; number: number }[] {
+  return sales.flatMap((sale) => {
+    const match = REFERENCE.exec(sale.reference ?? '')
+    return match ? [{ sale, number: Number(match[1]) }] : []
+  })
+}
+
 interface Calls {
   call<K extends OperationName>(caller: Caller, operation: K, request: OperationRequest<K>): Promise<OperationResults[K]>
 }
@@ -21,11 +29,7 @@ export class ZvtNumbers {
 
   /** The ZVT sales of the open batch with their numbers. */
   async openBatch(caller: Caller): Promise<{ sale: SaleView; number: number }[]> {
-    const sales = await this.service.call(caller, 'listSales', { batch: 'open' })
-    return sales.flatMap((sale) => {
-      const match = REFERENCE.exec(sale.reference ?? '')
-      return match ? [{ sale, number: Number(match[1]) }] : []
-    })
+    return numberedSales(await this.service.call(caller, 'listSales', { batch: 'open' }))
   }
 
   /**

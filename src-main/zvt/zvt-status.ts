@@ -1,9 +1,9 @@
 /**
  * What a sale looks like to a register (PA00P015 §3.2, status information `04 0F`): the result code
  * (BMP 27), the amount, trace, time and date, the chip card's sequence number (17), the masked card,
- * the terminal and merchant ids, the approval code, receipt and turnover numbers, the card's type and name, and a TLV container with how
- * the cardholder was verified (1F10), whether it was approved online (1F11) and how the card was read
- * (1F12). Built from the sale as the journal has it, so the same message can be built again after a
+ * the terminal and merchant ids, the approval code, receipt and turnover numbers, the card's type and
+ * name, and a TLV container with how the cardholder was verified (1F10), whether it was approved
+ * online (1F11) and how the card was read (1F12). Built from the sale as the journal has it, so the same message can be built again after a
  * restart for a register that asks for it to be repeated (`84 9C`). Pure: the clock's reading is
  * passed in. Never a full card number or the expiry date (BMP 0E): the journal keeps neither.
  */

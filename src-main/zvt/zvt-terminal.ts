@@ -12,8 +12,9 @@
  * - Pre-authorisation `06 22` → startSale as `06 01`; its reversal `06 25` → as `06 30`. Book Total
  *   `06 24` (final amount) and Book Tip `06 0C` (tip) → adjustTip of that payment, then `04 0F`, `06 0F`.
  * - Refund `06 31` (password, amount) → startReturn without a sale, within the terminal's limits.
- * - End-of-Day `06 50` (password) → closeDay, the grand total and BMP 60's totals by card group in `04 0F`; Send Offline Transactions
- *   `06 51` → forwardNow; Send Turnover Totals `06 10` (password) → the open batch's total.
+ * - End-of-Day `06 50` (password) → closeDay, the grand total and BMP 60's totals by card group in
+ *   `04 0F`; Send Offline Transactions `06 51` → forwardNow; Send Turnover Totals `06 10` (password)
+ *   → the open batch's totals.
  * - Status Enquiry `05 01` → `06 0F` with the software version and whether a payment runs, after a
  *   `04 0F` (result 05) for each payment approved offline that the bank declined when forwarded.
  * - Abort `06 B0` → cancelSale of the payment still at the counter; Log-Off `06 02` → `80 00 00`.
@@ -33,7 +34,7 @@ import { decodeBcdNumber, encodeAmount, encodeBcd } from './zvt-bcd'
 import { bmp, encodeBmps, findBmp, type Bmp } from './zvt-bmp'
 import { decodeBody, encodeVersion } from './zvt-body'
 import { describeDecodeError, resultCodeOf, ZVT_FUNCTION_NOT_POSSIBLE, type ZvtDecodeError } from './zvt-decode-error'
-import { ZvtNumbers } from './zvt-numbers'
+import { numberedSales, ZvtNumbers } from './zvt-numbers'
 import { ZvtPasswordGuard } from './zvt-password'
 import { printLines, printTextBlock, receiptsOf, RECEIPT_WIDTH } from './zvt-receipt'
 import type { ZvtSession } from './zvt-session'
@@ -357,7 +358,6 @@ export class ZvtTerminal {
     return this.exclusive(async () => {
       const caller = this.caller(session)
       const open = await this.options.service.call(caller, 'dayReport', {})
-      const receipts = await this.receiptNumbers(caller)
       let report
       try {
         report = await this.options.service.call(caller, 'closeDay', { batch: open.batch.number })
@@ -367,7 +367,7 @@ export class ZvtTerminal {
         return void (await session.deliver(abort(RESULT.endOfDayNotPossible)))
       }
       session.reply(ack())
-      await session.deliver(this.totals(report, receipts))
+      await session.deliver(this.totals(report))
       await session.deliver(completion())
     })
   }
@@ -375,18 +375,11 @@ export class ZvtTerminal {
   /** Send Turnover Totals `06 10`: the open batch's totals as End-of-Day sends them, nothing closed. */
   private turnover(session: ZvtSession): Promise<void> {
     return this.exclusive(async () => {
-      const caller = this.caller(session)
-      const report = await this.options.service.call(caller, 'dayReport', {})
-      const receipts = await this.receiptNumbers(caller)
+      const report = await this.options.service.call(this.caller(session), 'dayReport', {})
       session.reply(ack())
-      await session.deliver(this.totals(report, receipts))
+      await session.deliver(this.totals(report))
       await session.deliver(completion())
     })
-  }
-
-  /** The receipt numbers of the open batch's ZVT payments and refunds (BMP 60's first and last). */
-  private async receiptNumbers(caller: Caller): Promise<number[]> {
-    return (await this.numbers.openBatch(caller)).map(({ number }) => receiptOf(number))
   }
 
   /** The open batch's ZVT payments stored offline and declined by the bank since, not yet told. */
@@ -401,7 +394,9 @@ export class ZvtTerminal {
    * `04 0F` of a batch's totals: result 00, the grand total in the terminal's currency (payments and
    * tips less returns), time, date, and BMP 60: the payments by card group and the receipt numbers.
    */
-  private totals(report: Pick<DayReportView, 'grandTotalMinor' | 'totals'>, receipts: readonly number[]): Apdu {
+  private totals(report: Pick<DayReportView, 'grandTotalMinor' | 'totals' | 'sales'>): Apdu {
+    // The batch's ZVT payments and refunds, from the report's own list of its sales: BMP 60's first and last receipt.
+    const receipts = numberedSales(report.sales).map(({ number }) => receiptOf(number))
     const total = report.grandTotalMinor[this.options.currency] ?? 0
     const at = new Date((this.options.now ?? Date.now)())
     const two = (n: number): string => String(n).padStart(2, '0')

@@ -88,6 +88,37 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
       maxAgeMs: MAX_AGE,
     })
 
+  /**
+   * A lane's sync with no fence read and no watch, and the copy of an offline approval (USD 12.34) it
+   * is about to publish: a lane that read "no fence" a moment ago.
+   */
+  const lateApproval = (messageId: string) => {
+    const connection = laneConnection()
+    const copyKey = makeCopyKeyPair()
+    const sync = new ReplicaSync({
+      connection,
+      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), copyKey.privateJwk),
+      storeId: 'S1',
+      terminalId: 'T-0001',
+      required: true,
+      ackTimeoutMs: 1_500,
+      logger: pino({ level: 'silent' }),
+    })
+    const copy = queueCopyOf(
+      { storeId: 'S1', terminalId: 'T-0001' },
+      messageId,
+      {
+        operation: 'payment',
+        messageId,
+        body: samplePayment({ merchantTransInfo: { merchantTransID: messageId, merchantTransTime: '2026-11-28T10:00:00+01:00' } }),
+        amountMinor: 1_234,
+        currency: 'USD',
+      },
+      Date.now(),
+    )
+    return { connection, copyKey, sync, copy }
+  }
+
   /** What a rescue does at the store before it sends: the fence, then each copy read and erased. */
   const rescueAtStore = async () => {
     await fenceTerminal(admin, FENCE, 3_000)
@@ -172,31 +203,9 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
   })
 
   it('an offline approval that read "no fence" just before the rescue put it: its copy lands after the fence, and the rescue sends it', async () => {
-    const connection = laneConnection()
-    const copyKey = makeCopyKeyPair()
     // This lane read the store's fence a moment ago and found none (no read and no watch from here on):
     // its approval publishes its copy within its own deadline, whatever happens at the store meanwhile.
-    const sync = new ReplicaSync({
-      connection,
-      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), copyKey.privateJwk),
-      storeId: 'S1',
-      terminalId: 'T-0001',
-      required: true,
-      ackTimeoutMs: 1_500,
-      logger: pino({ level: 'silent' }),
-    })
-    const copy = queueCopyOf(
-      { storeId: 'S1', terminalId: 'T-0001' },
-      'T-0001-sale-7',
-      {
-        operation: 'payment',
-        messageId: 'T-0001-sale-7',
-        body: samplePayment({ merchantTransInfo: { merchantTransID: 'T-0001-sale-7', merchantTransTime: '2026-11-28T10:00:00+01:00' } }),
-        amountMinor: 1_234,
-        currency: 'USD',
-      },
-      Date.now(),
-    )
+    const { connection, copyKey, sync, copy } = lateApproval('T-0001-sale-7')
     const sent: QueueCopy[] = []
     try {
       const rescuing = rescueTerminal({
@@ -231,29 +240,7 @@ describe.runIf(natsServerAvailable())('a fence that wins every race', () => {
   })
 
   it("an earlier fence dated hours ahead by another machine's clock holds the rescue no longer than the late-copy wait", async () => {
-    const copyKey = makeCopyKeyPair()
-    const connection = laneConnection()
-    const sync = new ReplicaSync({
-      connection,
-      sealer: new CopySealer(recoveryPublicJwk(keys.publicKey), copyKey.privateJwk),
-      storeId: 'S1',
-      terminalId: 'T-0001',
-      required: true,
-      ackTimeoutMs: 1_500,
-      logger: pino({ level: 'silent' }),
-    })
-    const copy = queueCopyOf(
-      { storeId: 'S1', terminalId: 'T-0001' },
-      'T-0001-sale-8',
-      {
-        operation: 'payment',
-        messageId: 'T-0001-sale-8',
-        body: samplePayment({ merchantTransInfo: { merchantTransID: 'T-0001-sale-8', merchantTransTime: '2026-11-28T10:00:00+01:00' } }),
-        amountMinor: 1_234,
-        currency: 'USD',
-      },
-      Date.now(),
-    )
+    const { connection, copyKey, sync, copy } = lateApproval('T-0001-sale-8')
     const now = new Date('2026-11-28T10:00:00.000Z')
     // Another machine, its clock three hours ahead, fenced the terminal first.
     await fenceTerminal(admin, { ...FENCE, rescuedAt: '2026-11-28T13:00:00.000Z', by: 'back-office', rescueId: 'r-ahead' }, 3_000)

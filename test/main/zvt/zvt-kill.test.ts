@@ -18,14 +18,13 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTrainingHost, type TrainingHost } from '../../../src-main/training/host'
-import { apdu, controlOf, decodeBcd, encodeAmount, encodeBcd, encodeBmps, findBmp, type Apdu } from '../../../src-main/zvt'
-import { decodeBody } from '../../../src-main/zvt/zvt-body'
+import { apdu, controlOf, type Apdu } from '../../../src-main/zvt'
 import { WorkerProcess } from '../../chaos/chaos-engine'
 import type { ChaosCard } from '../../support/chaos-worker'
 import type { ZvtSaleRow } from '../../support/chaos-zvt'
 import { AID, KEY } from '../../support/engine-harness'
 import { INSTALL, requireComponent, secretServiceAvailable } from '../../support/system'
-import { ZvtRegister } from './support/zvt-register'
+import { authorization, statusOf, ZvtRegister } from './support/zvt-register'
 
 const keychain = requireComponent('the Secret Service (gnome-keyring)', await secretServiceAvailable(), INSTALL.keychain)
 const SEED = Number(process.env.ZVT_KILL_SEED ?? Date.now() % 2 ** 31)
@@ -38,29 +37,6 @@ type Step =
   | { kind: 'kill'; card: ChaosCard; afterMs: number }
   | { kind: 'answerLost'; card: ChaosCard }
   | { kind: 'bankDown'; card: ChaosCard }
-
-const USD = encodeBcd(840, 2)
-const authorization = (minor: number): Apdu =>
-  apdu(
-    0x06,
-    0x01,
-    encodeBmps([
-      { bmp: 0x04, value: encodeAmount(minor) },
-      { bmp: 0x49, value: USD },
-    ]),
-  )
-
-function statusOf(message: Apdu): { result: string; amount: number; receipt: number } {
-  const body = decodeBody(message)
-  if (!body.ok) throw new Error('a status information that does not parse')
-  const field = (tag: number): string => {
-    const value = findBmp(body.value.fields, tag)?.value
-    if (!value) return ''
-    const digits = decodeBcd(value, 'field')
-    return digits.ok ? digits.value : Buffer.from(value).toString('hex')
-  }
-  return { result: field(0x27), amount: Number(field(0x04)), receipt: Number(field(0x87)) }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

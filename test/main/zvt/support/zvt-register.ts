@@ -5,8 +5,44 @@
  * the pcap that Wireshark's dissector reads afterwards.
  */
 import { connect, type Socket } from 'node:net'
-import { apdu, ApduReader, controlOf, encodeApdu, type Apdu } from '../../../../src-main/zvt'
+import {
+  apdu,
+  ApduReader,
+  controlOf,
+  decodeBcd,
+  encodeAmount,
+  encodeApdu,
+  encodeBcd,
+  encodeBmps,
+  findBmp,
+  type Apdu,
+} from '../../../../src-main/zvt'
+import { decodeBody } from '../../../../src-main/zvt/zvt-body'
 import type { Chunk } from './pcap-writer'
+
+/** Authorization `06 01` of `minor` cents in USD (BMP 04, BMP 49), as the tests' registers pay. */
+export const authorization = (minor: number): Apdu =>
+  apdu(
+    0x06,
+    0x01,
+    encodeBmps([
+      { bmp: 0x04, value: encodeAmount(minor) },
+      { bmp: 0x49, value: encodeBcd(840, 2) },
+    ]),
+  )
+
+/** What a register reads of a status information `04 0F`: result code (hex), amount and receipt number. */
+export function statusOf(message: Apdu): { result: string; amount: number; receipt: number } {
+  const body = decodeBody(message)
+  if (!body.ok) throw new Error('a status information that does not parse')
+  const field = (tag: number): string => {
+    const value = findBmp(body.value.fields, tag)?.value
+    if (!value) return ''
+    const digits = decodeBcd(value, 'field')
+    return digits.ok ? digits.value : Buffer.from(value).toString('hex')
+  }
+  return { result: field(0x27), amount: Number(field(0x04)), receipt: Number(field(0x87)) }
+}
 
 /** Messages of the terminal that a register acknowledges. */
 const OWED = new Set([0x04ff, 0x040f, 0x060f, 0x061e, 0x06d1, 0x06d3])
